@@ -1,0 +1,151 @@
+// Package adapters owns the platform-neutral chat model: who said what where (Message, Reaction,
+// PostRef, User), the rich message Eos posts (Doc), and the small interfaces a chat platform
+// implements (Adapter, plus the optional Editor, Threader, Reactor and ReactionReader).
+//
+// It imports nothing of Eos. Each platform lives in its own sub-package and imports only this one;
+// the engine (package bot) never learns which platform it talks to.
+package adapters
+
+import (
+	"context"
+	"time"
+)
+
+// User is a person or bot on a chat platform.
+type User struct {
+	// ID is the platform's stable identifier.
+	ID string `json:"id"`
+	// Name is the handle people type after @, without the @. The approval policy matches on it.
+	Name string `json:"name"`
+	// Bot is true for bot accounts; Eos ignores messages and reactions from bots.
+	Bot bool `json:"bot,omitempty"`
+}
+
+// PostRef points at one post on one platform. It is stored in bbolt, so it must stay plain data.
+type PostRef struct {
+	// Platform is the adapter's Name.
+	Platform string `json:"platform"`
+	// Channel is the channel (or conversation) id.
+	Channel string `json:"channel"`
+	// ID is the post's id on the platform.
+	ID string `json:"id"`
+	// Thread is the id of the thread's root post, empty for a post at channel level.
+	Thread string `json:"thread,omitempty"`
+}
+
+// Root is the post a reply to p belongs under: p's thread root, or p itself.
+func (p PostRef) Root() string {
+	if p.Thread != "" {
+		return p.Thread
+	}
+	return p.ID
+}
+
+// Message is a post addressed to Eos: it mentions the bot or arrives in a direct message.
+type Message struct {
+	Post   PostRef
+	Author User
+	// Text is the post's text as typed, mention included.
+	Text string
+	// Direct is true for a direct message to the bot.
+	Direct bool
+	At     time.Time
+}
+
+// Reaction is an emoji added to or removed from a post.
+type Reaction struct {
+	Post PostRef
+	User User
+	// Emoji is the canonical short name without colons: "+1", "white_check_mark", "x", "-1",
+	// "eyes". Adapters translate platform names and Unicode emoji to these.
+	Emoji string
+	// Removed is true when the reaction was taken back.
+	Removed bool
+	At      time.Time
+}
+
+// Handler receives what an adapter hears. Calls may come from several goroutines.
+type Handler interface {
+	HandleMessage(ctx context.Context, a Adapter, m Message)
+	HandleReaction(ctx context.Context, a Adapter, r Reaction)
+}
+
+// Adapter connects Eos to one chat platform.
+type Adapter interface {
+	// Name identifies the platform in PostRefs and logs ("console", "mattermost", ...).
+	Name() string
+	// Run connects, delivers events to h until ctx ends, and reconnects on its own when the
+	// connection drops. It returns nil when ctx is cancelled.
+	Run(ctx context.Context, h Handler) error
+	// Post sends doc to a channel, at channel level.
+	Post(ctx context.Context, channel string, doc Doc) (PostRef, error)
+}
+
+// Threader is implemented by platforms with threads: Reply posts doc in the thread of parent.
+// Without it the engine posts replies at channel level.
+type Threader interface {
+	Reply(ctx context.Context, parent PostRef, doc Doc) (PostRef, error)
+}
+
+// Editor is implemented by platforms that can edit a post in place. Without it the engine
+// posts each progress update as a new post.
+type Editor interface {
+	Edit(ctx context.Context, post PostRef, doc Doc) error
+}
+
+// Reactor is implemented by platforms on which the bot can react to a post (👀 on a request).
+type Reactor interface {
+	React(ctx context.Context, post PostRef, emoji string) error
+}
+
+// ReactionReader lists the reactions a post has now; used at start-up to find approvals given
+// while Eos was down.
+type ReactionReader interface {
+	Reactions(ctx context.Context, post PostRef) ([]Reaction, error)
+}
+
+// Vote is what a reaction means to an approval.
+type Vote int
+
+const (
+	// NoVote is any emoji that neither approves nor rejects.
+	NoVote Vote = iota
+	// Approve is ✅, 👍 (+1, thumbsup, white_check_mark, heavy_check_mark).
+	Approve
+	// Reject is ❌, 👎 (x, -1, thumbsdown, no_entry).
+	Reject
+)
+
+// VoteOf maps a canonical emoji name to its meaning.
+func VoteOf(emoji string) Vote {
+	switch emoji {
+	case "+1", "thumbsup", "white_check_mark", "heavy_check_mark", "ballot_box_with_check":
+		return Approve
+	case "-1", "thumbsdown", "x", "no_entry", "no_entry_sign":
+		return Reject
+	}
+	return NoVote
+}
+
+// emojiNames maps Unicode emoji (as typed in the console or sent by Discord) to canonical names.
+var emojiNames = map[string]string{
+	"👍": "+1", "👎": "-1", "✅": "white_check_mark", "✔️": "heavy_check_mark", "✔": "heavy_check_mark",
+	"❌": "x", "⛔": "no_entry", "👀": "eyes", "🔧": "wrench",
+}
+
+// CanonicalEmoji turns ":+1:", "👍" or "thumbsup" into the canonical short name ("+1").
+func CanonicalEmoji(s string) string {
+	if n, ok := emojiNames[s]; ok {
+		return n
+	}
+	if len(s) > 2 && s[0] == ':' && s[len(s)-1] == ':' {
+		s = s[1 : len(s)-1]
+	}
+	switch s {
+	case "thumbsup", "thumbs_up":
+		return "+1"
+	case "thumbsdown", "thumbs_down":
+		return "-1"
+	}
+	return s
+}

@@ -1,0 +1,191 @@
+package catalog
+
+import (
+	"io/fs"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// Kind separates services (create, update, destroy, status ... a long-lived thing) from
+// operations (a one-off action with its own verb, like `resize lvm data 100G`).
+type Kind string
+
+const (
+	KindService   Kind = "service"
+	KindOperation Kind = "operation"
+)
+
+// Flag is a --flag a blueprint accepts.
+type Flag struct {
+	Name        string
+	Type        Type
+	Description string
+	// Default is the value when the flag is not given; nil means "not set" (false for bools).
+	Default *Value
+	// Values lists the allowed values of an enum flag.
+	Values []string
+	// Secret marks a value that must never be typed in chat, logged or shown (a password).
+	// Eos refuses it in chat and generates the value into Vault instead.
+	Secret bool
+	// Required flags must be given.
+	Required bool
+}
+
+// Arg is a typed positional argument (`resize lvm NAME SIZE`).
+type Arg struct {
+	Name        string
+	Type        Type
+	Description string
+}
+
+// Requirement pulls another service into the same plan when its condition holds
+// (`--sso` brings in authentik).
+type Requirement struct {
+	Service string
+	// When is an expression over flag.*, arg.* and env; nil means always.
+	When hcl.Expression
+	// Flags is an expression for the object of flags the required service gets; may be nil.
+	Flags hcl.Expression
+	// Because is the human reason shown in the preview ("because of --sso").
+	Because string
+	Range   hcl.Range
+}
+
+// SecretDecl is a secret the blueprint needs. Eos generates it once and keeps it in Vault.
+type SecretDecl struct {
+	Name        string
+	Description string
+}
+
+// Part is one layer's share of a blueprint: a file or module in the blueprint folder plus an
+// expression for the typed data it receives.
+type Part struct {
+	// Path is the Salt state file, the Terraform module directory, or the Nomad job template,
+	// relative to the blueprint folder.
+	Path string
+	// Data is an object expression: Salt pillar, Terraform variables or Nomad template
+	// variables. Evaluated with flag.*, arg.*, env, service.name and the functions gib() and
+	// seconds().
+	Data  hcl.Expression
+	Range hcl.Range
+}
+
+// Blueprint is one service or operation of the catalog: a folder with a manifest.hcl and the
+// files its layers need.
+type Blueprint struct {
+	Kind Kind
+	// Name is the noun: "nextcloud", or "lvm" for `resize lvm`.
+	Name string
+	// Verb is the operation's own verb ("resize"); empty for services.
+	Verb        string
+	Description string
+	Flags       []Flag
+	Args        []Arg
+	Requires    []Requirement
+	Secrets     []SecretDecl
+	Salt        *Part
+	Terraform   *Part
+	Nomad       *Part
+	// Files is the blueprint folder.
+	Files fs.FS
+	// Source names the folder in messages ("embedded:nextcloud" or a path on disk).
+	Source string
+}
+
+// Flag looks a flag up by name.
+func (b *Blueprint) Flag(name string) (*Flag, bool) {
+	for i := range b.Flags {
+		if b.Flags[i].Name == name {
+			return &b.Flags[i], true
+		}
+	}
+	return nil, false
+}
+
+// FlagNames lists the blueprint's flag names in manifest order.
+func (b *Blueprint) FlagNames() []string {
+	names := make([]string, len(b.Flags))
+	for i, f := range b.Flags {
+		names[i] = f.Name
+	}
+	return names
+}
+
+// Catalog is every blueprint Eos knows: the embedded ones and those operators add.
+type Catalog struct {
+	services   map[string]*Blueprint
+	operations map[string]map[string]*Blueprint // verb → noun → blueprint
+}
+
+// New builds a catalog from blueprints already loaded (tests build small ones this way). It
+// does not validate; Load does.
+func New(bps ...*Blueprint) *Catalog {
+	c := &Catalog{services: map[string]*Blueprint{}, operations: map[string]map[string]*Blueprint{}}
+	for _, b := range bps {
+		c.add(b)
+	}
+	return c
+}
+
+func (c *Catalog) add(b *Blueprint) {
+	if b.Kind == KindOperation {
+		if c.operations[b.Verb] == nil {
+			c.operations[b.Verb] = map[string]*Blueprint{}
+		}
+		c.operations[b.Verb][b.Name] = b
+		return
+	}
+	c.services[b.Name] = b
+}
+
+// Service returns the service blueprint called name.
+func (c *Catalog) Service(name string) (*Blueprint, bool) {
+	b, ok := c.services[name]
+	return b, ok
+}
+
+// Services lists the service blueprints sorted by name.
+func (c *Catalog) Services() []*Blueprint {
+	out := make([]*Blueprint, 0, len(c.services))
+	for _, b := range c.services {
+		out = append(out, b)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// ServiceNames lists the service names, sorted.
+func (c *Catalog) ServiceNames() []string {
+	var names []string
+	for _, b := range c.Services() {
+		names = append(names, b.Name)
+	}
+	return names
+}
+
+// Operation returns the operation blueprint for verb and noun (`resize`, `lvm`).
+func (c *Catalog) Operation(verb, noun string) (*Blueprint, bool) {
+	b, ok := c.operations[verb][noun]
+	return b, ok
+}
+
+// OperationVerbs lists the verbs operations bring, sorted.
+func (c *Catalog) OperationVerbs() []string {
+	out := make([]string, 0, len(c.operations))
+	for v := range c.operations {
+		out = append(out, v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Operations lists the operations of one verb, sorted by noun.
+func (c *Catalog) Operations(verb string) []*Blueprint {
+	var out []*Blueprint
+	for _, b := range c.operations[verb] {
+		out = append(out, b)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}

@@ -1,0 +1,215 @@
+package catalog
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Type is the type of a flag or positional argument. The grammar uses it to parse what a person
+// typed; the catalog uses it to check defaults and to hand values to templates as typed data.
+type Type string
+
+// The types a blueprint may declare.
+const (
+	Bool     Type = "bool"     // --sso, --no-backup
+	Int      Type = "int"      // --port 3000
+	String   Type = "string"   // any text, quoted when it has spaces
+	Size     Type = "size"     // 100G, 100GiB, +50G (relative: grow by)
+	Duration Type = "duration" // 90s, 10m, 1h30m
+	Hostname Type = "hostname" // cloud.example.org
+	Path     Type = "path"     // /srv/data
+	List     Type = "list"     // node1,node2,node3
+	Enum     Type = "enum"     // one of the flag's values
+	Service  Type = "service"  // the name of a service in the catalog
+)
+
+// Types lists every type, for messages and validation.
+var Types = []Type{Bool, Int, String, Size, Duration, Hostname, Path, List, Enum, Service}
+
+// Valid reports whether t is one of Types.
+func (t Type) Valid() bool {
+	for _, k := range Types {
+		if k == t {
+			return true
+		}
+	}
+	return false
+}
+
+// Value is a typed flag or argument value. Only the field for its Type is meaningful; Text is
+// always the canonical text form (what help shows and what the preview prints).
+type Value struct {
+	Type     Type          `json:"type"`
+	Text     string        `json:"text"`
+	Bool     bool          `json:"-"`
+	Int      int64         `json:"-"`
+	Bytes    int64         `json:"-"` // Size: the amount in bytes
+	Relative bool          `json:"-"` // Size: "+50G" grows by Bytes rather than to Bytes
+	Duration time.Duration `json:"-"`
+	List     []string      `json:"-"`
+}
+
+// BoolValue is a bool Value.
+func BoolValue(b bool) Value { return Value{Type: Bool, Bool: b, Text: strconv.FormatBool(b)} }
+
+// StringValue is a Value of a string-like type (string, hostname, path, enum, service).
+func StringValue(t Type, s string) Value { return Value{Type: t, Text: s} }
+
+// Cty is the value as handed to blueprint expressions: bool, number, string, or a list of
+// strings. Sizes and durations are their canonical text; the functions gib() and seconds()
+// convert them to numbers.
+func (v Value) Cty() cty.Value {
+	switch v.Type {
+	case Bool:
+		return cty.BoolVal(v.Bool)
+	case Int:
+		return cty.NumberIntVal(v.Int)
+	case List:
+		if len(v.List) == 0 {
+			return cty.ListValEmpty(cty.String)
+		}
+		vals := make([]cty.Value, len(v.List))
+		for i, s := range v.List {
+			vals[i] = cty.StringVal(s)
+		}
+		return cty.ListVal(vals)
+	}
+	return cty.StringVal(v.Text)
+}
+
+// JSON is the value for a JSON document (the output of `eos parse --json`).
+func (v Value) JSON() any {
+	switch v.Type {
+	case Bool:
+		return v.Bool
+	case Int:
+		return v.Int
+	case List:
+		if v.List == nil {
+			return []string{}
+		}
+		return v.List
+	}
+	return v.Text
+}
+
+const (
+	kib = 1 << 10
+	mib = 1 << 20
+	gib = 1 << 30
+	tib = 1 << 40
+)
+
+var sizeUnits = []struct {
+	suffix string
+	mult   int64
+}{
+	{"TiB", tib}, {"GiB", gib}, {"MiB", mib}, {"KiB", kib},
+	{"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3},
+	{"T", tib}, {"G", gib}, {"M", mib}, {"K", kib},
+}
+
+// ParseSize parses "100G", "100GiB", "1.5T", "500GB" or "+50G". Single-letter units are binary,
+// as LVM reads them. A bare number is refused: the unit is never guessed.
+func ParseSize(s string) (Value, error) {
+	rel := strings.HasPrefix(s, "+")
+	body := strings.TrimPrefix(s, "+")
+	for _, u := range sizeUnits {
+		num, ok := strings.CutSuffix(body, u.suffix)
+		if !ok && len(u.suffix) <= 2 {
+			num, ok = strings.CutSuffix(body, strings.ToLower(u.suffix))
+		}
+		if !ok {
+			continue
+		}
+		f, err := strconv.ParseFloat(num, 64)
+		if err != nil || f <= 0 || num == "" || strings.ContainsAny(num, "eE+-") {
+			return Value{}, fmt.Errorf("%q is not a size: write a positive number and a unit, like 100G or +50G", s)
+		}
+		return Value{Type: Size, Bytes: int64(f * float64(u.mult)), Relative: rel, Text: s}, nil
+	}
+	return Value{}, fmt.Errorf("%q is not a size: write a number and a unit (K, M, G, T, or GiB, GB, ...), like 100G or +50G", s)
+}
+
+// ParseDuration parses Go durations ("90s", "1h30m") and whole days ("2d").
+func ParseDuration(s string) (Value, error) {
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		if d, err := strconv.Atoi(n); err == nil && d > 0 {
+			return Value{Type: Duration, Duration: time.Duration(d) * 24 * time.Hour, Text: s}, nil
+		}
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return Value{}, fmt.Errorf("%q is not a duration: write it like 90s, 10m, 1h30m or 2d", s)
+	}
+	return Value{Type: Duration, Duration: d, Text: s}, nil
+}
+
+// ParseHostname accepts DNS names of letters, digits and hyphens separated by dots.
+func ParseHostname(s string) (Value, error) {
+	bad := fmt.Errorf("%q is not a hostname: use letters, digits, hyphens and dots, like cloud.example.org", s)
+	if s == "" || len(s) > 253 {
+		return Value{}, bad
+	}
+	for _, label := range strings.Split(s, ".") {
+		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return Value{}, bad
+		}
+		for _, r := range label {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-') {
+				return Value{}, bad
+			}
+		}
+	}
+	return Value{Type: Hostname, Text: strings.ToLower(s)}, nil
+}
+
+// ParseValue parses the text form of a value of type t. Enum and service values are checked
+// against their allowed set by the caller, which knows it.
+func ParseValue(t Type, s string) (Value, error) {
+	switch t {
+	case Bool:
+		switch strings.ToLower(s) {
+		case "true", "yes", "on", "1":
+			return BoolValue(true), nil
+		case "false", "no", "off", "0":
+			return BoolValue(false), nil
+		}
+		return Value{}, fmt.Errorf("%q is not true or false", s)
+	case Int:
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return Value{}, fmt.Errorf("%q is not a whole number", s)
+		}
+		return Value{Type: Int, Int: n, Text: s}, nil
+	case Size:
+		return ParseSize(s)
+	case Duration:
+		return ParseDuration(s)
+	case Hostname:
+		return ParseHostname(s)
+	case Path:
+		if !strings.HasPrefix(s, "/") {
+			return Value{}, fmt.Errorf("%q is not an absolute path: start it with /", s)
+		}
+		return Value{Type: Path, Text: s}, nil
+	case List:
+		var items []string
+		for _, it := range strings.Split(s, ",") {
+			if it = strings.TrimSpace(it); it != "" {
+				items = append(items, it)
+			}
+		}
+		if len(items) == 0 {
+			return Value{}, fmt.Errorf("%q is an empty list: separate items with commas, like node1,node2", s)
+		}
+		return Value{Type: List, List: items, Text: strings.Join(items, ",")}, nil
+	case String, Enum, Service:
+		return StringValue(t, s), nil
+	}
+	return Value{}, fmt.Errorf("unknown type %q", t)
+}

@@ -1,0 +1,159 @@
+package executor
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Layer is one system Eos drives. Implementations live in sub-packages and are safe for
+// concurrent use on different unit keys; the engine never runs two applies on one key at once.
+type Layer interface {
+	// Name is the layer's place in the run order.
+	Name() LayerName
+	// Plan works out what applying spec would change, without changing anything.
+	Plan(ctx context.Context, spec Spec) (LayerPlan, error)
+	// Apply carries out exactly plan (made by Plan from spec), reporting progress as it goes.
+	// A failure is returned both as a LayerResult (what was done, what failed) and an error.
+	Apply(ctx context.Context, spec Spec, plan LayerPlan, report func(Event)) (LayerResult, error)
+	// Drift compares the real world with spec, the declared state.
+	Drift(ctx context.Context, spec Spec) (LayerDrift, error)
+	// Rollback undoes a failed or partial apply of spec: it re-applies previous, the last
+	// approved spec, or, when there is none, removes what spec created. It returns a sentence
+	// for the person reading the result ("nothing created by Terraform remains").
+	Rollback(ctx context.Context, spec Spec, previous *Spec, report func(Event)) (string, error)
+}
+
+// PlanStatus says what a layer's plan amounts to.
+type PlanStatus string
+
+const (
+	// PlanChanges means applying will change something.
+	PlanChanges PlanStatus = "changes"
+	// PlanNoChanges means the layer already matches the spec.
+	PlanNoChanges PlanStatus = "no-changes"
+	// PlanNothing means the spec has no part for this layer.
+	PlanNothing PlanStatus = "nothing"
+	// PlanNotConfigured means the spec has a part but Eos has no connection to the system;
+	// the layer is skipped, and the preview says so.
+	PlanNotConfigured PlanStatus = "not-configured"
+)
+
+// Action is what happens to one resource, state or task group.
+type Action string
+
+const (
+	Create  Action = "create"
+	Update  Action = "update"
+	Delete  Action = "delete"
+	Replace Action = "replace"
+	Read    Action = "read"
+	NoOp    Action = "no-op"
+)
+
+// Change is one resource (Terraform), state (Salt) or task group (Nomad) that will change.
+type Change struct {
+	Unit    string `json:"unit"`
+	Action  Action `json:"action"`
+	Address string `json:"address"`
+	// Detail is a short human description ("size small → large"); sensitive values are
+	// already redacted.
+	Detail string `json:"detail,omitempty"`
+}
+
+// LayerPlan is one layer's plan.
+type LayerPlan struct {
+	Layer  LayerName  `json:"layer"`
+	Status PlanStatus `json:"status"`
+	// Summary is the preview's one-line description ("+3 ~0 −0: server proxy-nextcloud, ...").
+	Summary string   `json:"summary"`
+	Changes []Change `json:"changes,omitempty"`
+	// Digest is a stable text of exactly what will be done; it goes into the plan hash, so two
+	// plans with equal digests do the same thing.
+	Digest string `json:"digest"`
+	// State is layer-private data Apply needs (saved plan files, job modify index). It is
+	// stored with the plan but not hashed.
+	State json.RawMessage `json:"state,omitempty"`
+}
+
+// Counts returns how many changes create, update (in place or by replacement) and delete.
+func (p LayerPlan) Counts() (add, change, destroy int) {
+	for _, c := range p.Changes {
+		switch c.Action {
+		case Create:
+			add++
+		case Update:
+			change++
+		case Replace:
+			add++
+			destroy++
+		case Delete:
+			destroy++
+		}
+	}
+	return
+}
+
+// Event is one step of progress while a layer applies.
+type Event struct {
+	Layer LayerName `json:"layer"`
+	Unit  string    `json:"unit,omitempty"`
+	// Resource is what the step is about ("terraform_data.server").
+	Resource string `json:"resource,omitempty"`
+	Action   Action `json:"action,omitempty"`
+	// Done and Total count finished steps in this layer; Total is 0 when unknown.
+	Done  int `json:"done"`
+	Total int `json:"total"`
+	// Message is a short human text ("creating", "2/3 allocations healthy").
+	Message string    `json:"message,omitempty"`
+	Time    time.Time `json:"time"`
+}
+
+// ResultStatus is how a layer's apply ended.
+type ResultStatus string
+
+const (
+	ResultOK         ResultStatus = "ok"
+	ResultFailed     ResultStatus = "failed"
+	ResultSkipped    ResultStatus = "skipped"     // not configured, or nothing to do
+	ResultNotStarted ResultStatus = "not-started" // an earlier layer failed
+	ResultRolledBack ResultStatus = "rolled-back"
+	ResultCancelled  ResultStatus = "cancelled"
+)
+
+// LayerResult is how one layer's apply went.
+type LayerResult struct {
+	Layer  LayerName    `json:"layer"`
+	Status ResultStatus `json:"status"`
+	// Summary is a short text for the result line ("+3", "2/2 healthy", "not configured").
+	Summary string `json:"summary,omitempty"`
+	Done    int    `json:"done"`
+	Total   int    `json:"total"`
+	// Failed is the resource that failed, with the reason in Error.
+	Failed *Change `json:"failed,omitempty"`
+	Error  string  `json:"error,omitempty"`
+	// Rollback says what was done about a failure.
+	Rollback string        `json:"rollback,omitempty"`
+	Elapsed  time.Duration `json:"elapsed"`
+}
+
+// DriftStatus is the outcome of a drift check.
+type DriftStatus string
+
+const (
+	DriftClean   DriftStatus = "clean"
+	DriftDrifted DriftStatus = "drifted"
+	// DriftUnknown means the check itself failed; never counted as clean.
+	DriftUnknown DriftStatus = "unknown"
+	// DriftSkipped means the layer is not configured or the spec has no part for it.
+	DriftSkipped DriftStatus = "skipped"
+)
+
+// LayerDrift is one layer's drift report for one spec.
+type LayerDrift struct {
+	Layer   LayerName   `json:"layer"`
+	Status  DriftStatus `json:"status"`
+	Changes []Change    `json:"changes,omitempty"`
+	// Reason explains an unknown or skipped status.
+	Reason string `json:"reason,omitempty"`
+}

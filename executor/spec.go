@@ -1,0 +1,108 @@
+// Package executor owns the compiled desired state (Spec), the Layer interface every system
+// implements (Salt, Terraform, Nomad), the ordered runner that plans, applies, rolls back and
+// checks drift layer by layer, and the plan hash an approval is bound to.
+//
+// It may import catalog and nothing else of Eos: a layer never knows it is driven from chat.
+// Each system lives in a sub-package (executor/terraform, ...) that imports only this one.
+package executor
+
+// LayerName names a layer; the order of Layers is the order of every run.
+type LayerName string
+
+// The layers, in run order.
+const (
+	Salt      LayerName = "salt"
+	Terraform LayerName = "terraform"
+	Nomad     LayerName = "nomad"
+)
+
+// Layers is the fixed run order: host configuration, then cloud resources, then workloads.
+var Layers = []LayerName{Salt, Terraform, Nomad}
+
+// Title is the layer's display name ("Terraform").
+func (l LayerName) Title() string {
+	switch l {
+	case Salt:
+		return "Salt"
+	case Terraform:
+		return "Terraform"
+	case Nomad:
+		return "Nomad"
+	}
+	return string(l)
+}
+
+// Spec is the declarative desired state one request compiles to. It is self-contained (module
+// files and templates are copied in), so a Spec stored in bbolt can be planned, applied or
+// rolled back to later even if the catalog changed since.
+type Spec struct {
+	// Verb is what was asked: create, update, destroy, or an operation's verb.
+	Verb string `json:"verb"`
+	// Target is the service (or operation noun) that was asked for.
+	Target string `json:"target"`
+	// Env is the environment ("local", "staging", "production").
+	Env string `json:"env"`
+	// Units are the services this request touches, dependencies first.
+	Units []Unit `json:"units"`
+}
+
+// Unit is one service's share of a Spec.
+type Unit struct {
+	// Service is the blueprint name ("nextcloud", "authentik", or "lvm" for an operation).
+	Service string `json:"service"`
+	// Reason says why a dependency is here ("because of --sso"); empty for the target.
+	Reason string `json:"reason,omitempty"`
+	// Destroy removes what the unit manages instead of creating or updating it.
+	Destroy bool `json:"destroy,omitempty"`
+	// Values are the flags and arguments in text form, for previews and the audit log.
+	// Secret flags never appear here.
+	Values map[string]string `json:"values,omitempty"`
+	// Secrets are the names of secrets the unit needs from Vault.
+	Secrets   []string       `json:"secrets,omitempty"`
+	Salt      *SaltPart      `json:"salt,omitempty"`
+	Terraform *TerraformPart `json:"terraform,omitempty"`
+	Nomad     *NomadPart     `json:"nomad,omitempty"`
+}
+
+// Key names the unit's state in its environment: "production/nextcloud". Terraform keeps one
+// working directory per key; locks are per key.
+func (u Unit) Key(env string) string { return env + "/" + u.Service }
+
+// SaltPart is a Salt state with its pillar data.
+type SaltPart struct {
+	// State is the state file's name in the blueprint ("nextcloud.sls").
+	State string `json:"state"`
+	// Text is the state file's content.
+	Text string `json:"text"`
+	// Pillar is the typed data the state receives, as JSON.
+	Pillar map[string]any `json:"pillar,omitempty"`
+	// Targets are the minions to apply to; empty means the configured default.
+	Targets []string `json:"targets,omitempty"`
+}
+
+// TerraformPart is a Terraform module with its variables.
+type TerraformPart struct {
+	// Files maps file names in the module directory to their content.
+	Files map[string]string `json:"files"`
+	// Vars are the module's variables; the layer writes them as a tfvars JSON file.
+	Vars map[string]any `json:"vars,omitempty"`
+}
+
+// NomadPart is a Nomad job template with its variables.
+type NomadPart struct {
+	// Template is the job file (HCL2 with variables), parsed by Nomad, never pasted into.
+	Template string `json:"template"`
+	// Vars are the job's HCL2 variables.
+	Vars map[string]any `json:"vars,omitempty"`
+}
+
+// Has reports whether any unit of the spec has a part for layer l.
+func (s Spec) Has(l LayerName) bool {
+	for _, u := range s.Units {
+		switch {
+		case l == Salt && u.Salt != nil, l == Terraform && u.Terraform != nil, l == Nomad && u.Nomad != nil:
+			return true
+		}
+	}
+	return false
+}
