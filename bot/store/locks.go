@@ -1,0 +1,112 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/eosbot/eos/executor"
+	bolt "go.etcd.io/bbolt"
+)
+
+// ErrAlreadyRun is returned by StartRun for a plan that has a run already.
+var ErrAlreadyRun = errors.New("already run")
+
+// Lock is who holds a (environment/service) key.
+type Lock struct {
+	Key    string    `json:"key"`
+	Holder string    `json:"holder"` // the plan/run id
+	Since  time.Time `json:"since"`
+}
+
+// LockedError says a key is held by another plan.
+type LockedError struct{ Lock Lock }
+
+func (e *LockedError) Error() string {
+	return fmt.Sprintf("%s is locked by plan %s since %s", e.Lock.Key, e.Lock.Holder, e.Lock.Since.UTC().Format("15:04 UTC"))
+}
+
+func lock(tx *bolt.Tx, key, holder string, at time.Time) error {
+	if cur, err := get[Lock](tx, bucketLocks, key); err == nil && cur.Holder != holder {
+		return &LockedError{Lock: *cur}
+	}
+	return put(tx, bucketLocks, key, Lock{Key: key, Holder: holder, Since: at})
+}
+
+func unlock(tx *bolt.Tx, key, holder string) {
+	if cur, err := get[Lock](tx, bucketLocks, key); err == nil && cur.Holder == holder {
+		tx.Bucket(bucketLocks).Delete([]byte(key))
+	}
+}
+
+// TryLock takes key for holder in one transaction and returns the function that releases it.
+// A key held by someone else gives *LockedError; taking a key one already holds succeeds.
+func (s *Store) TryLock(key, holder string, at time.Time) (unlock func() error, err error) {
+	err = s.db.Update(func(tx *bolt.Tx) error { return lock(tx, key, holder, at) })
+	if err != nil {
+		return nil, err
+	}
+	return func() error { return s.Unlock(key, holder) }, nil
+}
+
+// Unlock releases key if holder holds it.
+func (s *Store) Unlock(key, holder string) error {
+	return s.db.Update(func(tx *bolt.Tx) error { unlock(tx, key, holder); return nil })
+}
+
+// Locks lists the keys held now.
+func (s *Store) Locks() ([]Lock, error) {
+	var out []Lock
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return each(tx, bucketLocks, func(_ string, l *Lock) bool { out = append(out, *l); return true })
+	})
+	return out, err
+}
+
+// Deployed is the declared state of one service in one environment: the spec of the last
+// successful run that touched it.
+type Deployed struct {
+	Key   string        `json:"key"`
+	Spec  executor.Spec `json:"spec"`
+	RunID string        `json:"run_id"`
+	At    time.Time     `json:"at"`
+	// Destroyed is true after a successful destroy.
+	Destroyed bool `json:"destroyed,omitempty"`
+}
+
+func declare(tx *bolt.Tx, spec executor.Spec, runID string, at time.Time) error {
+	for _, u := range spec.Units {
+		unit := spec
+		unit.Units = []executor.Unit{u}
+		unit.Target = u.Service
+		d := Deployed{Key: u.Key(spec.Env), Spec: unit, RunID: runID, At: at, Destroyed: u.Destroy}
+		if err := put(tx, bucketDeployed, d.Key, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Declared returns the declared state of env/service.
+func (s *Store) Declared(key string) (*Deployed, error) {
+	var d *Deployed
+	err := s.db.View(func(tx *bolt.Tx) (err error) {
+		d, err = get[Deployed](tx, bucketDeployed, key)
+		return err
+	})
+	return d, err
+}
+
+// AllDeclared lists the declared state of every service not destroyed.
+func (s *Store) AllDeclared() ([]*Deployed, error) {
+	var out []*Deployed
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return each(tx, bucketDeployed, func(_ string, d *Deployed) bool {
+			if !d.Destroyed {
+				out = append(out, d)
+			}
+			return true
+		})
+	})
+	return out, err
+}

@@ -1,0 +1,147 @@
+package store
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/executor"
+	bolt "go.etcd.io/bbolt"
+)
+
+// PlanState is where a plan is in its life.
+type PlanState string
+
+const (
+	PlanPending   PlanState = "pending"   // waiting for approvals
+	PlanApproved  PlanState = "approved"  // approved, its run is starting or running
+	PlanRejected  PlanState = "rejected"  // someone rejected it
+	PlanExpired   PlanState = "expired"   // nobody approved it in time
+	PlanCancelled PlanState = "cancelled" // `cancel` ended it
+	PlanPreview   PlanState = "preview"   // `plan ...`: shown, never to be applied
+)
+
+// Final reports whether nothing more can happen to a plan in this state.
+func (s PlanState) Final() bool { return s != PlanPending }
+
+// Vote is one person's approval or rejection.
+type Vote struct {
+	User     string    `json:"user"`
+	UserID   string    `json:"user_id"`
+	Platform string    `json:"platform"`
+	At       time.Time `json:"at"`
+}
+
+// Plan is a plan shown in chat, with everything needed to apply it after a restart.
+type Plan struct {
+	// ID is the short id people see ("7f3a9c21"); unique in the store.
+	ID    string    `json:"id"`
+	State PlanState `json:"state"`
+	// Text is the request as typed.
+	Text      string        `json:"text"`
+	Requester adapters.User `json:"requester"`
+	// Request is the post that asked; Preview the post showing the plan.
+	Request adapters.PostRef `json:"request"`
+	Preview adapters.PostRef `json:"preview"`
+	Plan    executor.Plan    `json:"plan"`
+	// Needed is how many distinct approvals the policy asks for.
+	Needed    int       `json:"needed"`
+	Approvals []Vote    `json:"approvals,omitempty"`
+	Rejection *Vote     `json:"rejection,omitempty"`
+	Created   time.Time `json:"created"`
+	Expires   time.Time `json:"expires"`
+	// Updated is when the state last changed.
+	Updated time.Time `json:"updated"`
+}
+
+// Key is the (environment/service) the plan is about, the lock key.
+func (p *Plan) Key() string { return p.Plan.Spec.Env + "/" + p.Plan.Spec.Target }
+
+func postKey(ref adapters.PostRef) string { return ref.Platform + "/" + ref.Channel + "/" + ref.ID }
+
+// CreatePlan stores a new plan. Its id must be new.
+func (s *Store) CreatePlan(p *Plan) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketPlans).Get([]byte(p.ID)) != nil {
+			return fmt.Errorf("plan %s already exists", p.ID)
+		}
+		if p.Preview.ID != "" {
+			if err := tx.Bucket(bucketPosts).Put([]byte(postKey(p.Preview)), []byte(p.ID)); err != nil {
+				return err
+			}
+		}
+		return put(tx, bucketPlans, p.ID, p)
+	})
+}
+
+// Plan reads a plan by id.
+func (s *Store) Plan(id string) (*Plan, error) {
+	var p *Plan
+	err := s.db.View(func(tx *bolt.Tx) (err error) {
+		p, err = get[Plan](tx, bucketPlans, id)
+		return err
+	})
+	return p, err
+}
+
+// PlanByPost finds the plan a preview post shows.
+func (s *Store) PlanByPost(ref adapters.PostRef) (*Plan, error) {
+	var p *Plan
+	err := s.db.View(func(tx *bolt.Tx) (err error) {
+		id := tx.Bucket(bucketPosts).Get([]byte(postKey(ref)))
+		if id == nil {
+			return fmt.Errorf("post %s: %w", postKey(ref), ErrNotFound)
+		}
+		p, err = get[Plan](tx, bucketPlans, string(id))
+		return err
+	})
+	return p, err
+}
+
+// SetPreview records the post that shows plan id, so reactions on it find the plan.
+func (s *Store) SetPreview(id string, ref adapters.PostRef) error {
+	_, err := s.UpdatePlan(id, func(p *Plan) error {
+		p.Preview = ref
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketPosts).Put([]byte(postKey(ref)), []byte(id))
+	})
+}
+
+// UpdatePlan reads plan id, lets fn change it, and writes it back, all in one transaction:
+// the check-and-set every approval, rejection, expiry and cancel goes through. When fn
+// returns an error nothing is written and the error is returned as is.
+func (s *Store) UpdatePlan(id string, fn func(p *Plan) error) (*Plan, error) {
+	var p *Plan
+	err := s.db.Update(func(tx *bolt.Tx) (err error) {
+		if p, err = get[Plan](tx, bucketPlans, id); err != nil {
+			return err
+		}
+		if err := fn(p); err != nil {
+			return err
+		}
+		return put(tx, bucketPlans, id, p)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Plans lists plans for which keep returns true, oldest first by id order.
+func (s *Store) Plans(keep func(*Plan) bool) ([]*Plan, error) {
+	var out []*Plan
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return each(tx, bucketPlans, func(_ string, p *Plan) bool {
+			if keep(p) {
+				out = append(out, p)
+			}
+			return true
+		})
+	})
+	return out, err
+}

@@ -1,0 +1,115 @@
+package store
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/executor"
+	bolt "go.etcd.io/bbolt"
+)
+
+// RunState is where a run is.
+type RunState string
+
+const (
+	RunRunning     RunState = "running"
+	RunDone        RunState = "done"
+	RunFailed      RunState = "failed"
+	RunInterrupted RunState = "interrupted" // Eos stopped while it ran
+)
+
+// Run is one approved plan being or having been applied. Its id is the plan's id.
+type Run struct {
+	ID      string   `json:"id"`
+	State   RunState `json:"state"`
+	Verb    string   `json:"verb"`
+	Target  string   `json:"target"`
+	Env     string   `json:"env"`
+	Hash    string   `json:"hash"`
+	Request string   `json:"request"`
+	// Requester and Approvers are usernames.
+	Requester string   `json:"requester"`
+	Approvers []string `json:"approvers"`
+	// Progress is the post edited as the run advances.
+	Progress adapters.PostRef      `json:"progress"`
+	Layers   []executor.LayerResult `json:"layers,omitempty"`
+	Started  time.Time              `json:"started"`
+	Finished time.Time              `json:"finished,omitempty"`
+}
+
+// StartRun creates run r and takes the lock for its key in one transaction. It fails with
+// *LockedError when another plan holds the key, and with an error when the run exists already:
+// a redelivered approval can never start a second run.
+func (s *Store) StartRun(r *Run) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketRuns).Get([]byte(r.ID)) != nil {
+			return fmt.Errorf("run %s: %w", r.ID, ErrAlreadyRun)
+		}
+		if err := lock(tx, r.Env+"/"+r.Target, r.ID, r.Started); err != nil {
+			return err
+		}
+		return put(tx, bucketRuns, r.ID, r)
+	})
+}
+
+// UpdateRun changes run id in one transaction.
+func (s *Store) UpdateRun(id string, fn func(r *Run) error) (*Run, error) {
+	var r *Run
+	err := s.db.Update(func(tx *bolt.Tx) (err error) {
+		if r, err = get[Run](tx, bucketRuns, id); err != nil {
+			return err
+		}
+		if err := fn(r); err != nil {
+			return err
+		}
+		return put(tx, bucketRuns, id, r)
+	})
+	return r, err
+}
+
+// FinishRun records the outcome, releases the lock and, when the run succeeded, records spec
+// as the declared state of every unit it touched, all in one transaction.
+func (s *Store) FinishRun(id string, state RunState, layers []executor.LayerResult, at time.Time, spec *executor.Spec) (*Run, error) {
+	var r *Run
+	err := s.db.Update(func(tx *bolt.Tx) (err error) {
+		if r, err = get[Run](tx, bucketRuns, id); err != nil {
+			return err
+		}
+		r.State, r.Layers, r.Finished = state, layers, at
+		unlock(tx, r.Env+"/"+r.Target, r.ID)
+		if spec != nil {
+			if err := declare(tx, *spec, r.ID, at); err != nil {
+				return err
+			}
+		}
+		return put(tx, bucketRuns, id, r)
+	})
+	return r, err
+}
+
+// Run reads a run.
+func (s *Store) Run(id string) (*Run, error) {
+	var r *Run
+	err := s.db.View(func(tx *bolt.Tx) (err error) {
+		r, err = get[Run](tx, bucketRuns, id)
+		return err
+	})
+	return r, err
+}
+
+// Runs lists runs for which keep returns true, newest first.
+func (s *Store) Runs(keep func(*Run) bool) ([]*Run, error) {
+	var out []*Run
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return each(tx, bucketRuns, func(_ string, r *Run) bool {
+			if keep == nil || keep(r) {
+				out = append(out, r)
+			}
+			return true
+		})
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].Started.After(out[j].Started) })
+	return out, err
+}

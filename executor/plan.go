@@ -1,0 +1,56 @@
+package executor
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+)
+
+// Plan is every layer's plan for one Spec, and the hash an approval is bound to.
+type Plan struct {
+	Spec   Spec        `json:"spec"`
+	Layers []LayerPlan `json:"layers"`
+	// Hash is the hex SHA-256 over the spec and every layer's Digest. Approving a plan
+	// approves this hash only; a plan whose hash changed must be approved again.
+	Hash string `json:"hash"`
+}
+
+// HashPlan computes the hash of a spec and its layer plans. Layer-private State is left out:
+// it names files, not changes.
+func HashPlan(spec Spec, layers []LayerPlan) string {
+	h := sha256.New()
+	specJSON, err := json.Marshal(spec)
+	if err != nil {
+		// Spec is plain data; Marshal fails only on unsupported values in Vars, which the
+		// catalog never produces. Hash the error text so the hash is still deterministic.
+		specJSON = []byte(err.Error())
+	}
+	fmt.Fprintf(h, "spec %d\n", len(specJSON))
+	h.Write(specJSON)
+	for _, l := range layers {
+		fmt.Fprintf(h, "\nlayer %s %s %d\n", l.Layer, l.Status, len(l.Digest))
+		h.Write([]byte(l.Digest))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Layer returns the plan of layer name, if the plan has one.
+func (p Plan) Layer(name LayerName) (LayerPlan, bool) {
+	for _, l := range p.Layers {
+		if l.Layer == name {
+			return l, true
+		}
+	}
+	return LayerPlan{}, false
+}
+
+// HasChanges reports whether applying the plan would change anything.
+func (p Plan) HasChanges() bool {
+	for _, l := range p.Layers {
+		if l.Status == PlanChanges {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,248 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// RollbackPolicy says what the runner does when a layer fails.
+type RollbackPolicy string
+
+const (
+	// RollbackFailed rolls back only the layer that failed (the default): Terraform removes
+	// what it created or re-applies the previous approved spec; earlier layers are kept, since
+	// host configuration is safe to re-apply.
+	RollbackFailed RollbackPolicy = "failed-layer"
+	// RollbackAll rolls back the failed layer and then every earlier layer, in reverse order.
+	RollbackAll RollbackPolicy = "all"
+	// RollbackNone leaves everything as the failure left it, for a person to inspect.
+	RollbackNone RollbackPolicy = "none"
+)
+
+// ParseRollbackPolicy accepts the policy names used in the configuration.
+func ParseRollbackPolicy(s string) (RollbackPolicy, error) {
+	switch p := RollbackPolicy(s); p {
+	case RollbackFailed, RollbackAll, RollbackNone:
+		return p, nil
+	case "":
+		return RollbackFailed, nil
+	}
+	return "", fmt.Errorf("unknown rollback policy %q (want %s, %s or %s)", s, RollbackFailed, RollbackAll, RollbackNone)
+}
+
+// RunnerConfig configures a Runner.
+type RunnerConfig struct {
+	// Layers are the configured layers; a layer missing here is "not configured" and skipped
+	// visibly in previews and results.
+	Layers []Layer
+	// Rollback is the policy on failure; empty means RollbackFailed.
+	Rollback RollbackPolicy
+	// LayerTimeout bounds one layer's apply; zero means 30 minutes.
+	LayerTimeout time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Runner plans and applies specs layer by layer in the fixed order Salt → Terraform → Nomad.
+type Runner struct {
+	layers  map[LayerName]Layer
+	policy  RollbackPolicy
+	timeout time.Duration
+	now     func() time.Time
+}
+
+// NewRunner checks the configuration: each layer at most once, a known policy.
+func NewRunner(cfg RunnerConfig) (*Runner, error) {
+	r := &Runner{layers: map[LayerName]Layer{}, policy: cfg.Rollback, timeout: cfg.LayerTimeout, now: cfg.Now}
+	for _, l := range cfg.Layers {
+		if _, dup := r.layers[l.Name()]; dup {
+			return nil, fmt.Errorf("layer %s configured twice", l.Name())
+		}
+		r.layers[l.Name()] = l
+	}
+	if _, err := ParseRollbackPolicy(string(r.policy)); err != nil {
+		return nil, err
+	}
+	if r.policy == "" {
+		r.policy = RollbackFailed
+	}
+	if r.timeout == 0 {
+		r.timeout = 30 * time.Minute
+	}
+	if r.now == nil {
+		r.now = time.Now
+	}
+	return r, nil
+}
+
+// Configured reports whether layer name has a connection.
+func (r *Runner) Configured(name LayerName) bool { _, ok := r.layers[name]; return ok }
+
+// Plan plans every layer in order. A layer the spec does not use is PlanNothing; a layer the
+// spec uses but Eos has no connection to is PlanNotConfigured. An error from any layer's Plan
+// fails the whole plan: nobody is asked to approve half a picture.
+func (r *Runner) Plan(ctx context.Context, spec Spec) (Plan, error) {
+	plan := Plan{Spec: spec}
+	for _, name := range Layers {
+		lp, err := r.planLayer(ctx, name, spec)
+		if err != nil {
+			return Plan{}, &LayerError{Layer: name, Err: err}
+		}
+		plan.Layers = append(plan.Layers, lp)
+	}
+	plan.Hash = HashPlan(spec, plan.Layers)
+	return plan, nil
+}
+
+func (r *Runner) planLayer(ctx context.Context, name LayerName, spec Spec) (LayerPlan, error) {
+	if !spec.Has(name) {
+		return LayerPlan{Layer: name, Status: PlanNothing, Summary: "nothing to do"}, nil
+	}
+	layer, ok := r.layers[name]
+	if !ok {
+		return LayerPlan{Layer: name, Status: PlanNotConfigured, Summary: "not configured — skipped"}, nil
+	}
+	lp, err := layer.Plan(ctx, spec)
+	if err != nil {
+		return LayerPlan{}, err
+	}
+	lp.Layer = name
+	return lp, nil
+}
+
+// LayerError is a failure inside one layer.
+type LayerError struct {
+	Layer LayerName
+	Err   error
+}
+
+func (e *LayerError) Error() string { return e.Layer.Title() + ": " + e.Err.Error() }
+func (e *LayerError) Unwrap() error { return e.Err }
+
+// RunResult is the outcome of applying a plan.
+type RunResult struct {
+	Layers  []LayerResult `json:"layers"`
+	Failed  bool          `json:"failed"`
+	Elapsed time.Duration `json:"elapsed"`
+}
+
+// Apply carries out plan layer by layer, reporting progress. It stops at the first layer that
+// fails, rolls back by policy (previous is the last approved spec of the same target, or
+// nil), and marks the later layers not started. Cancelling ctx stops the current layer; the
+// result then says cancelled.
+func (r *Runner) Apply(ctx context.Context, plan Plan, previous *Spec, report func(Event)) RunResult {
+	start := r.now()
+	var res RunResult
+	var applied []Layer
+	for i, lp := range plan.Layers {
+		if res.Failed {
+			res.Layers = append(res.Layers, LayerResult{Layer: lp.Layer, Status: ResultNotStarted})
+			continue
+		}
+		layer, ok := r.layers[lp.Layer]
+		if !ok || lp.Status != PlanChanges {
+			res.Layers = append(res.Layers, skipped(lp))
+			continue
+		}
+		lr := r.applyLayer(ctx, layer, plan.Spec, lp, report)
+		res.Layers = append(res.Layers, lr)
+		if lr.Status == ResultOK {
+			applied = append(applied, layer)
+			continue
+		}
+		res.Failed = true
+		if lr.Status != ResultCancelled {
+			r.rollback(ctx, plan.Spec, previous, &res.Layers[i], applied, report)
+		}
+	}
+	res.Elapsed = r.now().Sub(start)
+	return res
+}
+
+func skipped(lp LayerPlan) LayerResult {
+	summary := "no changes"
+	switch lp.Status {
+	case PlanNotConfigured:
+		summary = "not configured"
+	case PlanNothing:
+		summary = "nothing to do"
+	}
+	return LayerResult{Layer: lp.Layer, Status: ResultSkipped, Summary: summary}
+}
+
+func (r *Runner) applyLayer(ctx context.Context, layer Layer, spec Spec, lp LayerPlan, report func(Event)) LayerResult {
+	lctx, cancel := context.WithTimeout(ctx, r.timeout)
+	defer cancel()
+	start := r.now()
+	lr, err := layer.Apply(lctx, spec, lp, report)
+	lr.Layer = layer.Name()
+	lr.Elapsed = r.now().Sub(start)
+	switch {
+	case err == nil && lr.Status == "":
+		lr.Status = ResultOK
+	case err != nil && ctx.Err() != nil:
+		lr.Status = ResultCancelled
+		lr.Error = "cancelled: " + context.Cause(ctx).Error()
+	case err != nil && errors.Is(lctx.Err(), context.DeadlineExceeded):
+		lr.Status = ResultFailed
+		lr.Error = fmt.Sprintf("timed out after %s", r.timeout)
+	case err != nil:
+		lr.Status = ResultFailed
+		if lr.Error == "" {
+			lr.Error = err.Error()
+		}
+	}
+	return lr
+}
+
+// rollback undoes the failed layer and, under RollbackAll, the layers applied before it.
+func (r *Runner) rollback(ctx context.Context, spec Spec, previous *Spec, failed *LayerResult, applied []Layer, report func(Event)) {
+	if r.policy == RollbackNone {
+		failed.Rollback = "not rolled back (policy: none)"
+		return
+	}
+	layer := r.layers[failed.Layer]
+	failed.Rollback = r.rollbackLayer(ctx, layer, spec, previous, report)
+	if r.policy != RollbackAll {
+		return
+	}
+	for i := len(applied) - 1; i >= 0; i-- {
+		note := r.rollbackLayer(ctx, applied[i], spec, previous, report)
+		failed.Rollback += "; " + applied[i].Name().Title() + ": " + note
+	}
+}
+
+func (r *Runner) rollbackLayer(ctx context.Context, layer Layer, spec Spec, previous *Spec, report func(Event)) string {
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.timeout)
+	defer cancel()
+	note, err := layer.Rollback(rctx, spec, previous, report)
+	if err != nil {
+		return "rollback failed: " + err.Error()
+	}
+	return note
+}
+
+// Drift checks spec against the real world in every layer. A layer that is not configured or
+// not used reports DriftSkipped; a check that fails reports DriftUnknown, never clean.
+func (r *Runner) Drift(ctx context.Context, spec Spec) []LayerDrift {
+	var out []LayerDrift
+	for _, name := range Layers {
+		layer, ok := r.layers[name]
+		switch {
+		case !spec.Has(name):
+			out = append(out, LayerDrift{Layer: name, Status: DriftSkipped, Reason: "nothing declared"})
+		case !ok:
+			out = append(out, LayerDrift{Layer: name, Status: DriftSkipped, Reason: "not configured"})
+		default:
+			d, err := layer.Drift(ctx, spec)
+			d.Layer = name
+			if err != nil {
+				d.Status, d.Reason = DriftUnknown, err.Error()
+			}
+			out = append(out, d)
+		}
+	}
+	return out
+}
