@@ -1,0 +1,145 @@
+package terraform
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	tfjson "github.com/hashicorp/terraform-json"
+
+	"github.com/eosbot/eos/executor"
+)
+
+// maxDetailAttrs is how many changed attributes a Change's Detail names.
+const maxDetailAttrs = 3
+
+// actionOf maps Terraform's action list to the executor's action; ok is false for no-ops,
+// reads and anything else that changes nothing.
+func actionOf(a tfjson.Actions) (executor.Action, bool) {
+	switch {
+	case a.Replace():
+		return executor.Replace, true
+	case a.Create():
+		return executor.Create, true
+	case a.Update():
+		return executor.Update, true
+	case a.Delete():
+		return executor.Delete, true
+	}
+	return "", false
+}
+
+// resourceChanges lists the changes of rcs that do something, in Terraform's order.
+func resourceChanges(unit string, rcs []*tfjson.ResourceChange) []executor.Change {
+	var out []executor.Change
+	for _, rc := range rcs {
+		if rc == nil || rc.Change == nil || rc.Mode == tfjson.DataResourceMode {
+			continue
+		}
+		act, ok := actionOf(rc.Change.Actions)
+		if !ok {
+			continue
+		}
+		c := executor.Change{Unit: unit, Action: act, Address: rc.Address}
+		if act == executor.Update || act == executor.Replace {
+			c.Detail = attrDiff(rc.Change)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// attrDiff describes the top-level attributes c changes: `size "small" → "large"`. Sensitive
+// values read "(sensitive)"; values Terraform learns only while applying read
+// "(known after apply)" and are named only when nothing known changes.
+func attrDiff(c *tfjson.Change) string {
+	before, _ := c.Before.(map[string]any)
+	after, _ := c.After.(map[string]any)
+	unknown, _ := c.AfterUnknown.(map[string]any)
+	names := map[string]bool{}
+	for k := range before {
+		names[k] = true
+	}
+	for k := range after {
+		names[k] = true
+	}
+	for k := range unknown {
+		names[k] = true
+	}
+	keys := make([]string, 0, len(names))
+	for k := range names {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+
+	var known, pending []string
+	for _, k := range keys {
+		sensitive := marked(field(c.BeforeSensitive, k)) || marked(field(c.AfterSensitive, k))
+		from := formatValue(before[k], sensitive)
+		if marked(unknown[k]) {
+			pending = append(pending, fmt.Sprintf("%s %s → (known after apply)", k, from))
+			continue
+		}
+		if reflect.DeepEqual(before[k], after[k]) {
+			continue
+		}
+		known = append(known, fmt.Sprintf("%s %s → %s", k, from, formatValue(after[k], sensitive)))
+	}
+	parts := known
+	if len(parts) == 0 {
+		parts = pending
+	}
+	if len(parts) > maxDetailAttrs {
+		parts = append(parts[:maxDetailAttrs], fmt.Sprintf("and %d more", len(parts)-maxDetailAttrs))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// field returns marks[k] when marks is an object of marks.
+func field(marks any, k string) any {
+	if m, ok := marks.(map[string]any); ok {
+		return m[k]
+	}
+	return marks
+}
+
+// marked reports whether a sensitivity or unknown mark structure has any true in it.
+func marked(marks any) bool {
+	switch m := marks.(type) {
+	case bool:
+		return m
+	case map[string]any:
+		for _, v := range m {
+			if marked(v) {
+				return true
+			}
+		}
+	case []any:
+		for _, v := range m {
+			if marked(v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// formatValue renders a plan value for a person: strings quoted, collections as short JSON.
+func formatValue(v any, sensitive bool) string {
+	if sensitive {
+		return "(sensitive)"
+	}
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return shorten(fmt.Sprintf("%q", x), 60)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return shorten(string(b), 60)
+}

@@ -1,0 +1,189 @@
+package terraform
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/terraform-exec/tfexec"
+
+	"github.com/eosbot/eos/executor"
+)
+
+// DefaultTimeout bounds each terraform command when Config.Timeout is zero.
+const DefaultTimeout = 10 * time.Minute
+
+// defaultCLIConfigName is the CLI configuration file under WorkDir when Config.CLIConfigFile is
+// empty. Its name cannot clash with an environment directory because it has an extension.
+const defaultCLIConfigName = "terraform.rc"
+
+// Config configures the layer.
+type Config struct {
+	// Binary is the terraform executable; "" means look it up on PATH.
+	Binary string
+	// WorkDir is the root under which each unit gets its own working directory:
+	// WorkDir/<env>/<service>. It is created if missing.
+	WorkDir string
+	// CLIConfigFile is where the layer writes Terraform's CLI configuration
+	// (TF_CLI_CONFIG_FILE), so the host's ~/.terraformrc never leaks into a run.
+	// "" means WorkDir/terraform.rc.
+	CLIConfigFile string
+	// PluginCacheDir is the provider plugin cache (plugin_cache_dir); "" means no cache.
+	// It is created if missing.
+	PluginCacheDir string
+	// Mirror, when set, is a filesystem provider mirror directory; providers matching
+	// MirrorInclude (e.g. "registry.terraform.io/eos/*") are installed from it and never from
+	// the network.
+	Mirror string
+	// MirrorInclude lists the provider address patterns served by Mirror; required when Mirror
+	// is set.
+	MirrorInclude []string
+	// Env is extra environment for every terraform process (provider credentials later). Never
+	// logged, and its values are redacted from error messages. It must not set variables the
+	// layer or terraform-exec manage (TF_CLI_CONFIG_FILE, CHECKPOINT_DISABLE, TF_VAR_*,
+	// TF_CLI_ARGS*, TF_LOG*, TF_INPUT, TF_IN_AUTOMATION, TF_WORKSPACE, ...).
+	Env map[string]string
+	// Timeout bounds each terraform command (default 10 minutes).
+	Timeout time.Duration
+	// Logger receives structured logs (log/slog); nil means discard.
+	Logger *slog.Logger
+}
+
+// Layer drives Terraform for the executor. It is safe for concurrent use; commands on one unit
+// key are serialised.
+type Layer struct {
+	bin     string
+	workDir string
+	cliFile string
+	env     map[string]string
+	secrets []string
+	timeout time.Duration
+	log     *slog.Logger
+
+	mu    sync.Mutex
+	units map[string]*unitDir
+}
+
+var _ executor.Layer = (*Layer)(nil)
+
+// New validates cfg, finds the terraform binary and writes the CLI configuration file.
+func New(cfg Config) (*Layer, error) {
+	if err := cfg.normalise(); err != nil {
+		return nil, fmt.Errorf("terraform layer config: %w", err)
+	}
+	bin := cfg.Binary
+	if bin == "" {
+		bin = "terraform"
+	}
+	path, err := exec.LookPath(bin)
+	if err != nil {
+		return nil, fmt.Errorf("finding the terraform binary: %w", err)
+	}
+	for _, dir := range []string{cfg.WorkDir, cfg.PluginCacheDir, filepath.Dir(cfg.CLIConfigFile)} {
+		if dir == "" {
+			continue
+		}
+		if err := os.MkdirAll(dir, 0o750); err != nil {
+			return nil, fmt.Errorf("creating %s: %w", dir, err)
+		}
+	}
+	text, err := cliConfig(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("rendering the terraform CLI config: %w", err)
+	}
+	if err := writeFileAtomic(cfg.CLIConfigFile, text, 0o600); err != nil {
+		return nil, fmt.Errorf("writing the terraform CLI config: %w", err)
+	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	secrets := make([]string, 0, len(cfg.Env))
+	for _, v := range cfg.Env {
+		secrets = append(secrets, v)
+	}
+	return &Layer{
+		bin:     path,
+		workDir: cfg.WorkDir,
+		cliFile: cfg.CLIConfigFile,
+		env:     processEnv(os.Environ(), cfg.Env, cfg.CLIConfigFile),
+		secrets: secrets,
+		timeout: cfg.Timeout,
+		log:     logger.With("layer", string(executor.Terraform)),
+		units:   map[string]*unitDir{},
+	}, nil
+}
+
+// Name is the layer's place in the run order.
+func (l *Layer) Name() executor.LayerName { return executor.Terraform }
+
+// normalise checks cfg, makes its paths absolute (terraform runs in the unit directories) and
+// fills in defaults.
+func (cfg *Config) normalise() error {
+	if cfg.WorkDir == "" {
+		return errors.New("WorkDir is required")
+	}
+	if cfg.Timeout < 0 {
+		return fmt.Errorf("Timeout %s is negative", cfg.Timeout)
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.CLIConfigFile == "" {
+		cfg.CLIConfigFile = filepath.Join(cfg.WorkDir, defaultCLIConfigName)
+	}
+	for _, p := range []*string{&cfg.WorkDir, &cfg.CLIConfigFile, &cfg.PluginCacheDir, &cfg.Mirror} {
+		if *p == "" {
+			continue
+		}
+		abs, err := filepath.Abs(*p)
+		if err != nil {
+			return fmt.Errorf("making %s absolute: %w", *p, err)
+		}
+		*p = abs
+	}
+	if cfg.Mirror != "" && len(cfg.MirrorInclude) == 0 {
+		return errors.New("MirrorInclude must name at least one provider pattern when Mirror is set")
+	}
+	if cfg.Mirror == "" && len(cfg.MirrorInclude) > 0 {
+		return errors.New("MirrorInclude is set but Mirror is empty")
+	}
+	for _, s := range append([]string{cfg.PluginCacheDir, cfg.Mirror}, cfg.MirrorInclude...) {
+		if err := checkCLIConfigString(s); err != nil {
+			return err
+		}
+	}
+	if bad := tfexec.ProhibitedEnv(cfg.Env); len(bad) > 0 {
+		return fmt.Errorf("Env must not set %s: terraform-exec manages it", bad[0])
+	}
+	for k := range cfg.Env {
+		if k == cliConfigEnv || k == checkpointEnv {
+			return fmt.Errorf("Env must not set %s: the layer manages it", k)
+		}
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return fmt.Errorf("Env has an invalid variable name %q", k)
+		}
+	}
+	return nil
+}
+
+// checkCLIConfigString refuses strings that HCL 1 (which parses Terraform's CLI configuration)
+// would not read back verbatim from hclwrite's output.
+func checkCLIConfigString(s string) error {
+	if strings.Contains(s, "${") || strings.Contains(s, "%{") {
+		return fmt.Errorf("%q: template sequences are not allowed in CLI config values", s)
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return fmt.Errorf("%q: control characters are not allowed in CLI config values", s)
+		}
+	}
+	return nil
+}

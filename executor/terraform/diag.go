@@ -1,0 +1,248 @@
+package terraform
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	tfjson "github.com/hashicorp/terraform-json"
+)
+
+// ErrStalePlan is returned (wrapped) by Apply when the saved plan can no longer be applied
+// because the state changed after it was made, or a newer plan replaced it: plan again.
+var ErrStalePlan = errors.New("the saved plan is stale")
+
+// staleSummary is Terraform's diagnostic summary for a saved plan whose state moved on.
+const staleSummary = "Saved plan is stale"
+
+// maxDetail bounds a diagnostic's detail in an error message.
+const maxDetail = 240
+
+// commandError is a failed terraform command, with a message meant for people: Terraform's
+// diagnostics without colours, snippets or secrets. It never carries the raw stderr.
+type commandError struct {
+	op, key, msg string
+	// cause is ErrStalePlan, context.DeadlineExceeded, context.Canceled or nil.
+	cause error
+}
+
+func (e *commandError) Error() string { return fmt.Sprintf("terraform %s for %s: %s", e.op, e.key, e.msg) }
+func (e *commandError) Unwrap() error { return e.cause }
+
+// diagnostic is the part of a Terraform diagnostic a person needs.
+type diagnostic struct {
+	Address, Summary, Detail string
+}
+
+func (d diagnostic) String() string {
+	s := d.Summary
+	if d.Detail != "" {
+		s += ": " + d.Detail
+	}
+	if d.Address != "" {
+		s = d.Address + ": " + s
+	}
+	return s
+}
+
+// uiMessage is one line of Terraform's machine-readable UI (-json) output. terraform-json
+// types the diagnostics but not the apply hooks, so the hooks are decoded here.
+type uiMessage struct {
+	Level      string             `json:"@level"`
+	Message    string             `json:"@message"`
+	Type       string             `json:"type"`
+	Hook       *uiHook            `json:"hook,omitempty"`
+	Diagnostic *tfjson.Diagnostic `json:"diagnostic,omitempty"`
+}
+
+type uiHook struct {
+	Resource struct {
+		Addr string `json:"addr"`
+	} `json:"resource"`
+	Action string `json:"action"`
+}
+
+// parseUILine decodes one line of -json output; lines that are not JSON messages are skipped.
+func parseUILine(line []byte) (uiMessage, bool) {
+	var m uiMessage
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 || line[0] != '{' || json.Unmarshal(line, &m) != nil || m.Type == "" {
+		return uiMessage{}, false
+	}
+	return m, true
+}
+
+// errorOf returns m's error diagnostic, if it is one.
+func (m uiMessage) errorOf() (diagnostic, bool) {
+	if m.Type != "diagnostic" || m.Diagnostic == nil || m.Diagnostic.Severity != tfjson.DiagnosticSeverityError {
+		return diagnostic{}, false
+	}
+	d := m.Diagnostic
+	return diagnostic{Address: d.Address, Summary: clean(d.Summary), Detail: shorten(clean(d.Detail), maxDetail)}, true
+}
+
+// jsonDiagnostics returns the error diagnostics in a -json output stream.
+func jsonDiagnostics(stream []byte) []diagnostic {
+	var out []diagnostic
+	sc := bufio.NewScanner(bytes.NewReader(stream))
+	sc.Buffer(make([]byte, 0, 64*1024), 4*1024*1024)
+	for sc.Scan() {
+		if m, ok := parseUILine(sc.Bytes()); ok {
+			if d, ok := m.errorOf(); ok {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+var (
+	ansiRE  = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]`)
+	spaceRE = regexp.MustCompile(`\s+`)
+)
+
+// clean removes terminal colour codes and folds whitespace into single spaces.
+func clean(s string) string {
+	return strings.TrimSpace(spaceRE.ReplaceAllString(ansiRE.ReplaceAllString(s, ""), " "))
+}
+
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return strings.TrimSpace(string(r[:n-1])) + "…"
+}
+
+// textDiagnostics extracts the errors from Terraform's human output (stderr):
+//
+//	╷
+//	│ Error: Unsupported argument
+//	│
+//	│   on main.tf line 3, in resource "terraform_data" "a":
+//	│    3:   bogus = 1
+//	│
+//	│ An argument named "bogus" is not expected here.
+//	╵
+//
+// The detail is the first paragraph after the summary that is not a source snippet (snippet
+// paragraphs are indented).
+func textDiagnostics(text string) []diagnostic {
+	var out []diagnostic
+	var cur *diagnostic
+	var para []string
+	endPara := func() {
+		if cur != nil && cur.Detail == "" && len(para) > 0 && !strings.HasPrefix(para[0], " ") {
+			cur.Detail = shorten(clean(strings.Join(para, " ")), maxDetail)
+		}
+		para = nil
+	}
+	flush := func() {
+		endPara()
+		if cur != nil {
+			out = append(out, *cur)
+		}
+		cur = nil
+	}
+	for _, line := range strings.Split(ansiRE.ReplaceAllString(text, ""), "\n") {
+		line = strings.TrimRight(line, " \r")
+		if strings.HasPrefix(line, "╷") || strings.HasPrefix(line, "╵") {
+			endPara()
+			continue
+		}
+		if rest, ok := strings.CutPrefix(line, "│"); ok {
+			line = strings.TrimPrefix(rest, " ")
+		}
+		switch {
+		case strings.HasPrefix(line, "Error: "):
+			flush()
+			cur = &diagnostic{Summary: clean(strings.TrimPrefix(line, "Error: "))}
+		case strings.HasPrefix(line, "Warning: "):
+			flush()
+		case line == "":
+			endPara()
+		default:
+			para = append(para, line)
+		}
+	}
+	flush()
+	return out
+}
+
+// failure turns a failed command into a commandError. stdout is the command's -json output, if
+// any; err is terraform-exec's error, whose text ends with stderr; ctx is the caller's context
+// and timeout the command's own bound.
+func failure(ctx context.Context, op, key string, stdout []byte, err error, timeout time.Duration, redact func(string) string) error {
+	e := &commandError{op: op, key: key}
+	switch {
+	case ctx.Err() != nil:
+		e.msg, e.cause = "cancelled", ctx.Err()
+		return e
+	case errors.Is(err, context.DeadlineExceeded):
+		e.msg, e.cause = fmt.Sprintf("timed out after %s", timeout), context.DeadlineExceeded
+		return e
+	}
+	diags := jsonDiagnostics(stdout)
+	if len(diags) == 0 {
+		diags = textDiagnostics(err.Error())
+	}
+	for _, d := range diags {
+		if d.Summary == staleSummary {
+			e.msg = "the saved plan is stale (the state changed after it was made); plan again"
+			e.cause = ErrStalePlan
+			return e
+		}
+	}
+	e.msg = redact(joinDiagnostics(diags))
+	if e.msg == "" {
+		first, _, _ := strings.Cut(strings.TrimSpace(err.Error()), "\n")
+		e.msg = redact(shorten(clean(first), maxDetail))
+	}
+	return e
+}
+
+// joinDiagnostics keeps the first two distinct errors; more would not help a person in chat.
+func joinDiagnostics(diags []diagnostic) string {
+	seen := map[string]bool{}
+	var parts []string
+	for _, d := range diags {
+		s := d.String()
+		if s == "" || seen[s] {
+			continue
+		}
+		seen[s] = true
+		parts = append(parts, s)
+	}
+	if len(parts) > 2 {
+		parts = append(parts[:2], fmt.Sprintf("and %d more errors", len(parts)-2))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// redactor replaces every secret value in a text with "(redacted)". Values shorter than three
+// characters are left alone: hiding every "1" would make messages unreadable, not safer.
+func redactor(secrets []string) func(string) string {
+	var vals []string
+	for _, s := range secrets {
+		if len(s) >= 3 {
+			vals = append(vals, s)
+		}
+	}
+	if len(vals) == 0 {
+		return func(s string) string { return s }
+	}
+	sort.Slice(vals, func(i, j int) bool { return len(vals[i]) > len(vals[j]) })
+	pairs := make([]string, 0, 2*len(vals))
+	for _, v := range vals {
+		pairs = append(pairs, v, "(redacted)")
+	}
+	r := strings.NewReplacer(pairs...)
+	return r.Replace
+}

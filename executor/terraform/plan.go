@@ -1,0 +1,120 @@
+package terraform
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/eosbot/eos/executor"
+)
+
+// planState is the layer-private part of a LayerPlan: where each unit's saved plan is and what
+// it looked like, so Apply runs exactly that file.
+type planState struct {
+	Units []unitPlan `json:"units"`
+}
+
+type unitPlan struct {
+	Service string `json:"service"`
+	// Plan is the saved plan file's absolute path.
+	Plan string `json:"plan"`
+	// SHA256 is the plan file's checksum when it was made; a different file is stale.
+	SHA256 string `json:"sha256"`
+	// Apply is false when the unit's plan changes nothing.
+	Apply bool `json:"apply"`
+}
+
+// Plan writes each unit's module, initialises it and makes a saved plan (eos.tfplan) of what
+// applying it would do, or of removing it when the unit is destroyed.
+func (l *Layer) Plan(ctx context.Context, spec executor.Spec) (executor.LayerPlan, error) {
+	lp := executor.LayerPlan{Layer: executor.Terraform}
+	if !spec.Has(executor.Terraform) {
+		lp.Status, lp.Summary = executor.PlanNothing, "no Terraform part"
+		return lp, nil
+	}
+	var (
+		st      planState
+		digest  strings.Builder
+		changes []executor.Change
+		apply   bool
+	)
+	for _, u := range spec.Units {
+		if u.Terraform == nil {
+			continue
+		}
+		up, uc, ud, err := l.planUnit(ctx, spec.Env, u)
+		if err != nil {
+			return executor.LayerPlan{Layer: executor.Terraform}, err
+		}
+		st.Units = append(st.Units, up)
+		changes = append(changes, uc...)
+		digest.WriteString(ud)
+		apply = apply || up.Apply
+	}
+	state, err := json.Marshal(st)
+	if err != nil {
+		return executor.LayerPlan{Layer: executor.Terraform}, fmt.Errorf("encoding the terraform plan state: %w", err)
+	}
+	lp.Changes, lp.Digest, lp.State = changes, digest.String(), state
+	if apply {
+		lp.Status, lp.Summary = executor.PlanChanges, planSummary(changes, len(st.Units) > 1)
+	} else {
+		lp.Status, lp.Summary = executor.PlanNoChanges, "no changes"
+	}
+	return lp, nil
+}
+
+// planUnit plans one unit under its directory lock.
+func (l *Layer) planUnit(ctx context.Context, env string, u executor.Unit) (unitPlan, []executor.Change, string, error) {
+	ud, release, err := l.lockUnit(env, u)
+	if err != nil {
+		return unitPlan{}, nil, "", err
+	}
+	defer release()
+	r := l.newRun(ud, u)
+	if err := r.prepare(ctx, u.Terraform); err != nil {
+		return unitPlan{}, nil, "", err
+	}
+	mode := planApply
+	if u.Destroy {
+		mode = planDestroy
+	}
+	changed, p, err := r.planAndShow(ctx, planFile, planOptions(planFile, mode))
+	if err != nil {
+		return unitPlan{}, nil, "", err
+	}
+	path := filepath.Join(ud.dir, planFile)
+	sum, err := fileSHA256(path)
+	if err != nil {
+		return unitPlan{}, nil, "", fmt.Errorf("reading the saved plan for %s: %w", ud.key, err)
+	}
+	up := unitPlan{Service: u.Service, Plan: path, SHA256: sum, Apply: changed}
+	return up, resourceChanges(u.Service, p.ResourceChanges), unitDigest(ud.key, p), nil
+}
+
+// decodeState reads the layer-private plan state.
+func decodeState(raw json.RawMessage) (planState, error) {
+	var st planState
+	if len(raw) == 0 {
+		return st, fmt.Errorf("the terraform plan has no saved state; plan again")
+	}
+	if err := json.Unmarshal(raw, &st); err != nil {
+		return st, fmt.Errorf("reading the terraform plan state: %w", err)
+	}
+	return st, nil
+}
+
+// unitOf finds the unit for service in spec.
+func unitOf(spec *executor.Spec, service string) (executor.Unit, bool) {
+	if spec == nil {
+		return executor.Unit{}, false
+	}
+	for _, u := range spec.Units {
+		if u.Service == service {
+			return u, true
+		}
+	}
+	return executor.Unit{}, false
+}

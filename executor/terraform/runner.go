@@ -1,0 +1,167 @@
+package terraform
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/hashicorp/terraform-exec/tfexec"
+	tfjson "github.com/hashicorp/terraform-json"
+
+	"github.com/eosbot/eos/executor"
+)
+
+// run carries out terraform commands for one unit whose directory is locked by the caller.
+type run struct {
+	l      *Layer
+	ud     *unitDir
+	redact func(string) string
+}
+
+func (l *Layer) newRun(ud *unitDir, u executor.Unit) *run {
+	secrets := append([]string(nil), l.secrets...)
+	if u.Terraform != nil {
+		for _, name := range u.Secrets {
+			if v, ok := u.Terraform.Vars[name]; ok {
+				secrets = append(secrets, secretText(v)...)
+			}
+		}
+	}
+	return &run{l: l, ud: ud, redact: redactor(secrets)}
+}
+
+// secretText is how a secret variable's value could appear in Terraform's messages.
+func secretText(v any) []string {
+	if s, ok := v.(string); ok {
+		return []string{s}
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return []string{string(b)}
+}
+
+// exec runs one terraform command with the layer's timeout. fn gets the writer for the
+// command's -json output; sink, when not nil, sees that output as it streams.
+func (r *run) exec(ctx context.Context, op string, sink io.Writer, fn func(ctx context.Context, stdout io.Writer) error) error {
+	cctx, cancel := context.WithTimeout(ctx, r.l.timeout)
+	defer cancel()
+	var out bytes.Buffer
+	w := io.Writer(&out)
+	if sink != nil {
+		w = io.MultiWriter(&out, sink)
+	}
+	start := time.Now()
+	err := fn(cctx, w)
+	// The -json variants of terraform-exec keep the writer for later commands; detach it.
+	r.ud.tf.SetStdout(nil)
+	log := r.l.log.With("unit", r.ud.key, "command", op, "elapsed", time.Since(start).Round(time.Millisecond))
+	if err != nil {
+		ferr := failure(ctx, op, r.ud.key, out.Bytes(), err, r.l.timeout, r.redact)
+		log.Warn("terraform command failed", "error", ferr.Error())
+		return ferr
+	}
+	log.Debug("terraform command done")
+	return nil
+}
+
+// prepare writes the module and initialises the directory.
+func (r *run) prepare(ctx context.Context, part *executor.TerraformPart) error {
+	if err := writeModule(r.ud.dir, part); err != nil {
+		return fmt.Errorf("preparing %s: %w", r.ud.key, err)
+	}
+	return r.exec(ctx, "init", nil, func(ctx context.Context, w io.Writer) error {
+		return r.ud.tf.InitJSON(ctx, w, initOptions()...)
+	})
+}
+
+// plan runs terraform plan and reports whether it found changes (detailed exit code 2).
+func (r *run) plan(ctx context.Context, opts []tfexec.PlanOption) (bool, error) {
+	var changed bool
+	err := r.exec(ctx, "plan", nil, func(ctx context.Context, w io.Writer) error {
+		var err error
+		changed, err = r.ud.tf.PlanJSON(ctx, w, opts...)
+		return err
+	})
+	return changed, err
+}
+
+// show reads a saved plan file as JSON, numbers kept exact.
+func (r *run) show(ctx context.Context, file string) (*tfjson.Plan, error) {
+	var p *tfjson.Plan
+	err := r.exec(ctx, "show", nil, func(ctx context.Context, _ io.Writer) error {
+		var err error
+		p, err = r.ud.tf.ShowPlanFile(ctx, file, tfexec.JSONNumber(true))
+		return err
+	})
+	return p, err
+}
+
+// apply applies the saved plan file, streaming the -json output to sink.
+func (r *run) apply(ctx context.Context, file string, sink io.Writer) error {
+	return r.exec(ctx, "apply", sink, func(ctx context.Context, w io.Writer) error {
+		return r.ud.tf.ApplyJSON(ctx, w, applyOptions(file)...)
+	})
+}
+
+// planAndShow makes a saved plan in file and reads it back.
+func (r *run) planAndShow(ctx context.Context, file string, opts []tfexec.PlanOption) (bool, *tfjson.Plan, error) {
+	changed, err := r.plan(ctx, opts)
+	if err != nil {
+		return false, nil, err
+	}
+	p, err := r.show(ctx, file)
+	if err != nil {
+		return false, nil, err
+	}
+	return changed, p, nil
+}
+
+// initOptions: never upgrade providers, use the configured backend. terraform-exec always adds
+// -input=false.
+func initOptions() []tfexec.InitOption {
+	return []tfexec.InitOption{tfexec.Backend(true), tfexec.Upgrade(false), tfexec.Get(true)}
+}
+
+// planMode selects what a plan is for.
+type planMode int
+
+const (
+	planApply   planMode = iota // make real match the configuration
+	planDestroy                 // remove everything the unit manages
+	planRefresh                 // only record changes made outside Terraform
+)
+
+// planOptions: the variables from eos.tfvars.json, a saved plan in out. terraform-exec always
+// adds -input=false and -detailed-exitcode.
+func planOptions(out string, mode planMode) []tfexec.PlanOption {
+	opts := []tfexec.PlanOption{tfexec.Out(out), tfexec.VarFile(varsFile)}
+	switch mode {
+	case planDestroy:
+		opts = append(opts, tfexec.Destroy(true))
+	case planRefresh:
+		opts = append(opts, tfexec.RefreshOnly(true))
+	}
+	return opts
+}
+
+// applyOptions: exactly the saved plan, nothing else (variables are inside it).
+func applyOptions(file string) []tfexec.ApplyOption {
+	return []tfexec.ApplyOption{tfexec.DirOrPlan(file)}
+}
+
+func fileSHA256(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}
