@@ -1,0 +1,243 @@
+// Package console is the terminal chat: the adapter `make run` and `eos chat` use, and the one
+// the tests drive. Every post gets a number so a person can react from the keyboard
+// (`/react 2 +1`); the same lines can be piped in from a script.
+//
+// It imports only adapters.
+package console
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/eosbot/eos/adapters"
+)
+
+// Config configures the console.
+type Config struct {
+	// In is read line by line: chat text, or a command (/react N EMOJI, /unreact N EMOJI,
+	// /as NAME, /wait, /help, /quit).
+	In io.Reader
+	// Out receives the transcript.
+	Out io.Writer
+	// User is who types; /as changes it. Default "you".
+	User string
+	// Channel is the one channel's name. Default "local".
+	Channel string
+	// BotName is how the bot's posts are labelled. Default "eos".
+	BotName string
+	// Prompt prints "you> " before each line read (interactive use).
+	Prompt bool
+	// Echo prints each line read as a numbered post (scripted use, so transcripts read well).
+	Echo bool
+	// Idle, when set, is called by /wait and at the end of input: it returns when the bot
+	// has finished what it started (runs in flight).
+	Idle func(ctx context.Context) error
+}
+
+// Post is one post as the console keeps it.
+type Post struct {
+	ID     int
+	Thread int // root post id, 0 at channel level
+	Author string
+	Text   string
+	// Edits counts how often the post was edited.
+	Edits     int
+	Reactions []adapters.Reaction
+	// Attachment is the attached file's text, if any.
+	Attachment string
+}
+
+// Adapter is the console chat.
+type Adapter struct {
+	cfg Config
+
+	mu      sync.Mutex
+	posts   []*Post
+	changed chan struct{} // closed and replaced on every change
+	out     *bufio.Writer
+}
+
+var (
+	_ adapters.Adapter        = (*Adapter)(nil)
+	_ adapters.Threader       = (*Adapter)(nil)
+	_ adapters.Editor         = (*Adapter)(nil)
+	_ adapters.Reactor        = (*Adapter)(nil)
+	_ adapters.ReactionReader = (*Adapter)(nil)
+)
+
+// New makes a console adapter.
+func New(cfg Config) *Adapter {
+	if cfg.User == "" {
+		cfg.User = "you"
+	}
+	if cfg.Channel == "" {
+		cfg.Channel = "local"
+	}
+	if cfg.BotName == "" {
+		cfg.BotName = "eos"
+	}
+	if cfg.Out == nil {
+		cfg.Out = io.Discard
+	}
+	return &Adapter{cfg: cfg, changed: make(chan struct{}), out: bufio.NewWriter(cfg.Out)}
+}
+
+// Name is "console".
+func (a *Adapter) Name() string { return "console" }
+
+func (a *Adapter) ref(id, thread int) adapters.PostRef {
+	r := adapters.PostRef{Platform: a.Name(), Channel: a.cfg.Channel, ID: strconv.Itoa(id)}
+	if thread != 0 {
+		r.Thread = strconv.Itoa(thread)
+	}
+	return r
+}
+
+// user is a console user: the name is the id.
+func user(name string) adapters.User { return adapters.User{ID: name, Name: name} }
+
+// Run reads lines until the input ends or ctx is done. At the end of input it waits for the
+// bot to go idle (Config.Idle) and returns nil.
+func (a *Adapter) Run(ctx context.Context, h adapters.Handler) error {
+	lines := make(chan string)
+	readErr := make(chan error, 1)
+	go func() {
+		sc := bufio.NewScanner(a.cfg.In)
+		sc.Buffer(make([]byte, 64*1024), 1<<20)
+		for sc.Scan() {
+			select {
+			case lines <- sc.Text():
+			case <-ctx.Done():
+				return
+			}
+		}
+		readErr <- sc.Err()
+	}()
+	for {
+		a.prompt()
+		select {
+		case <-ctx.Done():
+			return nil
+		case err := <-readErr:
+			if err != nil {
+				return fmt.Errorf("reading console input: %w", err)
+			}
+			return a.idle(ctx)
+		case line := <-lines:
+			if quit := a.handleLine(ctx, h, line); quit {
+				return a.idle(ctx)
+			}
+		}
+	}
+}
+
+func (a *Adapter) idle(ctx context.Context) error {
+	if a.cfg.Idle == nil {
+		return nil
+	}
+	return a.cfg.Idle(ctx)
+}
+
+func (a *Adapter) prompt() {
+	if a.cfg.Prompt {
+		a.mu.Lock()
+		fmt.Fprintf(a.out, "%s> ", a.cfg.User)
+		a.out.Flush()
+		a.mu.Unlock()
+	}
+}
+
+// handleLine acts on one line; it reports whether the user asked to quit.
+func (a *Adapter) handleLine(ctx context.Context, h adapters.Handler, line string) bool {
+	line = strings.TrimSpace(line)
+	if line == "" || strings.HasPrefix(line, "#") {
+		return false
+	}
+	if !strings.HasPrefix(line, "/") || strings.HasPrefix(line, "/eos") {
+		h.HandleMessage(ctx, a, a.Say(line))
+		return false
+	}
+	cmd, rest, _ := strings.Cut(line, " ")
+	args := strings.Fields(rest)
+	switch cmd {
+	case "/quit", "/exit":
+		return true
+	case "/as":
+		if len(args) != 1 {
+			a.note("usage: /as NAME — type as another person")
+			return false
+		}
+		a.mu.Lock()
+		a.cfg.User = strings.TrimPrefix(args[0], "@")
+		a.mu.Unlock()
+		a.note("now typing as @" + a.cfg.User)
+	case "/react", "/unreact":
+		r, err := a.reaction(args, cmd == "/unreact")
+		if err != nil {
+			a.note(err.Error())
+			return false
+		}
+		h.HandleReaction(ctx, a, r)
+	case "/wait":
+		if err := a.idle(ctx); err != nil {
+			a.note("wait: " + err.Error())
+		}
+	case "/help":
+		a.note("type a message (\"@eos help\"), or: /react N EMOJI, /unreact N EMOJI, /as NAME, /wait, /quit")
+	default:
+		a.note(fmt.Sprintf("unknown console command %s — /help lists them", cmd))
+	}
+	return false
+}
+
+// Say records a message typed by the current user and returns it as the bot would receive it.
+func (a *Adapter) Say(text string) adapters.Message {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	p := a.add(a.cfg.User, 0, text)
+	if a.cfg.Echo {
+		a.print(p, "")
+	}
+	return adapters.Message{Post: a.ref(p.ID, 0), Author: user(a.cfg.User), Text: text, Direct: true, At: time.Now()}
+}
+
+func (a *Adapter) reaction(args []string, removed bool) (adapters.Reaction, error) {
+	if len(args) != 2 {
+		return adapters.Reaction{}, fmt.Errorf("usage: /react N EMOJI — for example /react 2 +1 (approve) or /react 2 x (reject)")
+	}
+	id, err := strconv.Atoi(strings.TrimPrefix(args[0], "#"))
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if err != nil || id < 1 || id > len(a.posts) {
+		return adapters.Reaction{}, fmt.Errorf("there is no post %s (posts are numbered 1 to %d)", args[0], len(a.posts))
+	}
+	p := a.posts[id-1]
+	r := adapters.Reaction{Post: a.ref(p.ID, p.Thread), User: user(a.cfg.User), Emoji: adapters.CanonicalEmoji(args[1]), Removed: removed, At: time.Now()}
+	if removed {
+		kept := p.Reactions[:0]
+		for _, old := range p.Reactions {
+			if old.User.Name != r.User.Name || old.Emoji != r.Emoji {
+				kept = append(kept, old)
+			}
+		}
+		p.Reactions = kept
+	} else {
+		p.Reactions = append(p.Reactions, r)
+	}
+	a.notify()
+	return r, nil
+}
+
+// note prints a console message that is not a post.
+func (a *Adapter) note(s string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	fmt.Fprintf(a.out, "  (%s)\n", s)
+	a.out.Flush()
+}

@@ -1,0 +1,141 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/store"
+)
+
+// decision is what one reaction did to a plan, worked out inside the store transaction and
+// acted on after it commits.
+type decision int
+
+const (
+	ignored   decision = iota // nothing to say (a duplicate, an unrelated emoji)
+	counted                   // an approval counted; more are needed
+	approved                  // the last approval needed: start the run
+	rejected                  // the plan is rejected
+	withdrawn                 // an approval was taken back
+)
+
+// HandleReaction applies the approval policy to a reaction on a preview post. It is
+// idempotent: a redelivered reaction changes nothing the first one did not.
+func (e *Engine) HandleReaction(ctx context.Context, a adapters.Adapter, r adapters.Reaction) {
+	vote := adapters.VoteOf(r.Emoji)
+	if r.User.Bot || vote == adapters.NoVote {
+		return
+	}
+	p, err := e.st.PlanByPost(r.Post)
+	if errors.Is(err, store.ErrNotFound) {
+		return // a reaction on some other post
+	}
+	if err != nil {
+		e.log.Error("finding plan for reaction", "post", r.Post.ID, "err", err)
+		return
+	}
+	var d decision
+	var explain string
+	id := p.ID
+	p, err = e.st.UpdatePlan(id, func(p *store.Plan) error {
+		d, explain = e.decide(p, r, vote)
+		return nil
+	})
+	if err != nil {
+		e.log.Error("recording reaction", "plan", id, "err", err)
+		return
+	}
+	e.act(ctx, a, p, r, d, explain)
+}
+
+// decide changes p for reaction r; it runs inside the store's transaction.
+func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote) (decision, string) {
+	ep := e.cfg.Policy.For(p.Plan.Spec.Env)
+	user, now := r.User.Name, e.now()
+	voted := slices.IndexFunc(p.Approvals, func(v store.Vote) bool { return v.User == user })
+	switch {
+	case p.State == store.PlanPreview:
+		return ignored, fmt.Sprintf("Plan %s is a preview only and never runs. To apply it: @eos %s %s", p.ID, p.Plan.Spec.Verb, p.Plan.Spec.Target)
+	case r.Removed && vote == adapters.Approve && p.State == store.PlanPending && voted >= 0:
+		p.Approvals = slices.Delete(p.Approvals, voted, voted+1)
+		p.Updated = now
+		return withdrawn, ""
+	case r.Removed:
+		return ignored, ""
+	case p.State == store.PlanPending && now.After(p.Expires):
+		p.State, p.Updated = store.PlanExpired, now
+		return ignored, fmt.Sprintf("Plan %s expired at %s: nothing changed. Ask again for a fresh plan: @eos %s", p.ID, p.Expires.UTC().Format("15:04 UTC"), p.Text)
+	case p.State != store.PlanPending:
+		if voted >= 0 || (p.Rejection != nil && p.Rejection.User == user) {
+			return ignored, "" // the same person's reaction, delivered again
+		}
+		return ignored, fmt.Sprintf("Plan %s is %s: nothing started. Ask again for a new plan.", p.ID, p.State)
+	case vote == adapters.Reject:
+		if !ep.MayReject(user, p.Requester.Name) {
+			return ignored, e.notAllowed(p, user, "reject", "approvers: "+ep.who())
+		}
+		p.State, p.Updated = store.PlanRejected, now
+		p.Rejection = &store.Vote{User: user, UserID: r.User.ID, Platform: r.Post.Platform, At: now}
+		return rejected, ""
+	}
+	if ok, why := ep.MayApprove(user, p.Requester.Name); !ok {
+		return ignored, e.notAllowed(p, user, "approve", why)
+	}
+	if voted >= 0 {
+		return ignored, ""
+	}
+	p.Approvals = append(p.Approvals, store.Vote{User: user, UserID: r.User.ID, Platform: r.Post.Platform, At: now})
+	p.Updated = now
+	if len(p.Approvals) < p.Needed {
+		return counted, ""
+	}
+	p.State = store.PlanApproved
+	return approved, ""
+}
+
+// notAllowed explains a refused reaction once per plan and person, so repeated reactions do
+// not fill the thread.
+func (e *Engine) notAllowed(p *store.Plan, user, what, why string) string {
+	key := p.ID + "/" + user + "/" + what
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.warned[key] {
+		return ""
+	}
+	e.warned[key] = true
+	return fmt.Sprintf("@%s can't %s %s plans (%s). Nothing changed.", user, what, p.Plan.Spec.Env, why)
+}
+
+// act posts what a decision means and starts the run when the plan is approved.
+func (e *Engine) act(ctx context.Context, a adapters.Adapter, p *store.Plan, r adapters.Reaction, d decision, explain string) {
+	entry := store.Entry{User: r.User.Name, Platform: a.Name(), PlanID: p.ID, Hash: p.Plan.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env}
+	switch d {
+	case counted, approved:
+		entry.Kind, entry.Text = "approval", fmt.Sprintf("approval %d of %d", len(p.Approvals), p.Needed)
+		e.audit(entry)
+	case rejected:
+		entry.Kind, entry.Text = "rejection", "rejected"
+		e.audit(entry)
+		e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s rejected by @%s. Nothing changed.", p.ID, r.User.Name)))
+	case withdrawn:
+		entry.Kind, entry.Text = "withdrawal", fmt.Sprintf("approval withdrawn, %d of %d left", len(p.Approvals), p.Needed)
+		e.audit(entry)
+	}
+	if explain != "" {
+		if d == ignored && r.User.Name != "" {
+			entry.Kind, entry.Text = "refusal", explain
+			e.audit(entry)
+		}
+		e.say(ctx, a, p.Preview, reply(explain))
+	}
+	if d == counted {
+		e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Approval %d of %d for plan %s from @%s. Waiting for %d more.",
+			len(p.Approvals), p.Needed, p.ID, r.User.Name, p.Needed-len(p.Approvals))))
+	}
+	if d == approved {
+		e.start(a, p)
+	}
+}

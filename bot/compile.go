@@ -1,0 +1,153 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/catalog"
+	"github.com/eosbot/eos/executor"
+	"github.com/eosbot/eos/intents"
+)
+
+// compile turns an intent into the declarative Spec it asks for: the blueprint rendered with
+// the typed flags (merged over the declared ones for update), dependencies first. Destroy
+// compiles to the declared state with every unit marked for removal.
+func (e *Engine) compile(in *intents.Intent) (executor.Spec, error) {
+	env := in.Env
+	if env == "" {
+		env = e.cfg.DefaultEnv
+	}
+	bp, err := e.blueprint(in)
+	if err != nil {
+		return executor.Spec{}, err
+	}
+	verb := in.VerbWord()
+	if err := e.refuseSecrets(bp, in, env); err != nil {
+		return executor.Spec{}, err
+	}
+	declared, err := e.st.Declared(env + "/" + bp.Name)
+	deployed := err == nil && !declared.Destroyed
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return executor.Spec{}, err
+	}
+	switch {
+	case in.Verb == intents.VerbDestroy && !deployed:
+		return executor.Spec{}, refuse("%s is not deployed in %s: nothing to destroy.", bp.Name, env)
+	case in.Verb == intents.VerbDestroy:
+		spec := declared.Spec
+		spec.Verb, spec.Target, spec.Env = verb, bp.Name, env
+		for i := range spec.Units {
+			spec.Units[i].Destroy = true
+		}
+		return spec, nil
+	case in.Verb == intents.VerbCreate && deployed:
+		return executor.Spec{}, refuse("%s is already deployed in %s (run %s). To change it: @eos update %s --flag value", bp.Name, env, declared.RunID, bp.Name)
+	case in.Verb == intents.VerbUpdate && !deployed:
+		return executor.Spec{}, refuse("%s is not deployed in %s yet. To deploy it: @eos create %s", bp.Name, env, bp.Name)
+	}
+	req := catalog.Request{Flags: map[string]catalog.Value{}, Args: in.Args, Env: env}
+	if in.Verb == intents.VerbUpdate {
+		for name, text := range declared.Spec.Units[0].Values {
+			if f, ok := bp.Flag(name); ok && !f.Secret {
+				if v, err := catalog.ParseValue(f.Type, text); err == nil {
+					req.Flags[name] = v
+				}
+			}
+		}
+	}
+	for _, f := range in.Flags {
+		req.Flags[f.Name] = f.Value
+	}
+	rendered, err := e.cfg.Catalog.Resolve(bp, req)
+	if err != nil {
+		return executor.Spec{}, &userError{msg: err.Error()}
+	}
+	spec := executor.Spec{Verb: verb, Target: bp.Name, Env: env}
+	reasons := map[string]string{}
+	for _, r := range rendered {
+		for _, q := range r.Requires {
+			reasons[q.Service] = "because of " + q.Because
+		}
+	}
+	for _, r := range rendered {
+		u := unitOf(r, in.Nodes)
+		if r.Blueprint != bp {
+			u.Reason = reasons[u.Service]
+		}
+		spec.Units = append(spec.Units, u)
+	}
+	return spec, nil
+}
+
+func (e *Engine) blueprint(in *intents.Intent) (*catalog.Blueprint, error) {
+	if in.Verb == intents.VerbOperation {
+		if bp, ok := e.cfg.Catalog.Operation(in.Operation, in.Noun); ok {
+			return bp, nil
+		}
+		return nil, refuse("there is no operation %q %q in the catalog · @eos help %s", in.Operation, in.Noun, in.Operation)
+	}
+	if bp, ok := e.cfg.Catalog.Service(in.Noun); ok {
+		return bp, nil
+	}
+	return nil, refuse("unknown service %q · Services: %s", in.Noun, strings.Join(e.cfg.Catalog.ServiceNames(), ", "))
+}
+
+// refuseSecrets turns away a secret typed in chat, saying where Eos keeps the generated one.
+func (e *Engine) refuseSecrets(bp *catalog.Blueprint, in *intents.Intent, env string) error {
+	for _, f := range in.Flags {
+		fl, ok := bp.Flag(f.Name)
+		if !ok || !fl.Secret {
+			continue
+		}
+		name := strings.ReplaceAll(f.Name, "-", "_")
+		return refuse("Secrets are never typed in chat: I generate %s's %s and keep it in Vault at %s. Ask again without --%s.",
+			bp.Name, strings.ReplaceAll(f.Name, "-", " "), e.secretPath(env, bp.Name, name), f.Name)
+	}
+	return nil
+}
+
+func (e *Engine) secretPath(env, service, name string) string {
+	return strings.NewReplacer("{env}", env, "{service}", service, "{name}", name).Replace(e.cfg.SecretsPath)
+}
+
+// unitOf copies a rendered blueprint into a self-contained Unit.
+func unitOf(r *catalog.Rendered, nodes []string) executor.Unit {
+	u := executor.Unit{Service: r.Blueprint.Name, Values: map[string]string{}}
+	for name, v := range r.Values {
+		u.Values[name] = v.Text
+	}
+	for _, s := range r.Blueprint.Secrets {
+		u.Secrets = append(u.Secrets, s.Name)
+	}
+	if r.Salt != nil {
+		u.Salt = &executor.SaltPart{State: r.Salt.State, Text: r.Salt.Text, Pillar: r.Salt.Pillar, Targets: nodes}
+	}
+	if r.Terraform != nil {
+		u.Terraform = &executor.TerraformPart{Files: r.Terraform.Files, Vars: r.Terraform.Vars}
+	}
+	if r.Nomad != nil {
+		u.Nomad = &executor.NomadPart{Template: r.Nomad.Template, Vars: r.Nomad.Vars}
+	}
+	return u
+}
+
+// vaultRow is the preview's Vault line: which secrets the plan needs. Values are never shown.
+func vaultRow(spec executor.Spec) string {
+	var names []string
+	for _, u := range spec.Units {
+		if u.Destroy {
+			continue
+		}
+		for _, s := range u.Secrets {
+			names = append(names, u.Service+"/"+s)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	sort.Strings(names)
+	return fmt.Sprintf("not configured — skipped: %d secret(s) needed (%s), values never shown", len(names), strings.Join(names, ", "))
+}

@@ -1,0 +1,163 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/executor"
+	"github.com/eosbot/eos/intents"
+)
+
+// driftTimeout bounds one service's drift check.
+const driftTimeout = 5 * time.Minute
+
+// serviceDrift is one declared service's drift, over every layer.
+type serviceDrift struct {
+	Service, Env string
+	Status       executor.DriftStatus
+	Layers       []executor.LayerDrift
+}
+
+// drift answers `drift [service] [in env]`: every declared service checked against the real
+// world, in parallel up to the number of cores.
+func (e *Engine) drift(ctx context.Context, c conv, in *intents.Intent) {
+	all, err := e.st.AllDeclared()
+	if err != nil {
+		e.fail(ctx, c, "reading declared state", err)
+		return
+	}
+	var todo []*store.Deployed
+	for _, d := range all {
+		env, service, _ := strings.Cut(d.Key, "/")
+		if (in.Noun == "" || service == in.Noun) && (in.Env == "" || env == in.Env) {
+			todo = append(todo, d)
+		}
+	}
+	if len(todo) == 0 {
+		e.say(ctx, c.a, c.m.Post, reply("Nothing matching is deployed, so nothing can drift. @eos status"))
+		return
+	}
+	results := e.checkDrift(ctx, todo)
+	e.say(ctx, c.a, c.m.Post, driftDoc(results, e.now()))
+}
+
+func (e *Engine) checkDrift(ctx context.Context, todo []*store.Deployed) []serviceDrift {
+	results := make([]serviceDrift, len(todo))
+	var g errgroup.Group
+	g.SetLimit(runtime.NumCPU())
+	for i, d := range todo {
+		g.Go(func() error {
+			dctx, cancel := context.WithTimeout(ctx, driftTimeout)
+			defer cancel()
+			env, service, _ := strings.Cut(d.Key, "/")
+			layers := e.cfg.Runner.Drift(dctx, d.Spec)
+			results[i] = serviceDrift{Service: service, Env: env, Status: overall(layers), Layers: layers}
+			return nil
+		})
+	}
+	g.Wait()
+	sort.Slice(results, func(i, j int) bool { return results[i].Service+results[i].Env < results[j].Service+results[j].Env })
+	return results
+}
+
+// overall is drifted if any layer drifted, unknown if any check failed, else clean.
+func overall(layers []executor.LayerDrift) executor.DriftStatus {
+	status := executor.DriftClean
+	for _, l := range layers {
+		switch l.Status {
+		case executor.DriftDrifted:
+			return executor.DriftDrifted
+		case executor.DriftUnknown:
+			status = executor.DriftUnknown
+		}
+	}
+	return status
+}
+
+func driftDoc(results []serviceDrift, at time.Time) adapters.Doc {
+	drifted, unknown := 0, 0
+	var items []string
+	for _, r := range results {
+		switch r.Status {
+		case executor.DriftDrifted:
+			drifted++
+		case executor.DriftUnknown:
+			unknown++
+		default:
+			continue
+		}
+		var parts []string
+		for _, l := range r.Layers {
+			switch l.Status {
+			case executor.DriftDrifted:
+				var what []string
+				for _, ch := range l.Changes {
+					s := ch.Address
+					if ch.Detail != "" {
+						s += " " + ch.Detail
+					}
+					what = append(what, s)
+				}
+				parts = append(parts, fmt.Sprintf("%s: %s", l.Layer.Title(), strings.Join(what, ", ")))
+			case executor.DriftUnknown:
+				parts = append(parts, fmt.Sprintf("unknown: %s check failed: %s (not counted as clean)", l.Layer.Title(), l.Reason))
+			}
+		}
+		items = append(items, fmt.Sprintf("%s (%s) · %s", r.Service, r.Env, strings.Join(parts, " · ")))
+	}
+	when := at.UTC().Format("Mon 02 Jan 15:04 UTC")
+	if drifted == 0 && unknown == 0 {
+		return reply(fmt.Sprintf("Drift · %s · all %d services match their declared state.", when, len(results)))
+	}
+	head := fmt.Sprintf("Drift · %s · %d of %d services drifted", when, drifted, len(results))
+	if unknown > 0 {
+		head += fmt.Sprintf(" · %d unknown", unknown)
+	}
+	return adapters.NewDoc(adapters.Heading{Text: head}, adapters.List{Items: items},
+		adapters.Context{Text: "@eos update SERVICE to re-apply the declared state · @eos status SERVICE"})
+}
+
+// rollback answers `rollback SERVICE`: a plan that re-applies the state declared before the
+// latest run, approved like any other.
+func (e *Engine) rollback(ctx context.Context, c conv, in *intents.Intent) {
+	env := e.envOf(in)
+	key := env + "/" + in.Noun
+	cur, err := e.st.Declared(key)
+	if err != nil {
+		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to roll back to.", in.Noun, env)))
+		return
+	}
+	runs, err := e.st.Runs(func(r *store.Run) bool {
+		return r.Env == env && r.State == store.RunDone && r.ID != cur.RunID && r.Verb != "destroy"
+	})
+	if err != nil {
+		e.fail(ctx, c, "reading history", err)
+		return
+	}
+	for _, r := range runs {
+		if !r.Started.Before(cur.At) {
+			continue
+		}
+		p, err := e.st.Plan(r.ID)
+		if err != nil {
+			continue
+		}
+		for _, u := range p.Plan.Spec.Units {
+			if u.Service == in.Noun && !u.Destroy {
+				spec := executor.Spec{Verb: "rollback", Target: in.Noun, Env: env, Units: []executor.Unit{u}}
+				e.propose(ctx, c, spec, store.PlanPending)
+				return
+			}
+		}
+	}
+	e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("%s in %s has only one applied state (run %s): there is nothing earlier to roll back to. To remove it: @eos destroy %s",
+		in.Noun, env, cur.RunID, in.Noun)))
+}

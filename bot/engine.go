@@ -1,0 +1,188 @@
+// Package bot is the conversation engine: it routes what people say to Eos, parses and
+// compiles requests, posts plan previews, applies the approval policy to reactions, runs
+// approved plans with one progress post, and answers status, history and help. Its bbolt
+// store (bot/store) keeps everything that must survive a restart.
+//
+// It imports adapters, intents, catalog and executor. It never learns which chat platform it
+// talks to: platforms differ only through the optional adapters interfaces.
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/catalog"
+	"github.com/eosbot/eos/executor"
+	"github.com/eosbot/eos/intents"
+)
+
+// Config wires an Engine.
+type Config struct {
+	// Catalog is the validated blueprint catalog.
+	Catalog *catalog.Catalog
+	// Runner plans and applies specs.
+	Runner *executor.Runner
+	// Store is the open bbolt store.
+	Store *store.Store
+	// Policy is the approval policy; zero means DefaultPolicy().
+	Policy Policy
+	// DefaultEnv is the environment when a request names none (default "local").
+	DefaultEnv string
+	// BotName is the name people mention (default "eos").
+	BotName string
+	// SecretsPath is where generated secrets live in Vault, with {env}, {service} and {name}
+	// placeholders (default "eos/{env}/{service}/{name}").
+	SecretsPath string
+	// ProgressInterval is the least time between two edits of a progress post (default 1 s);
+	// the final state is always posted.
+	ProgressInterval time.Duration
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+	// Logger receives structured logs (default: discard).
+	Logger *slog.Logger
+}
+
+// Engine is the conversation engine. It is safe for concurrent use.
+type Engine struct {
+	cfg    Config
+	parser *intents.Parser
+	st     *store.Store
+	log    *slog.Logger
+	now    func() time.Time
+
+	mu       sync.Mutex
+	adapters map[string]adapters.Adapter // by Name, for posts not caused by an event
+	runs     sync.WaitGroup              // runs in flight
+	runCtx   context.Context             // parent of every run; cancelled on shutdown
+	stopRuns context.CancelFunc
+	warned   map[string]bool // plan/user pairs already told they may not approve
+}
+
+var _ adapters.Handler = (*Engine)(nil)
+
+// New checks the wiring and makes an Engine. Mistakes in wiring are found here, not on the
+// first message.
+func New(cfg Config) (*Engine, error) {
+	if err := verbsCovered(); err != nil {
+		return nil, err
+	}
+	switch {
+	case cfg.Catalog == nil:
+		return nil, errors.New("bot: no catalog")
+	case cfg.Runner == nil:
+		return nil, errors.New("bot: no runner")
+	case cfg.Store == nil:
+		return nil, errors.New("bot: no store")
+	}
+	if cfg.Policy.Envs == nil && cfg.Policy.Default.Approvals == 0 {
+		cfg.Policy = DefaultPolicy()
+	}
+	if cfg.DefaultEnv == "" {
+		cfg.DefaultEnv = "local"
+	}
+	if cfg.BotName == "" {
+		cfg.BotName = "eos"
+	}
+	if cfg.SecretsPath == "" {
+		cfg.SecretsPath = "eos/{env}/{service}/{name}"
+	}
+	if cfg.ProgressInterval == 0 {
+		cfg.ProgressInterval = time.Second
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	runCtx, stop := context.WithCancel(context.Background())
+	return &Engine{
+		cfg: cfg, parser: intents.NewParser(cfg.Catalog), st: cfg.Store, log: cfg.Logger, now: cfg.Now,
+		adapters: map[string]adapters.Adapter{}, runCtx: runCtx, stopRuns: stop, warned: map[string]bool{},
+	}, nil
+}
+
+// Attach makes an adapter known to the engine without running it (tests, and Run).
+func (e *Engine) Attach(a adapters.Adapter) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.adapters[a.Name()] = a
+}
+
+func (e *Engine) adapter(platform string) (adapters.Adapter, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	a, ok := e.adapters[platform]
+	return a, ok
+}
+
+// Run recovers what a previous process left (interrupted runs, approved plans not started),
+// then runs every adapter and the expiry sweeper until ctx ends. When ctx ends, runs in
+// flight are cancelled and Run waits for them to record their outcome.
+func (e *Engine) Run(ctx context.Context, as ...adapters.Adapter) error {
+	for _, a := range as {
+		e.Attach(a)
+	}
+	if err := e.Recover(ctx); err != nil {
+		return err
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	for _, a := range as {
+		g.Go(func() error {
+			if err := a.Run(gctx, e); err != nil {
+				return fmt.Errorf("%s adapter: %w", a.Name(), err)
+			}
+			return nil
+		})
+	}
+	g.Go(func() error { e.sweep(gctx); return nil })
+	err := g.Wait()
+	e.stopRuns()
+	e.runs.Wait()
+	return err
+}
+
+// Wait returns when no run is in flight, or when ctx ends.
+func (e *Engine) Wait(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { e.runs.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// say answers in the thread of post (or at channel level where there are no threads).
+func (e *Engine) say(ctx context.Context, a adapters.Adapter, post adapters.PostRef, doc adapters.Doc) adapters.PostRef {
+	var ref adapters.PostRef
+	var err error
+	if t, ok := a.(adapters.Threader); ok {
+		ref, err = t.Reply(ctx, post, doc)
+	} else {
+		ref, err = a.Post(ctx, post.Channel, doc)
+	}
+	if err != nil {
+		e.log.Error("posting reply", "platform", a.Name(), "channel", post.Channel, "err", err)
+	}
+	return ref
+}
+
+func (e *Engine) audit(entry store.Entry) {
+	if entry.At.IsZero() {
+		entry.At = e.now()
+	}
+	if err := e.st.Append(entry); err != nil {
+		e.log.Error("writing audit log", "kind", entry.Kind, "err", err)
+	}
+}

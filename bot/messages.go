@@ -1,0 +1,102 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/intents"
+)
+
+// conv is one message being answered: where it came from and who sent it.
+type conv struct {
+	a adapters.Adapter
+	m adapters.Message
+}
+
+func (c conv) user() string { return c.m.Author.Name }
+
+type handler func(e *Engine, ctx context.Context, c conv, in *intents.Intent)
+
+// handlers maps every verb to its handler; verbsCovered checks at start-up that none is
+// missing, so a new verb without a handler fails the tests, not a conversation.
+var handlers = map[intents.Verb]handler{
+	intents.VerbCreate:    (*Engine).request,
+	intents.VerbUpdate:    (*Engine).request,
+	intents.VerbDestroy:   (*Engine).request,
+	intents.VerbOperation: (*Engine).request,
+	intents.VerbPlan:      (*Engine).plan,
+	intents.VerbRollback:  (*Engine).rollback,
+	intents.VerbStatus:    (*Engine).status,
+	intents.VerbHistory:   (*Engine).history,
+	intents.VerbHelp:      (*Engine).help,
+	intents.VerbCancel:    (*Engine).cancel,
+	intents.VerbDrift:     (*Engine).drift,
+}
+
+func verbsCovered() error {
+	for v := intents.VerbCreate; v <= intents.VerbOperation; v++ {
+		if handlers[v] == nil {
+			return fmt.Errorf("bot: verb %s has no handler", v)
+		}
+	}
+	return nil
+}
+
+// HandleMessage answers a message addressed to Eos.
+func (e *Engine) HandleMessage(ctx context.Context, a adapters.Adapter, m adapters.Message) {
+	if m.Author.Bot {
+		return
+	}
+	c := conv{a: a, m: m}
+	if r, ok := a.(adapters.Reactor); ok {
+		if err := r.React(ctx, m.Post, "eyes"); err != nil {
+			e.log.Warn("reacting to request", "platform", a.Name(), "err", err)
+		}
+	}
+	in, err := e.parser.Parse(m.Text)
+	if err != nil {
+		e.say(ctx, a, m.Post, e.parseErrorDoc(err))
+		return
+	}
+	log := e.log.With("platform", a.Name(), "user", m.Author.Name, "verb", in.VerbWord(), "noun", in.Noun)
+	log.Info("request")
+	handlers[in.Verb](e, ctx, c, in)
+}
+
+// parseErrorDoc explains a mistake: what is wrong, where, and what would be right.
+func (e *Engine) parseErrorDoc(err error) adapters.Doc {
+	var pe *intents.Error
+	if !errors.As(err, &pe) {
+		e.log.Error("parser failed", "err", err)
+		return reply("I could not read that message: " + err.Error())
+	}
+	blocks := []adapters.Block{adapters.Text{Text: pe.Error()}}
+	if caret := pe.Caret(); caret != "" {
+		blocks = append(blocks, adapters.Code{Text: caret})
+	}
+	hint := "Services: " + strings.Join(e.cfg.Catalog.ServiceNames(), ", ") + " · @eos help"
+	blocks = append(blocks, adapters.Context{Text: hint})
+	return adapters.NewDoc(blocks...)
+}
+
+// userError is a refusal whose text is meant for the channel.
+type userError struct{ msg string }
+
+func (u *userError) Error() string { return u.msg }
+
+func refuse(format string, args ...any) error { return &userError{msg: fmt.Sprintf(format, args...)} }
+
+// fail answers a failed request: a userError is said as is; anything else is logged and
+// reported without internals.
+func (e *Engine) fail(ctx context.Context, c conv, what string, err error) {
+	var ue *userError
+	if errors.As(err, &ue) {
+		e.say(ctx, c.a, c.m.Post, reply(ue.msg))
+		return
+	}
+	e.log.Error(what, "platform", c.a.Name(), "user", c.user(), "err", err)
+	e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("%s failed: %s. Nothing changed.", what, err)))
+}

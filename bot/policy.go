@@ -1,0 +1,101 @@
+package bot
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// EnvPolicy says who may ask for and approve changes in one environment.
+type EnvPolicy struct {
+	// Requesters may ask for plans; empty means anyone.
+	Requesters []string
+	// Approvers may approve or reject; empty means anyone.
+	Approvers []string
+	// Approvals is how many distinct approvals a plan needs (default 1).
+	Approvals int
+	// SelfApproval lets the requester's own reaction count.
+	SelfApproval bool
+	// TTL is how long a plan waits for approval (default 30 minutes).
+	TTL time.Duration
+}
+
+// Policy is the approval policy: one EnvPolicy per environment, and a default for the rest.
+type Policy struct {
+	Default EnvPolicy
+	Envs    map[string]EnvPolicy
+}
+
+// DefaultPolicy is what Eos does with no configuration: anyone may ask and approve, one
+// approval, self-approval only in the "local" environment, plans live 30 minutes.
+func DefaultPolicy() Policy {
+	return Policy{
+		Default: EnvPolicy{Approvals: 1, TTL: 30 * time.Minute},
+		Envs:    map[string]EnvPolicy{"local": {Approvals: 1, SelfApproval: true, TTL: 30 * time.Minute}},
+	}
+}
+
+// For returns the policy of env, with defaults filled in.
+func (p Policy) For(env string) EnvPolicy {
+	ep, ok := p.Envs[env]
+	if !ok {
+		ep = p.Default
+	}
+	if ep.Approvals < 1 {
+		ep.Approvals = 1
+	}
+	if ep.TTL <= 0 {
+		ep.TTL = 30 * time.Minute
+	}
+	return ep
+}
+
+func allowed(list []string, user string) bool {
+	return len(list) == 0 || slices.Contains(list, user)
+}
+
+// MayRequest reports whether user may ask for plans in this environment.
+func (ep EnvPolicy) MayRequest(user string) bool { return allowed(ep.Requesters, user) }
+
+// MayApprove reports whether user may approve a plan asked by requester, and if not, why.
+func (ep EnvPolicy) MayApprove(user, requester string) (bool, string) {
+	if !allowed(ep.Approvers, user) {
+		return false, "approvers: " + ep.who()
+	}
+	if user == requester && !ep.SelfApproval {
+		return false, "the requester's own approval does not count here"
+	}
+	return true, ""
+}
+
+// MayReject reports whether user may reject: an approver, or the requester withdrawing.
+func (ep EnvPolicy) MayReject(user, requester string) bool {
+	return user == requester || allowed(ep.Approvers, user)
+}
+
+// who describes the approvers for a message.
+func (ep EnvPolicy) who() string {
+	if len(ep.Approvers) == 0 {
+		return "anyone"
+	}
+	names := make([]string, len(ep.Approvers))
+	for i, a := range ep.Approvers {
+		names[i] = "@" + a
+	}
+	return strings.Join(names, ", ")
+}
+
+// Needs describes what a plan needs, for the preview: "Needs 1 approval from anyone, not
+// from @alice".
+func (ep EnvPolicy) Needs(requester string) string {
+	s := fmt.Sprintf("Needs %d approval", ep.Approvals)
+	if ep.Approvals > 1 {
+		s += "s"
+	}
+	s += " from " + ep.who()
+	if !ep.SelfApproval {
+		s += ", not from @" + requester
+	}
+	return s
+}

@@ -1,0 +1,152 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/executor"
+	"github.com/eosbot/eos/intents"
+)
+
+// historyLimit is how many runs `history` lists.
+const historyLimit = 10
+
+// help answers `help [topic]` from the catalog.
+func (e *Engine) help(ctx context.Context, c conv, in *intents.Intent) {
+	text, err := intents.Help(e.cfg.Catalog, in.Noun)
+	if err != nil {
+		e.say(ctx, c.a, c.m.Post, e.parseErrorDoc(err))
+		return
+	}
+	e.say(ctx, c.a, c.m.Post, adapters.NewDoc(adapters.Text{Text: text}))
+}
+
+// history answers `history [service]`: the latest runs, newest first.
+func (e *Engine) history(ctx context.Context, c conv, in *intents.Intent) {
+	runs, err := e.st.Runs(func(r *store.Run) bool {
+		return (in.Noun == "" || r.Target == in.Noun) && (in.Env == "" || r.Env == in.Env)
+	})
+	if err != nil {
+		e.fail(ctx, c, "reading history", err)
+		return
+	}
+	if len(runs) == 0 {
+		what := "anything"
+		if in.Noun != "" {
+			what = in.Noun
+		}
+		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("No runs of %s yet. Ask for one: @eos create SERVICE · @eos help", what)))
+		return
+	}
+	more := len(runs) - historyLimit
+	if more > 0 {
+		runs = runs[:historyLimit]
+	}
+	var rows [][]string
+	for _, r := range runs {
+		took := ""
+		if !r.Finished.IsZero() {
+			took = humanDuration(r.Finished.Sub(r.Started))
+		}
+		rows = append(rows, []string{r.ID, r.Started.UTC().Format("Jan 02 15:04"), r.Verb + " " + r.Target, r.Env, string(r.State), took,
+			"@" + r.Requester + " → " + mentions(r.Approvers)})
+	}
+	title := "History"
+	if in.Noun != "" {
+		title += " of " + in.Noun
+	}
+	blocks := []adapters.Block{adapters.Heading{Text: title},
+		adapters.Table{Header: []string{"run", "started (UTC)", "what", "env", "outcome", "took", "asked → approved"}, Rows: rows}}
+	if more > 0 {
+		blocks = append(blocks, adapters.Context{Text: fmt.Sprintf("%d older runs not shown · eos audit --json for everything", more)})
+	}
+	e.say(ctx, c.a, c.m.Post, adapters.NewDoc(blocks...))
+}
+
+// status answers `status [service]`: declared state, pending plans and locks.
+func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
+	all, err := e.st.AllDeclared()
+	if err != nil {
+		e.fail(ctx, c, "reading status", err)
+		return
+	}
+	var rows [][]string
+	for _, d := range all {
+		env, service, _ := strings.Cut(d.Key, "/")
+		if (in.Noun != "" && service != in.Noun) || (in.Env != "" && env != in.Env) {
+			continue
+		}
+		rows = append(rows, []string{service, env, "run " + d.RunID, d.At.UTC().Format("Jan 02 15:04 UTC"), values(d.Spec)})
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i][0]+rows[i][1] < rows[j][0]+rows[j][1] })
+	if len(rows) == 0 {
+		what := "Nothing is"
+		if in.Noun != "" {
+			what = in.Noun + " is not"
+		}
+		e.say(ctx, c.a, c.m.Post, reply(what+" deployed yet. @eos create SERVICE · @eos help create"))
+		return
+	}
+	blocks := []adapters.Block{adapters.Heading{Text: "Deployed"},
+		adapters.Table{Header: []string{"service", "env", "declared by", "since", "values"}, Rows: rows}}
+	if locks, err := e.st.Locks(); err == nil && len(locks) > 0 {
+		var items []string
+		for _, l := range locks {
+			items = append(items, fmt.Sprintf("%s: run %s since %s", l.Key, l.Holder, l.Since.UTC().Format("15:04 UTC")))
+		}
+		blocks = append(blocks, adapters.Text{Text: "Running now:"}, adapters.List{Items: items})
+	}
+	e.say(ctx, c.a, c.m.Post, adapters.NewDoc(blocks...))
+}
+
+func values(s executor.Spec) string {
+	if len(s.Units) == 0 {
+		return ""
+	}
+	var kv []string
+	for k, v := range s.Units[0].Values {
+		kv = append(kv, k+"="+v)
+	}
+	sort.Strings(kv)
+	return strings.Join(kv, " ")
+}
+
+// cancel answers `cancel [ID]`: the requester or an approver ends a pending plan. Without an
+// id it cancels the caller's latest pending plan.
+func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
+	id := in.Noun
+	if id == "" {
+		mine, err := e.st.Plans(func(p *store.Plan) bool { return p.State == store.PlanPending && p.Requester.Name == c.user() })
+		if err != nil || len(mine) == 0 {
+			e.say(ctx, c.a, c.m.Post, reply("You have no pending plan to cancel. Name one: @eos cancel 7f3a9c21"))
+			return
+		}
+		sort.Slice(mine, func(i, j int) bool { return mine[i].Created.After(mine[j].Created) })
+		id = mine[0].ID
+	}
+	p, err := e.st.UpdatePlan(id, func(p *store.Plan) error {
+		ep := e.cfg.Policy.For(p.Plan.Spec.Env)
+		if p.State != store.PlanPending {
+			return refuse("Plan %s is %s, not pending: nothing to cancel.", p.ID, p.State)
+		}
+		if !ep.MayReject(c.user(), p.Requester.Name) {
+			return refuse("@%s can't cancel plan %s: only @%s or an approver (%s) can.", c.user(), p.ID, p.Requester.Name, ep.who())
+		}
+		p.State, p.Updated = store.PlanCancelled, e.now()
+		return nil
+	})
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("There is no plan %s.", id)))
+	case err != nil:
+		e.fail(ctx, c, "cancelling", err)
+	default:
+		e.audit(store.Entry{Kind: "cancel", User: c.user(), Platform: c.a.Name(), PlanID: p.ID, Hash: p.Plan.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env, Text: "cancelled"})
+		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("Plan %s cancelled by @%s. Nothing changed.", p.ID, c.user())))
+	}
+}

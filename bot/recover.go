@@ -1,0 +1,99 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/store"
+)
+
+// sweepInterval is how often pending plans are checked for expiry.
+const sweepInterval = time.Minute
+
+// Recover repairs what a previous process left behind: runs still marked running were
+// interrupted (their lock is released and their progress post says so), and plans approved
+// but never started are started now, so nothing approved is lost.
+func (e *Engine) Recover(ctx context.Context) error {
+	running, err := e.st.Runs(func(r *store.Run) bool { return r.State == store.RunRunning })
+	if err != nil {
+		return fmt.Errorf("reading runs: %w", err)
+	}
+	for _, r := range running {
+		final, err := e.st.FinishRun(r.ID, store.RunInterrupted, r.Layers, e.now(), nil)
+		if err != nil {
+			return fmt.Errorf("marking run %s interrupted: %w", r.ID, err)
+		}
+		e.log.Warn("run was interrupted by a restart", "run", r.ID)
+		e.audit(store.Entry{Kind: "result", PlanID: r.ID, Hash: r.Hash, Service: r.Target, Env: r.Env, Text: "interrupted: Eos stopped while it ran"})
+		if a, ok := e.adapter(final.Progress.Platform); ok {
+			doc := reply(fmt.Sprintf("Run %s · interrupted: Eos stopped while it ran. The lock on %s/%s is released; check @eos drift %s before asking again.",
+				r.ID, r.Target, r.Env, r.Target))
+			if ed, ok := a.(adapters.Editor); ok && final.Progress.ID != "" {
+				if err := ed.Edit(ctx, final.Progress, doc); err != nil {
+					e.log.Warn("editing interrupted run's post", "run", r.ID, "err", err)
+				}
+			}
+		}
+	}
+	approved, err := e.st.Plans(func(p *store.Plan) bool { return p.State == store.PlanApproved })
+	if err != nil {
+		return fmt.Errorf("reading plans: %w", err)
+	}
+	for _, p := range approved {
+		if _, err := e.st.Run(p.ID); err == nil {
+			continue
+		}
+		if a, ok := e.adapter(p.Preview.Platform); ok {
+			e.log.Info("starting a plan approved before the restart", "plan", p.ID)
+			e.start(a, p)
+		}
+	}
+	return nil
+}
+
+// sweep expires pending plans whose time is up, until ctx ends.
+func (e *Engine) sweep(ctx context.Context) {
+	tick := time.NewTicker(sweepInterval)
+	defer tick.Stop()
+	for {
+		e.ExpireDue(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// ExpireDue marks every pending plan past its expiry as expired and edits its preview to say
+// so. It returns how many plans expired.
+func (e *Engine) ExpireDue(ctx context.Context) int {
+	now := e.now()
+	due, err := e.st.Plans(func(p *store.Plan) bool { return p.State == store.PlanPending && now.After(p.Expires) })
+	if err != nil {
+		e.log.Error("reading pending plans", "err", err)
+		return 0
+	}
+	n := 0
+	for _, p := range due {
+		p, err := e.st.UpdatePlan(p.ID, func(p *store.Plan) error {
+			if p.State != store.PlanPending {
+				return errNotPending
+			}
+			p.State, p.Updated = store.PlanExpired, now
+			return nil
+		})
+		if err != nil {
+			continue
+		}
+		n++
+		e.audit(store.Entry{Kind: "expiry", PlanID: p.ID, Hash: p.Plan.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env, Text: "expired without approval"})
+		if a, ok := e.adapter(p.Preview.Platform); ok {
+			e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s expired at %s without approval: nothing changed. Ask again for a fresh plan.",
+				p.ID, p.Expires.UTC().Format("15:04 UTC"))))
+		}
+	}
+	return n
+}

@@ -1,0 +1,235 @@
+package bot
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/executor"
+)
+
+// maxSummaryChanges is how many changes the preview names per layer; the full list is in
+// `plan ID full` and in the attachment.
+const maxSummaryChanges = 4
+
+// previewDoc renders a plan for approval (or, for `plan ...`, for reading only).
+func previewDoc(p *store.Plan, ep EnvPolicy, vaultRow string) adapters.Doc {
+	spec := p.Plan.Spec
+	head := fmt.Sprintf("Plan %s · %s %s in %s · asked by @%s", p.ID, spec.Verb, spec.Target, spec.Env, p.Requester.Name)
+	rows := [][]string{}
+	for _, lp := range p.Plan.Layers {
+		rows = append(rows, []string{lp.Layer.Title(), layerSummary(lp)})
+	}
+	if vaultRow != "" {
+		rows = append(rows, []string{"Vault", vaultRow})
+	}
+	blocks := []adapters.Block{adapters.Heading{Text: head}, adapters.Table{Header: []string{"layer", "what changes"}, Rows: rows}}
+	for _, u := range spec.Units {
+		if u.Reason != "" {
+			blocks = append(blocks, adapters.Text{Text: fmt.Sprintf("Also brings in %s (%s): planned in the same run.", u.Service, u.Reason)})
+		}
+	}
+	var next []string
+	if p.State == store.PlanPreview {
+		next = append(next, "Preview only: nothing will run. To apply it, ask without \"plan\": @eos "+spec.Verb+" "+spec.Target)
+	} else {
+		if !p.Plan.HasChanges() {
+			next = append(next, "Nothing to change: everything already matches. Approving records it as the declared state.")
+		}
+		next = append(next,
+			fmt.Sprintf("%s · expires %s", ep.Needs(p.Requester.Name), p.Expires.UTC().Format("15:04 UTC")),
+			fmt.Sprintf("React ✅ to approve, ❌ to reject · details: @eos plan %s full", p.ID))
+	}
+	blocks = append(blocks, adapters.Context{Text: strings.Join(next, "\n")})
+	doc := adapters.NewDoc(blocks...)
+	if full := fullChanges(p.Plan); full != "" {
+		doc.Attachment = &adapters.Attachment{Name: "plan-" + p.ID + ".txt", Text: full}
+	}
+	return doc
+}
+
+// layerSummary is the preview's row for one layer.
+func layerSummary(lp executor.LayerPlan) string {
+	switch lp.Status {
+	case executor.PlanNotConfigured:
+		return "not configured — skipped"
+	case executor.PlanNothing:
+		return "nothing to do"
+	case executor.PlanNoChanges:
+		return "no changes"
+	}
+	if lp.Summary != "" {
+		return lp.Summary
+	}
+	add, change, destroy := lp.Counts()
+	return fmt.Sprintf("+%d ~%d −%d", add, change, destroy)
+}
+
+// fullChanges lists every change of every layer, for `plan ID full` and attachments. It is
+// empty when the preview already names every change.
+func fullChanges(p executor.Plan) string {
+	var b strings.Builder
+	total := 0
+	for _, lp := range p.Layers {
+		total += len(lp.Changes)
+		for _, c := range lp.Changes {
+			fmt.Fprintf(&b, "%-9s %-8s %s %s", lp.Layer.Title(), c.Action, c.Unit, c.Address)
+			if c.Detail != "" {
+				b.WriteString(" (" + c.Detail + ")")
+			}
+			b.WriteByte('\n')
+		}
+	}
+	if total <= maxSummaryChanges {
+		return ""
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// fullPlanDoc answers `plan ID full`.
+func fullPlanDoc(p *store.Plan) adapters.Doc {
+	var rows [][]string
+	for _, lp := range p.Plan.Layers {
+		if len(lp.Changes) == 0 {
+			rows = append(rows, []string{lp.Layer.Title(), "", layerSummary(lp), ""})
+		}
+		for _, c := range lp.Changes {
+			rows = append(rows, []string{lp.Layer.Title(), string(c.Action), c.Unit + " " + c.Address, c.Detail})
+		}
+	}
+	return adapters.NewDoc(
+		adapters.Heading{Text: fmt.Sprintf("Plan %s · %s %s in %s · %s", p.ID, p.Plan.Spec.Verb, p.Plan.Spec.Target, p.Plan.Spec.Env, p.State)},
+		adapters.Table{Header: []string{"layer", "action", "what", "detail"}, Rows: rows},
+		adapters.Context{Text: "hash " + p.Plan.Hash[:16] + "… · asked by @" + p.Requester.Name},
+	)
+}
+
+// layerState is one layer's line in the progress post.
+type layerState struct {
+	name    executor.LayerName
+	icon    string
+	text    string
+	done    int
+	total   int
+	current string
+}
+
+// progressDoc renders the run's single post while it runs.
+func progressDoc(id string, approvers []string, layers []layerState) adapters.Doc {
+	parts := []string{"Run " + id, "approved by " + mentions(approvers)}
+	for _, l := range layers {
+		parts = append(parts, l.line())
+	}
+	return adapters.NewDoc(adapters.Text{Text: strings.Join(parts, " · ")})
+}
+
+func (l layerState) line() string {
+	s := l.name.Title() + " " + l.icon
+	switch {
+	case l.icon == iconRunning && l.total > 0:
+		s += fmt.Sprintf(" %d/%d", l.done, l.total)
+		if l.current != "" {
+			s += " " + l.current + "…"
+		}
+	case l.text != "":
+		s += " " + l.text
+	}
+	return s
+}
+
+const (
+	iconWaiting = "⏸"
+	iconRunning = "⏳"
+	iconOK      = "✅"
+	iconFailed  = "❌"
+	iconSkipped = "⏭"
+	iconStopped = "⚠"
+)
+
+// resultDoc renders the run's final state.
+func resultDoc(r *store.Run) adapters.Doc {
+	elapsed := r.Finished.Sub(r.Started).Round(time.Second)
+	parts := []string{"Run " + r.ID}
+	var failed *executor.LayerResult
+	switch r.State {
+	case store.RunDone:
+		parts = append(parts, fmt.Sprintf("done in %s", humanDuration(elapsed)))
+	case store.RunFailed:
+		parts = append(parts, "failed")
+	case store.RunInterrupted:
+		parts = append(parts, "interrupted")
+	}
+	for i, l := range r.Layers {
+		parts = append(parts, resultLine(l))
+		if l.Status == executor.ResultFailed || l.Status == executor.ResultCancelled {
+			failed = &r.Layers[i]
+		}
+	}
+	if r.State == store.RunDone {
+		parts = append(parts, "@eos history "+r.Target)
+	}
+	blocks := []adapters.Block{adapters.Text{Text: strings.Join(parts, " · ")}}
+	if failed != nil {
+		var lines []string
+		if failed.Rollback != "" {
+			lines = append(lines, "Rolled back: "+failed.Rollback)
+		}
+		var notStarted []string
+		for _, l := range r.Layers {
+			if l.Status == executor.ResultNotStarted {
+				notStarted = append(notStarted, l.Layer.Title())
+			}
+		}
+		if len(notStarted) > 0 {
+			lines = append(lines, strings.Join(notStarted, " and ")+" not started.")
+		}
+		lines = append(lines, fmt.Sprintf("Fix the request and ask again; the lock on %s/%s is released.", r.Target, r.Env))
+		blocks = append(blocks, adapters.Context{Text: strings.Join(lines, "\n")})
+	}
+	return adapters.NewDoc(blocks...)
+}
+
+func resultLine(l executor.LayerResult) string {
+	t := l.Layer.Title()
+	switch l.Status {
+	case executor.ResultOK:
+		return strings.TrimSpace(t + " " + iconOK + " " + l.Summary)
+	case executor.ResultSkipped:
+		return t + " " + iconSkipped + " " + l.Summary
+	case executor.ResultNotStarted:
+		return t + " " + iconWaiting
+	case executor.ResultFailed:
+		what := l.Error
+		if l.Failed != nil && l.Failed.Address != "" && !strings.Contains(what, l.Failed.Address) {
+			what = l.Failed.Address + ": " + what
+		}
+		return t + " " + iconFailed + " " + what
+	}
+	return t + " " + iconStopped + " " + string(l.Status) + " " + l.Error
+}
+
+func humanDuration(d time.Duration) string {
+	if d < time.Minute {
+		return fmt.Sprintf("%d s", int(d.Seconds()))
+	}
+	return d.String()
+}
+
+func mentions(users []string) string {
+	out := make([]string, len(users))
+	for i, u := range users {
+		out[i] = "@" + u
+	}
+	return strings.Join(out, ", ")
+}
+
+// reply is a short answer: a sentence and, optionally, a footer.
+func reply(text string, context ...string) adapters.Doc {
+	blocks := []adapters.Block{adapters.Text{Text: text}}
+	for _, c := range context {
+		blocks = append(blocks, adapters.Context{Text: c})
+	}
+	return adapters.NewDoc(blocks...)
+}

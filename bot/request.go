@@ -1,0 +1,137 @@
+package bot
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/executor"
+	"github.com/eosbot/eos/intents"
+)
+
+// planTimeout bounds planning every layer of one request.
+const planTimeout = 10 * time.Minute
+
+// request answers create, update, destroy and operations: compile, plan, preview, and wait
+// for approval.
+func (e *Engine) request(ctx context.Context, c conv, in *intents.Intent) {
+	spec, err := e.compile(in)
+	if err != nil {
+		e.fail(ctx, c, "planning", err)
+		return
+	}
+	e.propose(ctx, c, spec, store.PlanPending)
+}
+
+// plan answers `plan SERVICE ...` (a preview that never runs) and `plan ID [full]`.
+func (e *Engine) plan(ctx context.Context, c conv, in *intents.Intent) {
+	if p, err := e.st.Plan(in.Noun); err == nil {
+		e.say(ctx, c.a, c.m.Post, fullPlanDoc(p))
+		return
+	}
+	if _, ok := e.cfg.Catalog.Service(in.Noun); !ok {
+		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("There is no plan %s. Plans are named in their preview, like \"Plan 7f3a9c21\".", in.Noun)))
+		return
+	}
+	preview := *in
+	preview.Verb = intents.VerbCreate
+	if d, err := e.st.Declared(e.envOf(in) + "/" + in.Noun); err == nil && !d.Destroyed {
+		preview.Verb = intents.VerbUpdate
+	}
+	spec, err := e.compile(&preview)
+	if err != nil {
+		e.fail(ctx, c, "planning", err)
+		return
+	}
+	e.propose(ctx, c, spec, store.PlanPreview)
+}
+
+func (e *Engine) envOf(in *intents.Intent) string {
+	if in.Env != "" {
+		return in.Env
+	}
+	return e.cfg.DefaultEnv
+}
+
+// propose plans spec, stores the plan and posts its preview in the request's thread.
+func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state store.PlanState) {
+	ep := e.cfg.Policy.For(spec.Env)
+	if state == store.PlanPending && !ep.MayRequest(c.user()) {
+		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("@%s can't ask for changes in %s (requesters: %s). Nothing changed.",
+			c.user(), spec.Env, mentions(ep.Requesters))))
+		e.audit(store.Entry{Kind: "refusal", User: c.user(), Platform: c.a.Name(), Service: spec.Target, Env: spec.Env, Text: "not a requester: " + c.m.Text})
+		return
+	}
+	if busy := e.busy(spec.Env + "/" + spec.Target); busy != "" && state == store.PlanPending {
+		e.say(ctx, c.a, c.m.Post, reply(busy))
+		return
+	}
+	pctx, cancel := context.WithTimeout(ctx, planTimeout)
+	defer cancel()
+	plan, err := e.cfg.Runner.Plan(pctx, spec)
+	if err != nil {
+		e.fail(ctx, c, "planning", err)
+		return
+	}
+	now := e.now()
+	p := &store.Plan{
+		ID: planID(plan.Hash, c.m.Post, now), State: state, Text: c.m.Text,
+		Requester: c.m.Author, Request: c.m.Post, Plan: plan, Needed: ep.Approvals,
+		Created: now, Expires: now.Add(ep.TTL), Updated: now,
+	}
+	if err := e.st.CreatePlan(p); err != nil {
+		e.fail(ctx, c, "storing the plan", err)
+		return
+	}
+	e.audit(store.Entry{Kind: "request", User: c.user(), Platform: c.a.Name(), PlanID: p.ID, Hash: plan.Hash, Service: spec.Target, Env: spec.Env, Text: c.m.Text})
+	ref := e.say(ctx, c.a, c.m.Post, previewDoc(p, ep, vaultRow(spec)))
+	if ref.ID == "" {
+		return
+	}
+	if err := e.st.SetPreview(p.ID, ref); err != nil {
+		e.log.Error("recording preview post", "plan", p.ID, "err", err)
+	}
+	e.audit(store.Entry{Kind: "preview", Platform: c.a.Name(), PlanID: p.ID, Hash: plan.Hash, Service: spec.Target, Env: spec.Env,
+		Text: fmt.Sprintf("preview posted, %s", planCounts(plan))})
+}
+
+// busy says who holds the (env/service) key, or "" when it is free.
+func (e *Engine) busy(key string) string {
+	locks, err := e.st.Locks()
+	if err != nil {
+		e.log.Error("reading locks", "err", err)
+		return ""
+	}
+	env, service, _ := strings.Cut(key, "/")
+	for _, l := range locks {
+		if l.Key == key {
+			return fmt.Sprintf("%s in %s is being changed by run %s (since %s). Ask again when it is done · @eos status %s",
+				service, env, l.Holder, l.Since.UTC().Format("15:04 UTC"), service)
+		}
+	}
+	return ""
+}
+
+func planCounts(p executor.Plan) string {
+	s := ""
+	for _, lp := range p.Layers {
+		add, change, destroy := lp.Counts()
+		s += fmt.Sprintf("%s %s +%d ~%d -%d; ", lp.Layer, lp.Status, add, change, destroy)
+	}
+	return s
+}
+
+// planID is the short id people see: unique per request even when two plans are equal.
+func planID(hash string, post adapters.PostRef, at time.Time) string {
+	h := sha256.Sum256([]byte(hash + "|" + post.Platform + "|" + post.Channel + "|" + post.ID + "|" + strconv.FormatInt(at.UnixNano(), 10)))
+	return hex.EncodeToString(h[:4])
+}
+
+var errNotPending = errors.New("plan is not pending")

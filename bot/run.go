@@ -1,0 +1,214 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/executor"
+)
+
+// start runs an approved plan in the background; Wait and Run's shutdown wait for it.
+func (e *Engine) start(a adapters.Adapter, p *store.Plan) {
+	e.runs.Add(1)
+	go func() {
+		defer e.runs.Done()
+		e.execute(e.runCtx, a, p)
+	}()
+}
+
+// execute applies an approved plan: take the lock and create the run in one transaction,
+// post the progress post, apply layer by layer editing it, record the outcome and the
+// declared state, release the lock.
+func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan) {
+	spec := p.Plan.Spec
+	run := &store.Run{
+		ID: p.ID, State: store.RunRunning, Verb: spec.Verb, Target: spec.Target, Env: spec.Env, Hash: p.Plan.Hash,
+		Request: p.Text, Requester: p.Requester.Name, Approvers: voters(p.Approvals), Started: e.now(),
+	}
+	if err := e.st.StartRun(run); err != nil {
+		e.notStarted(ctx, a, p, err)
+		return
+	}
+	log := e.log.With("run", run.ID, "service", spec.Target, "env", spec.Env)
+	log.Info("run started", "approvers", run.Approvers)
+	e.audit(store.Entry{Kind: "run", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env, Platform: a.Name(),
+		Text: "run started, approved by " + mentions(run.Approvers)})
+
+	t := newTracker(e, a, run, p.Plan)
+	t.post(ctx, p.Preview)
+	res := e.cfg.Runner.Apply(ctx, p.Plan, e.previousSpec(spec), t.report)
+	t.stop()
+
+	state, declared := store.RunDone, &spec
+	if res.Failed {
+		state, declared = store.RunFailed, nil
+		for _, l := range res.Layers {
+			if l.Status == executor.ResultCancelled {
+				state = store.RunInterrupted
+			}
+		}
+	}
+	final, err := e.st.FinishRun(run.ID, state, res.Layers, e.now(), declared)
+	if err != nil {
+		log.Error("recording run outcome", "err", err)
+		return
+	}
+	log.Info("run finished", "state", state, "elapsed", res.Elapsed)
+	e.audit(store.Entry{Kind: "result", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env, Text: resultDoc(final).Plain()})
+	t.finish(context.WithoutCancel(ctx), resultDoc(final))
+}
+
+// notStarted explains why an approved plan could not start and puts it back to pending, so a
+// later approval can start it.
+func (e *Engine) notStarted(ctx context.Context, a adapters.Adapter, p *store.Plan, err error) {
+	if errors.Is(err, store.ErrAlreadyRun) {
+		return // a redelivered approval: the run exists already
+	}
+	var locked *store.LockedError
+	msg := fmt.Sprintf("Plan %s was approved but could not start: %s.", p.ID, err)
+	if errors.As(err, &locked) {
+		msg = fmt.Sprintf("Plan %s was approved but %s is busy with run %s. Nothing changed; remove and add your ✅ again when that run is done.",
+			p.ID, locked.Lock.Key, locked.Lock.Holder)
+	}
+	if _, uerr := e.st.UpdatePlan(p.ID, func(p *store.Plan) error {
+		p.State, p.Approvals = store.PlanPending, nil
+		return nil
+	}); uerr != nil {
+		e.log.Error("returning plan to pending", "plan", p.ID, "err", uerr)
+	}
+	e.say(ctx, a, p.Preview, reply(msg))
+}
+
+func voters(vs []store.Vote) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.User
+	}
+	return out
+}
+
+// previousSpec is the declared state of the units spec touches, for rollback; nil when none
+// of them was deployed before.
+func (e *Engine) previousSpec(spec executor.Spec) *executor.Spec {
+	prev := executor.Spec{Verb: spec.Verb, Target: spec.Target, Env: spec.Env}
+	for _, u := range spec.Units {
+		d, err := e.st.Declared(u.Key(spec.Env))
+		if err == nil && !d.Destroyed && len(d.Spec.Units) == 1 {
+			prev.Units = append(prev.Units, d.Spec.Units[0])
+		}
+	}
+	if len(prev.Units) == 0 {
+		return nil
+	}
+	return &prev
+}
+
+// tracker keeps the run's progress post up to date: events change its state, and a ticker
+// edits the post at most once per ProgressInterval.
+type tracker struct {
+	e   *Engine
+	a   adapters.Adapter
+	run *store.Run
+
+	mu     sync.Mutex
+	layers []layerState
+	dirty  bool
+	ref    adapters.PostRef
+	done   chan struct{}
+	wg     sync.WaitGroup
+}
+
+func newTracker(e *Engine, a adapters.Adapter, run *store.Run, plan executor.Plan) *tracker {
+	t := &tracker{e: e, a: a, run: run, done: make(chan struct{})}
+	for _, lp := range plan.Layers {
+		ls := layerState{name: lp.Layer, icon: iconWaiting}
+		if lp.Status != executor.PlanChanges {
+			ls.icon, ls.text = iconSkipped, layerSummary(lp)
+		}
+		t.layers = append(t.layers, ls)
+	}
+	return t
+}
+
+func (t *tracker) doc() adapters.Doc { return progressDoc(t.run.ID, t.run.Approvers, t.layers) }
+
+// post creates the progress post in the preview's thread and starts the editing loop.
+func (t *tracker) post(ctx context.Context, preview adapters.PostRef) {
+	t.mu.Lock()
+	doc := t.doc()
+	t.mu.Unlock()
+	t.ref = t.e.say(ctx, t.a, preview, doc)
+	if _, err := t.e.st.UpdateRun(t.run.ID, func(r *store.Run) error { r.Progress = t.ref; return nil }); err != nil {
+		t.e.log.Error("recording progress post", "run", t.run.ID, "err", err)
+	}
+	if _, ok := t.a.(adapters.Editor); !ok || t.ref.ID == "" {
+		return // no edits: the result comes as a new post
+	}
+	t.wg.Add(1)
+	go t.loop(ctx)
+}
+
+func (t *tracker) loop(ctx context.Context) {
+	defer t.wg.Done()
+	tick := time.NewTicker(t.e.cfg.ProgressInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-t.done:
+			return
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			t.mu.Lock()
+			dirty, doc := t.dirty, t.doc()
+			t.dirty = false
+			t.mu.Unlock()
+			if dirty {
+				t.edit(ctx, doc)
+			}
+		}
+	}
+}
+
+// report is the executor's progress callback.
+func (t *tracker) report(ev executor.Event) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for i := range t.layers {
+		l := &t.layers[i]
+		if l.name == ev.Layer {
+			l.icon, l.done, l.total, l.current = iconRunning, ev.Done, ev.Total, ev.Resource
+			break
+		}
+		if l.icon == iconRunning {
+			l.icon = iconOK // a later layer started, so this one finished
+		}
+	}
+	t.dirty = true
+}
+
+func (t *tracker) stop() {
+	close(t.done)
+	t.wg.Wait()
+}
+
+// finish shows the run's outcome: an edit of the progress post, or a new post where the
+// platform cannot edit.
+func (t *tracker) finish(ctx context.Context, doc adapters.Doc) {
+	if _, ok := t.a.(adapters.Editor); ok && t.ref.ID != "" {
+		t.edit(ctx, doc)
+		return
+	}
+	t.e.say(ctx, t.a, t.ref, doc)
+}
+
+func (t *tracker) edit(ctx context.Context, doc adapters.Doc) {
+	if err := t.a.(adapters.Editor).Edit(ctx, t.ref, doc); err != nil {
+		t.e.log.Warn("editing progress post", "run", t.run.ID, "err", err)
+	}
+}
