@@ -1,0 +1,51 @@
+service "authentik" {
+  description = "single sign-on for the other services"
+
+  flag "frontend-for" {
+    type        = service
+    description = "service whose sign-in authentik fronts"
+  }
+  flag "domain" {
+    type        = hostname
+    default     = "auth.local.test"
+    description = "public name of the service"
+  }
+
+  secret "secret_key" {
+    description = "authentik's cookie and token signing key"
+  }
+  secret "db_password" {
+    description = "password of the authentik database user"
+  }
+
+  salt {
+    state = "salt/authentik.sls"
+    pillar = {
+      lv_name     = "data-${service.name}"
+      lv_size     = "20G"
+      fs_type     = "xfs"
+      mount_point = "/srv/${service.name}"
+    }
+  }
+
+  terraform {
+    module = "terraform"
+    variables = {
+      name         = service.name
+      env          = env
+      domain       = flag.domain
+      frontend_for = coalesce(flag.frontend-for, "")
+    }
+  }
+
+  nomad {
+    job = "nomad/authentik.nomad.hcl"
+    variables = {
+      env          = env
+      domain       = flag.domain
+      frontend_for = coalesce(flag.frontend-for, "")
+      data_dir     = "/srv/${service.name}"
+      secrets_path = "eos/data/${env}/${service.name}"
+    }
+  }
+}

@@ -1,0 +1,21 @@
+# Built-in terraform_data resources stand in for cloud resources until the simulated-cloud
+# provider replaces them; the resource names (server, volume, dns) stay the same.
+
+resource "terraform_data" "server" {
+  input = {
+    name  = "proxy-${var.name}"
+    size  = var.server_size
+    image = var.image
+    env   = var.env
+    tags  = var.frontend_for == "" ? {} : { "sso-for" = var.frontend_for }
+  }
+}
+
+resource "terraform_data" "dns" {
+  input = {
+    zone   = var.zone
+    name   = var.domain
+    type   = "A"
+    target = terraform_data.server.output.name
+  }
+}

@@ -1,0 +1,53 @@
+service "grafana" {
+  description = "dashboards"
+
+  flag "port" {
+    type        = int
+    default     = 3000
+    description = "port Grafana listens on inside its container"
+  }
+  flag "domain" {
+    type        = hostname
+    default     = "grafana.local.test"
+    description = "public name of the service"
+  }
+  flag "admin-password" {
+    type        = string
+    secret      = true
+    description = "administrator password (generated into Vault, never typed in chat)"
+  }
+
+  secret "admin_password" {
+    description = "Grafana admin password"
+  }
+
+  salt {
+    state = "salt/grafana.sls"
+    pillar = {
+      lv_name     = "data-${service.name}"
+      lv_size     = "10G"
+      fs_type     = "xfs"
+      mount_point = "/srv/${service.name}"
+    }
+  }
+
+  terraform {
+    module = "terraform"
+    variables = {
+      name   = service.name
+      env    = env
+      domain = flag.domain
+    }
+  }
+
+  nomad {
+    job = "nomad/grafana.nomad.hcl"
+    variables = {
+      env          = env
+      domain       = flag.domain
+      port         = flag.port
+      data_dir     = "/srv/${service.name}"
+      secrets_path = "eos/data/${env}/${service.name}"
+    }
+  }
+}

@@ -1,0 +1,53 @@
+service "jenkins" {
+  description = "continuous integration server"
+
+  flag "executors" {
+    type        = int
+    default     = 2
+    description = "builds the controller runs at once"
+  }
+  flag "domain" {
+    type        = hostname
+    default     = "jenkins.local.test"
+    description = "public name of the service"
+  }
+  flag "storage" {
+    type        = size
+    default     = "50G"
+    description = "size of the workspace volume"
+  }
+
+  secret "admin_password" {
+    description = "Jenkins admin password"
+  }
+
+  salt {
+    state = "salt/jenkins.sls"
+    pillar = {
+      lv_name     = "data-${service.name}"
+      lv_size     = flag.storage
+      fs_type     = "xfs"
+      mount_point = "/srv/${service.name}"
+    }
+  }
+
+  terraform {
+    module = "terraform"
+    variables = {
+      name      = service.name
+      env       = env
+      volume_gb = gib(flag.storage)
+    }
+  }
+
+  nomad {
+    job = "nomad/jenkins.nomad.hcl"
+    variables = {
+      env          = env
+      domain       = flag.domain
+      executors    = flag.executors
+      data_dir     = "/srv/${service.name}"
+      secrets_path = "eos/data/${env}/${service.name}"
+    }
+  }
+}

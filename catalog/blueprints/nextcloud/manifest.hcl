@@ -1,0 +1,72 @@
+service "nextcloud" {
+  description = "file sync and share"
+
+  flag "sso" {
+    type        = bool
+    description = "sign in through authentik"
+  }
+  flag "domain" {
+    type        = hostname
+    default     = "cloud.local.test"
+    description = "public name of the service"
+  }
+  flag "storage" {
+    type        = size
+    default     = "100G"
+    description = "size of the data volume"
+  }
+  flag "distributed-storage" {
+    type        = bool
+    description = "keep data on a volume replicated across nodes"
+  }
+  flag "admin-password" {
+    type        = string
+    secret      = true
+    description = "administrator password (generated into Vault, never typed in chat)"
+  }
+
+  requires "authentik" {
+    when    = flag.sso
+    flags   = { frontend-for = service.name }
+    because = "--sso"
+  }
+
+  secret "admin_password" {
+    description = "Nextcloud admin password"
+  }
+  secret "db_password" {
+    description = "password of the Nextcloud database user"
+  }
+
+  salt {
+    state = "salt/nextcloud.sls"
+    pillar = {
+      lv_name     = "data-${service.name}"
+      lv_size     = flag.storage
+      fs_type     = "xfs"
+      mount_point = "/srv/${service.name}"
+    }
+  }
+
+  terraform {
+    module = "terraform"
+    variables = {
+      name                = service.name
+      env                 = env
+      domain              = flag.domain
+      volume_gb           = gib(flag.storage)
+      distributed_storage = flag.distributed-storage
+    }
+  }
+
+  nomad {
+    job = "nomad/nextcloud.nomad.hcl"
+    variables = {
+      env          = env
+      domain       = flag.domain
+      sso          = flag.sso
+      data_dir     = "/srv/${service.name}"
+      secrets_path = "eos/data/${env}/${service.name}"
+    }
+  }
+}

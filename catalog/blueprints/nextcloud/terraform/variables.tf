@@ -1,0 +1,48 @@
+variable "name" {
+  type        = string
+  description = "Name of the service; prefixes every resource."
+}
+
+variable "env" {
+  type        = string
+  description = "Environment the service runs in (production, staging, local)."
+}
+
+variable "domain" {
+  type        = string
+  description = "Public DNS name of the service."
+}
+
+variable "volume_gb" {
+  type        = number
+  description = "Size of the data volume in GiB."
+
+  validation {
+    condition     = var.volume_gb > 0
+    error_message = "The data volume needs a positive size."
+  }
+}
+
+variable "distributed_storage" {
+  type        = bool
+  default     = false
+  description = "Replicate the data volume across nodes."
+}
+
+variable "server_size" {
+  type        = string
+  default     = "medium"
+  description = "Size class of the proxy server (small, medium, large)."
+}
+
+variable "image" {
+  type        = string
+  default     = "debian-12"
+  description = "Operating system image of the proxy server."
+}
+
+variable "zone" {
+  type        = string
+  default     = "local.test"
+  description = "DNS zone the record is created in."
+}

@@ -1,0 +1,27 @@
+operation "resize" "lvm" {
+  description = "grow a logical volume and the filesystem on it"
+
+  arg "name" {
+    type        = string
+    description = "logical volume, like data-nextcloud"
+  }
+  arg "size" {
+    type        = size
+    description = "new size, or +N to grow by N"
+  }
+
+  flag "vg" {
+    type        = string
+    default     = "vg0"
+    description = "volume group holding the logical volume"
+  }
+
+  salt {
+    state = "salt/resize.sls"
+    pillar = {
+      lv_name = arg.name
+      vg_name = flag.vg
+      size    = arg.size
+    }
+  }
+}

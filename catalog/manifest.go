@@ -1,0 +1,411 @@
+package catalog
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// The shapes of a manifest, block by block. Anything else is reported as unsupported.
+var (
+	fileSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+		{Type: "service", LabelNames: []string{"name"}},
+		{Type: "operation", LabelNames: []string{"verb", "name"}},
+	}}
+	serviceSchema = &hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{{Name: "description", Required: true}},
+		Blocks: []hcl.BlockHeaderSchema{
+			{Type: "flag", LabelNames: []string{"name"}},
+			{Type: "requires", LabelNames: []string{"service"}},
+			{Type: "secret", LabelNames: []string{"name"}},
+			{Type: "salt"}, {Type: "terraform"}, {Type: "nomad"},
+		},
+	}
+	operationSchema = &hcl.BodySchema{
+		Attributes: serviceSchema.Attributes,
+		Blocks:     append([]hcl.BlockHeaderSchema{{Type: "arg", LabelNames: []string{"name"}}}, serviceSchema.Blocks...),
+	}
+	flagSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+		{Name: "type", Required: true}, {Name: "description", Required: true},
+		{Name: "default"}, {Name: "values"}, {Name: "secret"}, {Name: "required"},
+	}}
+	argSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+		{Name: "type", Required: true}, {Name: "description", Required: true},
+	}}
+	requiresSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+		{Name: "when"}, {Name: "flags"}, {Name: "because", Required: true},
+	}}
+	secretSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "description", Required: true}}}
+)
+
+// partSchemas gives, per layer block, the attribute naming its file and the one holding its data.
+var partSchemas = map[string][2]string{
+	"salt":      {"state", "pillar"},
+	"terraform": {"module", "variables"},
+	"nomad":     {"job", "variables"},
+}
+
+var (
+	wordName   = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+	secretName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+)
+
+// decoder turns one blueprint folder's manifest.hcl into a Blueprint, collecting every problem.
+type decoder struct {
+	src   Source
+	dir   string // the folder, relative to src.FS
+	files fs.FS  // the folder itself
+	diags Diagnostics
+	// decl is the range of the service or operation block, for messages about the blueprint.
+	decl hcl.Range
+}
+
+func (d *decoder) errorf(rng hcl.Range, format string, args ...any) {
+	d.diags = append(d.diags, at(rng, format, args...))
+}
+
+func (d *decoder) addHCL(hds hcl.Diagnostics) bool {
+	ds := fromHCL(hds)
+	d.diags = append(d.diags, ds...)
+	return len(ds) == 0
+}
+
+// decode reads the folder's manifest; the Blueprint is nil when it could not be read at all.
+func (d *decoder) decode() *Blueprint {
+	name := d.src.display(path.Join(d.dir, manifestName))
+	src, err := fs.ReadFile(d.files, manifestName)
+	if err != nil {
+		d.diags = append(d.diags, Diagnostic{File: name, Message: fmt.Sprintf("every blueprint folder needs a %s: %v", manifestName, err)})
+		return nil
+	}
+	file, hds := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+	if !d.addHCL(hds) {
+		return nil
+	}
+	content, hds := file.Body.Content(fileSchema)
+	if !d.addHCL(hds) {
+		return nil
+	}
+	if len(content.Blocks) != 1 {
+		rng := file.Body.MissingItemRange()
+		if len(content.Blocks) > 1 {
+			rng = content.Blocks[1].DefRange
+		}
+		d.errorf(rng, "a manifest declares exactly one service or operation block, found %d", len(content.Blocks))
+		return nil
+	}
+	block := content.Blocks[0]
+	d.decl = block.DefRange
+	b := &Blueprint{Kind: Kind(block.Type), Name: block.Labels[0], Files: d.files, Source: d.src.folderName(d.dir)}
+	schema := serviceSchema
+	if b.Kind == KindOperation {
+		schema = operationSchema
+		b.Verb, b.Name = block.Labels[0], block.Labels[1]
+		d.checkWord(block.LabelRanges[0], "verb", b.Verb)
+		d.checkWord(block.LabelRanges[1], "operation name", b.Name)
+	} else {
+		d.checkWord(block.LabelRanges[0], "service name", b.Name)
+	}
+	body, hds := block.Body.Content(schema)
+	d.addHCL(hds)
+	if a := body.Attributes["description"]; a != nil {
+		b.Description, _ = d.str(a)
+	}
+	d.blocks(b, body.Blocks)
+	d.checkExpressions(b)
+	d.checkParts(b)
+	if b.Kind == KindOperation && b.Salt == nil && b.Terraform == nil && b.Nomad == nil {
+		d.errorf(block.DefRange, "operation %s %s has no salt, terraform or nomad block: it would do nothing", b.Verb, b.Name)
+	}
+	return b
+}
+
+// blocks decodes the blocks inside the service or operation block, in manifest order.
+func (d *decoder) blocks(b *Blueprint, blocks hcl.Blocks) {
+	seen := map[string]hcl.Range{} // "flag sso", "salt" → where first declared
+	for _, blk := range blocks {
+		key := strings.Join(append([]string{blk.Type}, blk.Labels...), " ")
+		if blk.Type == "arg" || blk.Type == "flag" {
+			key = "name " + blk.Labels[0] // flags and args share the names of Rendered.Values
+		}
+		if first, dup := seen[key]; dup {
+			d.errorf(blk.DefRange, "%s is declared twice (first at line %d)", describeBlock(blk), first.Start.Line)
+			continue
+		}
+		seen[key] = blk.DefRange
+		switch blk.Type {
+		case "flag":
+			b.Flags = append(b.Flags, d.flag(blk))
+		case "arg":
+			b.Args = append(b.Args, d.arg(blk))
+		case "requires":
+			b.Requires = append(b.Requires, d.requires(blk))
+		case "secret":
+			b.Secrets = append(b.Secrets, d.secret(blk))
+		default:
+			p := d.part(blk)
+			switch blk.Type {
+			case "salt":
+				b.Salt = p
+			case "terraform":
+				b.Terraform = p
+			case "nomad":
+				b.Nomad = p
+			}
+		}
+	}
+}
+
+func describeBlock(blk *hcl.Block) string {
+	if len(blk.Labels) == 0 {
+		return "the " + blk.Type + " block"
+	}
+	return fmt.Sprintf("%s %q", blk.Type, blk.Labels[0])
+}
+
+func (d *decoder) checkWord(rng hcl.Range, what, name string) bool {
+	if !wordName.MatchString(name) {
+		d.errorf(rng, "%s %q must be lowercase words joined by hyphens, like distributed-storage", what, name)
+		return false
+	}
+	return true
+}
+
+// flag decodes a flag block. A flag with problems is still returned (the load fails anyway), so
+// that expressions naming it are not reported as naming an unknown flag too.
+func (d *decoder) flag(blk *hcl.Block) Flag {
+	f := Flag{Name: blk.Labels[0]}
+	d.checkWord(blk.LabelRanges[0], "flag name", f.Name)
+	content, hds := blk.Body.Content(flagSchema)
+	d.addHCL(hds)
+	f.Type = d.typeKeyword(content.Attributes["type"])
+	f.Description, _ = d.str(content.Attributes["description"])
+	if a := content.Attributes["secret"]; a != nil {
+		f.Secret, _ = d.boolean(a)
+	}
+	if a := content.Attributes["required"]; a != nil {
+		f.Required, _ = d.boolean(a)
+	}
+	if a := content.Attributes["values"]; a != nil {
+		if f.Type != Enum && f.Type != "" {
+			d.errorf(a.NameRange, "values is only for enum flags; flag %q is %s", f.Name, f.Type)
+		} else if vs, good := d.strings(a); good {
+			if len(vs) == 0 {
+				d.errorf(a.Expr.Range(), "enum flag %q needs at least one value", f.Name)
+			}
+			f.Values = vs
+		}
+	} else if f.Type == Enum {
+		d.errorf(blk.DefRange, "enum flag %q needs values = [...], the words it accepts", f.Name)
+	}
+	if a := content.Attributes["default"]; a != nil && f.Type != "" {
+		switch {
+		case f.Secret:
+			d.errorf(a.NameRange, "secret flag %q cannot have a default: Eos generates its value into Vault", f.Name)
+		case f.Required:
+			d.errorf(a.NameRange, "required flag %q cannot have a default", f.Name)
+		default:
+			if v, good := d.defaultValue(a, f); good {
+				f.Default = &v
+			}
+		}
+	}
+	return f
+}
+
+// defaultValue reads a constant default and parses it as the flag's type.
+func (d *decoder) defaultValue(a *hcl.Attribute, f Flag) (Value, bool) {
+	cv, hds := a.Expr.Value(nil)
+	if !d.addHCL(hds) {
+		return Value{}, false
+	}
+	text, good := constText(cv)
+	if !good {
+		d.errorf(a.Expr.Range(), "default for flag %q must be a constant string, number, bool or list of strings", f.Name)
+		return Value{}, false
+	}
+	v, err := ParseValue(f.Type, text)
+	if err != nil {
+		d.errorf(a.Expr.Range(), "default for flag %q does not fit its type %s: %v", f.Name, f.Type, err)
+		return Value{}, false
+	}
+	if f.Type == Enum && len(f.Values) > 0 && !contains(f.Values, v.Text) {
+		d.errorf(a.Expr.Range(), "default %q of flag %q is not one of its values (%s)", v.Text, f.Name, strings.Join(f.Values, ", "))
+		return Value{}, false
+	}
+	return v, true
+}
+
+// constText is the text form of a constant, as a person would type it after --flag.
+func constText(v cty.Value) (string, bool) {
+	if v.IsNull() || !v.IsWhollyKnown() {
+		return "", false
+	}
+	switch t := v.Type(); {
+	case t == cty.String:
+		return v.AsString(), true
+	case t == cty.Bool:
+		return fmt.Sprint(v.True()), true
+	case t == cty.Number:
+		return v.AsBigFloat().Text('f', -1), true
+	case t.IsTupleType() || t.IsListType():
+		var items []string
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			if e.IsNull() || e.Type() != cty.String {
+				return "", false
+			}
+			items = append(items, e.AsString())
+		}
+		return strings.Join(items, ","), true
+	}
+	return "", false
+}
+
+func (d *decoder) arg(blk *hcl.Block) Arg {
+	a := Arg{Name: blk.Labels[0]}
+	d.checkWord(blk.LabelRanges[0], "argument name", a.Name)
+	content, hds := blk.Body.Content(argSchema)
+	d.addHCL(hds)
+	a.Type = d.typeKeyword(content.Attributes["type"])
+	a.Description, _ = d.str(content.Attributes["description"])
+	return a
+}
+
+func (d *decoder) requires(blk *hcl.Block) Requirement {
+	r := Requirement{Service: blk.Labels[0], Range: blk.DefRange}
+	content, hds := blk.Body.Content(requiresSchema)
+	d.addHCL(hds)
+	if a := content.Attributes["when"]; a != nil {
+		r.When = a.Expr
+	}
+	if a := content.Attributes["flags"]; a != nil {
+		r.Flags = a.Expr
+	}
+	if a := content.Attributes["because"]; a != nil {
+		r.Because, _ = d.str(a)
+	}
+	return r
+}
+
+func (d *decoder) secret(blk *hcl.Block) SecretDecl {
+	s := SecretDecl{Name: blk.Labels[0]}
+	if !secretName.MatchString(s.Name) {
+		d.errorf(blk.LabelRanges[0], "secret name %q must be lowercase letters, digits and underscores, like admin_password", s.Name)
+	}
+	content, hds := blk.Body.Content(secretSchema)
+	d.addHCL(hds)
+	if a := content.Attributes["description"]; a != nil {
+		s.Description, _ = d.str(a)
+	}
+	return s
+}
+
+func (d *decoder) part(blk *hcl.Block) *Part {
+	names := partSchemas[blk.Type]
+	content, hds := blk.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+		{Name: names[0], Required: true}, {Name: names[1]},
+	}})
+	d.addHCL(hds)
+	p := &Part{Range: blk.DefRange}
+	if a := content.Attributes[names[0]]; a != nil {
+		p.Path, _ = d.str(a)
+		p.Range = a.Expr.Range()
+	}
+	if a := content.Attributes[names[1]]; a != nil {
+		p.Data = a.Expr
+	}
+	return p
+}
+
+// typeKeyword reads `type = size`; "" when absent or not a known type (already reported).
+func (d *decoder) typeKeyword(a *hcl.Attribute) Type {
+	if a == nil {
+		return ""
+	}
+	word := hcl.ExprAsKeyword(a.Expr)
+	if word == "" {
+		d.errorf(a.Expr.Range(), "type must be a bare word, one of %s (like type = bool)", typeList())
+		return ""
+	}
+	if t := Type(word); t.Valid() {
+		return t
+	}
+	d.errorf(a.Expr.Range(), "unknown type %q; use one of %s", word, typeList())
+	return ""
+}
+
+func typeList() string {
+	names := make([]string, len(Types))
+	for i, t := range Types {
+		names[i] = string(t)
+	}
+	return strings.Join(names, ", ")
+}
+
+// str reads a constant string attribute.
+func (d *decoder) str(a *hcl.Attribute) (string, bool) {
+	if a == nil {
+		return "", false
+	}
+	v, hds := a.Expr.Value(nil)
+	if !d.addHCL(hds) {
+		return "", false
+	}
+	if v.IsNull() || v.Type() != cty.String {
+		d.errorf(a.Expr.Range(), "%s must be a string", a.Name)
+		return "", false
+	}
+	return v.AsString(), true
+}
+
+// boolean reads a constant bool attribute.
+func (d *decoder) boolean(a *hcl.Attribute) (bool, bool) {
+	v, hds := a.Expr.Value(nil)
+	if !d.addHCL(hds) {
+		return false, false
+	}
+	if v.IsNull() || v.Type() != cty.Bool {
+		d.errorf(a.Expr.Range(), "%s must be true or false", a.Name)
+		return false, false
+	}
+	return v.True(), true
+}
+
+// strings reads a constant list of strings.
+func (d *decoder) strings(a *hcl.Attribute) ([]string, bool) {
+	v, hds := a.Expr.Value(nil)
+	if !d.addHCL(hds) {
+		return nil, false
+	}
+	t := v.Type()
+	if v.IsNull() || !(t.IsTupleType() || t.IsListType()) {
+		d.errorf(a.Expr.Range(), "%s must be a list of strings, like [\"small\", \"large\"]", a.Name)
+		return nil, false
+	}
+	var out []string
+	for it := v.ElementIterator(); it.Next(); {
+		_, e := it.Element()
+		if e.IsNull() || e.Type() != cty.String {
+			d.errorf(a.Expr.Range(), "%s must be a list of strings", a.Name)
+			return nil, false
+		}
+		out = append(out, e.AsString())
+	}
+	return out, true
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

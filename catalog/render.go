@@ -1,0 +1,325 @@
+package catalog
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+)
+
+// Request is what to render: flags and args as typed values (from the grammar), and the
+// environment.
+type Request struct {
+	Flags map[string]Value
+	Args  []Value
+	Env   string
+}
+
+// Rendered is a blueprint evaluated for one request: typed data per layer, file contents
+// copied in.
+type Rendered struct {
+	Blueprint *Blueprint
+	Env       string
+	// Values is every flag (given or default; bools default to false) and argument, by name.
+	// Secret flags are never included.
+	Values    map[string]Value
+	Salt      *RenderedSalt // nil when the blueprint has no salt part
+	Terraform *RenderedTerraform
+	Nomad     *RenderedNomad
+	// Requires lists the dependencies whose condition held, in manifest order.
+	Requires []Required
+}
+
+// RenderedSalt is the Salt state file and the pillar it is applied with.
+type RenderedSalt struct {
+	State  string // path in the blueprint folder
+	Text   string
+	Pillar map[string]any
+}
+
+// RenderedTerraform is the module and its variables (written as terraform.tfvars.json).
+type RenderedTerraform struct {
+	// Files holds every regular file of the module directory (recursively, skipping .terraform
+	// directories), keyed by slash-separated path relative to the module directory.
+	Files map[string]string
+	Vars  map[string]any
+}
+
+// RenderedNomad is the job specification and the values of its HCL2 variables.
+type RenderedNomad struct {
+	Template string
+	Vars     map[string]any
+}
+
+// Required is another service the request brings in, with the flags it gets.
+type Required struct {
+	Service string
+	Flags   map[string]Value
+	Because string
+}
+
+// RequestError is a mistake in what was asked (a flag the blueprint lacks, a value its type
+// refuses, a missing argument). Its text is meant for the person who asked.
+type RequestError struct {
+	Blueprint string // "nextcloud", "resize lvm"
+	Message   string
+}
+
+func (e *RequestError) Error() string { return e.Blueprint + ": " + e.Message }
+
+// Render evaluates the blueprint for req. A *RequestError means the request is wrong; any other
+// error is a blueprint bug (an expression that fails), reported with the blueprint's Source and
+// the expression's position.
+func (b *Blueprint) Render(req Request) (*Rendered, error) {
+	r := &Rendered{Blueprint: b, Env: req.Env, Values: map[string]Value{}}
+	flags, err := b.bindFlags(req.Flags, r.Values)
+	if err != nil {
+		return nil, err
+	}
+	args, err := b.bindArgs(req.Args, r.Values)
+	if err != nil {
+		return nil, err
+	}
+	ctx := evalContext(b, req.Env, flags, args)
+	if r.Requires, err = b.renderRequires(ctx); err != nil {
+		return nil, err
+	}
+	if p := b.Salt; p != nil {
+		r.Salt = &RenderedSalt{State: p.Path}
+		if r.Salt.Text, err = b.readFile(p.Path); err == nil {
+			r.Salt.Pillar, err = b.object(ctx, p.Data)
+		}
+	}
+	if p := b.Terraform; p != nil && err == nil {
+		r.Terraform = &RenderedTerraform{}
+		if r.Terraform.Files, err = b.readTree(p.Path); err == nil {
+			r.Terraform.Vars, err = b.object(ctx, p.Data)
+		}
+	}
+	if p := b.Nomad; p != nil && err == nil {
+		r.Nomad = &RenderedNomad{}
+		if r.Nomad.Template, err = b.readFile(p.Path); err == nil {
+			r.Nomad.Vars, err = b.object(ctx, p.Data)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// bindFlags checks the given flags and returns every flag's expression value; values (given or
+// default, never secret) are added to shown.
+func (b *Blueprint) bindFlags(given map[string]Value, shown map[string]Value) (map[string]cty.Value, error) {
+	for _, name := range sortedKeys(given) {
+		f, ok := b.Flag(name)
+		if !ok {
+			return nil, b.requestErr("it has no flag --%s (%s)", name, nameList("flags", b.visibleFlags()))
+		}
+		if f.Secret {
+			return nil, b.requestErr("--%s is secret and never typed in chat: Eos generates it and keeps it in Vault", name)
+		}
+	}
+	out := make(map[string]cty.Value, len(b.Flags))
+	for _, f := range b.Flags {
+		v, given := given[f.Name]
+		switch {
+		case f.Secret:
+			out[f.Name] = cty.NullVal(cty.String)
+			continue
+		case given:
+			var err error
+			if v, err = b.coerce(f.Type, f.Values, v); err != nil {
+				return nil, b.requestErr("--%s: %v", f.Name, err)
+			}
+		case f.Default != nil:
+			v = *f.Default
+		case f.Type == Bool:
+			v = BoolValue(false)
+		case f.Required:
+			return nil, b.requestErr("--%s is required: %s", f.Name, f.Description)
+		default:
+			out[f.Name] = cty.NullVal(ctyType(f.Type))
+			continue
+		}
+		out[f.Name] = v.Cty()
+		shown[f.Name] = v
+	}
+	return out, nil
+}
+
+// bindArgs checks the positional arguments and returns them by name.
+func (b *Blueprint) bindArgs(given []Value, shown map[string]Value) (map[string]cty.Value, error) {
+	if len(given) != len(b.Args) {
+		usage := make([]string, len(b.Args))
+		for i, a := range b.Args {
+			usage[i] = strings.ToUpper(a.Name)
+		}
+		return nil, b.requestErr("takes %d arguments (%s %s), got %d", len(b.Args), b.label(), strings.Join(usage, " "), len(given))
+	}
+	out := make(map[string]cty.Value, len(b.Args))
+	for i, a := range b.Args {
+		v, err := b.coerce(a.Type, nil, given[i])
+		if err != nil {
+			return nil, b.requestErr("%s: %v", strings.ToUpper(a.Name), err)
+		}
+		out[a.Name] = v.Cty()
+		shown[a.Name] = v
+	}
+	return out, nil
+}
+
+// coerce makes v a value of type t: values already of that type are kept, others are parsed
+// from their text (a dependency's flags arrive as plain strings and numbers).
+func (b *Blueprint) coerce(t Type, allowed []string, v Value) (Value, error) {
+	if v.Type != t {
+		var err error
+		if v, err = ParseValue(t, v.Text); err != nil {
+			return Value{}, err
+		}
+	}
+	if t == Enum && !contains(allowed, v.Text) {
+		return Value{}, fmt.Errorf("%q is not one of %s", v.Text, strings.Join(allowed, ", "))
+	}
+	return v, nil
+}
+
+func (b *Blueprint) visibleFlags() []string {
+	var names []string
+	for _, f := range b.Flags {
+		if !f.Secret {
+			names = append(names, f.Name)
+		}
+	}
+	return names
+}
+
+func (b *Blueprint) requestErr(format string, args ...any) error {
+	return &RequestError{Blueprint: b.label(), Message: fmt.Sprintf(format, args...)}
+}
+
+// bug wraps an evaluation problem, which is the blueprint's fault rather than the request's.
+func (b *Blueprint) bug(hds hcl.Diagnostics) error {
+	return fmt.Errorf("rendering blueprint %s: %w", b.Source, fromHCL(hds))
+}
+
+func (b *Blueprint) renderRequires(ctx *hcl.EvalContext) ([]Required, error) {
+	var out []Required
+	for _, rq := range b.Requires {
+		if rq.When != nil {
+			v, hds := rq.When.Value(ctx)
+			if hds.HasErrors() {
+				return nil, b.bug(hds)
+			}
+			if v, err := convert.Convert(v, cty.Bool); err != nil || v.IsNull() || !v.IsKnown() {
+				return nil, b.bug(hcl.Diagnostics{exprDiag(rq.When, "when must be true or false")})
+			} else if v.False() {
+				continue
+			}
+		}
+		flags := map[string]Value{}
+		if rq.Flags != nil {
+			obj, hds := rq.Flags.Value(ctx)
+			if hds.HasErrors() {
+				return nil, b.bug(hds)
+			}
+			if obj.IsNull() || !(obj.Type().IsObjectType() || obj.Type().IsMapType()) {
+				return nil, b.bug(hcl.Diagnostics{exprDiag(rq.Flags, "flags must be an object, like { frontend-for = service.name }")})
+			}
+			for it := obj.ElementIterator(); it.Next(); {
+				k, e := it.Element()
+				if e.IsNull() {
+					continue
+				}
+				v, err := toValue(e)
+				if err != nil {
+					return nil, b.bug(hcl.Diagnostics{exprDiag(rq.Flags, "flag "+k.AsString()+": "+err.Error())})
+				}
+				flags[k.AsString()] = v
+			}
+		}
+		out = append(out, Required{Service: rq.Service, Flags: flags, Because: rq.Because})
+	}
+	return out, nil
+}
+
+// object evaluates a part's data expression into an object of plain Go values.
+func (b *Blueprint) object(ctx *hcl.EvalContext, expr hcl.Expression) (map[string]any, error) {
+	if expr == nil {
+		return map[string]any{}, nil
+	}
+	v, hds := expr.Value(ctx)
+	if hds.HasErrors() {
+		return nil, b.bug(hds)
+	}
+	if v.IsNull() || !(v.Type().IsObjectType() || v.Type().IsMapType()) {
+		return nil, b.bug(hcl.Diagnostics{exprDiag(expr, "this must be an object, like { name = service.name }")})
+	}
+	g, err := toGo(v)
+	if err != nil {
+		return nil, b.bug(hcl.Diagnostics{exprDiag(expr, err.Error())})
+	}
+	return g.(map[string]any), nil
+}
+
+func exprDiag(expr hcl.Expression, msg string) *hcl.Diagnostic {
+	rng := expr.Range()
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: msg, Subject: &rng}
+}
+
+func (b *Blueprint) readFile(name string) (string, error) {
+	data, err := fs.ReadFile(b.Files, name)
+	if err != nil {
+		return "", fmt.Errorf("reading %s of blueprint %s: %w", name, b.Source, err)
+	}
+	return string(data), nil
+}
+
+// readTree reads every regular file under dir, skipping .terraform directories.
+func (b *Blueprint) readTree(dir string) (map[string]string, error) {
+	files := map[string]string{}
+	err := fs.WalkDir(b.Files, dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".terraform" {
+			return fs.SkipDir
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := fs.ReadFile(b.Files, p)
+		if err != nil {
+			return err
+		}
+		rel := strings.TrimPrefix(p, path.Clean(dir)+"/")
+		files[rel] = string(data)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading module %s of blueprint %s: %w", dir, b.Source, err)
+	}
+	return files, nil
+}
+
+// sortedFlagText lists flags as "--name value" for messages, sorted by name.
+func sortedFlagText(flags map[string]Value) string {
+	names := make([]string, 0, len(flags))
+	for n := range flags {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = "--" + n + " " + flags[n].Text
+	}
+	if len(parts) == 0 {
+		return "no flags"
+	}
+	return strings.Join(parts, " ")
+}
