@@ -1,0 +1,70 @@
+package intents
+
+import (
+	"testing"
+
+	"github.com/eosbot/eos/catalog"
+)
+
+// testCatalog mirrors the shapes of the real blueprints: every flag type the grammar knows,
+// a secret, a required flag, a service-typed flag and an operation with typed positionals.
+func testCatalog(t testing.TB) *catalog.Catalog {
+	t.Helper()
+	def := func(typ catalog.Type, s string) *catalog.Value {
+		v, err := catalog.ParseValue(typ, s)
+		if err != nil {
+			t.Fatalf("default %q: %v", s, err)
+		}
+		return &v
+	}
+	return catalog.New(
+		&catalog.Blueprint{
+			Kind: catalog.KindService, Name: "nextcloud", Description: "file sync and share",
+			Flags: []catalog.Flag{
+				{Name: "sso", Type: catalog.Bool, Description: "single sign-on through authentik"},
+				{Name: "domain", Type: catalog.Hostname, Description: "public hostname", Default: def(catalog.Hostname, "cloud.local.test")},
+				{Name: "distributed-storage", Type: catalog.Bool, Description: "keep files on the storage cluster"},
+				{Name: "storage", Type: catalog.Size, Description: "size of the data volume", Default: def(catalog.Size, "100G")},
+				{Name: "admin-password", Type: catalog.String, Description: "the admin's password", Secret: true},
+				{Name: "tier", Type: catalog.Enum, Values: []string{"small", "medium", "large"}, Description: "server size", Default: def(catalog.Enum, "small")},
+				{Name: "backup", Type: catalog.Bool, Description: "nightly backups", Default: def(catalog.Bool, "true")},
+				{Name: "retention", Type: catalog.Duration, Description: "how long backups are kept", Default: def(catalog.Duration, "30d")},
+				{Name: "data-dir", Type: catalog.Path, Description: "where files live on the host"},
+				{Name: "trusted", Type: catalog.List, Description: "extra trusted domains"},
+			},
+			Requires: []catalog.Requirement{{Service: "authentik", Because: "because of --sso"}},
+		},
+		&catalog.Blueprint{
+			Kind: catalog.KindService, Name: "grafana", Description: "dashboards",
+			Flags: []catalog.Flag{
+				{Name: "port", Type: catalog.Int, Description: "HTTP port", Default: def(catalog.Int, "3000")},
+				{Name: "domain", Type: catalog.Hostname, Description: "public hostname"},
+				{Name: "admin-password", Type: catalog.String, Description: "the admin's password", Secret: true},
+			},
+		},
+		&catalog.Blueprint{
+			Kind: catalog.KindService, Name: "jenkins", Description: "continuous integration",
+			Flags: []catalog.Flag{
+				{Name: "executors", Type: catalog.Int, Description: "build executors", Default: def(catalog.Int, "2")},
+				{Name: "nodes", Type: catalog.List, Description: "agents to attach"},
+			},
+		},
+		&catalog.Blueprint{
+			Kind: catalog.KindService, Name: "authentik", Description: "identity provider",
+			Flags: []catalog.Flag{
+				{Name: "frontend-for", Type: catalog.Service, Description: "the service it signs people into"},
+				{Name: "realm", Type: catalog.String, Description: "the realm", Required: true},
+			},
+		},
+		&catalog.Blueprint{
+			Kind: catalog.KindOperation, Verb: "resize", Name: "lvm", Description: "grow or shrink a logical volume",
+			Args: []catalog.Arg{
+				{Name: "name", Type: catalog.String, Description: "the logical volume"},
+				{Name: "size", Type: catalog.Size, Description: "the new size, or +N to grow by N"},
+			},
+			Flags: []catalog.Flag{
+				{Name: "fs", Type: catalog.Enum, Values: []string{"xfs", "ext4"}, Description: "filesystem to grow with it"},
+			},
+		},
+	)
+}
