@@ -1,0 +1,222 @@
+#!/usr/bin/env bash
+# mattermost.sh builds, starts and stops a real Mattermost v6.7.2 server, with its own
+# PostgreSQL 15 cluster, on free loopback ports, for the end-to-end tests of adapters/mattermost.
+#
+#   mattermost.sh build               build the server into the cache (a no-op on a cache hit)
+#   mattermost.sh start STATE_DIR     start postgres + mattermost, write STATE_DIR/env
+#   mattermost.sh restart STATE_DIR   restart mattermost only, on the same port (reconnect tests)
+#   mattermost.sh stop STATE_DIR      stop both and remove the database; always safe to call
+#
+# STATE_DIR/env is a sourceable file exporting:
+#   EOS_TEST_MATTERMOST_URL             http://127.0.0.1:PORT
+#   EOS_TEST_MATTERMOST_ADMIN_USER      the system admin the tests create (the first user of a
+#   EOS_TEST_MATTERMOST_ADMIN_PASSWORD  fresh server becomes system admin)
+#   EOS_TEST_MATTERMOST_STATE           STATE_DIR, so a test can restart the server
+# The cache lives in ${XDG_CACHE_HOME:-$HOME/.cache}/eos/mattermost/v6.7.2 (bin/ and src/).
+set -euo pipefail
+
+MM_VERSION=v6.7.2
+MM_MODULE=github.com/mattermost/mattermost-server/v6
+PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
+CACHE_DIR=${XDG_CACHE_HOME:-$HOME/.cache}/eos/mattermost/$MM_VERSION
+ADMIN_USER=admin
+ADMIN_PASSWORD='Admin-Passw0rd!'
+READY_TRIES=240 # × 0.5 s
+
+log() { printf 'mattermost.sh: %s\n' "$*" >&2; }
+die() {
+	log "$*"
+	exit 1
+}
+
+# cache_ok reports whether the cache holds a complete build.
+cache_ok() {
+	[[ -x $CACHE_DIR/bin/mattermost && -d $CACHE_DIR/src/i18n && -d $CACHE_DIR/src/templates && -d $CACHE_DIR/src/fonts ]]
+}
+
+# build compiles the server into a temporary directory next to the cache and renames it into
+# place, so an interrupted build never leaves a half-filled cache behind. A lock keeps two
+# concurrent builds from racing.
+build() {
+	cache_ok && return 0
+	local parent
+	parent=$(dirname "$CACHE_DIR")
+	mkdir -p "$parent"
+	exec 9>"$parent/.lock"
+	flock 9
+	if cache_ok; then
+		exec 9>&-
+		return 0
+	fi
+	command -v go >/dev/null || die "go is not installed"
+	local tmp dir start=$SECONDS
+	tmp=$(mktemp -d "$parent/.build.XXXXXX")
+	chmod 755 "$tmp"
+	# shellcheck disable=SC2064 # expand $tmp now: it is local
+	trap "rm -rf '$tmp'" EXIT
+	log "downloading $MM_MODULE@$MM_VERSION"
+	dir=$(cd "$tmp" && GOTOOLCHAIN=local GOFLAGS=-mod=mod go mod download -json "$MM_MODULE@$MM_VERSION" |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')
+	[[ -d $dir ]] || die "go mod download gave no module directory"
+	cp -r "$dir" "$tmp/src"
+	chmod -R u+w "$tmp/src"
+	mkdir -p "$tmp/bin"
+	log "compiling (about ten minutes on two cores)"
+	(cd "$tmp/src" && GOTOOLCHAIN=local GOFLAGS=-mod=mod go build -ldflags=-checklinkname=0 -o "$tmp/bin/mattermost" ./cmd/mattermost)
+	rm -rf "$CACHE_DIR"
+	mv "$tmp" "$CACHE_DIR"
+	trap - EXIT
+	exec 9>&-
+	cache_ok || die "build finished but the cache is incomplete"
+	log "built and cached in $((SECONDS - start)) s: $CACHE_DIR"
+}
+
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+# as_pg runs a command as the postgres user when we are root (postgres refuses to run as root).
+as_pg() {
+	if [[ $EUID -eq 0 ]]; then
+		runuser -u postgres -- "$@"
+	else
+		"$@"
+	fi
+}
+
+alive() { [[ -f $1 ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+start_postgres() {
+	local state=$1 pgdir port
+	# The cluster lives outside STATE_DIR: STATE_DIR's parents need not be readable by postgres.
+	pgdir=$(mktemp -d /tmp/eos-mm-pg.XXXXXX)
+	echo "$pgdir" >"$state/pgdir"
+	[[ $EUID -eq 0 ]] && chown postgres: "$pgdir"
+	port=$(free_port)
+	echo "$port" >"$state/pgport"
+	as_pg "$PG_BIN/initdb" -D "$pgdir/data" -A trust -U postgres --no-sync >"$state/initdb.log" 2>&1 ||
+		die "initdb failed: $(tail -5 "$state/initdb.log")"
+	as_pg "$PG_BIN/pg_ctl" -D "$pgdir/data" -w -l "$pgdir/log" \
+		-o "-p $port -k $pgdir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off" start >/dev/null ||
+		die "postgres did not start: $(tail -5 "$pgdir/log")"
+	as_pg "$PG_BIN/createdb" -h 127.0.0.1 -p "$port" -U postgres mattermost
+}
+
+start_mattermost() {
+	local state=$1 pgport port url
+	pgport=$(cat "$state/pgport")
+	port=$(cat "$state/port")
+	url=http://127.0.0.1:$port
+	mkdir -p "$state/files" "$state/logs" "$state/plugins" "$state/client-plugins"
+	(
+		cd "$CACHE_DIR/src"
+		export MM_SQLSETTINGS_DRIVERNAME=postgres \
+			MM_SQLSETTINGS_DATASOURCE="postgres://postgres@127.0.0.1:$pgport/mattermost?sslmode=disable" \
+			MM_SERVICESETTINGS_LISTENADDRESS="127.0.0.1:$port" \
+			MM_SERVICESETTINGS_SITEURL="$url" \
+			MM_SERVICESETTINGS_ENABLEBOTACCOUNTCREATION=true \
+			MM_SERVICESETTINGS_ENABLEUSERACCESSTOKENS=true \
+			MM_SERVICESETTINGS_ENABLELOCALMODE=false \
+			MM_TEAMSETTINGS_ENABLEOPENSERVER=true \
+			MM_PLUGINSETTINGS_ENABLE=false \
+			MM_PLUGINSETTINGS_DIRECTORY="$state/plugins" \
+			MM_PLUGINSETTINGS_CLIENTDIRECTORY="$state/client-plugins" \
+			MM_FILESETTINGS_DIRECTORY="$state/files" \
+			MM_RATELIMITSETTINGS_ENABLE=false \
+			MM_LOGSETTINGS_ENABLEDIAGNOSTICS=false \
+			MM_SERVICESETTINGS_ENABLESECURITYFIXALERT=false \
+			MM_LOGSETTINGS_ENABLEFILE=true \
+			MM_LOGSETTINGS_FILELOCATION="$state/logs" \
+			MM_LOGSETTINGS_CONSOLELEVEL=ERROR \
+			MM_NOTIFICATIONLOGSETTINGS_ENABLEFILE=false \
+			MM_EMAILSETTINGS_SENDEMAILNOTIFICATIONS=false \
+			MM_EMAILSETTINGS_REQUIREEMAILVERIFICATION=false
+		setsid "$CACHE_DIR/bin/mattermost" server --config "$state/config.json" >>"$state/mattermost.log" 2>&1 </dev/null &
+		echo $! >"$state/mattermost.pid"
+	)
+	local i
+	for ((i = 0; i < READY_TRIES; i++)); do
+		if curl -fsS "$url/api/v4/system/ping" 2>/dev/null | grep -q '"status":"OK"'; then
+			return 0
+		fi
+		alive "$state/mattermost.pid" || break
+		sleep 0.5
+	done
+	log "mattermost did not become ready at $url; last lines of its log:"
+	tail -30 "$state/mattermost.log" >&2 || true
+	tail -30 "$state/logs/mattermost.log" >&2 || true
+	return 1
+}
+
+stop_mattermost() {
+	local state=$1 pid i
+	[[ -f $state/mattermost.pid ]] || return 0
+	pid=$(cat "$state/mattermost.pid")
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -TERM "$pid" 2>/dev/null || true
+		for ((i = 0; i < 60; i++)); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.5
+		done
+		kill -KILL "$pid" 2>/dev/null || true
+	fi
+	rm -f "$state/mattermost.pid"
+}
+
+stop_postgres() {
+	local state=$1 pgdir
+	[[ -f $state/pgdir ]] || return 0
+	pgdir=$(cat "$state/pgdir")
+	if [[ -f $pgdir/data/postmaster.pid ]]; then
+		as_pg "$PG_BIN/pg_ctl" -D "$pgdir/data" -m fast -w stop >/dev/null 2>&1 || true
+	fi
+	rm -rf "$pgdir"
+	rm -f "$state/pgdir"
+}
+
+start() {
+	local state=$1 start=$SECONDS
+	build
+	mkdir -p "$state"
+	state=$(cd "$state" && pwd)
+	alive "$state/mattermost.pid" && die "a server is already running for $state"
+	# On any failure below, leave nothing running.
+	# shellcheck disable=SC2064
+	trap "stop '$state'" ERR
+	start_postgres "$state"
+	free_port >"$state/port"
+	start_mattermost "$state"
+	cat >"$state/env" <<ENV
+export EOS_TEST_MATTERMOST_URL=http://127.0.0.1:$(cat "$state/port")
+export EOS_TEST_MATTERMOST_ADMIN_USER=$ADMIN_USER
+export EOS_TEST_MATTERMOST_ADMIN_PASSWORD='$ADMIN_PASSWORD'
+export EOS_TEST_MATTERMOST_STATE=$state
+ENV
+	trap - ERR
+	log "ready in $((SECONDS - start)) s at http://127.0.0.1:$(cat "$state/port") (state in $state)"
+}
+
+restart() {
+	local state=$1 start=$SECONDS
+	[[ -f $state/port ]] || die "no server was started in $state"
+	stop_mattermost "$state"
+	start_mattermost "$state"
+	log "restarted in $((SECONDS - start)) s"
+}
+
+stop() {
+	local state=$1
+	[[ -d $state ]] || return 0
+	stop_mattermost "$state"
+	stop_postgres "$state"
+}
+
+cmd=${1:-}
+case "$cmd" in
+build) build ;;
+start | restart | stop)
+	[[ $# -eq 2 ]] || die "usage: $0 $cmd STATE_DIR"
+	"$cmd" "$2"
+	;;
+*) die "usage: $0 build | start STATE_DIR | restart STATE_DIR | stop STATE_DIR" ;;
+esac
