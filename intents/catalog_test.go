@@ -6,8 +6,9 @@ import (
 	"github.com/eosbot/eos/catalog"
 )
 
-// testCatalog mirrors the shapes of the real blueprints: every flag type the grammar knows,
-// a secret, a required flag, a service-typed flag and an operation with typed positionals.
+// testCatalog is a superset of the embedded blueprints (catalog/blueprints): their flags, plus
+// test-only ones so that every flag type the grammar knows, a required flag and a blueprint
+// flag shadowing a global one are covered. testdata/corpus.txt uses only the real flags.
 func testCatalog(t testing.TB) *catalog.Catalog {
 	t.Helper()
 	def := func(typ catalog.Type, s string) *catalog.Value {
@@ -32,7 +33,7 @@ func testCatalog(t testing.TB) *catalog.Catalog {
 				{Name: "data-dir", Type: catalog.Path, Description: "where files live on the host"},
 				{Name: "trusted", Type: catalog.List, Description: "extra trusted domains"},
 			},
-			Requires: []catalog.Requirement{{Service: "authentik", Because: "because of --sso"}},
+			Requires: []catalog.Requirement{{Service: "authentik", Because: "--sso"}},
 		},
 		&catalog.Blueprint{
 			Kind: catalog.KindService, Name: "grafana", Description: "dashboards",
@@ -46,14 +47,17 @@ func testCatalog(t testing.TB) *catalog.Catalog {
 			Kind: catalog.KindService, Name: "jenkins", Description: "continuous integration",
 			Flags: []catalog.Flag{
 				{Name: "executors", Type: catalog.Int, Description: "build executors", Default: def(catalog.Int, "2")},
-				{Name: "nodes", Type: catalog.List, Description: "agents to attach"},
+				{Name: "domain", Type: catalog.Hostname, Description: "public hostname", Default: def(catalog.Hostname, "jenkins.local.test")},
+				{Name: "storage", Type: catalog.Size, Description: "size of the data volume", Default: def(catalog.Size, "50G")},
+				{Name: "nodes", Type: catalog.List, Description: "agents to attach (test only: shadows the global --nodes)"},
 			},
 		},
 		&catalog.Blueprint{
 			Kind: catalog.KindService, Name: "authentik", Description: "identity provider",
 			Flags: []catalog.Flag{
 				{Name: "frontend-for", Type: catalog.Service, Description: "the service it signs people into"},
-				{Name: "realm", Type: catalog.String, Description: "the realm", Required: true},
+				{Name: "domain", Type: catalog.Hostname, Description: "public hostname", Default: def(catalog.Hostname, "auth.local.test")},
+				{Name: "realm", Type: catalog.String, Description: "the realm (test only: a required flag)", Required: true},
 			},
 		},
 		&catalog.Blueprint{
@@ -63,7 +67,8 @@ func testCatalog(t testing.TB) *catalog.Catalog {
 				{Name: "size", Type: catalog.Size, Description: "the new size, or +N to grow by N"},
 			},
 			Flags: []catalog.Flag{
-				{Name: "fs", Type: catalog.Enum, Values: []string{"xfs", "ext4"}, Description: "filesystem to grow with it"},
+				{Name: "vg", Type: catalog.String, Description: "the volume group", Default: def(catalog.String, "vg0")},
+				{Name: "fs", Type: catalog.Enum, Values: []string{"xfs", "ext4"}, Description: "filesystem to grow with it (test only)"},
 			},
 		},
 	)

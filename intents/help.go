@@ -228,8 +228,10 @@ func onOff(b bool) string {
 func writeRequires(b *strings.Builder, bp *catalog.Blueprint) {
 	for _, r := range bp.Requires {
 		switch {
+		case strings.HasPrefix(r.Because, "because"):
+			b.WriteString("  brings in " + r.Service + " " + r.Because + "\n")
 		case r.Because != "":
-			b.WriteString("  brings in " + r.Service + " (" + r.Because + ")\n")
+			b.WriteString("  brings in " + r.Service + " because of " + r.Because + "\n")
 		case r.When == nil:
 			b.WriteString("  always brings in " + r.Service + "\n")
 		default:
@@ -251,7 +253,10 @@ func flagSummary(bp *catalog.Blueprint) string {
 		if ph := placeholder(f); ph != "" {
 			s += " " + ph
 		}
-		if f.Default != nil {
+		switch {
+		case f.Required:
+			s += " (required)"
+		case f.Default != nil:
 			if f.Type == catalog.Bool {
 				if f.Default.Bool {
 					s += " (on)"

@@ -32,7 +32,7 @@ func mentionEnd(text, botName string) (int, bool) {
 	}
 	i += len(botName)
 	if i < len(text) && (text[i] == ':' || text[i] == ',') {
-		i++
+		return skipSpace(text, i+1), true
 	}
 	if i < len(text) {
 		if r, _ := utf8.DecodeRuneInString(text[i:]); !isSpace(r) {

@@ -208,11 +208,12 @@ func (st *state) service(verb item, required bool) *Error {
 	return nil
 }
 
-func (st *state) unknownService(w item, tail string) *Error {
-	msg := "unknown service " + quote(w.val)
+// unknownService reports w, which is not a service; context follows the word in the message.
+func (st *state) unknownService(w item, context string) *Error {
+	msg := "unknown service " + quote(w.val) + context
 	s := suggest(w.val, st.p.svcNames)
 	if s == "" {
-		msg += tail + "; services: " + st.p.svcList
+		msg += "; services: " + st.p.svcList
 	}
 	return st.errAt(w.pos, msg, s)
 }

@@ -31,7 +31,7 @@ func suggest(word string, candidates []string) string {
 		return best
 	}
 	for _, c := range candidates {
-		if strings.HasPrefix(c, w) {
+		if c != w && strings.HasPrefix(c, w) {
 			if best != "" {
 				return "" // ambiguous prefix
 			}
