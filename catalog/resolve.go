@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -62,6 +63,10 @@ func (r *resolver) visit(b *Blueprint, req Request, chain []string) error {
 			return fmt.Errorf("blueprint %s requires %q, which is not in the catalog", b.Source, rq.Service)
 		}
 		if err := r.visit(dep, Request{Flags: rq.Flags, Env: req.Env}, chain); err != nil {
+			var re *RequestError
+			if errors.As(err, &re) {
+				return &RequestError{Blueprint: re.Blueprint, Message: fmt.Sprintf("%s (brought in by %s because %s)", re.Message, key, rq.Because)}
+			}
 			return fmt.Errorf("%s, required by %s because %s: %w", rq.Service, key, rq.Because, err)
 		}
 	}

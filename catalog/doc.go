@@ -1,0 +1,137 @@
+// Package catalog owns the blueprints Eos deploys: services (create, update, destroy ... a
+// long-lived thing) and operations (a one-off action with its own verb). It loads and validates
+// them, and renders one for a request into typed data per layer. It must not import any other
+// Eos package: the grammar (intents), the executor and the bot all read the catalog, never the
+// other way round.
+//
+// # Blueprints are folders
+//
+// A blueprint is a folder holding a manifest.hcl and the files its layers need. The shipped
+// ones are embedded in the binary (catalog/blueprints); operators add folders of their own with
+// Dir. Adding a service is adding a folder, never Go code. A name defined twice, in one source or
+// across sources, is an error naming both places: operators cannot silently replace a shipped
+// blueprint.
+//
+//	nextcloud/
+//	  manifest.hcl               what the service is, its flags, dependencies and layers
+//	  salt/nextcloud.sls         Salt state (YAML + Jinja reading the pillar)
+//	  terraform/*.tf             Terraform module (variables.tf declares every variable)
+//	  nomad/nextcloud.nomad.hcl  Nomad job with an HCL2 variable block per template variable
+//
+// # The manifest
+//
+// A manifest.hcl declares exactly one service or operation block:
+//
+//	service "nextcloud" {
+//	  description = "file sync and share"           # required; shown by help
+//
+//	  flag "sso" {                                  # --sso; lowercase words and hyphens
+//	    type        = bool                          # bool int string size duration hostname
+//	    description = "sign in through authentik"   #   path list enum service (a bare word)
+//	  }
+//	  flag "domain" {
+//	    type        = hostname
+//	    default     = "cloud.local.test"            # must parse as the type
+//	    description = "public name of the service"
+//	  }
+//	  flag "storage" {
+//	    type        = size
+//	    default     = "100G"
+//	    description = "size of the data volume"
+//	  }
+//	  flag "tier" {
+//	    type        = enum
+//	    values      = ["small", "large"]            # enum only, and required for enums
+//	    default     = "small"
+//	    description = "size class"
+//	  }
+//	  flag "admin-password" {
+//	    type        = string
+//	    secret      = true                          # never typed in chat, never in templates:
+//	    description = "administrator password"      #   Eos generates it into Vault; no default
+//	  }
+//	  flag "owner" {
+//	    type        = string
+//	    required    = true                          # must be given; no default
+//	    description = "team that owns it"
+//	  }
+//
+//	  requires "authentik" {                        # another service of the catalog
+//	    when    = flag.sso                          # optional condition; absent means always
+//	    flags   = { frontend-for = service.name }   # flags the dependency gets
+//	    because = "--sso"                           # the reason the preview shows
+//	  }
+//
+//	  secret "admin_password" {                     # generated once, kept in Vault
+//	    description = "Nextcloud admin password"
+//	  }
+//
+//	  salt {
+//	    state  = "salt/nextcloud.sls"
+//	    pillar = { lv_name = "data-${service.name}", lv_size = flag.storage }
+//	  }
+//	  terraform {
+//	    module    = "terraform"                     # a directory with at least one .tf file
+//	    variables = { name = service.name, env = env, volume_gb = gib(flag.storage) }
+//	  }
+//	  nomad {
+//	    job       = "nomad/nextcloud.nomad.hcl"
+//	    variables = { domain = flag.domain, sso = flag.sso }
+//	  }
+//	}
+//
+// An operation names its verb and noun, and may take typed positional arguments (in order). It
+// needs at least one layer block:
+//
+//	operation "resize" "lvm" {                      # `resize lvm NAME SIZE`
+//	  description = "grow a logical volume"
+//	  arg "name" {
+//	    type        = string
+//	    description = "logical volume"
+//	  }
+//	  arg "size" {
+//	    type        = size
+//	    description = "new size, or +N to grow by N"
+//	  }
+//	  salt {
+//	    state  = "salt/resize.sls"
+//	    pillar = { lv_name = arg.name, size = arg.size }
+//	  }
+//	}
+//
+// # Expressions
+//
+// when, flags, pillar and variables are HCL expressions evaluated at render time. They see:
+//
+//	flag.NAME     every flag: the given value, else its default, else false for bools and null
+//	              for the rest (secret flags cannot be referenced)
+//	arg.NAME      the positional arguments of an operation
+//	env           the environment's name ("production")
+//	service.name  the blueprint's name
+//
+// Bools are bools, ints are numbers, lists are lists of strings; every other type is its text
+// ("100G", "1h30m"). Functions: gib(size) gives a size in GiB as a number, seconds(duration) a
+// duration in seconds, and lower, upper, join, format, concat, contains and coalesce are the
+// usual ones. Results reach layers as typed data (Salt pillar, terraform.tfvars.json, Nomad
+// HCL2 variables), never pasted into HCL or a shell.
+//
+// # Validation
+//
+// Load reports every problem at once, each as file:line:col: message. It rejects unknown blocks
+// and attributes, missing descriptions, unknown types, defaults that do not parse as their type
+// (or are not among an enum's values), defaults on secret or required flags, duplicate flag or
+// argument names, badly formed names, references to flags or arguments that do not exist or are
+// secret, unknown functions, gib() or seconds() of a flag of another type, dependencies on
+// services the catalog lacks or with flags the dependency does not declare, dependency cycles,
+// layer files missing from the folder, template variables the manifest sets but the template
+// does not declare (or declares without a default and the manifest leaves unset), and operations
+// without a layer.
+//
+// # Rendering
+//
+// Blueprint.Render evaluates a blueprint for a Request (typed flags and arguments from the
+// grammar, and the environment). Mistakes in the request come back as *RequestError, whose text
+// is meant for the channel; failures of the blueprint's own expressions carry its folder and
+// position. Catalog.Resolve renders the target and everything it requires, dependencies first
+// and each service once: the list an executor.Spec is built from.
+package catalog

@@ -1,0 +1,8 @@
+service "badtype" {
+  description = "a flag with a type that does not exist"
+
+  flag "quota" {
+    type        = sizes
+    description = "how much space"
+  }
+}

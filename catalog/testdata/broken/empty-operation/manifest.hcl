@@ -1,0 +1,8 @@
+operation "restart" "nothing" {
+  description = "an operation with no layer part"
+
+  arg "name" {
+    type        = string
+    description = "what to restart"
+  }
+}

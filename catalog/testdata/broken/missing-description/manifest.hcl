@@ -1,0 +1,7 @@
+service "nodesc" {
+  description = "a flag without a description"
+
+  flag "verbose" {
+    type = bool
+  }
+}

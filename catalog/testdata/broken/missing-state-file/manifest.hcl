@@ -1,0 +1,8 @@
+service "nostate" {
+  description = "a salt part whose state file is missing"
+
+  salt {
+    state  = "salt/missing.sls"
+    pillar = { name = service.name }
+  }
+}

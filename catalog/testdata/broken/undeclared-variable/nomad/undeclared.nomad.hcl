@@ -1,0 +1,15 @@
+variable "env" {
+  type = string
+}
+
+job "undeclared" {
+  group "app" {
+    task "app" {
+      driver = "docker"
+
+      config {
+        image = "nginx:1.27"
+      }
+    }
+  }
+}

@@ -1,0 +1,9 @@
+service "unknownattr" {
+  description = "an attribute the schema does not have"
+
+  flag "verbose" {
+    type        = bool
+    description = "say more"
+    hidden      = true
+  }
+}

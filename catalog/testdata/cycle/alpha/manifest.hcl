@@ -1,0 +1,7 @@
+service "alpha" {
+  description = "needs beta"
+
+  requires "beta" {
+    because = "alpha needs beta"
+  }
+}

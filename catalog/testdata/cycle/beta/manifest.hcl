@@ -1,0 +1,7 @@
+service "beta" {
+  description = "needs alpha"
+
+  requires "alpha" {
+    because = "beta needs alpha"
+  }
+}
