@@ -33,7 +33,9 @@ type commandError struct {
 	cause error
 }
 
-func (e *commandError) Error() string { return fmt.Sprintf("terraform %s for %s: %s", e.op, e.key, e.msg) }
+func (e *commandError) Error() string {
+	return fmt.Sprintf("terraform %s for %s: %s", e.op, e.key, e.msg)
+}
 func (e *commandError) Unwrap() error { return e.cause }
 
 // diagnostic is the part of a Terraform diagnostic a person needs.

@@ -1,0 +1,137 @@
+package terraform
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCLIConfigText(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  Config
+		want string
+	}{
+		{name: "minimal", cfg: Config{}, want: "disable_checkpoint = true\n"},
+		{name: "cache and mirror, escaped",
+			cfg: Config{
+				PluginCacheDir: `/var/lib/eos/plug"ins\x`,
+				Mirror:         "/var/lib/eos/mirror",
+				MirrorInclude:  []string{"registry.terraform.io/eos/*", "example.org/a/b"},
+			},
+			want: `disable_checkpoint = true
+plugin_cache_dir   = "/var/lib/eos/plug\"ins\\x"
+
+provider_installation {
+  filesystem_mirror {
+    path    = "/var/lib/eos/mirror"
+    include = ["registry.terraform.io/eos/*", "example.org/a/b"]
+  }
+  direct {
+    exclude = ["registry.terraform.io/eos/*", "example.org/a/b"]
+  }
+}
+`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := cliConfig(tt.cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestCLIConfigReadByTerraform checks that New writes the file where asked and that Terraform
+// itself reads it without complaint, quotes in paths included.
+func TestCLIConfigReadByTerraform(t *testing.T) {
+	bin := terraformBinary(t)
+	root := t.TempDir()
+	cfgFile := filepath.Join(root, "etc", "cli.tfrc")
+	l, err := New(Config{
+		Binary:         bin,
+		WorkDir:        filepath.Join(root, "work"),
+		CLIConfigFile:  cfgFile,
+		PluginCacheDir: filepath.Join(root, `plugin "cache"`),
+		Mirror:         filepath.Join(root, "mirror"),
+		MirrorInclude:  []string{"registry.terraform.io/eos/*"},
+	})
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	if l.cliFile != cfgFile || l.env[cliConfigEnv] != cfgFile {
+		t.Errorf("cli config file = %q, env %q; want %q", l.cliFile, l.env[cliConfigEnv], cfgFile)
+	}
+	text, err := os.ReadFile(cfgFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(text), `plugin \"cache\"`) || !strings.Contains(string(text), "filesystem_mirror") {
+		t.Errorf("config file:\n%s", text)
+	}
+	if _, err := os.Stat(filepath.Join(root, `plugin "cache"`)); err != nil {
+		t.Errorf("plugin cache dir not created: %v", err)
+	}
+	cmd := exec.Command(bin, "version")
+	cmd.Env = []string{"TF_CLI_CONFIG_FILE=" + cfgFile, "CHECKPOINT_DISABLE=1", "HOME=" + root}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("terraform version: %v\n%s", err, stderr.String())
+	}
+	if stderr.Len() > 0 {
+		t.Errorf("terraform complained about the CLI config:\n%s", stderr.String())
+	}
+}
+
+func TestConfigValidation(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name string
+		cfg  Config
+		want string
+	}{
+		{"no workdir", Config{}, "WorkDir is required"},
+		{"negative timeout", Config{WorkDir: dir, Timeout: -1}, "negative"},
+		{"mirror without include", Config{WorkDir: dir, Mirror: dir}, "MirrorInclude must name"},
+		{"include without mirror", Config{WorkDir: dir, MirrorInclude: []string{"a/b/c"}}, "Mirror is empty"},
+		{"template in path", Config{WorkDir: dir, PluginCacheDir: "/x/${HOME}"}, "template sequences"},
+		{"control char", Config{WorkDir: dir, Mirror: "/m", MirrorInclude: []string{"a\nb"}}, "control characters"},
+		{"tfexec-managed env", Config{WorkDir: dir, Env: map[string]string{"TF_LOG": "TRACE"}}, "Env must not set TF_LOG"},
+		{"tf var env", Config{WorkDir: dir, Env: map[string]string{"TF_VAR_size": "x"}}, "Env must not set TF_VAR_size"},
+		{"layer-managed env", Config{WorkDir: dir, Env: map[string]string{"TF_CLI_CONFIG_FILE": "/x"}}, "the layer manages it"},
+		{"bad env name", Config{WorkDir: dir, Env: map[string]string{"A=B": "x"}}, "invalid variable name"},
+		{"missing binary", Config{WorkDir: dir, Binary: filepath.Join(dir, "no-terraform")}, "finding the terraform binary"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := New(tt.cfg)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("New = %v, want an error containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestProcessEnv(t *testing.T) {
+	host := []string{"PATH=/usr/bin", "HOME=/root", "TF_CLI_ARGS=-x", "TF_DATA_DIR=/d", "TF_VAR_a=1",
+		"CHECKPOINT_DISABLE=", "TF_PLUGIN_CACHE_DIR=/p", "=weird"}
+	got := processEnv(host, map[string]string{"TOKEN": "t", "PATH": "/opt/bin"}, "/etc/eos.tfrc")
+	want := map[string]string{"PATH": "/opt/bin", "HOME": "/root", "TOKEN": "t",
+		"CHECKPOINT_DISABLE": "1", "TF_CLI_CONFIG_FILE": "/etc/eos.tfrc"}
+	if len(got) != len(want) {
+		t.Errorf("env = %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("env[%s] = %q, want %q", k, got[k], v)
+		}
+	}
+}

@@ -1,0 +1,93 @@
+package terraform
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+)
+
+func TestTextDiagnostics(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       []diagnostic
+	}{
+		{name: "boxed with snippet",
+			text: "exit status 1\n\n\x1b[31m╷\x1b[0m\n│ Error: Unsupported argument\n│ \n│   on main.tf line 3, in resource \"terraform_data\" \"a\":\n│    3:   bogus = 1\n│ \n│ An argument named \"bogus\" is not\n│ expected here.\n╵\n",
+			want: []diagnostic{{Summary: "Unsupported argument", Detail: `An argument named "bogus" is not expected here.`}}},
+		{name: "plain, two errors, warning skipped",
+			text: "Warning: Deprecated\n\nold stuff\n\nError: Saved plan is stale\n\nThe given plan file can no longer be applied because the state was changed by\nanother operation after the plan was created.\n\nError: Second\n",
+			want: []diagnostic{
+				{Summary: "Saved plan is stale", Detail: "The given plan file can no longer be applied because the state was changed by another operation after the plan was created."},
+				{Summary: "Second"},
+			}},
+		{name: "no diagnostics", text: "exit status 1\nsomething odd", want: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := textDiagnostics(tt.text)
+			if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestFailureMessages(t *testing.T) {
+	diagLine := func(summary, detail, addr string) string {
+		b, err := json.Marshal(map[string]any{"@level": "error", "type": "diagnostic",
+			"diagnostic": map[string]string{"severity": "error", "summary": summary, "detail": detail, "address": addr}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b) + "\n"
+	}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	redact := redactor([]string{"hunter2", "ab"})
+	tests := []struct {
+		name   string
+		ctx    context.Context
+		stdout string
+		err    error
+		want   string
+		cause  error
+	}{
+		{name: "json diagnostics with address, redacted",
+			stdout: `{"type":"version"}` + "\n" + diagLine("Invalid value", "password hunter2 is too short \x1b[1mab\x1b[0m", "terraform_data.x") +
+				`{"@level":"warn","type":"diagnostic","diagnostic":{"severity":"warning","summary":"ignored"}}` + "\n",
+			err:  errors.New("exit status 1\n"),
+			want: "terraform plan for prod/web: terraform_data.x: Invalid value: password (redacted) is too short ab"},
+		{name: "stale plan", stdout: diagLine("Saved plan is stale", "state changed", ""), err: errors.New("exit status 1"),
+			want: "terraform plan for prod/web: the saved plan is stale (the state changed after it was made); plan again", cause: ErrStalePlan},
+		{name: "stderr fallback", err: errors.New("exit status 1\n╷\n│ Error: Failed to load plugin schemas\n│ \n│ Error while loading schemas for plugin components.\n╵\n"),
+			want: "terraform plan for prod/web: Failed to load plugin schemas: Error while loading schemas for plugin components."},
+		{name: "nothing to parse", err: errors.New("fork/exec /bin/terraform: hunter2 no such file\nmore"),
+			want: "terraform plan for prod/web: fork/exec /bin/terraform: (redacted) no such file"},
+		{name: "more than two errors",
+			stdout: diagLine("one", "", "") + diagLine("two", "", "") + diagLine("two", "", "") + diagLine("three", "", "") + diagLine("four", "", ""),
+			err:    errors.New("exit status 1"),
+			want:   "terraform plan for prod/web: one; two; and 2 more errors"},
+		{name: "timeout", err: fmt.Errorf("wrapped: %w", context.DeadlineExceeded),
+			want: "terraform plan for prod/web: timed out after 1m0s", cause: context.DeadlineExceeded},
+		{name: "cancelled", ctx: cancelled, err: errors.New("signal: interrupt"),
+			want: "terraform plan for prod/web: cancelled", cause: context.Canceled},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := tt.ctx
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			err := failure(ctx, "plan", "prod/web", []byte(tt.stdout), tt.err, time.Minute, redact)
+			if err.Error() != tt.want {
+				t.Errorf("got  %q\nwant %q", err, tt.want)
+			}
+			if tt.cause != nil && !errors.Is(err, tt.cause) {
+				t.Errorf("errors.Is(%v, %v) = false", err, tt.cause)
+			}
+		})
+	}
+}

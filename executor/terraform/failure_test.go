@@ -1,0 +1,205 @@
+package terraform
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/eosbot/eos/executor"
+)
+
+// failingModule creates a, then fails creating b, which depends on a.
+const failingModule = `
+variable "size" {
+  type = string
+}
+
+resource "terraform_data" "a" {
+  input = var.size
+}
+
+resource "terraform_data" "b" {
+  input      = "b"
+  depends_on = [terraform_data.a]
+
+  provisioner "local-exec" {
+    command = "echo disk quota exceeded >&2; false"
+  }
+}
+`
+
+// goodModule is the module as it was before b was added.
+const goodModule = `
+variable "size" {
+  type = string
+}
+
+resource "terraform_data" "a" {
+  input = var.size
+}
+`
+
+func moduleSpec(module, size string) executor.Spec {
+	return spec(unit("web", map[string]string{"main.tf": module}, map[string]any{"size": size}))
+}
+
+func TestFailedApplyThenRollbackRemovesEverything(t *testing.T) {
+	t.Parallel()
+	l := newTestLayer(t)
+	s := moduleSpec(failingModule, "small")
+	p := mustPlan(t, l, s)
+
+	var events []executor.Event
+	res, err := l.Apply(testCtx(t), s, p, func(e executor.Event) { events = append(events, e) })
+	if err == nil {
+		t.Fatal("apply succeeded, want the local-exec failure")
+	}
+	if res.Status != executor.ResultFailed || res.Failed == nil || res.Failed.Address != "terraform_data.b" {
+		t.Fatalf("result = %+v, want failed at terraform_data.b", res)
+	}
+	for _, want := range []string{"terraform apply for local/web", "terraform_data.b", "local-exec provisioner error"} {
+		if !strings.Contains(res.Error, want) || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not mention %q", res.Error, want)
+		}
+	}
+	if res.Done != 1 || res.Summary != "+1 ~0 −0 applied before the failure: terraform_data.a" {
+		t.Errorf("done %d, summary %q; want 1 and a listed as applied", res.Done, res.Summary)
+	}
+	if last := events[len(events)-1]; last.Message != "failed creating terraform_data.b" {
+		t.Errorf("last event = %+v", last)
+	}
+	if got := stateAddresses(t, l, "local", "web"); !slices.Contains(got, "terraform_data.a") {
+		t.Errorf("state has %v, want terraform_data.a already created", got)
+	}
+
+	sentence, err := l.Rollback(testCtx(t), s, nil, nil)
+	if err != nil {
+		t.Fatalf("Rollback: %v", err)
+	}
+	if sentence != "nothing created by Terraform remains" {
+		t.Errorf("sentence = %q", sentence)
+	}
+	if got := stateAddresses(t, l, "local", "web"); len(got) != 0 {
+		t.Errorf("after rollback the state has %v", got)
+	}
+}
+
+func TestRollbackReappliesPrevious(t *testing.T) {
+	t.Parallel()
+	l := newTestLayer(t)
+	previous := moduleSpec(goodModule, "small")
+	mustApply(t, l, previous, mustPlan(t, l, previous))
+
+	s := moduleSpec(failingModule, "large")
+	if _, err := l.Apply(testCtx(t), s, mustPlan(t, l, s), nil); err == nil {
+		t.Fatal("apply succeeded, want a failure")
+	}
+	var events []executor.Event
+	sentence, err := l.Rollback(testCtx(t), s, &previous, func(e executor.Event) { events = append(events, e) })
+	if err != nil {
+		t.Fatalf("Rollback: %v", err)
+	}
+	if sentence != "re-applied the previous approved state" {
+		t.Errorf("sentence = %q", sentence)
+	}
+	if got := stateAddresses(t, l, "local", "web"); !slices.Equal(got, []string{"terraform_data.a"}) {
+		t.Errorf("state has %v, want only terraform_data.a", got)
+	}
+	if len(events) == 0 {
+		t.Error("rollback reported no progress")
+	}
+	if p := mustPlan(t, l, previous); p.Status != executor.PlanNoChanges {
+		t.Errorf("previous spec after rollback plans %+v, want no changes", p.Changes)
+	}
+}
+
+func TestStalePlan(t *testing.T) {
+	t.Parallel()
+	t.Run("state changed since the plan", func(t *testing.T) {
+		l := newTestLayer(t)
+		s := serverSpec("small")
+		old := mustPlan(t, l, s)
+		planPath := filepath.Join(l.workDir, "local", "nextcloud", planFile)
+		saved, err := os.ReadFile(planPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustApply(t, l, s, mustPlan(t, l, s)) // the state moves on behind old's back
+		if err := os.WriteFile(planPath, saved, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		res, err := l.Apply(testCtx(t), s, old, nil)
+		if !errors.Is(err, ErrStalePlan) {
+			t.Fatalf("err = %v, want ErrStalePlan", err)
+		}
+		want := "terraform apply for local/nextcloud: the saved plan is stale (the state changed after it was made); plan again"
+		if err.Error() != want || res.Error != want || res.Status != executor.ResultFailed {
+			t.Errorf("err = %q, result %+v\nwant %q", err, res, want)
+		}
+	})
+	t.Run("replaced by a newer plan", func(t *testing.T) {
+		l := newTestLayer(t)
+		old := mustPlan(t, l, serverSpec("small"))
+		mustPlan(t, l, serverSpec("large"))
+		_, err := l.Apply(testCtx(t), serverSpec("small"), old, nil)
+		if !errors.Is(err, ErrStalePlan) || !strings.Contains(err.Error(), "plan again") {
+			t.Fatalf("err = %v, want ErrStalePlan", err)
+		}
+		if _, statErr := os.Stat(filepath.Join(l.workDir, "local", "nextcloud", "terraform.tfstate")); statErr == nil {
+			if got := stateAddresses(t, l, "local", "nextcloud"); len(got) != 0 {
+				t.Errorf("a stale plan changed the state: %v", got)
+			}
+		}
+	})
+}
+
+func TestDrift(t *testing.T) {
+	t.Parallel()
+	l := newTestLayer(t)
+	s := serverSpec("small")
+	mustApply(t, l, s, mustPlan(t, l, s))
+
+	tests := []struct {
+		name   string
+		spec   executor.Spec
+		status executor.DriftStatus
+		check  func(t *testing.T, d executor.LayerDrift)
+	}{
+		{name: "same spec", spec: serverSpec("small"), status: executor.DriftClean},
+		{name: "declared size differs", spec: serverSpec("large"), status: executor.DriftDrifted,
+			check: func(t *testing.T, d executor.LayerDrift) {
+				want := executor.Change{Unit: "nextcloud", Action: executor.Update, Address: "terraform_data.server",
+					Detail: `input "small" → "large" to match the declaration`}
+				if !slices.Contains(d.Changes, want) {
+					t.Errorf("changes = %+v, want %+v among them", d.Changes, want)
+				}
+			}},
+		{name: "broken module", status: executor.DriftUnknown,
+			spec: spec(unit("nextcloud", map[string]string{"main.tf": `resource "terraform_data" "server" {`}, nil)),
+			check: func(t *testing.T, d executor.LayerDrift) {
+				if !strings.HasPrefix(d.Reason, "terraform init for local/nextcloud: ") || strings.Contains(d.Reason, "exit status") {
+					t.Errorf("reason = %q, want a human terraform diagnostic", d.Reason)
+				}
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, err := l.Drift(testCtx(t), tt.spec)
+			if err != nil {
+				t.Fatalf("Drift: %v", err)
+			}
+			if d.Status != tt.status {
+				t.Fatalf("drift = %+v, want %s", d, tt.status)
+			}
+			if tt.check != nil {
+				tt.check(t, d)
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(l.workDir, "local", "nextcloud", driftFile)); !os.IsNotExist(err) {
+		t.Errorf("drift left its plan file behind: %v", err)
+	}
+}
