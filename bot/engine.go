@@ -135,6 +135,8 @@ func (e *Engine) Run(ctx context.Context, as ...adapters.Adapter) error {
 	if err := e.Recover(ctx); err != nil {
 		return err
 	}
+	// The sweeper stops when every adapter has stopped: with nobody to talk to, there is
+	// nothing left to do.
 	g, gctx := errgroup.WithContext(ctx)
 	for _, a := range as {
 		g.Go(func() error {
@@ -144,8 +146,12 @@ func (e *Engine) Run(ctx context.Context, as ...adapters.Adapter) error {
 			return nil
 		})
 	}
-	g.Go(func() error { e.sweep(gctx); return nil })
+	sctx, stopSweep := context.WithCancel(ctx)
+	swept := make(chan struct{})
+	go func() { e.sweep(sctx); close(swept) }()
 	err := g.Wait()
+	stopSweep()
+	<-swept
 	e.stopRuns()
 	e.runs.Wait()
 	return err

@@ -135,3 +135,36 @@ func planID(hash string, post adapters.PostRef, at time.Time) string {
 }
 
 var errNotPending = errors.New("plan is not pending")
+
+// Preview parses, compiles and plans text as user would ask it, and renders the preview
+// without storing or posting anything (`eos plan`). A mistake comes back as the Doc that
+// would be posted, with a non-nil error.
+func (e *Engine) Preview(ctx context.Context, text, user string) (adapters.Doc, error) {
+	in, err := e.parser.Parse(text)
+	if err != nil {
+		return e.parseErrorDoc(err), err
+	}
+	switch in.Verb {
+	case intents.VerbCreate, intents.VerbUpdate, intents.VerbDestroy, intents.VerbOperation, intents.VerbPlan:
+	default:
+		return reply(fmt.Sprintf("eos plan previews changes; %q changes nothing. Try: eos plan \"create grafana\"", in.VerbWord())), errors.New("not a change")
+	}
+	if in.Verb == intents.VerbPlan {
+		in.Verb = intents.VerbCreate
+		if d, err := e.st.Declared(e.envOf(in) + "/" + in.Noun); err == nil && !d.Destroyed {
+			in.Verb = intents.VerbUpdate
+		}
+	}
+	spec, err := e.compile(in)
+	if err != nil {
+		return reply(err.Error()), err
+	}
+	plan, err := e.cfg.Runner.Plan(ctx, spec)
+	if err != nil {
+		return reply("planning failed: " + err.Error()), err
+	}
+	now := e.now()
+	p := &store.Plan{ID: plan.Hash[:8], State: store.PlanPreview, Text: text, Requester: adapters.User{ID: user, Name: user},
+		Plan: plan, Created: now, Expires: now}
+	return previewDoc(p, e.cfg.Policy.For(spec.Env), vaultRow(spec)), nil
+}

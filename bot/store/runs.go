@@ -33,7 +33,7 @@ type Run struct {
 	Requester string   `json:"requester"`
 	Approvers []string `json:"approvers"`
 	// Progress is the post edited as the run advances.
-	Progress adapters.PostRef      `json:"progress"`
+	Progress adapters.PostRef       `json:"progress"`
 	Layers   []executor.LayerResult `json:"layers,omitempty"`
 	Started  time.Time              `json:"started"`
 	Finished time.Time              `json:"finished,omitempty"`

@@ -1,0 +1,224 @@
+package bot_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/eosbot/eos/adapters/console"
+	"github.com/eosbot/eos/bot"
+	"github.com/eosbot/eos/bot/eostest"
+	"github.com/eosbot/eos/bot/store"
+)
+
+var planIDRe = regexp.MustCompile(`Plan ([0-9a-f]{8})`)
+
+// stateResources lists the resource addresses in a Terraform state file.
+func stateResources(t *testing.T, path string) []string {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("reading terraform state: %v", err)
+	}
+	var st struct {
+		Resources []struct{ Type, Name string } `json:"resources"`
+	}
+	if err := json.Unmarshal(raw, &st); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, r := range st.Resources {
+		out = append(out, r.Type+"."+r.Name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func preview(t *testing.T, h *eostest.Harness, user, text string) (console.Post, string) {
+	t.Helper()
+	after := h.Last()
+	h.Say(user, text)
+	p := h.WaitText(after, "Plan ", "React ✅ to approve")
+	return p, planIDRe.FindStringSubmatch(p.Text)[1]
+}
+
+func TestCreateApproveRunHistory(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{})
+	p, id := preview(t, h, "alice", "@eos create nextcloud --sso")
+	for _, want := range []string{"create nextcloud in local · asked by @alice", "Terraform | +5 ~0 −0", "Salt      | not configured — skipped",
+		"Nomad     | not configured — skipped", "Also brings in authentik (because of --sso)"} {
+		if !strings.Contains(p.Text, want) {
+			t.Errorf("preview lacks %q:\n%s", want, p.Text)
+		}
+	}
+	if p.Thread == 0 {
+		t.Error("preview was not posted in the request's thread")
+	}
+
+	h.React("bob", p.ID, "+1")
+	done := h.WaitText(p.ID, "Run "+id+" · done in", "Terraform ✅ +5")
+	if done.Edits == 0 {
+		t.Errorf("the progress post was never edited; it should be one post edited in place")
+	}
+	for _, tc := range []struct{ unit, want string }{
+		{"nextcloud", "terraform_data.dns terraform_data.server terraform_data.volume"},
+		{"authentik", "terraform_data.dns terraform_data.server"},
+	} {
+		got := strings.Join(stateResources(t, filepath.Join(h.DataDir, "terraform", "local", tc.unit, "terraform.tfstate")), " ")
+		if got != tc.want {
+			t.Errorf("%s state = %q, want %q", tc.unit, got, tc.want)
+		}
+	}
+
+	after := h.Last()
+	h.Say("alice", "@eos history nextcloud")
+	hist := h.WaitText(after, "History of nextcloud")
+	if !strings.Contains(hist.Text, id) || !strings.Contains(hist.Text, "done") || !strings.Contains(hist.Text, "@alice → @bob") {
+		t.Errorf("history does not show the run:\n%s", hist.Text)
+	}
+
+	// A second approval of the applied plan starts nothing.
+	after = h.Last()
+	h.React("carol", p.ID, "white_check_mark")
+	h.WaitText(after, "Plan "+id+" is approved: nothing started")
+	h.Idle()
+	runs, err := h.Store.Runs(nil)
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("runs = %d (%v), want exactly 1", len(runs), err)
+	}
+	d, err := h.Store.Declared("local/nextcloud")
+	if err != nil || d.RunID != id || d.Spec.Units[0].Values["sso"] != "true" {
+		t.Fatalf("declared nextcloud = %+v, %v", d, err)
+	}
+}
+
+func TestRejectionChangesNothing(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{})
+	p, id := preview(t, h, "alice", "@eos create grafana")
+	h.React("bob", p.ID, "x")
+	h.WaitText(p.ID, "Plan "+id+" rejected by @bob. Nothing changed.")
+	// An approval after the rejection starts nothing either.
+	after := h.Last()
+	h.React("carol", p.ID, "+1")
+	h.WaitText(after, "is rejected: nothing started")
+	h.Idle()
+	if runs, _ := h.Store.Runs(nil); len(runs) != 0 {
+		t.Fatalf("a rejected plan ran: %+v", runs)
+	}
+	if _, err := os.Stat(filepath.Join(h.DataDir, "terraform", "local", "grafana", "terraform.tfstate")); !os.IsNotExist(err) {
+		t.Fatalf("terraform state exists after a rejection (stat: %v)", err)
+	}
+}
+
+func TestExpiredPlanIsNotApplied(t *testing.T) {
+	t.Parallel()
+	clock := eostest.NewClock(time.Date(2026, 11, 23, 14, 0, 0, 0, time.UTC))
+	h := eostest.New(t, eostest.Options{Clock: clock})
+	p, id := preview(t, h, "alice", "@eos create jenkins")
+	if !strings.Contains(p.Text, "expires 14:30 UTC") {
+		t.Errorf("preview does not say when it expires:\n%s", p.Text)
+	}
+	clock.Advance(31 * time.Minute)
+	h.React("bob", p.ID, "+1")
+	h.WaitText(p.ID, "Plan "+id+" expired at 14:30 UTC: nothing changed")
+	h.Idle()
+	if runs, _ := h.Store.Runs(nil); len(runs) != 0 {
+		t.Fatalf("an expired plan ran: %+v", runs)
+	}
+	got, err := h.Store.Plan(id)
+	if err != nil || got.State != store.PlanExpired {
+		t.Fatalf("plan state = %v (%v), want expired", got, err)
+	}
+}
+
+func TestApprovalPolicy(t *testing.T) {
+	t.Parallel()
+	policy := bot.Policy{
+		Default: bot.EnvPolicy{Approvals: 1},
+		Envs:    map[string]bot.EnvPolicy{"production": {Approvers: []string{"alice", "bob", "dave"}, Approvals: 2}},
+	}
+	h := eostest.New(t, eostest.Options{Policy: policy})
+	p, id := preview(t, h, "alice", "@eos create grafana in production")
+	if !strings.Contains(p.Text, "Needs 2 approvals from @alice, @bob, @dave, not from @alice") {
+		t.Errorf("preview does not state the policy:\n%s", p.Text)
+	}
+	// carol is not an approver: told once, however often she reacts.
+	h.React("carol", p.ID, "+1")
+	h.WaitText(p.ID, "@carol can't approve production plans (approvers: @alice, @bob, @dave). Nothing changed.")
+	h.Unreact("carol", p.ID, "+1")
+	h.React("carol", p.ID, "+1")
+	// alice may not approve her own production plan.
+	h.React("alice", p.ID, "+1")
+	h.WaitText(p.ID, "@alice can't approve production plans (the requester's own approval does not count here)")
+	// bob approves twice (a redelivery): counted once.
+	h.React("bob", p.ID, "+1")
+	h.WaitText(p.ID, "Approval 1 of 2 for plan "+id+" from @bob")
+	h.React("bob", p.ID, "+1")
+	h.React("dave", p.ID, "+1")
+	h.WaitText(p.ID, "Run "+id+" · done in")
+	h.Idle()
+	var carolTold int
+	for _, post := range h.Console.Posts() {
+		if strings.Contains(post.Text, "@carol can't approve") {
+			carolTold++
+		}
+	}
+	if carolTold != 1 {
+		t.Errorf("carol was told %d times, want once", carolTold)
+	}
+	r, err := h.Store.Run(id)
+	if err != nil || strings.Join(r.Approvers, ",") != "bob,dave" {
+		t.Fatalf("run approvers = %v (%v), want bob,dave", r, err)
+	}
+}
+
+func TestMistakesGetSpecificAnswers(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{})
+	for _, tc := range []struct{ say, want string }{
+		{"@eos create nextclod --sso", `unknown service "nextclod" — did you mean "nextcloud"?`},
+		{"@eos craete grafana", `did you mean "create"?`},
+		{"@eos create grafana --colour blue", `unknown flag "--colour"`},
+		{"@eos create nextcloud --admin-password hunter2", "Secrets are never typed in chat: I generate nextcloud's admin password and keep it in Vault at eos/local/nextcloud/admin_password"},
+		{"@eos destroy jenkins", "jenkins is not deployed in local: nothing to destroy."},
+		{"@eos update grafana --port 3001", "grafana is not deployed in local yet. To deploy it: @eos create grafana"},
+		{"@eos history", "No runs of anything yet."},
+		{"@eos cancel", "You have no pending plan to cancel."},
+	} {
+		after := h.Last()
+		h.Say("alice", tc.say)
+		got := h.WaitPost(after, func(console.Post) bool { return true })
+		if !strings.Contains(got.Text, tc.want) {
+			t.Errorf("%q answered:\n%s\nwant it to contain %q", tc.say, got.Text, tc.want)
+		}
+		if strings.Contains(got.Text, "hunter2") {
+			t.Errorf("the answer to %q repeats the secret", tc.say)
+		}
+	}
+	if runs, _ := h.Store.Plans(func(*store.Plan) bool { return true }); len(runs) != 0 {
+		t.Fatalf("mistakes created plans: %d", len(runs))
+	}
+}
+
+func TestCancelEndsAPendingPlan(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{})
+	p, id := preview(t, h, "alice", "@eos create grafana --port 3001")
+	after := h.Last()
+	h.Say("alice", "@eos cancel "+id)
+	h.WaitText(after, "Plan "+id+" cancelled by @alice. Nothing changed.")
+	after = h.Last()
+	h.React("bob", p.ID, "+1")
+	h.WaitText(after, "is cancelled: nothing started")
+	h.Idle()
+	if runs, _ := h.Store.Runs(nil); len(runs) != 0 {
+		t.Fatalf("a cancelled plan ran")
+	}
+}

@@ -1,0 +1,226 @@
+// Package eostest is the test harness for conversations with Eos: a real engine wired to the
+// console adapter through a pipe, a real bbolt file and real Terraform working directories
+// in t.TempDir(), and helpers that wait for the bot to answer, with a deadline.
+package eostest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/eosbot/eos/adapters/console"
+	"github.com/eosbot/eos/bot"
+	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/catalog"
+	"github.com/eosbot/eos/executor"
+	"github.com/eosbot/eos/executor/terraform"
+)
+
+// Timeout is how long a helper waits for the bot before failing the test.
+var Timeout = 2 * time.Minute
+
+// Options change the harness; the zero value is the embedded default.
+type Options struct {
+	// DataDir is reused when set (to restart a bot on the same store); default t.TempDir().
+	DataDir string
+	// Policy is the approval policy; zero means bot.DefaultPolicy().
+	Policy bot.Policy
+	// DefaultEnv is the environment of requests that name none (default "local").
+	DefaultEnv string
+	// Clock, when set, is the engine's clock.
+	Clock *Clock
+	// Rollback is the runner's rollback policy.
+	Rollback executor.RollbackPolicy
+}
+
+// Harness is a running bot and the console it listens to.
+type Harness struct {
+	t       testing.TB
+	Engine  *bot.Engine
+	Console *console.Adapter
+	Store   *store.Store
+	DataDir string
+	Log     *strings.Builder
+
+	in     *io.PipeWriter
+	cancel context.CancelFunc
+	done   chan error
+	once   sync.Once
+}
+
+// New starts a bot on the console. It is stopped when the test ends.
+func New(t testing.TB, opts Options) *Harness {
+	t.Helper()
+	if opts.DataDir == "" {
+		opts.DataDir = t.TempDir()
+	}
+	cat, err := catalog.Load(catalog.Embedded())
+	if err != nil {
+		t.Fatalf("loading the embedded catalog: %v", err)
+	}
+	logs := &strings.Builder{}
+	log := slog.New(slog.NewTextHandler(&syncWriter{w: logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	tf, err := terraform.New(terraform.Config{
+		WorkDir:        filepath.Join(opts.DataDir, "terraform"),
+		CLIConfigFile:  filepath.Join(opts.DataDir, "terraform.rc"),
+		PluginCacheDir: filepath.Join(opts.DataDir, "plugins"),
+		Logger:         log,
+	})
+	if err != nil {
+		t.Fatalf("terraform layer: %v", err)
+	}
+	runner, err := executor.NewRunner(executor.RunnerConfig{Layers: []executor.Layer{tf}, Rollback: opts.Rollback})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(filepath.Join(opts.DataDir, "eos.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := bot.Config{Catalog: cat, Runner: runner, Store: st, Policy: opts.Policy, DefaultEnv: opts.DefaultEnv,
+		ProgressInterval: 10 * time.Millisecond, Logger: log}
+	if opts.Clock != nil {
+		cfg.Now = opts.Clock.Now
+	}
+	engine, err := bot.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, w := io.Pipe()
+	transcript := io.Discard
+	if testing.Verbose() {
+		transcript = os.Stdout
+	}
+	con := console.New(console.Config{In: r, Out: transcript, Echo: true, Idle: engine.Wait})
+	ctx, cancel := context.WithCancel(context.Background())
+	h := &Harness{t: t, Engine: engine, Console: con, Store: st, DataDir: opts.DataDir, Log: logs, in: w, cancel: cancel, done: make(chan error, 1)}
+	go func() { h.done <- engine.Run(ctx, con) }()
+	t.Cleanup(h.Stop)
+	return h
+}
+
+// Stop ends the input, waits for the bot to finish what it started and closes the store.
+func (h *Harness) Stop() {
+	h.once.Do(func() {
+		h.in.Close()
+		select {
+		case err := <-h.done:
+			if err != nil {
+				h.t.Errorf("engine stopped with: %v", err)
+			}
+		case <-time.After(Timeout):
+			h.t.Errorf("engine did not stop within %s", Timeout)
+			h.cancel()
+		}
+		h.cancel()
+		h.Store.Close()
+	})
+}
+
+func (h *Harness) line(s string) {
+	h.t.Helper()
+	if _, err := io.WriteString(h.in, s+"\n"); err != nil {
+		h.t.Fatalf("writing to the console: %v", err)
+	}
+}
+
+// Say posts text as user.
+func (h *Harness) Say(user, text string) {
+	h.t.Helper()
+	h.line("/as " + user)
+	h.line(text)
+}
+
+// React adds user's emoji to post id.
+func (h *Harness) React(user string, post int, emoji string) {
+	h.t.Helper()
+	h.line("/as " + user)
+	h.line(fmt.Sprintf("/react %d %s", post, emoji))
+}
+
+// Unreact removes user's emoji from post id.
+func (h *Harness) Unreact(user string, post int, emoji string) {
+	h.t.Helper()
+	h.line("/as " + user)
+	h.line(fmt.Sprintf("/unreact %d %s", post, emoji))
+}
+
+// Idle waits until every run the bot started has finished.
+func (h *Harness) Idle() {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
+	defer cancel()
+	if err := h.Engine.Wait(ctx); err != nil {
+		h.t.Fatalf("bot still busy after %s", Timeout)
+	}
+}
+
+// WaitPost waits for a bot post, after post number after, for which match holds.
+func (h *Harness) WaitPost(after int, match func(console.Post) bool) console.Post {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
+	defer cancel()
+	var found console.Post
+	_, err := h.Console.WaitFor(ctx, func(posts []console.Post) bool {
+		for _, p := range posts {
+			if p.ID > after && p.Author == "eos" && match(p) {
+				found = p
+				return true
+			}
+		}
+		return false
+	})
+	if err != nil {
+		h.t.Fatalf("waiting for the bot: %v\nlogs:\n%s", err, h.Log.String())
+	}
+	return found
+}
+
+// WaitText waits for a bot post after post number after that contains every one of texts.
+func (h *Harness) WaitText(after int, texts ...string) console.Post {
+	h.t.Helper()
+	return h.WaitPost(after, func(p console.Post) bool {
+		for _, s := range texts {
+			if !strings.Contains(p.Text, s) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// Last is the number of the latest post.
+func (h *Harness) Last() int { return len(h.Console.Posts()) }
+
+// Clock is a settable clock for expiry tests.
+type Clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// NewClock starts a clock at t.
+func NewClock(t time.Time) *Clock { return &Clock{now: t} }
+
+// Now reads the clock.
+func (c *Clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+
+// Advance moves the clock forward.
+func (c *Clock) Advance(d time.Duration) { c.mu.Lock(); c.now = c.now.Add(d); c.mu.Unlock() }
+
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}

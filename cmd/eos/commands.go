@@ -1,0 +1,235 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/adapters/console"
+	"github.com/eosbot/eos/adapters/mattermost"
+	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/intents"
+)
+
+func serveCmd(loadCfg func() (*Config, error)) *cobra.Command {
+	return &cobra.Command{
+		Use:   "serve",
+		Short: "Run the bot on the configured chat platforms (the console when none is configured)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := loadCfg()
+			if err != nil {
+				return err
+			}
+			log, err := newLogger(os.Stderr, cfg.LogLevel)
+			if err != nil {
+				return err
+			}
+			a, err := build(cfg, log)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			var as []adapters.Adapter
+			if cfg.Mattermost != nil {
+				mm, err := mattermost.New(mattermost.Config{URL: cfg.Mattermost.URL, Token: cfg.Mattermost.Token, Channels: cfg.Mattermost.Channels, Logger: log.With("adapter", "mattermost")})
+				if err != nil {
+					return err
+				}
+				as = append(as, mm)
+			}
+			if cfg.consoleEnabled() {
+				as = append(as, newConsole(a, cfg.Console.User, "", cmd))
+			}
+			log.Info("eos serving", "version", version, "adapters", len(as), "data_dir", cfg.DataDir)
+			return a.engine.Run(cmd.Context(), as...)
+		},
+	}
+}
+
+func chatCmd(loadCfg func() (*Config, error)) *cobra.Command {
+	var user, script string
+	cmd := &cobra.Command{
+		Use:   "chat",
+		Short: "Talk to Eos in the terminal (react with /react N EMOJI); lines can be piped in",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := loadCfg()
+			if err != nil {
+				return err
+			}
+			if cfg.LogLevel == "" {
+				cfg.LogLevel = "warn"
+			}
+			log, err := newLogger(os.Stderr, cfg.LogLevel)
+			if err != nil {
+				return err
+			}
+			a, err := build(cfg, log)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			if user == "" {
+				user = cfg.Console.User
+			}
+			return a.engine.Run(cmd.Context(), newConsole(a, user, script, cmd))
+		},
+	}
+	cmd.Flags().StringVar(&user, "user", "", "who you are in the chat (default $USER)")
+	cmd.Flags().StringVar(&script, "script", "", "read the conversation from this file instead of the terminal")
+	return cmd
+}
+
+// newConsole makes the console adapter: interactive with a prompt on a terminal, echoing
+// each line when fed from a script or a pipe.
+func newConsole(a *app, user, script string, cmd *cobra.Command) *console.Adapter {
+	in := cmd.InOrStdin()
+	interactive := false
+	if script != "" {
+		f, err := os.Open(script)
+		if err == nil {
+			in = f // closed when the process ends
+		} else {
+			fmt.Fprintln(os.Stderr, "eos:", err)
+			in = strings.NewReader("")
+		}
+	} else if fi, err := os.Stdin.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+		interactive = true
+		fmt.Fprintf(cmd.OutOrStdout(), "Eos %s · console chat as @%s · data in %s\nTry: @eos help · @eos create grafana · then /react N +1 to approve post N · /quit\n",
+			version, user, a.cfg.DataDir)
+	}
+	return console.New(console.Config{
+		In: in, Out: cmd.OutOrStdout(), User: user, BotName: a.cfg.BotName,
+		Prompt: interactive, Echo: !interactive, Idle: a.engine.Wait,
+	})
+}
+
+func parseCmd(loadCfg func() (*Config, error)) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "parse [--json] TEXT",
+		Short: "Parse a chat command and print the intent (exit 1 on a mistake)",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := loadCfg()
+			if err != nil {
+				return err
+			}
+			cat, err := loadCatalog(cfg)
+			if err != nil {
+				return err
+			}
+			in, perr := intents.NewParser(cat).Parse(strings.Join(args, " "))
+			out := cmd.OutOrStdout()
+			var pe *intents.Error
+			switch {
+			case perr != nil && !errors.As(perr, &pe):
+				return perr
+			case perr != nil && asJSON:
+				json.NewEncoder(out).Encode(map[string]any{"error": pe})
+				return exitError{}
+			case perr != nil:
+				fmt.Fprintln(out, pe.Error())
+				fmt.Fprintln(out, pe.Caret())
+				return exitError{}
+			case asJSON:
+				return json.NewEncoder(out).Encode(in)
+			}
+			raw, _ := json.MarshalIndent(in, "", "  ")
+			fmt.Fprintln(out, string(raw))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON: the intent, or {\"error\": {message, column, suggestion}}")
+	return cmd
+}
+
+func planCmd(loadCfg func() (*Config, error)) *cobra.Command {
+	var user string
+	cmd := &cobra.Command{
+		Use:   "plan TEXT",
+		Short: "Show the preview of a request without chat, storing nothing",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := loadCfg()
+			if err != nil {
+				return err
+			}
+			log, err := newLogger(os.Stderr, "warn")
+			if err != nil {
+				return err
+			}
+			a, err := build(cfg, log)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			if user == "" {
+				user = cfg.Console.User
+			}
+			doc, err := a.engine.Preview(cmd.Context(), strings.Join(args, " "), user)
+			fmt.Fprintln(cmd.OutOrStdout(), doc.Plain())
+			if err != nil {
+				return exitError{}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&user, "user", "", "who asks (default $USER)")
+	return cmd
+}
+
+func auditCmd(loadCfg func() (*Config, error)) *cobra.Command {
+	var asJSON bool
+	var service string
+	cmd := &cobra.Command{
+		Use:   "audit [--json] [--service NAME]",
+		Short: "Print the audit log: requests, previews, approvals, runs",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := loadCfg()
+			if err != nil {
+				return err
+			}
+			st, err := store.Open(filepath.Join(cfg.DataDir, "eos.db"), 2*time.Second)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			entries, err := st.Audit(func(e *store.Entry) bool { return service == "" || e.Service == service })
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				for _, e := range entries {
+					if err := enc.Encode(e); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+			for _, e := range entries {
+				fmt.Fprintf(out, "%5d %s %-10s %-8s %-12s @%-10s %s\n", e.Seq, e.At.UTC().Format(time.RFC3339), e.Kind, e.PlanID, e.Env+"/"+e.Service, e.User, firstLine(e.Text))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "one JSON object per line")
+	cmd.Flags().StringVar(&service, "service", "", "only entries about this service")
+	return cmd
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/hashicorp/hcl/v2/hclparse"
+
+	"github.com/eosbot/eos/bot"
+)
+
+// Config is the configuration file (HCL, see examples/eos.hcl). Every setting has a default,
+// so Eos runs with no file at all; EOS_* environment variables override the file.
+type Config struct {
+	// DataDir holds the bbolt store and Terraform working directories (EOS_DATA_DIR).
+	DataDir string `hcl:"data_dir,optional"`
+	// DefaultEnv is the environment of requests that name none (EOS_DEFAULT_ENV).
+	DefaultEnv string `hcl:"default_env,optional"`
+	// BotName is the name people mention (EOS_BOT_NAME).
+	BotName string `hcl:"bot_name,optional"`
+	// CatalogDirs are operators' blueprint directories, added to the embedded ones
+	// (EOS_CATALOG_DIRS, separated by ':').
+	CatalogDirs []string `hcl:"catalog_dirs,optional"`
+	// LogLevel is debug, info, warn or error (EOS_LOG_LEVEL).
+	LogLevel string `hcl:"log_level,optional"`
+
+	Terraform  *TerraformConfig  `hcl:"terraform,block"`
+	Console    *ConsoleConfig    `hcl:"console,block"`
+	Mattermost *MattermostConfig `hcl:"mattermost,block"`
+	Policies   []PolicyConfig    `hcl:"policy,block"`
+}
+
+// TerraformConfig configures the Terraform layer.
+type TerraformConfig struct {
+	// Binary is the terraform executable; empty means PATH (EOS_TERRAFORM_BINARY).
+	Binary string `hcl:"binary,optional"`
+	// Mirror is a filesystem provider mirror (EOS_TERRAFORM_MIRROR).
+	Mirror string `hcl:"mirror,optional"`
+	// MirrorInclude lists the providers served by Mirror (default registry.terraform.io/eos/*).
+	MirrorInclude []string `hcl:"mirror_include,optional"`
+	// Rollback is failed-layer (default), all or none.
+	Rollback string `hcl:"rollback,optional"`
+	// Timeout bounds one terraform command, like "10m".
+	Timeout string `hcl:"timeout,optional"`
+}
+
+// ConsoleConfig configures the terminal chat of `eos serve`.
+type ConsoleConfig struct {
+	// Enabled runs the console in `eos serve`; by default it runs when no other adapter is
+	// configured.
+	Enabled *bool `hcl:"enabled,optional"`
+	// User is the name the console user approves as (default $USER).
+	User string `hcl:"user,optional"`
+}
+
+// MattermostConfig connects to a Mattermost server.
+type MattermostConfig struct {
+	// URL of the server (EOS_MATTERMOST_URL).
+	URL string `hcl:"url,optional"`
+	// Token is the bot account's token; prefer EOS_MATTERMOST_TOKEN to writing it here.
+	Token string `hcl:"token,optional"`
+	// Channels the bot serves, as "team/channel" (EOS_MATTERMOST_CHANNELS, comma-separated).
+	Channels []string `hcl:"channels,optional"`
+}
+
+// PolicyConfig is the approval policy of one environment; the label "default" applies to
+// environments without their own block.
+type PolicyConfig struct {
+	Env          string   `hcl:"env,label"`
+	Requesters   []string `hcl:"requesters,optional"`
+	Approvers    []string `hcl:"approvers,optional"`
+	Approvals    int      `hcl:"approvals,optional"`
+	SelfApproval bool     `hcl:"self_approval,optional"`
+	TTL          string   `hcl:"ttl,optional"`
+}
+
+// loadConfig reads path (if not empty), applies EOS_* overrides and fills defaults.
+func loadConfig(path string) (*Config, error) {
+	cfg := &Config{}
+	if path != "" {
+		f, diags := hclparse.NewParser().ParseHCLFile(path)
+		if diags.HasErrors() {
+			return nil, fmt.Errorf("reading %s: %s", path, diags.Error())
+		}
+		if diags := gohcl.DecodeBody(f.Body, nil, cfg); diags.HasErrors() {
+			return nil, fmt.Errorf("reading %s: %s", path, diags.Error())
+		}
+	}
+	cfg.applyEnv(os.Getenv)
+	cfg.defaults()
+	return cfg, nil
+}
+
+func (c *Config) applyEnv(getenv func(string) string) {
+	set := func(dst *string, key string) {
+		if v := getenv(key); v != "" {
+			*dst = v
+		}
+	}
+	set(&c.DataDir, "EOS_DATA_DIR")
+	set(&c.DefaultEnv, "EOS_DEFAULT_ENV")
+	set(&c.BotName, "EOS_BOT_NAME")
+	set(&c.LogLevel, "EOS_LOG_LEVEL")
+	if v := getenv("EOS_CATALOG_DIRS"); v != "" {
+		c.CatalogDirs = filepath.SplitList(v)
+	}
+	if c.Terraform == nil {
+		c.Terraform = &TerraformConfig{}
+	}
+	set(&c.Terraform.Binary, "EOS_TERRAFORM_BINARY")
+	set(&c.Terraform.Mirror, "EOS_TERRAFORM_MIRROR")
+	if getenv("EOS_MATTERMOST_URL") != "" && c.Mattermost == nil {
+		c.Mattermost = &MattermostConfig{}
+	}
+	if c.Mattermost != nil {
+		set(&c.Mattermost.URL, "EOS_MATTERMOST_URL")
+		set(&c.Mattermost.Token, "EOS_MATTERMOST_TOKEN")
+		if v := getenv("EOS_MATTERMOST_CHANNELS"); v != "" {
+			c.Mattermost.Channels = strings.Split(v, ",")
+		}
+	}
+}
+
+func (c *Config) defaults() {
+	if c.DataDir == "" {
+		c.DataDir = ".eos"
+	}
+	if c.DefaultEnv == "" {
+		c.DefaultEnv = "local"
+	}
+	if c.BotName == "" {
+		c.BotName = "eos"
+	}
+	if c.Console == nil {
+		c.Console = &ConsoleConfig{}
+	}
+	if c.Console.User == "" {
+		c.Console.User = os.Getenv("USER")
+	}
+	if c.Console.User == "" {
+		c.Console.User = "you"
+	}
+	if len(c.Terraform.MirrorInclude) == 0 {
+		c.Terraform.MirrorInclude = []string{"registry.terraform.io/eos/*"}
+	}
+}
+
+// policy turns the policy blocks into the engine's Policy.
+func (c *Config) policy() (bot.Policy, error) {
+	p := bot.DefaultPolicy()
+	for _, pc := range c.Policies {
+		ep := bot.EnvPolicy{Requesters: pc.Requesters, Approvers: pc.Approvers, Approvals: pc.Approvals, SelfApproval: pc.SelfApproval}
+		if pc.TTL != "" {
+			d, err := time.ParseDuration(pc.TTL)
+			if err != nil || d <= 0 {
+				return p, fmt.Errorf("policy %q: ttl %q is not a duration like 30m", pc.Env, pc.TTL)
+			}
+			ep.TTL = d
+		}
+		if pc.Env == "default" {
+			p.Default = ep
+		} else {
+			p.Envs[pc.Env] = ep
+		}
+	}
+	return p, nil
+}
+
+// consoleEnabled says whether `eos serve` runs the console.
+func (c *Config) consoleEnabled() bool {
+	if c.Console.Enabled != nil {
+		return *c.Console.Enabled
+	}
+	return c.Mattermost == nil
+}
+
+// cacheDir is Eos's cache outside any checkout: ${XDG_CACHE_HOME:-$HOME/.cache}/eos.
+func cacheDir() string {
+	if d := os.Getenv("XDG_CACHE_HOME"); d != "" {
+		return filepath.Join(d, "eos")
+	}
+	if d, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(d, ".cache", "eos")
+	}
+	return filepath.Join(os.TempDir(), "eos-cache")
+}

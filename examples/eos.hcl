@@ -1,0 +1,48 @@
+# Eos configuration. Every setting is optional; EOS_* environment variables override this file.
+
+# Where the bbolt store and the Terraform working directories live.
+data_dir = "/var/lib/eos"
+
+# Environment of requests that do not say `in ENV`.
+default_env = "staging"
+
+# The name people mention in chat (@eos).
+bot_name = "eos"
+
+# Your own blueprint folders, added to the embedded catalog.
+catalog_dirs = ["/etc/eos/blueprints"]
+
+log_level = "info"
+
+terraform {
+  # binary  = "/usr/local/bin/terraform"
+  # A filesystem mirror for providers, for machines without registry access.
+  # mirror         = "/var/lib/eos/providers"
+  # mirror_include = ["registry.terraform.io/eos/*"]
+  rollback = "failed-layer" # or "all", "none"
+  timeout  = "15m"
+}
+
+mattermost {
+  url      = "https://chat.example.org"
+  # token  = "..."  # better: EOS_MATTERMOST_TOKEN in the service's environment
+  channels = ["ops/infra"]
+}
+
+console {
+  enabled = false
+}
+
+# Anyone may ask for plans in staging; one approval from anyone else.
+policy "default" {
+  approvals     = 1
+  self_approval = false
+  ttl           = "30m"
+}
+
+policy "production" {
+  approvers     = ["bob", "dave"]
+  approvals     = 2
+  self_approval = false
+  ttl           = "15m"
+}
