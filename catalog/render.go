@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -74,7 +73,7 @@ func (e *RequestError) Error() string { return e.Blueprint + ": " + e.Message }
 
 // Render evaluates the blueprint for req. A *RequestError means the request is wrong; any other
 // error is a blueprint bug (an expression that fails), reported with the blueprint's Source and
-// the expression's position.
+// the expression's position. Render does not change b and is safe for concurrent use.
 func (b *Blueprint) Render(req Request) (*Rendered, error) {
 	r := &Rendered{Blueprint: b, Env: req.Env, Values: map[string]Value{}}
 	flags, err := b.bindFlags(req.Flags, r.Values)
@@ -119,7 +118,7 @@ func (b *Blueprint) bindFlags(given map[string]Value, shown map[string]Value) (m
 	for _, name := range sortedKeys(given) {
 		f, ok := b.Flag(name)
 		if !ok {
-			return nil, b.requestErr("it has no flag --%s (%s)", name, nameList("flags", b.visibleFlags()))
+			return nil, b.requestErr("no flag --%s (%s)", name, nameList("flags", b.visibleFlags()))
 		}
 		if f.Secret {
 			return nil, b.requestErr("--%s is secret and never typed in chat: Eos generates it and keeps it in Vault", name)
@@ -305,21 +304,4 @@ func (b *Blueprint) readTree(dir string) (map[string]string, error) {
 		return nil, fmt.Errorf("reading module %s of blueprint %s: %w", dir, b.Source, err)
 	}
 	return files, nil
-}
-
-// sortedFlagText lists flags as "--name value" for messages, sorted by name.
-func sortedFlagText(flags map[string]Value) string {
-	names := make([]string, 0, len(flags))
-	for n := range flags {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	parts := make([]string, len(names))
-	for i, n := range names {
-		parts[i] = "--" + n + " " + flags[n].Text
-	}
-	if len(parts) == 0 {
-		return "no flags"
-	}
-	return strings.Join(parts, " ")
 }

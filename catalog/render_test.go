@@ -149,7 +149,7 @@ func TestRenderRequestErrors(t *testing.T) {
 		want string
 	}{
 		{"unknown flag", service(t, c, "grafana"), Request{Flags: map[string]Value{"ssl": BoolValue(true)}},
-			"grafana: it has no flag --ssl (flags port, domain)"},
+			"grafana: no flag --ssl (flags port, domain)"},
 		{"secret flag typed", service(t, c, "nextcloud"), Request{Flags: map[string]Value{"admin-password": StringValue(String, "hunter2")}},
 			"nextcloud: --admin-password is secret and never typed in chat: Eos generates it and keeps it in Vault"},
 		{"wrong type", service(t, c, "grafana"), Request{Flags: map[string]Value{"port": StringValue(String, "http")}},
@@ -222,5 +222,25 @@ func TestRenderBlueprintBug(t *testing.T) {
 	var diags Diagnostics
 	if !errors.As(err, &diags) || diags[0].Line != 12 || !strings.Contains(err.Error(), "rendering blueprint "+filepath.Join(dir, "buggy")) {
 		t.Errorf("got %v, want the blueprint's folder and line 12", err)
+	}
+}
+
+func TestRenderConcurrently(t *testing.T) {
+	c := loadEmbedded(t)
+	nc := service(t, c, "nextcloud")
+	errs := make(chan error, 8)
+	for i := range 8 {
+		go func() {
+			rs, err := c.Resolve(nc, Request{Flags: map[string]Value{"sso": BoolValue(i%2 == 0)}, Env: "production"})
+			if err == nil && len(rs) != 2-i%2 {
+				err = errors.New("wrong number of rendered blueprints")
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package catalog
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -117,4 +118,21 @@ func sameValues(a, b map[string]Value) bool {
 		}
 	}
 	return true
+}
+
+// sortedFlagText lists flags as "--name value" for messages, sorted by name.
+func sortedFlagText(flags map[string]Value) string {
+	names := make([]string, 0, len(flags))
+	for n := range flags {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = "--" + n + " " + flags[n].Text
+	}
+	if len(parts) == 0 {
+		return "no flags"
+	}
+	return strings.Join(parts, " ")
 }
