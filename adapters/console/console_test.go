@@ -1,0 +1,116 @@
+package console
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/eosbot/eos/adapters"
+)
+
+// recorder is a Handler that answers every message in its thread, like the bot does.
+type recorder struct {
+	mu        sync.Mutex
+	messages  []adapters.Message
+	reactions []adapters.Reaction
+}
+
+func (r *recorder) HandleMessage(ctx context.Context, a adapters.Adapter, m adapters.Message) {
+	r.mu.Lock()
+	r.messages = append(r.messages, m)
+	r.mu.Unlock()
+	a.(adapters.Threader).Reply(ctx, m.Post, adapters.NewDoc(adapters.Heading{Text: "heard " + m.Text}, adapters.Table{Header: []string{"a", "bb"}, Rows: [][]string{{"long", "x"}}}))
+}
+
+func (r *recorder) HandleReaction(_ context.Context, _ adapters.Adapter, re adapters.Reaction) {
+	r.mu.Lock()
+	r.reactions = append(r.reactions, re)
+	r.mu.Unlock()
+}
+
+func TestScriptedConversation(t *testing.T) {
+	script := strings.Join([]string{
+		"@eos create grafana",
+		"/as bob",
+		"/react 2 👍",
+		"/react 9 +1",
+		"/unreact 2 +1",
+		"/frobnicate",
+		"# a comment",
+		"/quit",
+		"@eos never read",
+	}, "\n")
+	var out strings.Builder
+	idle := 0
+	c := New(Config{In: strings.NewReader(script), Out: &out, User: "alice", Echo: true, Idle: func(context.Context) error { idle++; return nil }})
+	h := &recorder{}
+	if err := c.Run(context.Background(), h); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.messages) != 1 || h.messages[0].Author.Name != "alice" || h.messages[0].Post.ID != "1" || !h.messages[0].Direct {
+		t.Fatalf("messages = %+v", h.messages)
+	}
+	if len(h.reactions) != 2 || h.reactions[0].Emoji != "+1" || h.reactions[0].User.Name != "bob" || h.reactions[0].Post.Thread != "1" ||
+		!h.reactions[1].Removed {
+		t.Fatalf("reactions = %+v", h.reactions)
+	}
+	if idle != 1 {
+		t.Errorf("Idle called %d times, want once at /quit", idle)
+	}
+	want := []string{
+		"[1] alice: @eos create grafana",
+		"[2] ↳1 eos: heard @eos create grafana",
+		"            a    | bb",
+		"            long | x",
+		"  (now typing as @bob)",
+		"  (there is no post 9 (posts are numbered 1 to 2))",
+		"  (unknown console command /frobnicate — /help lists them)",
+	}
+	for _, w := range want {
+		if !strings.Contains(out.String(), w+"\n") {
+			t.Errorf("transcript lacks %q:\n%s", w, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "never read") {
+		t.Error("a line after /quit was read")
+	}
+}
+
+func TestEditAndReactions(t *testing.T) {
+	var out strings.Builder
+	c := New(Config{Out: &out})
+	ctx := context.Background()
+	ref, _ := c.Post(ctx, "local", adapters.NewDoc(adapters.Text{Text: "Run 1 · Terraform ⏳"}))
+	if err := c.Edit(ctx, ref, adapters.NewDoc(adapters.Text{Text: "Run 1 · done"})); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.React(ctx, ref, "eyes"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Edit(ctx, adapters.PostRef{ID: "7"}, adapters.Doc{}); err == nil {
+		t.Error("editing a missing post succeeded")
+	}
+	posts := c.Posts()
+	if len(posts) != 1 || posts[0].Text != "Run 1 · done" || posts[0].Edits != 1 {
+		t.Fatalf("posts = %+v", posts)
+	}
+	rs, _ := c.Reactions(ctx, ref)
+	if len(rs) != 1 || rs[0].Emoji != "eyes" || rs[0].User.Name != "eos" {
+		t.Fatalf("reactions = %+v", rs)
+	}
+	if !strings.Contains(out.String(), "[1] eos (edited): Run 1 · done\n") {
+		t.Errorf("edit not shown:\n%s", out.String())
+	}
+}
+
+func TestWaitForGivesUpWithTheTranscript(t *testing.T) {
+	c := New(Config{})
+	c.Post(context.Background(), "local", adapters.NewDoc(adapters.Text{Text: "hello"}))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := c.WaitFor(ctx, func(ps []Post) bool { return len(ps) > 5 })
+	if err == nil || !strings.Contains(err.Error(), "[1] eos: hello") {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// run executes the eos command line in-process and returns its output and error.
+func run(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	t.Setenv("EOS_DATA_DIR", t.TempDir())
+	cmd := rootCmd()
+	var out bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	cmd.SetArgs(args)
+	err := cmd.Execute()
+	return out.String(), err
+}
+
+func TestParseJSON(t *testing.T) {
+	out, err := run(t, "parse", "--json", "@eos deploy nextcloud with sso --domain cloud.example.org in staging")
+	if err != nil {
+		t.Fatalf("parse failed: %v\n%s", err, out)
+	}
+	var got struct {
+		Verb  string         `json:"verb"`
+		Noun  string         `json:"noun"`
+		Args  []any          `json:"args"`
+		Flags map[string]any `json:"flags"`
+		Env   string         `json:"env"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+	if got.Verb != "create" || got.Noun != "nextcloud" || got.Env != "staging" || got.Flags["sso"] != true || got.Flags["domain"] != "cloud.example.org" {
+		t.Fatalf("intent = %+v", got)
+	}
+}
+
+func TestParseJSONErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, text, message, suggestion string
+		column                          int
+	}{
+		{"unknown verb", "@eos craete nextcloud", `unknown command "craete"`, "create", 6},
+		{"unknown service", "create nextclod --sso", `unknown service "nextclod"`, "nextcloud", 8},
+		{"unknown flag", "create nextcloud --sos", `unknown flag "--sos"`, "--sso", 18},
+		{"missing value", "create grafana --port", "--port needs", "", 22},
+		{"bad size", "resize lvm data 12Q", `"12Q" is not a size`, "", 17},
+		{"unterminated quote", `create grafana --domain "cloud`, "unterminated", "", 25},
+		{"over-long input", "create grafana " + strings.Repeat("x", 5000), "too long", "", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := run(t, "parse", "--json", tc.text)
+			if err == nil {
+				t.Fatalf("parse of %q succeeded: %s", tc.text, out)
+			}
+			var got struct {
+				Error struct {
+					Message    string `json:"message"`
+					Column     int    `json:"column"`
+					Suggestion string `json:"suggestion"`
+				} `json:"error"`
+			}
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatalf("output is not JSON: %v\n%s", err, out)
+			}
+			e := got.Error
+			if !strings.Contains(e.Message, tc.message) || e.Suggestion != tc.suggestion || (tc.column != 0 && e.Column != tc.column) || e.Column < 1 {
+				t.Fatalf("error = %+v, want message containing %q, column %d, suggestion %q", e, tc.message, tc.column, tc.suggestion)
+			}
+		})
+	}
+}
+
+func TestVersion(t *testing.T) {
+	out, err := run(t, "version")
+	if err != nil || out != "eos dev\n" {
+		t.Fatalf("version = %q, %v", out, err)
+	}
+}

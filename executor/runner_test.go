@@ -1,0 +1,141 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// recLayer is a hand-written layer that records what the runner asks of it.
+type recLayer struct {
+	name     LayerName
+	failWith error
+	calls    *[]string
+}
+
+func (l *recLayer) Name() LayerName { return l.name }
+func (l *recLayer) Plan(_ context.Context, spec Spec) (LayerPlan, error) {
+	*l.calls = append(*l.calls, "plan "+string(l.name))
+	return LayerPlan{Status: PlanChanges, Digest: string(l.name) + " " + spec.Target, Changes: []Change{{Action: Create, Address: "x"}}}, nil
+}
+func (l *recLayer) Apply(_ context.Context, _ Spec, _ LayerPlan, report func(Event)) (LayerResult, error) {
+	*l.calls = append(*l.calls, "apply "+string(l.name))
+	report(Event{Layer: l.name, Done: 1, Total: 1})
+	if l.failWith != nil {
+		return LayerResult{Failed: &Change{Address: "x"}}, l.failWith
+	}
+	return LayerResult{Summary: "+1"}, nil
+}
+func (l *recLayer) Drift(context.Context, Spec) (LayerDrift, error) {
+	if l.failWith != nil {
+		return LayerDrift{}, l.failWith
+	}
+	return LayerDrift{Status: DriftClean}, nil
+}
+func (l *recLayer) Rollback(_ context.Context, _ Spec, prev *Spec, _ func(Event)) (string, error) {
+	*l.calls = append(*l.calls, "rollback "+string(l.name))
+	return "undone", nil
+}
+
+func spec() Spec {
+	return Spec{Verb: "create", Target: "svc", Env: "local", Units: []Unit{{Service: "svc",
+		Salt: &SaltPart{State: "s.sls"}, Terraform: &TerraformPart{}, Nomad: &NomadPart{}}}}
+}
+
+func TestRunnerOrderAndNotConfigured(t *testing.T) {
+	var calls []string
+	r, err := NewRunner(RunnerConfig{Layers: []Layer{&recLayer{name: Nomad, calls: &calls}, &recLayer{name: Terraform, calls: &calls}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := r.Plan(context.Background(), spec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Layers[0].Status != PlanNotConfigured || plan.Layers[0].Summary != "not configured — skipped" {
+		t.Errorf("salt plan = %+v, want not configured", plan.Layers[0])
+	}
+	var events []LayerName
+	res := r.Apply(context.Background(), plan, nil, func(e Event) { events = append(events, e.Layer) })
+	if got := strings.Join(calls, ","); got != "plan terraform,plan nomad,apply terraform,apply nomad" {
+		t.Errorf("calls = %s: layers must run in the order Salt, Terraform, Nomad", got)
+	}
+	if res.Failed || res.Layers[0].Status != ResultSkipped || res.Layers[1].Status != ResultOK || res.Layers[2].Status != ResultOK {
+		t.Errorf("result = %+v", res)
+	}
+	if len(events) != 2 || events[0] != Terraform {
+		t.Errorf("events = %v", events)
+	}
+}
+
+func TestRunnerStopsAtFailureAndRollsBackByPolicy(t *testing.T) {
+	for _, tc := range []struct {
+		policy RollbackPolicy
+		calls  string
+		note   string
+	}{
+		{RollbackFailed, "apply salt,apply terraform,rollback terraform", "undone"},
+		{RollbackAll, "apply salt,apply terraform,rollback terraform,rollback salt", "undone; Salt: undone"},
+		{RollbackNone, "apply salt,apply terraform", "not rolled back (policy: none)"},
+	} {
+		t.Run(string(tc.policy), func(t *testing.T) {
+			var calls []string
+			r, err := NewRunner(RunnerConfig{Rollback: tc.policy, Layers: []Layer{
+				&recLayer{name: Salt, calls: &calls},
+				&recLayer{name: Terraform, calls: &calls, failWith: errors.New("volume data: size unknown")},
+				&recLayer{name: Nomad, calls: &calls},
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, _ := r.Plan(context.Background(), spec())
+			calls = nil
+			res := r.Apply(context.Background(), plan, nil, func(Event) {})
+			if got := strings.Join(calls, ","); got != tc.calls {
+				t.Errorf("calls = %s, want %s", got, tc.calls)
+			}
+			tf := res.Layers[1]
+			if !res.Failed || tf.Status != ResultFailed || tf.Error != "volume data: size unknown" || tf.Rollback != tc.note {
+				t.Errorf("terraform result = %+v", tf)
+			}
+			if res.Layers[2].Status != ResultNotStarted {
+				t.Errorf("nomad = %s, want not started", res.Layers[2].Status)
+			}
+		})
+	}
+}
+
+func TestPlanHashBindsEveryLayer(t *testing.T) {
+	a := HashPlan(spec(), []LayerPlan{{Layer: Terraform, Status: PlanChanges, Digest: "create x"}})
+	if a != HashPlan(spec(), []LayerPlan{{Layer: Terraform, Status: PlanChanges, Digest: "create x", State: []byte(`{"file":"/tmp/1"}`)}}) {
+		t.Error("layer-private state changed the hash")
+	}
+	if a == HashPlan(spec(), []LayerPlan{{Layer: Terraform, Status: PlanChanges, Digest: "create y"}}) {
+		t.Error("a different layer plan has the same hash")
+	}
+	other := spec()
+	other.Env = "production"
+	if a == HashPlan(other, []LayerPlan{{Layer: Terraform, Status: PlanChanges, Digest: "create x"}}) {
+		t.Error("a different spec has the same hash")
+	}
+}
+
+func TestDriftUnknownIsNeverClean(t *testing.T) {
+	var calls []string
+	r, _ := NewRunner(RunnerConfig{Layers: []Layer{&recLayer{name: Terraform, calls: &calls, failWith: errors.New("state locked")}}})
+	d := r.Drift(context.Background(), spec())
+	if d[0].Status != DriftSkipped || d[1].Status != DriftUnknown || d[1].Reason != "state locked" {
+		t.Fatalf("drift = %+v", d)
+	}
+}
+
+func TestRunnerRejectsBadWiring(t *testing.T) {
+	var calls []string
+	if _, err := NewRunner(RunnerConfig{Layers: []Layer{&recLayer{name: Salt, calls: &calls}, &recLayer{name: Salt, calls: &calls}}}); err == nil {
+		t.Error("two salt layers accepted")
+	}
+	if _, err := NewRunner(RunnerConfig{Rollback: "sometimes"}); err == nil {
+		t.Error("unknown rollback policy accepted")
+	}
+}
