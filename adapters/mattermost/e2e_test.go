@@ -1,0 +1,277 @@
+package mattermost
+
+import (
+	"context"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/mattermost/mattermost/server/public/model"
+)
+
+func TestE2EMessagesAddressedToTheBot(t *testing.T) {
+	s := realServer(t)
+	a := s.start(t, nil)
+	ctx := context.Background()
+	n := nonce()
+
+	s.alice.say(t, s.infra.Id, "", "morning all, nothing for the bot "+n)
+	s.otherBot.say(t, s.infra.Id, "", "@eos a bot talking "+n)
+	s.alice.say(t, s.infra.Id, "", "mail x@eos.example.org or ping @eosbot "+n)
+	if _, err := a.Post(ctx, s.infra.Id, adapters.NewDoc(adapters.Text{Text: "@eos talking to myself " + n})); err != nil {
+		t.Fatal(err)
+	}
+	sent := s.alice.say(t, s.infra.Id, "", "@eos hello "+n)
+
+	m := a.rec.message(t, func(m adapters.Message) bool { return strings.Contains(m.Text, n) },
+		func(m adapters.Message) {
+			if strings.Contains(m.Text, n) {
+				t.Errorf("delivered %q, which is not addressed to the bot", m.Text)
+			}
+		})
+	want := adapters.Message{
+		Post:   adapters.PostRef{Platform: "mattermost", Channel: s.infra.Id, ID: sent.Id},
+		Author: adapters.User{ID: s.alice.user.Id, Name: "alice"},
+		Text:   "@eos hello " + n,
+		At:     time.UnixMilli(sent.CreateAt),
+	}
+	if !m.At.Equal(want.At) {
+		t.Errorf("At = %v, want %v", m.At, want.At)
+	}
+	m.At = want.At
+	if m != want {
+		t.Errorf("delivered\n%+v\nwant\n%+v", m, want)
+	}
+
+	// A direct message needs no mention; a reply in a thread carries its root.
+	dm, _, err := s.bob.client.CreateDirectChannel(ctx, s.bob.user.Id, s.bot.Id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.bob.say(t, dm.Id, "", "status please "+n)
+	got := a.rec.message(t, func(m adapters.Message) bool { return strings.Contains(m.Text, "status please "+n) }, nil)
+	if !got.Direct || got.Author.Name != "bob" || got.Post.Channel != dm.Id {
+		t.Errorf("direct message delivered as %+v", got)
+	}
+	reply := s.carol.say(t, s.infra.Id, sent.Id, "@EOS. also me "+n)
+	got = a.rec.message(t, func(m adapters.Message) bool { return strings.Contains(m.Text, "also me "+n) }, nil)
+	if got.Post.Thread != sent.Id || got.Post.ID != reply.Id || got.Author.Name != "carol" || got.Direct {
+		t.Errorf("thread reply delivered as %+v, want thread %s", got, sent.Id)
+	}
+}
+
+func TestE2EReplyEditReact(t *testing.T) {
+	s := realServer(t)
+	a := s.start(t, nil)
+	ctx := context.Background()
+	n := nonce()
+
+	s.alice.say(t, s.infra.Id, "", "@eos create nextcloud "+n)
+	req := a.rec.message(t, func(m adapters.Message) bool { return strings.Contains(m.Text, n) }, nil)
+
+	if err := a.React(ctx, req.Post, "👀"); err != nil {
+		t.Fatal(err)
+	}
+	preview, err := a.Reply(ctx, req.Post, adapters.NewDoc(adapters.Heading{Text: "Plan " + n}, adapters.Text{Text: "React ✅ to approve"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if preview.Thread != req.Post.ID || preview.Root() != req.Post.ID {
+		t.Errorf("Reply returned %+v, want thread %s", preview, req.Post.ID)
+	}
+	// A reply to a reply stays in the same thread.
+	second, err := a.Reply(ctx, preview, adapters.NewDoc(adapters.Text{Text: "second " + n}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := s.getPost(t, second.ID); p.RootId != req.Post.ID {
+		t.Errorf("reply to a reply has root %q, want %q", p.RootId, req.Post.ID)
+	}
+
+	if err := a.Edit(ctx, preview, adapters.NewDoc(adapters.Heading{Text: "Run " + n + " · done"})); err != nil {
+		t.Fatal(err)
+	}
+	if p := s.getPost(t, preview.ID); p.Message != "#### Run "+n+" · done" || p.RootId != req.Post.ID {
+		t.Errorf("after Edit the post reads %q (root %q)", p.Message, p.RootId)
+	}
+
+	// bob approves on the preview, then takes it back.
+	plusOne := &model.Reaction{UserId: s.bob.user.Id, PostId: preview.ID, EmojiName: "+1"}
+	if _, _, err := s.bob.client.SaveReaction(ctx, plusOne); err != nil {
+		t.Fatal(err)
+	}
+	// The bot's own 👀 on the request, added first, must not be delivered.
+	notOnRequest := func(r adapters.Reaction) {
+		if r.Post.ID == req.Post.ID {
+			t.Errorf("the bot's own reaction was delivered: %+v", r)
+		}
+	}
+	added := a.rec.reaction(t, func(r adapters.Reaction) bool { return r.Post.ID == preview.ID }, notOnRequest)
+	wantRef := adapters.PostRef{Platform: "mattermost", Channel: s.infra.Id, ID: preview.ID, Thread: req.Post.ID}
+	if added.Emoji != "+1" || added.User.Name != "bob" || added.User.ID != s.bob.user.Id || added.Removed || added.Post != wantRef {
+		t.Errorf("reaction delivered as %+v, want +1 by bob on %+v", added, wantRef)
+	}
+	if vote := adapters.VoteOf(added.Emoji); vote != adapters.Approve {
+		t.Errorf("VoteOf(%q) = %v, want Approve", added.Emoji, vote)
+	}
+
+	list, err := a.Reactions(ctx, preview)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 || list[0].Emoji != "+1" || list[0].User.Name != "bob" || list[0].Post != preview {
+		t.Errorf("Reactions(preview) = %+v, want bob's +1", list)
+	}
+	list, err = a.Reactions(ctx, req.Post)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 1 || list[0].Emoji != "eyes" || list[0].User.Name != "eos" || !list[0].User.Bot {
+		t.Errorf("Reactions(request) = %+v, want the bot's eyes", list)
+	}
+
+	if _, err := s.bob.client.DeleteReaction(ctx, plusOne); err != nil {
+		t.Fatal(err)
+	}
+	removed := a.rec.reaction(t, func(r adapters.Reaction) bool { return r.Post.ID == preview.ID }, notOnRequest)
+	if !removed.Removed || removed.Emoji != "+1" || removed.User.Name != "bob" {
+		t.Errorf("removal delivered as %+v", removed)
+	}
+}
+
+func TestE2ELongDocGoesAsAttachment(t *testing.T) {
+	s := realServer(t)
+	a := s.start(t, nil)
+	ctx := context.Background()
+	n := nonce()
+
+	doc := longDoc(n, 900)
+	doc.Attachment = &adapters.Attachment{Name: "plan-" + n + ".txt", Text: "resource list " + n}
+	ref, err := a.Post(ctx, s.infra.Id, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s.getPost(t, ref.ID)
+	if utf8.RuneCountInString(p.Message) > maxRunes || !strings.HasPrefix(p.Message, "#### Plan "+n) ||
+		strings.Contains(p.Message, "| layer |") || !strings.Contains(p.Message, "attached as "+overflowName) {
+		t.Errorf("long post reads (%d runes):\n%.300s", utf8.RuneCountInString(p.Message), p.Message)
+	}
+	files := map[string]string{}
+	for _, id := range p.FileIds {
+		info, _, err := s.admin.GetFileInfo(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _, err := s.admin.GetFile(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[info.Name] = string(data)
+	}
+	if files[overflowName] != Render(doc) || files["plan-"+n+".txt"] != "resource list "+n || len(files) != 2 {
+		t.Errorf("attached files %v (%d), want the full rendering and the plan", keys(files), len(files))
+	}
+}
+
+func TestE2EReconnectsAfterTheConnectionDrops(t *testing.T) {
+	s := realServer(t)
+	waiting, release := make(chan struct{}), make(chan struct{})
+	a := s.start(t, func(_ *Config, a *Adapter) {
+		a.pause = func(ctx context.Context, _ time.Duration) bool {
+			waiting <- struct{}{}
+			select {
+			case <-release:
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		}
+	})
+	n := nonce()
+	s.alice.say(t, s.infra.Id, "", "@eos before "+n)
+	a.rec.message(t, func(m adapters.Message) bool { return m.Text == "@eos before "+n }, nil)
+
+	if !a.dropConnection() {
+		t.Fatal("no live connection to drop")
+	}
+	select {
+	case <-waiting:
+	case <-time.After(waitFor):
+		t.Fatal("the adapter did not notice the dropped connection")
+	}
+	// Written while the bot is away: delivered by the catch-up after reconnecting.
+	s.alice.say(t, s.infra.Id, "", "@eos while away "+n)
+	close(release)
+	a.waitConnected(t)
+	s.alice.say(t, s.infra.Id, "", "@eos after "+n)
+
+	var texts []string
+	for len(texts) < 2 {
+		m := a.rec.message(t, func(m adapters.Message) bool { return strings.Contains(m.Text, n) }, nil)
+		texts = append(texts, m.Text)
+	}
+	if want := []string{"@eos while away " + n, "@eos after " + n}; !slices.Equal(texts, want) {
+		t.Errorf("delivered %q, want %q (each once, in order)", texts, want)
+	}
+}
+
+func TestE2EReconnectsAfterServerRestart(t *testing.T) {
+	s := realServer(t)
+	if s.state == "" {
+		t.Skip(envState + " is not set: cannot restart the server")
+	}
+	a := s.start(t, nil)
+	n := nonce()
+	s.alice.say(t, s.infra.Id, "", "@eos create grafana "+n)
+	req := a.rec.message(t, func(m adapters.Message) bool { return strings.Contains(m.Text, n) }, nil)
+
+	out, err := exec.Command("../../scripts/testenv/mattermost.sh", "restart", s.state).CombinedOutput()
+	if err != nil {
+		t.Fatalf("restarting the server: %v\n%s", err, out)
+	}
+	a.waitConnected(t)
+	s.alice.say(t, s.infra.Id, req.Post.ID, "@eos are you back? "+n)
+	m := a.rec.message(t, func(m adapters.Message) bool { return strings.Contains(m.Text, "back? "+n) }, nil)
+	if m.Post.Thread != req.Post.ID || m.Author.Name != "alice" {
+		t.Errorf("after the restart delivered %+v", m)
+	}
+	if _, err := a.Reply(context.Background(), m.Post, adapters.NewDoc(adapters.Text{Text: "yes"})); err != nil {
+		t.Errorf("replying after the restart: %v", err)
+	}
+}
+
+func (s *testServer) getPost(t *testing.T, id string) *model.Post {
+	t.Helper()
+	p, _, err := s.admin.GetPost(context.Background(), id, "")
+	if err != nil {
+		t.Fatalf("reading post %s: %v", id, err)
+	}
+	return p
+}
+
+// longDoc is a preview whose table alone is far over the post limit.
+func longDoc(n string, rows int) adapters.Doc {
+	t := adapters.Table{Header: []string{"layer", "resource", "change"}}
+	for i := range rows {
+		t.Rows = append(t.Rows, []string{"Terraform", "volume data-" + strings.Repeat("x", 10) + string(rune('a'+i%26)), "create | 100G"})
+	}
+	return adapters.NewDoc(
+		adapters.Heading{Text: "Plan " + n + " · create nextcloud"},
+		adapters.Text{Text: "Needs 1 approval from @bob"},
+		t,
+		adapters.Context{Text: "React ✅ to approve, ❌ to reject"},
+	)
+}
+
+func keys(m map[string]string) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
