@@ -13,7 +13,12 @@ import (
 // operation noun ("nextcloud", "lvm"). An unknown topic is an *Error with a suggestion, its
 // column counted in the topic.
 func Help(cat *catalog.Catalog, topic string) (string, error) {
-	p := NewParser(cat)
+	return NewParser(cat).Help(topic)
+}
+
+// Help is the package's Help for the parser's catalog, without rebuilding the vocabulary.
+func (p *Parser) Help(topic string) (string, error) {
+	cat := p.cat
 	t, ok := p.topic(strings.TrimSpace(topic))
 	if !ok {
 		return "", unknownTopic(topic, p.topics)

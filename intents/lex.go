@@ -62,8 +62,14 @@ type lexer struct {
 
 // newLexer lexes input from byte offset start (after a stripped mention), so that every item's
 // position is an offset in the whole text.
-func newLexer(input string, start int) lexer {
-	return lexer{input: input, start: start, pos: start, state: lexSpace}
+func newLexer(input string, start int) *lexer {
+	l := new(lexer)
+	l.init(input, start)
+	return l
+}
+
+func (l *lexer) init(input string, start int) {
+	l.input, l.start, l.pos, l.state = input, start, start, lexSpace
 }
 
 // nextItem runs the state machine until it produces an item. After EOF or an error it keeps
@@ -102,9 +108,12 @@ func (l *lexer) peekRune() (rune, int) {
 
 const eof rune = -1
 
+// asciiSpace marks the ASCII whitespace bytes, as unicode.IsSpace sees them.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
 func isSpace(r rune) bool {
-	if r < utf8.RuneSelf {
-		return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\v' || r == '\f'
+	if r >= 0 && r < utf8.RuneSelf {
+		return asciiSpace[r]
 	}
 	return unicode.IsSpace(r)
 }
@@ -165,16 +174,24 @@ func lexEOF(l *lexer) stateFn {
 }
 
 func lexWord(l *lexer) stateFn {
-	l.scanToSpace("")
+	l.scanToSpace(0)
 	l.emitVal(itemWord, l.input[l.start:l.pos])
 	return lexSpace
 }
 
-// scanToSpace advances to the next whitespace or to any byte of stop.
-func (l *lexer) scanToSpace(stop string) {
-	for {
-		r, w := l.peekRune()
-		if r == eof || isSpace(r) || (r < utf8.RuneSelf && strings.IndexByte(stop, byte(r)) >= 0) {
+// scanToSpace advances to the next whitespace, or to the ASCII byte stop if it is not 0.
+func (l *lexer) scanToSpace(stop byte) {
+	for l.pos < len(l.input) {
+		c := l.input[l.pos]
+		if c < utf8.RuneSelf {
+			if asciiSpace[c] || c == stop && stop != 0 {
+				return
+			}
+			l.pos++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(l.input[l.pos:])
+		if unicode.IsSpace(r) {
 			return
 		}
 		l.pos += w
@@ -183,7 +200,7 @@ func (l *lexer) scanToSpace(stop string) {
 
 func lexFlag(l *lexer) stateFn {
 	nameStart := l.pos
-	l.scanToSpace("=")
+	l.scanToSpace('=')
 	name := l.input[nameStart:l.pos]
 	if name == "" {
 		return l.errorAt(l.start, "a flag needs a name after the dashes, like --sso")
@@ -202,7 +219,7 @@ func lexValue(l *lexer) stateFn {
 	if r, _ := l.peekRune(); closingQuote(r) != 0 {
 		return lexQuoted(l, itemValue)
 	}
-	l.scanToSpace("")
+	l.scanToSpace(0)
 	l.emitVal(itemValue, l.input[l.start:l.pos])
 	return lexSpace
 }

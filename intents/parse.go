@@ -13,13 +13,14 @@ import (
 // column is that of the first rune that does not fit.
 const MaxInputBytes = 4096
 
-// parseBuf is everything one Parse allocates, as a single allocation: the Intent, small backing
-// arrays for its slices, and the lexer (which its state functions need on the heap anyway).
+// parseBuf is what one Parse allocates, as a single object: the Intent, room for the flags and
+// nodes of a typical command, and the lexer (which its state functions need on the heap anyway).
+// It is kept within 512 bytes, the largest size class the Go allocator serves without a
+// per-object type header; more flags or nodes, and operation arguments, are allocated apart.
 type parseBuf struct {
 	intent Intent
-	flags  [4]Flag
-	args   [3]catalog.Value
-	nodes  [4]string
+	flags  [2]Flag
+	nodes  [2]string
 	lex    lexer
 }
 
@@ -39,6 +40,8 @@ type state struct {
 	flagsOK bool
 	// full is set after a plan id: the word `full` may follow once.
 	full bool
+	// lastEnd is the end of the last item read: where something missing is reported.
+	lastEnd int
 }
 
 // Parse parses one message. User mistakes come back as *Error (column, suggestion); it never
@@ -57,7 +60,8 @@ func (p *Parser) Parse(text string) (*Intent, error) {
 		return nil, invalidUTF8(text)
 	}
 	start, _ := mentionEnd(text, DefaultBotName)
-	buf := &parseBuf{lex: newLexer(text, start)}
+	buf := new(parseBuf)
+	buf.lex.init(text, start)
 	buf.intent.Raw = text
 	st := state{p: p, input: text, lex: &buf.lex, buf: buf, in: &buf.intent}
 	if err := st.parse(); err != nil {
@@ -80,11 +84,16 @@ func invalidUTF8(text string) *Error {
 }
 
 func (st *state) next() item {
+	it := st.ahead
 	if st.peeked {
 		st.peeked = false
-		return st.ahead
+	} else {
+		it = st.lex.nextItem()
 	}
-	return st.lex.nextItem()
+	if it.typ != itemEOF {
+		st.lastEnd = it.end
+	}
+	return it
 }
 
 func (st *state) peek() item {
@@ -197,7 +206,7 @@ func (st *state) service(verb item, required bool) *Error {
 		if !required {
 			return nil
 		}
-		return st.errAt(missingAt(verb, w), st.in.Verb.String()+" needs a service; services: "+st.p.svcList, "")
+		return st.errAt(missingAt(verb, w), lowerASCII(verb.val)+" needs a service; services: "+st.p.svcList, "")
 	}
 	s, ok := lookup(st.p.services, w.val)
 	if !ok {
@@ -222,13 +231,13 @@ func (st *state) operation(verb item, vi verbInfo) *Error {
 	if nx := st.peek(); nx.typ == itemError {
 		return st.lexError(st.next())
 	}
-	names := opNames(vi.ops)
 	w, ok := st.nounWord()
 	if !ok {
-		return st.errAt(missingAt(verb, w), vi.opVerb+" needs a target: "+strings.Join(names, ", "), "")
+		return st.errAt(missingAt(verb, w), vi.opVerb+" needs a target: "+strings.Join(opNames(vi.ops), ", "), "")
 	}
 	s, ok := lookup(vi.ops, w.val)
 	if !ok {
+		names := opNames(vi.ops)
 		msg := "unknown " + vi.opVerb + " target " + quote(w.val)
 		sg := suggest(w.val, names)
 		if sg == "" {
@@ -240,7 +249,7 @@ func (st *state) operation(verb item, vi verbInfo) *Error {
 	st.flagsOK = true
 	st.in.Noun = s.bp.Name
 	if n := len(s.bp.Args); n > 0 {
-		st.in.Args = st.buf.args[:0]
+		st.in.Args = make([]catalog.Value, 0, n)
 	}
 	return nil
 }
@@ -327,7 +336,7 @@ func (st *state) finish() *Error {
 		it := st.next()
 		switch it.typ {
 		case itemEOF:
-			return st.complete(it)
+			return st.complete()
 		case itemError:
 			return st.lexError(it)
 		case itemFlag:
@@ -355,14 +364,14 @@ func (st *state) finish() *Error {
 }
 
 // complete checks, at the end of the input, that no positional or required flag is missing.
-func (st *state) complete(end item) *Error {
+func (st *state) complete() *Error {
 	s := st.schema
 	if s == nil || !st.flagsOK {
 		return nil
 	}
 	if args := s.bp.Args; len(st.in.Args) < len(args) {
 		a := args[len(st.in.Args)]
-		return st.errAt(end.pos, st.in.VerbWord()+" "+s.bp.Name+" needs "+strings.ToUpper(a.Name)+
+		return st.errAt(st.lastEnd, st.in.VerbWord()+" "+s.bp.Name+" needs "+strings.ToUpper(a.Name)+
 			" ("+string(a.Type)+"); usage: "+s.usage, "")
 	}
 	if st.in.Verb == VerbUpdate {
@@ -375,7 +384,7 @@ func (st *state) complete(end item) *Error {
 		}
 	}
 	if len(missing) > 0 {
-		return st.errAt(end.pos, st.in.VerbWord()+" "+s.bp.Name+" needs "+strings.Join(missing, ", "), "")
+		return st.errAt(st.lastEnd, st.in.VerbWord()+" "+s.bp.Name+" needs "+strings.Join(missing, ", "), "")
 	}
 	return nil
 }
@@ -394,7 +403,7 @@ func (st *state) positional(it item) *Error {
 	}
 	if st.full && it.typ == itemWord && strings.EqualFold(it.val, "full") {
 		st.full = false
-		st.in.Args = append(st.buf.args[:0], catalog.StringValue(catalog.String, "full"))
+		st.in.Args = []catalog.Value{catalog.StringValue(catalog.String, "full")}
 		return nil
 	}
 	return st.unexpected(it)

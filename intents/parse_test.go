@@ -99,6 +99,7 @@ func TestParse(t *testing.T) {
 		{"delete grafana", "destroy grafana"},
 		{"uninstall grafana", "destroy grafana"},
 		{"upgrade grafana --port 3001", "update grafana --port=int:3001(3001)"},
+		{"update authentik --domain a.org", "update authentik --domain=hostname:a.org"}, // required flags only on create
 		{"status", "status"},
 		{"status nextcloud", "status nextcloud"},
 		{"status in staging", "status env=staging"},
@@ -251,6 +252,7 @@ func TestParseErrors(t *testing.T) {
 		{"create nextcloud on node1, node2", `"node1," is not a list of nodes: separate names with commas and no spaces, like node1,node2`, 21, ""},
 		{"create nextcloud on no/de", `"no/de" is not a node name: use letters, digits, ., - and _`, 21, ""},
 		{"create authentik", "create authentik needs --realm (string)", 17, ""},
+		{"create authentik --domain a.org  ", "create authentik needs --realm (string)", 32, ""},
 		{"create nextcloud sso", `unexpected "sso"; flags start with --`, 18, "--sso"},
 		{"create nextcloud foo", `unexpected "foo"; usage: create SERVICE [flags] [in ENV] [on NODES]`, 18, ""},
 		{"help create nextcloud", `unexpected "nextcloud"; usage: help [COMMAND | SERVICE]`, 13, ""},
@@ -264,6 +266,8 @@ func TestParseErrors(t *testing.T) {
 
 		// operations
 		{"resize lvm data", "resize lvm needs SIZE (size); usage: resize lvm NAME SIZE", 16, ""},
+		{"resize lvm data   ", "resize lvm needs SIZE (size); usage: resize lvm NAME SIZE", 16, ""},
+		{"deploy", "deploy needs a service; services: authentik, grafana, jenkins, nextcloud", 7, ""},
 		{"resize lvm", "resize lvm needs NAME (string); usage: resize lvm NAME SIZE", 11, ""},
 		{"resize lvm data +50G extra", `unexpected "extra"; usage: resize lvm NAME SIZE`, 22, ""},
 		{"resize lvm data fifty", `SIZE: "fifty" is not a size: write a number and a unit (K, M, G, T, or GiB, GB, ...), like 100G or +50G`, 17, ""},
