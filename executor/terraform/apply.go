@@ -6,13 +6,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/eosbot/eos/executor"
 )
 
 // Apply applies each unit's saved plan file exactly as planned, in spec order, reporting
-// progress from Terraform's -json output. It stops at the first unit that fails.
+// progress from Terraform's -json output. It stops at the first unit that fails. report is
+// called from one goroutine at a time, and never after Apply returned.
 func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.LayerPlan, report func(executor.Event)) (executor.LayerResult, error) {
 	start := time.Now()
 	res := executor.LayerResult{Layer: executor.Terraform, Total: len(plan.Changes)}
@@ -76,6 +78,11 @@ func (l *Layer) applyUnit(ctx context.Context, env string, u executor.Unit, up u
 	}
 	r := l.newRun(ud, u)
 	if err := r.apply(ctx, planFile, prog); err != nil {
+		// Older Terraform versions leave the resource out of diagnostics; the hooks name it.
+		var ce *commandError
+		if errors.As(err, &ce) && prog.failed != nil && !strings.Contains(ce.msg, prog.failed.Address) {
+			ce.msg = prog.failed.Address + ": " + ce.msg
+		}
 		return err
 	}
 	// An applied plan can never be applied again; removing it makes a replay fail clearly.

@@ -52,12 +52,13 @@ type Config struct {
 	Env map[string]string
 	// Timeout bounds each terraform command (default 10 minutes).
 	Timeout time.Duration
-	// Logger receives structured logs (log/slog); nil means discard.
+	// Logger receives structured logs (log/slog) with unit and command attributes; nil means
+	// discard.
 	Logger *slog.Logger
 }
 
-// Layer drives Terraform for the executor. It is safe for concurrent use; commands on one unit
-// key are serialised.
+// Layer drives Terraform (1.5 or later; terraform_data needs 1.4, saved-plan -json output 0.15)
+// for the executor. It is safe for concurrent use; commands on one unit key are serialised.
 type Layer struct {
 	bin     string
 	workDir string
@@ -116,7 +117,7 @@ func New(cfg Config) (*Layer, error) {
 		env:     processEnv(os.Environ(), cfg.Env, cfg.CLIConfigFile),
 		secrets: secrets,
 		timeout: cfg.Timeout,
-		log:     logger.With("layer", string(executor.Terraform)),
+		log:     logger,
 		units:   map[string]*unitDir{},
 	}, nil
 }

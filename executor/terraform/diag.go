@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -87,7 +88,7 @@ func (m uiMessage) errorOf() (diagnostic, bool) {
 		return diagnostic{}, false
 	}
 	d := m.Diagnostic
-	return diagnostic{Address: d.Address, Summary: clean(d.Summary), Detail: shorten(clean(d.Detail), maxDetail)}, true
+	return diagnostic{Address: d.Address, Summary: clean(d.Summary), Detail: shorten(clean(firstParagraph(d.Detail)), maxDetail)}, true
 }
 
 // jsonDiagnostics returns the error diagnostics in a -json output stream.
@@ -134,14 +135,20 @@ func shorten(s string, n int) string {
 //	│ An argument named "bogus" is not expected here.
 //	╵
 //
-// The detail is the first paragraph after the summary that is not a source snippet (snippet
-// paragraphs are indented).
+// Terraform wraps long summaries onto the next lines. The detail is the first paragraph after
+// the summary that is not a source snippet (snippet paragraphs are indented).
 func textDiagnostics(text string) []diagnostic {
 	var out []diagnostic
 	var cur *diagnostic
 	var para []string
+	inSummary := false
 	endPara := func() {
-		if cur != nil && cur.Detail == "" && len(para) > 0 && !strings.HasPrefix(para[0], " ") {
+		switch {
+		case cur == nil:
+		case inSummary:
+			cur.Summary = clean(strings.Join(para, " "))
+			inSummary = false
+		case cur.Detail == "" && len(para) > 0 && !strings.HasPrefix(para[0], " "):
 			cur.Detail = shorten(clean(strings.Join(para, " ")), maxDetail)
 		}
 		para = nil
@@ -165,7 +172,8 @@ func textDiagnostics(text string) []diagnostic {
 		switch {
 		case strings.HasPrefix(line, "Error: "):
 			flush()
-			cur = &diagnostic{Summary: clean(strings.TrimPrefix(line, "Error: "))}
+			cur, inSummary = &diagnostic{}, true
+			para = []string{strings.TrimPrefix(line, "Error: ")}
 		case strings.HasPrefix(line, "Warning: "):
 			flush()
 		case line == "":
@@ -175,7 +183,17 @@ func textDiagnostics(text string) []diagnostic {
 		}
 	}
 	flush()
-	return out
+	return slices.DeleteFunc(out, func(d diagnostic) bool { return strings.HasPrefix(d.Summary, initPreamble) })
+}
+
+// initPreamble starts the error init prints before the configuration errors that caused it.
+const initPreamble = "Terraform encountered problems during initiali"
+
+// firstParagraph keeps what a person needs from a diagnostic's detail; later paragraphs are
+// about where a rule was declared and the like.
+func firstParagraph(s string) string {
+	p, _, _ := strings.Cut(strings.TrimSpace(s), "\n\n")
+	return p
 }
 
 // failure turns a failed command into a commandError. stdout is the command's -json output, if

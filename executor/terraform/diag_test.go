@@ -23,6 +23,9 @@ func TestTextDiagnostics(t *testing.T) {
 				{Summary: "Saved plan is stale", Detail: "The given plan file can no longer be applied because the state was changed by another operation after the plan was created."},
 				{Summary: "Second"},
 			}},
+		{name: "wrapped summary, init preamble dropped",
+			text: "Initializing the backend...\n\nError: Terraform encountered problems during initialisation, including problems\nwith the configuration, described below.\n\nThe Terraform configuration must be valid.\n\n\nError: Unclosed configuration block with a summary long enough to\nwrap\n\n  on main.tf line 1:\n   1: resource \"x\" \"y\" {\n\nThere is no closing brace.\n",
+			want: []diagnostic{{Summary: "Unclosed configuration block with a summary long enough to wrap", Detail: "There is no closing brace."}}},
 		{name: "no diagnostics", text: "exit status 1\nsomething odd", want: nil},
 	}
 	for _, tt := range tests {
@@ -60,6 +63,10 @@ func TestFailureMessages(t *testing.T) {
 				`{"@level":"warn","type":"diagnostic","diagnostic":{"severity":"warning","summary":"ignored"}}` + "\n",
 			err:  errors.New("exit status 1\n"),
 			want: "terraform plan for prod/web: terraform_data.x: Invalid value: password (redacted) is too short ab"},
+		{name: "only the first paragraph of a detail",
+			stdout: diagLine("Invalid value for variable", "v must be ok\n\nThis was checked by the validation rule at main.tf:3,3-13.", ""),
+			err:    errors.New("exit status 1"),
+			want:   "terraform plan for prod/web: Invalid value for variable: v must be ok"},
 		{name: "stale plan", stdout: diagLine("Saved plan is stale", "state changed", ""), err: errors.New("exit status 1"),
 			want: "terraform plan for prod/web: the saved plan is stale (the state changed after it was made); plan again", cause: ErrStalePlan},
 		{name: "stderr fallback", err: errors.New("exit status 1\n╷\n│ Error: Failed to load plugin schemas\n│ \n│ Error while loading schemas for plugin components.\n╵\n"),

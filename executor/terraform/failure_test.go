@@ -180,7 +180,7 @@ func TestDrift(t *testing.T) {
 		{name: "broken module", status: executor.DriftUnknown,
 			spec: spec(unit("nextcloud", map[string]string{"main.tf": `resource "terraform_data" "server" {`}, nil)),
 			check: func(t *testing.T, d executor.LayerDrift) {
-				if !strings.HasPrefix(d.Reason, "terraform init for local/nextcloud: ") || strings.Contains(d.Reason, "exit status") {
+				if !strings.HasPrefix(d.Reason, "terraform init for local/nextcloud: Unclosed configuration block: ") || strings.Contains(d.Reason, "exit status") {
 					t.Errorf("reason = %q, want a human terraform diagnostic", d.Reason)
 				}
 			}},

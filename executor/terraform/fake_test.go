@@ -69,7 +69,7 @@ func TestEnvAndArgsReachTerraform(t *testing.T) {
 		}
 	}
 	args := map[string][]string{
-		"init": {"init", "-input=false", "-backend=true", "-upgrade=false", "-json"},
+		"init": {"init", "-input=false", "-backend=true", "-upgrade=false"},
 		"plan": {"plan", "-input=false", "-detailed-exitcode", "-out=eos.tfplan", "-var-file=eos.tfvars.json", "-json"},
 	}
 	for cmd, want := range args {

@@ -77,8 +77,9 @@ func (r *run) prepare(ctx context.Context, part *executor.TerraformPart) error {
 	if err := writeModule(r.ud.dir, part); err != nil {
 		return fmt.Errorf("preparing %s: %w", r.ud.key, err)
 	}
-	return r.exec(ctx, "init", nil, func(ctx context.Context, w io.Writer) error {
-		return r.ud.tf.InitJSON(ctx, w, initOptions()...)
+	// Not InitJSON: init -json needs Terraform 1.9, and its errors read as well from stderr.
+	return r.exec(ctx, "init", nil, func(ctx context.Context, _ io.Writer) error {
+		return r.ud.tf.Init(ctx, initOptions()...)
 	})
 }
 
