@@ -1,0 +1,108 @@
+package bot
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/executor"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+func golden(t *testing.T, name string, doc adapters.Doc) {
+	t.Helper()
+	got := doc.Plain()
+	if doc.Attachment != nil {
+		got += "\n--- attachment " + doc.Attachment.Name + "\n" + doc.Attachment.Text
+	}
+	got += "\n"
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./bot -run %s -update)", err, t.Name())
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from %s:\n--- got\n%s--- want\n%s", name, path, got, want)
+	}
+}
+
+var at = time.Date(2026, 11, 23, 14, 2, 0, 0, time.UTC)
+
+func samplePlan() *store.Plan {
+	spec := executor.Spec{Verb: "create", Target: "nextcloud", Env: "production", Units: []executor.Unit{
+		{Service: "authentik", Reason: "because of --sso", Secrets: []string{"secret_key"}},
+		{Service: "nextcloud", Secrets: []string{"admin_password"}},
+	}}
+	layers := []executor.LayerPlan{
+		{Layer: executor.Salt, Status: executor.PlanNotConfigured},
+		{Layer: executor.Terraform, Status: executor.PlanChanges, Summary: "+5 ~0 −0: terraform_data.server, terraform_data.volume, and 3 more",
+			Changes: []executor.Change{
+				{Unit: "authentik", Action: executor.Create, Address: "terraform_data.server"},
+				{Unit: "authentik", Action: executor.Create, Address: "terraform_data.dns"},
+				{Unit: "nextcloud", Action: executor.Create, Address: "terraform_data.server"},
+				{Unit: "nextcloud", Action: executor.Create, Address: "terraform_data.volume"},
+				{Unit: "nextcloud", Action: executor.Update, Address: "terraform_data.dns", Detail: `name "a" → "b"`},
+			}},
+		{Layer: executor.Nomad, Status: executor.PlanNothing},
+	}
+	return &store.Plan{ID: "7f3a9c21", State: store.PlanPending, Text: "@eos create nextcloud --sso",
+		Requester: adapters.User{Name: "alice"}, Needed: 1, Created: at, Expires: at.Add(30 * time.Minute),
+		Plan: executor.Plan{Spec: spec, Layers: layers, Hash: "0123456789abcdef0123456789abcdef"}}
+}
+
+func TestPreviewGolden(t *testing.T) {
+	p := samplePlan()
+	ep := EnvPolicy{Approvers: []string{"bob"}, Approvals: 1}
+	golden(t, "preview", previewDoc(p, ep, vaultRow(p.Plan.Spec)))
+	p.State = store.PlanPreview
+	golden(t, "preview_only", previewDoc(p, ep, ""))
+	golden(t, "plan_full", fullPlanDoc(p))
+}
+
+func TestProgressGolden(t *testing.T) {
+	layers := []layerState{
+		{name: executor.Salt, icon: iconSkipped, text: "not configured"},
+		{name: executor.Terraform, icon: iconRunning, done: 2, total: 5, current: "terraform_data.dns"},
+		{name: executor.Nomad, icon: iconWaiting},
+	}
+	golden(t, "progress", progressDoc("7f3a9c21", []string{"bob"}, layers))
+}
+
+func TestResultGolden(t *testing.T) {
+	run := &store.Run{ID: "7f3a9c21", Target: "nextcloud", Env: "production", State: store.RunFailed, Started: at, Finished: at.Add(41 * time.Second),
+		Layers: []executor.LayerResult{
+			{Layer: executor.Salt, Status: executor.ResultOK, Summary: "3/3"},
+			{Layer: executor.Terraform, Status: executor.ResultFailed, Failed: &executor.Change{Address: "eoslab_volume.data"},
+				Error: `size "huge" is unknown (small, medium, large)`, Rollback: "nothing created by Terraform remains"},
+			{Layer: executor.Nomad, Status: executor.ResultNotStarted},
+		}}
+	golden(t, "result_failed", resultDoc(run))
+	run.State = store.RunDone
+	run.Layers = []executor.LayerResult{
+		{Layer: executor.Salt, Status: executor.ResultSkipped, Summary: "not configured"},
+		{Layer: executor.Terraform, Status: executor.ResultOK, Summary: "+3"},
+		{Layer: executor.Nomad, Status: executor.ResultSkipped, Summary: "nothing to do"},
+	}
+	golden(t, "result_done", resultDoc(run))
+}
+
+func TestDriftGolden(t *testing.T) {
+	results := []serviceDrift{
+		{Service: "grafana", Env: "staging", Status: executor.DriftClean},
+		{Service: "jenkins", Env: "production", Status: executor.DriftUnknown, Layers: []executor.LayerDrift{{Layer: executor.Terraform, Status: executor.DriftUnknown, Reason: "state lock held"}}},
+		{Service: "nextcloud", Env: "production", Status: executor.DriftDrifted, Layers: []executor.LayerDrift{{Layer: executor.Terraform, Status: executor.DriftDrifted,
+			Changes: []executor.Change{{Action: executor.Update, Address: "eoslab_server.proxy", Detail: `size "small" → "large"`}}}}},
+	}
+	golden(t, "drift", driftDoc(results, at))
+	golden(t, "drift_quiet", driftDoc(results[:1], at))
+}
