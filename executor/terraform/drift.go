@@ -15,7 +15,8 @@ import (
 // Drift compares each unit's real resources with spec in two ways: a refresh-only plan finds
 // changes made outside Terraform, and a normal plan finds where the declared configuration no
 // longer matches. Plans go to a temporary file, never to the unit's saved plan. When terraform
-// itself fails the status is DriftUnknown with the reason; it is never reported clean.
+// itself fails for any unit the status is DriftUnknown with the reason (other units' changes
+// are still listed); it is never reported clean. The error is only the context's.
 func (l *Layer) Drift(ctx context.Context, spec executor.Spec) (executor.LayerDrift, error) {
 	d := executor.LayerDrift{Layer: executor.Terraform}
 	if !spec.Has(executor.Terraform) {

@@ -50,11 +50,11 @@ func (l *Layer) lockUnit(env string, u executor.Unit) (ud *unitDir, release func
 	l.mu.Unlock()
 
 	ud.mu.Lock()
+	if err := os.MkdirAll(ud.dir, 0o750); err != nil {
+		ud.mu.Unlock()
+		return nil, nil, fmt.Errorf("creating the working directory for %s: %w", key, err)
+	}
 	if ud.tf == nil {
-		if err := os.MkdirAll(ud.dir, 0o750); err != nil {
-			ud.mu.Unlock()
-			return nil, nil, fmt.Errorf("creating the working directory for %s: %w", key, err)
-		}
 		tf, err := tfexec.NewTerraform(ud.dir, l.bin)
 		if err != nil {
 			ud.mu.Unlock()
