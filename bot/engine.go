@@ -65,6 +65,7 @@ type Engine struct {
 	runCtx   context.Context             // parent of every run; cancelled on shutdown
 	stopRuns context.CancelFunc
 	warned   map[string]bool // plan/user pairs already told they may not approve
+	ready    chan struct{}   // closed when Run has recovered and adapters start
 }
 
 var _ adapters.Handler = (*Engine)(nil)
@@ -108,6 +109,7 @@ func New(cfg Config) (*Engine, error) {
 	return &Engine{
 		cfg: cfg, parser: intents.NewParser(cfg.Catalog), st: cfg.Store, log: cfg.Logger, now: cfg.Now,
 		adapters: map[string]adapters.Adapter{}, runCtx: runCtx, stopRuns: stop, warned: map[string]bool{},
+		ready: make(chan struct{}),
 	}, nil
 }
 
@@ -135,6 +137,7 @@ func (e *Engine) Run(ctx context.Context, as ...adapters.Adapter) error {
 	if err := e.Recover(ctx); err != nil {
 		return err
 	}
+	close(e.ready)
 	// The sweeper stops when every adapter has stopped: with nobody to talk to, there is
 	// nothing left to do.
 	g, gctx := errgroup.WithContext(ctx)
@@ -156,6 +159,10 @@ func (e *Engine) Run(ctx context.Context, as ...adapters.Adapter) error {
 	e.runs.Wait()
 	return err
 }
+
+// Ready is closed once Run has recovered the previous process's work and is starting the
+// adapters.
+func (e *Engine) Ready() <-chan struct{} { return e.ready }
 
 // Wait returns when no run is in flight, or when ctx ends.
 func (e *Engine) Wait(ctx context.Context) error {

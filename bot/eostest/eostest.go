@@ -103,6 +103,11 @@ func New(t testing.TB, opts Options) *Harness {
 	h := &Harness{t: t, Engine: engine, Console: con, Store: st, DataDir: opts.DataDir, Log: logs, in: w, cancel: cancel, done: make(chan error, 1)}
 	go func() { h.done <- engine.Run(ctx, con) }()
 	t.Cleanup(h.Stop)
+	select {
+	case <-engine.Ready():
+	case err := <-h.done:
+		t.Fatalf("engine stopped before it was ready: %v", err)
+	}
 	return h
 }
 
