@@ -88,7 +88,7 @@ func (l *lexer) emitVal(t itemType, val string) {
 	l.start = l.pos
 }
 
-// errorf emits an error item positioned at pos and stops the lexer.
+// errorAt emits an error item positioned at pos and stops the lexer.
 func (l *lexer) errorAt(pos int, msg string) stateFn {
 	l.item = item{typ: itemError, pos: pos, end: pos, val: msg}
 	l.ready = true
@@ -118,7 +118,8 @@ func isSpace(r rune) bool {
 	return unicode.IsSpace(r)
 }
 
-// isDash reports the dashes that start a flag: "--", or a single em or en dash.
+// flagDashes returns how many bytes of dashes start a flag at pos: "--", or one em or en
+// dash (three bytes); 0 when no flag starts there.
 func (l *lexer) flagDashes() int {
 	rest := l.input[l.pos:]
 	switch {
