@@ -60,13 +60,15 @@ type Config struct {
 // Layer drives Terraform (1.5 or later; terraform_data needs 1.4, saved-plan -json output 0.15)
 // for the executor. It is safe for concurrent use; commands on one unit key are serialised.
 type Layer struct {
-	bin     string
-	workDir string
-	cliFile string
-	env     map[string]string
-	secrets []string
-	timeout time.Duration
-	log     *slog.Logger
+	// renewLocks lets init renew .terraform.lock.hcl when the mirror's providers changed.
+	renewLocks bool
+	bin        string
+	workDir    string
+	cliFile    string
+	env        map[string]string
+	secrets    []string
+	timeout    time.Duration
+	log        *slog.Logger
 
 	mu    sync.Mutex
 	units map[string]*unitDir
@@ -111,14 +113,15 @@ func New(cfg Config) (*Layer, error) {
 		secrets = append(secrets, v)
 	}
 	return &Layer{
-		bin:     path,
-		workDir: cfg.WorkDir,
-		cliFile: cfg.CLIConfigFile,
-		env:     processEnv(os.Environ(), cfg.Env, cfg.CLIConfigFile),
-		secrets: secrets,
-		timeout: cfg.Timeout,
-		log:     logger,
-		units:   map[string]*unitDir{},
+		renewLocks: cfg.Mirror != "",
+		bin:        path,
+		workDir:    cfg.WorkDir,
+		cliFile:    cfg.CLIConfigFile,
+		env:        processEnv(os.Environ(), cfg.Env, cfg.CLIConfigFile),
+		secrets:    secrets,
+		timeout:    cfg.Timeout,
+		log:        logger,
+		units:      map[string]*unitDir{},
 	}, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-exec/tfexec"
@@ -78,9 +79,31 @@ func (r *run) prepare(ctx context.Context, part *executor.TerraformPart) error {
 		return fmt.Errorf("preparing %s: %w", r.ud.key, err)
 	}
 	// Not InitJSON: init -json needs Terraform 1.9, and its errors read as well from stderr.
-	return r.exec(ctx, "init", nil, func(ctx context.Context, _ io.Writer) error {
+	err := r.exec(ctx, "init", nil, func(ctx context.Context, _ io.Writer) error {
 		return r.ud.tf.Init(ctx, initOptions()...)
 	})
+	if err == nil || !r.l.renewLocks || !staleLock(err) {
+		return err
+	}
+	// A provider rebuilt into the mirror no longer matches the checksum (or the version) the
+	// lock file recorded, and a plain init refuses it. The mirror is the operator's own, so
+	// renew the lock from it.
+	r.l.log.Warn("provider mirror changed since the last init; renewing the dependency lock", "unit", r.ud.key)
+	return r.exec(ctx, "init", nil, func(ctx context.Context, _ io.Writer) error {
+		return r.ud.tf.Init(ctx, tfexec.Backend(true), tfexec.Upgrade(true), tfexec.Get(true))
+	})
+}
+
+// staleLock reports whether init failed because .terraform.lock.hcl names a provider package
+// the mirror no longer has.
+func staleLock(err error) bool {
+	msg := err.Error()
+	for _, s := range []string{"dependency lock file", "previously-selected version", "locked provider", "checksums previously recorded"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // plan runs terraform plan and reports whether it found changes (detailed exit code 2).
