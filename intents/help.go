@@ -43,7 +43,7 @@ func (p *Parser) Help(topic string) (string, error) {
 		if written {
 			b.WriteByte('\n')
 		}
-		serviceHelp(&b, s)
+		p.serviceHelp(&b, s)
 		written = true
 	}
 	for _, v := range cat.OperationVerbs() {
@@ -112,7 +112,7 @@ func unknownTopic(word string, topics []string) *Error {
 }
 
 func (p *Parser) overview(b *strings.Builder) {
-	b.WriteString("Commands (say @" + DefaultBotName + " COMMAND):\n")
+	b.WriteString("Commands (say @" + p.botName + " COMMAND):\n")
 	var rows [][]string
 	for _, bi := range builtins {
 		line := bi.summary
@@ -128,7 +128,7 @@ func (p *Parser) overview(b *strings.Builder) {
 	}
 	writeTable(b, "  ", rows)
 	b.WriteString("Services: " + p.svcList + "\n")
-	b.WriteString("@" + DefaultBotName + " help COMMAND or @" + DefaultBotName + " help SERVICE for details\n")
+	b.WriteString("@" + p.botName + " help COMMAND or @" + p.botName + " help SERVICE for details\n")
 }
 
 func (p *Parser) verbHelp(b *strings.Builder, bi *builtin) {
@@ -147,7 +147,7 @@ func (p *Parser) verbHelp(b *strings.Builder, bi *builtin) {
 			rows = append(rows, []string{bp.Name, line})
 		}
 		writeTable(b, "  ", rows)
-		b.WriteString("  @" + DefaultBotName + " help SERVICE for every flag, its type and default\n")
+		b.WriteString("  @" + p.botName + " help SERVICE for every flag, its type and default\n")
 	case VerbDestroy, VerbRollback, VerbStatus, VerbDrift, VerbHistory:
 		b.WriteString("  services: " + p.svcList + "\n")
 	}
@@ -161,13 +161,13 @@ func (p *Parser) opVerbHelp(b *strings.Builder, vi verbInfo) {
 		rows = append(rows, []string{newSchema(bp).usage, firstLine(bp.Description)})
 	}
 	writeTable(b, "  ", rows)
-	b.WriteString("  @" + DefaultBotName + " help TARGET for its arguments and flags\n")
+	b.WriteString("  @" + p.botName + " help TARGET for its arguments and flags\n")
 }
 
-func serviceHelp(b *strings.Builder, s *schema) {
+func (p *Parser) serviceHelp(b *strings.Builder, s *schema) {
 	bp := s.bp
 	b.WriteString(bp.Name + " — " + firstLine(bp.Description) + "\n")
-	b.WriteString("  @" + DefaultBotName + " create " + bp.Name + " [flags] [in ENV] [on NODES]\n")
+	b.WriteString("  @" + p.botName + " create " + bp.Name + " [flags] [in ENV] [on NODES]\n")
 	writeFlags(b, bp)
 	writeRequires(b, bp)
 	b.WriteString("  also: update, destroy, status, drift, plan, rollback, history " + bp.Name + "\n")

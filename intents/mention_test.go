@@ -1,6 +1,9 @@
 package intents
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestAddressed(t *testing.T) {
 	tests := []struct {
@@ -37,5 +40,25 @@ func TestAddressed(t *testing.T) {
 	}
 	if _, ok := Addressed("@eos status", ""); ok {
 		t.Error("an empty bot name matched")
+	}
+}
+
+func TestWithBotName(t *testing.T) {
+	p := NewParser(testCatalog(t))
+	ops := p.WithBotName("opsbot")
+	in, err := ops.Parse("@opsbot: deploy grafana")
+	if err != nil || describe(in) != "create grafana" {
+		t.Fatalf("Parse with another bot name = %v, %v", in, err)
+	}
+	_, err = ops.Parse("@opsbot craete grafana")
+	if e, ok := err.(*Error); !ok || e.Column != 9 {
+		t.Errorf("error %v, want column 9 of the original text", err)
+	}
+	if _, err := p.Parse("@opsbot deploy grafana"); err == nil {
+		t.Error("WithBotName changed the original parser")
+	}
+	help, err := ops.Help("")
+	if err != nil || !strings.Contains(help, "@opsbot help COMMAND") || strings.Contains(help, "@eos") {
+		t.Errorf("help does not use the bot's name:\n%s", help)
 	}
 }

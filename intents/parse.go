@@ -44,7 +44,8 @@ type state struct {
 }
 
 // Parse parses one message. User mistakes come back as *Error (column, suggestion); it never
-// panics. A leading mention of the bot (DefaultBotName) is optional and skipped; columns count
+// panics. A leading mention of the bot (DefaultBotName, or WithBotName's) is optional and
+// skipped; columns count
 // runes from the start of text, 1-based.
 func (p *Parser) Parse(text string) (*Intent, error) {
 	if len(text) > MaxInputBytes {
@@ -58,7 +59,7 @@ func (p *Parser) Parse(text string) (*Intent, error) {
 	if !utf8.ValidString(text) {
 		return nil, invalidUTF8(text)
 	}
-	start, _ := mentionEnd(text, DefaultBotName)
+	start, _ := mentionEnd(text, p.botName)
 	buf := new(parseBuf)
 	buf.lex.init(text, start)
 	buf.intent.Raw = text

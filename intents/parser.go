@@ -56,6 +56,7 @@ func builtinOf(v Verb) *builtin {
 // concurrent use: Parse only reads it.
 type Parser struct {
 	cat      *catalog.Catalog
+	botName  string              // the mention Parse skips and help shows
 	verbs    map[string]verbInfo // lowercase word (verbs, synonyms, operation verbs) → verb
 	verbList []string            // every word in verbs, sorted, for suggestions
 	commands string              // "create, destroy, …, resize" for messages
@@ -112,7 +113,7 @@ func newSchema(bp *catalog.Blueprint) *schema {
 
 // NewParser precomputes the vocabulary (verbs, synonyms, nouns, flags) from the catalog.
 func NewParser(cat *catalog.Catalog) *Parser {
-	p := &Parser{cat: cat, verbs: map[string]verbInfo{}, services: map[string]*schema{}}
+	p := &Parser{cat: cat, botName: DefaultBotName, verbs: map[string]verbInfo{}, services: map[string]*schema{}}
 	for _, b := range builtins {
 		p.verbs[b.word] = verbInfo{verb: b.verb, word: b.word}
 		for _, s := range b.synonyms {
@@ -155,6 +156,14 @@ func NewParser(cat *catalog.Catalog) *Parser {
 	p.svcList = strings.Join(p.svcNames, ", ")
 	p.topics = helpTopics(cat)
 	return p
+}
+
+// WithBotName returns a parser that skips a leading mention of name instead of
+// DefaultBotName and says @name in help. The receiver is not changed.
+func (p *Parser) WithBotName(name string) *Parser {
+	q := *p
+	q.botName = name
+	return &q
 }
 
 // lookup finds w in a map keyed by lowercase words, ignoring ASCII case, without allocating

@@ -48,7 +48,7 @@ func TestParseValueRefusesOddSizes(t *testing.T) {
 	}
 }
 
-func FuzzParseValue(f *testing.F) {
+func FuzzTypedValue(f *testing.F) {
 	for _, s := range valueSeeds {
 		f.Add(s)
 	}
