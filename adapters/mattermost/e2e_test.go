@@ -175,6 +175,33 @@ func TestE2ELongDocGoesAsAttachment(t *testing.T) {
 	if files[overflowName] != Render(doc) || files["plan-"+n+".txt"] != "resource list "+n || len(files) != 2 {
 		t.Errorf("attached files %v (%d), want the full rendering and the plan", keys(files), len(files))
 	}
+
+	// Editing in a doc that is too long: the server cannot replace a post's files, so the new
+	// full text arrives as a file in the thread.
+	edited := longDoc(n+"-v2", 901)
+	if err := a.Edit(ctx, ref, edited); err != nil {
+		t.Fatal(err)
+	}
+	p = s.getPost(t, ref.ID)
+	if !strings.HasPrefix(p.Message, "#### Plan "+n+"-v2") || !strings.Contains(p.Message, "Continued in the thread") {
+		t.Errorf("edited post reads %.80q…", p.Message)
+	}
+	thread, _, err := s.admin.GetPostThread(ctx, ref.ID, "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var newest *model.Post
+	for _, x := range thread.Posts {
+		if x.Id != ref.ID && (newest == nil || x.CreateAt > newest.CreateAt) {
+			newest = x
+		}
+	}
+	if newest == nil || len(newest.FileIds) != 1 {
+		t.Fatalf("no reply with the new full text in the thread: %+v", newest)
+	}
+	if data, _, err := s.admin.GetFile(ctx, newest.FileIds[0]); err != nil || string(data) != Render(edited) {
+		t.Errorf("edited attachment: err %v, %d bytes, want the new rendering (%d bytes)", err, len(data), len(Render(edited)))
+	}
 }
 
 func TestE2EReconnectsAfterTheConnectionDrops(t *testing.T) {

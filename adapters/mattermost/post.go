@@ -52,13 +52,14 @@ func layout(doc adapters.Doc) outgoing {
 	return o
 }
 
-// message is the post's text once we know whether the files were uploaded.
-func (o outgoing) message(uploaded bool) string {
+// message is the post's text: the files are either attached to this post (attached) or
+// follow in its thread.
+func (o outgoing) message(attached bool) string {
 	var note string
 	switch {
-	case len(o.files) == 0 || uploaded && !o.overflow:
+	case len(o.files) == 0 || attached && !o.overflow:
 		return o.full
-	case uploaded:
+	case attached:
 		note = "Too long for one post: the full text is attached as " + overflowName + "."
 	default:
 		names := make([]string, len(o.files))
@@ -103,22 +104,26 @@ func (a *Adapter) send(ctx context.Context, channel, root string, doc adapters.D
 	return ref, nil
 }
 
-// Edit replaces the text of post with doc.
+// Edit replaces the text of post with doc. The server cannot change the files of a post, so
+// a doc too long for one post, or one with an Attachment, sends its files as a new reply in
+// the thread; the engine should attach files only once, not on every progress update.
 func (a *Adapter) Edit(ctx context.Context, post adapters.PostRef, doc adapters.Doc) error {
 	o := layout(doc)
-	ids, upErr := a.upload(ctx, post.Channel, o.files)
-	msg := o.message(upErr == nil)
-	patch := &model.PostPatch{Message: &msg}
-	if len(ids) > 0 {
-		fileIDs := model.StringArray(ids)
-		patch.FileIds = &fileIDs
-	}
-	if _, _, err := a.api.PatchPost(ctx, post.ID, patch); err != nil {
+	msg := o.message(false)
+	if _, _, err := a.api.PatchPost(ctx, post.ID, &model.PostPatch{Message: &msg}); err != nil {
 		return fmt.Errorf("editing post %s: %w", post.ID, err)
 	}
-	if upErr != nil {
-		a.log.Warn("attachment upload failed, continuing in the thread", "post", post.ID, "err", upErr)
+	if len(o.files) == 0 {
+		return nil
+	}
+	ids, err := a.upload(ctx, post.Channel, o.files)
+	if err != nil {
+		a.log.Warn("attachment upload failed, continuing in the thread", "post", post.ID, "err", err)
 		return a.continueInThread(ctx, post.Channel, post.Root(), o.files)
+	}
+	_, _, err = a.api.CreatePost(ctx, &model.Post{ChannelId: post.Channel, RootId: post.Root(), FileIds: ids})
+	if err != nil {
+		return fmt.Errorf("attaching the full text of post %s: %w", post.ID, err)
 	}
 	return nil
 }

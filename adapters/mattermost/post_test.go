@@ -103,20 +103,44 @@ func TestSendLayout(t *testing.T) {
 	}
 }
 
-func TestEditLongDocRepliesInItsThread(t *testing.T) {
-	f := newFakeAPI(botUser)
-	f.uploadErr = errors.New("no")
-	a := fakeAdapter(t, f)
-	post := adapters.PostRef{Platform: platform, Channel: "c1", ID: "p9", Thread: "root"}
-	if err := a.Edit(context.Background(), post, longDoc("n2", 900)); err != nil {
-		t.Fatal(err)
+func TestEditSendsFilesToTheThread(t *testing.T) {
+	tests := []struct {
+		name      string
+		uploadErr error
+		check     func(t *testing.T, replies []*model.Post)
+	}{
+		{"uploaded", nil, func(t *testing.T, r []*model.Post) {
+			if len(r) != 1 || len(r[0].FileIds) != 1 {
+				t.Errorf("replies %d, want one carrying the file", len(r))
+			}
+		}},
+		{"upload fails", errors.New("no"), func(t *testing.T, r []*model.Post) {
+			if len(r) != 4 || len(r[0].FileIds) != 0 {
+				t.Errorf("replies %d, want the text split in 4", len(r))
+			}
+		}},
 	}
-	patch := f.patched["p9"]
-	if patch == nil || !strings.HasPrefix(*patch.Message, "#### Plan n2") || patch.FileIds != nil {
-		t.Fatalf("patch %+v", patch)
-	}
-	if len(f.posts) == 0 || f.posts[0].RootId != "root" {
-		t.Errorf("overflow replies %d, first in thread %q, want thread root", len(f.posts), f.posts[0].RootId)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFakeAPI(botUser)
+			f.uploadErr = tt.uploadErr
+			a := fakeAdapter(t, f)
+			post := adapters.PostRef{Platform: platform, Channel: "c1", ID: "p9", Thread: "root"}
+			if err := a.Edit(context.Background(), post, longDoc("n2", 900)); err != nil {
+				t.Fatal(err)
+			}
+			patch := f.patched["p9"]
+			want := "#### Plan n2 · create nextcloud\n\nNeeds 1 approval from @bob\n\n_Continued in the thread: " + overflowName + "._"
+			if patch == nil || *patch.Message != want || patch.FileIds != nil {
+				t.Fatalf("patch %+v, want message %q and no files", patch, want)
+			}
+			for _, p := range f.posts {
+				if p.RootId != "root" {
+					t.Errorf("reply in thread %q, want root", p.RootId)
+				}
+			}
+			tt.check(t, f.posts)
+		})
 	}
 }
 

@@ -107,6 +107,10 @@ func (a *Adapter) session(ctx context.Context, h adapters.Handler) (connected bo
 				}
 				connected = true
 				a.catchUp(ctx, h, self)
+				a.mu.Lock()
+				// Catch-ups start from here at the latest, even if no post is heard meanwhile.
+				a.lastSeen = max(a.lastSeen, time.Now().UnixMilli())
+				a.mu.Unlock()
 				if a.onConnect != nil {
 					a.onConnect()
 				}

@@ -181,8 +181,8 @@ start() {
 	state=$(cd "$state" && pwd)
 	alive "$state/mattermost.pid" && die "a server is already running for $state"
 	# On any failure below, leave nothing running.
-	# shellcheck disable=SC2064
-	trap "stop '$state'" ERR
+	# shellcheck disable=SC2064 # expand $state now: it is local
+	trap "stop '$state'" EXIT
 	start_postgres "$state"
 	free_port >"$state/port"
 	start_mattermost "$state"
@@ -192,7 +192,7 @@ export EOS_TEST_MATTERMOST_ADMIN_USER=$ADMIN_USER
 export EOS_TEST_MATTERMOST_ADMIN_PASSWORD='$ADMIN_PASSWORD'
 export EOS_TEST_MATTERMOST_STATE=$state
 ENV
-	trap - ERR
+	trap - EXIT
 	log "ready in $((SECONDS - start)) s at http://127.0.0.1:$(cat "$state/port") (state in $state)"
 }
 
