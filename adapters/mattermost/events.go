@@ -72,6 +72,8 @@ func (a *Adapter) deliverPost(ctx context.Context, h adapters.Handler, self *mod
 	return nil
 }
 
+// onReaction delivers a reaction in a served channel, except the bot's own. Other bots'
+// reactions are delivered with User.Bot set: the engine decides what they count for.
 func (a *Adapter) onReaction(ctx context.Context, h adapters.Handler, self *model.User, ev *model.WebSocketEvent, removed bool) error {
 	var r model.Reaction
 	if err := decodeField(ev, "reaction", &r); err != nil {

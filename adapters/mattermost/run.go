@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"time"
 
@@ -69,7 +70,14 @@ func (a *Adapter) session(ctx context.Context, h adapters.Handler) (connected bo
 	if err := a.ensureServed(ctx); err != nil {
 		return false, err
 	}
-	dialer := &websocket.Dialer{Proxy: http.ProxyFromEnvironment, HandshakeTimeout: handshakeTimeout}
+	dialer := &websocket.Dialer{
+		Proxy:            http.ProxyFromEnvironment,
+		HandshakeTimeout: handshakeTimeout,
+		// The client library dials without a context; this one makes cancelling Run end a dial.
+		NetDialContext: func(_ context.Context, network, addr string) (net.Conn, error) {
+			return (&net.Dialer{}).DialContext(ctx, network, addr)
+		},
+	}
 	ws, err := model.NewWebSocketClient4WithDialer(dialer, a.wsURL, a.cfg.Token)
 	if err != nil {
 		return false, fmt.Errorf("opening the websocket: %w", err)
