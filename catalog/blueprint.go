@@ -71,6 +71,20 @@ type Part struct {
 	Range hcl.Range
 }
 
+// DefaultVariant names the Terraform module a blueprint's terraform block gives with module =:
+// the one a request without a variant gets.
+const DefaultVariant = "local"
+
+// Variant is one Terraform module of a blueprint. DefaultVariant is the terraform block's module
+// attribute (a simulated cloud, for the embedded default); variant blocks name others, such as
+// "production" for a real cloud. Every variant receives the same variables.
+type Variant struct {
+	Name string
+	// Path is the module directory, relative to the blueprint folder.
+	Path  string
+	Range hcl.Range
+}
+
 // Blueprint is one service or operation of the catalog: a folder with a manifest.hcl and the
 // files its layers need.
 type Blueprint struct {
@@ -87,6 +101,9 @@ type Blueprint struct {
 	Salt        *Part
 	Terraform   *Part
 	Nomad       *Part
+	// Variants lists the Terraform modules, DefaultVariant first, then in manifest order; nil
+	// without a terraform part. Terraform.Path is the default variant's module.
+	Variants []Variant
 	// Files is the blueprint folder.
 	Files fs.FS
 	// Source names the folder in messages ("embedded:nextcloud" or a path on disk).
@@ -108,6 +125,29 @@ func (b *Blueprint) FlagNames() []string {
 	names := make([]string, len(b.Flags))
 	for i, f := range b.Flags {
 		names[i] = f.Name
+	}
+	return names
+}
+
+// Variant looks a Terraform variant up by name; "" is DefaultVariant.
+func (b *Blueprint) Variant(name string) (*Variant, bool) {
+	if name == "" {
+		name = DefaultVariant
+	}
+	for i := range b.Variants {
+		if b.Variants[i].Name == name {
+			return &b.Variants[i], true
+		}
+	}
+	return nil, false
+}
+
+// VariantNames lists the Terraform variants, DefaultVariant first; none without a terraform
+// part.
+func (b *Blueprint) VariantNames() []string {
+	names := make([]string, len(b.Variants))
+	for i, v := range b.Variants {
+		names[i] = v.Name
 	}
 	return names
 }

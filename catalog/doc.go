@@ -15,7 +15,8 @@
 //	nextcloud/
 //	  manifest.hcl               what the service is, its flags, dependencies and layers
 //	  salt/nextcloud.sls         Salt state (YAML + Jinja reading the pillar)
-//	  terraform/*.tf             Terraform module (variables.tf declares every variable)
+//	  terraform/local/*.tf       Terraform module on eoslab, the simulated cloud (the default)
+//	  terraform/production/*.tf  the same resources on a real cloud (Hetzner Cloud, Cloudflare)
 //	  nomad/nextcloud.nomad.hcl  Nomad job with an HCL2 variable block per template variable
 //
 // # The manifest
@@ -71,7 +72,10 @@
 //	    pillar = { lv_name = "data-${service.name}", lv_size = flag.storage }
 //	  }
 //	  terraform {
-//	    module    = "terraform"                     # a directory with at least one .tf file
+//	    module = "terraform/local"                  # the "local" variant: a directory of .tf files
+//	    variant "production" {                      # more variants, optional; each a module
+//	      module = "terraform/production"           #   taking the same variables
+//	    }
 //	    variables = { name = service.name, env = env, volume_gb = gib(flag.storage) }
 //	  }
 //	  nomad {
@@ -99,6 +103,19 @@
 //	  }
 //	}
 //
+// # Terraform variants
+//
+// One blueprint can deploy to more than one cloud. The terraform block's module is the variant
+// named "local" (DefaultVariant): the shipped blueprints use eoslab there, Eos's own provider
+// that simulates a cloud on the local disk, so the embedded default deploys with no account and
+// no registry. Each variant block names another module, such as "production" on Hetzner Cloud
+// and Cloudflare. Every variant receives the same variables and must declare each one the
+// manifest sets; `eos catalog check` also wants the same outputs from every variant, since what
+// reads them does not know which one ran. Request.Variant picks the module ("" is "local"; an
+// environment's configuration sets it), Resolve renders dependencies with the same variant, and
+// a blueprint without a terraform part ignores it. Credentials never are variables: providers
+// read them from the environment (HCLOUD_TOKEN, CLOUDFLARE_API_TOKEN, EOSLAB_ROOT).
+//
 // # Expressions
 //
 // when, flags, pillar and variables are HCL expressions evaluated at render time. They see:
@@ -124,8 +141,8 @@
 // secret, unknown functions, gib() or seconds() of a flag of another type, dependencies on
 // services the catalog lacks or with flags the dependency does not declare, dependency cycles,
 // layer files missing from the folder, template variables the manifest sets but the template
-// does not declare (or declares without a default and the manifest leaves unset), and operations
-// without a layer.
+// (or any Terraform variant) does not declare, or declares without a default and the manifest
+// leaves unset, badly named or duplicate variants, and operations without a layer.
 //
 // # Rendering
 //

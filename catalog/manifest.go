@@ -147,16 +147,12 @@ func (d *decoder) blocks(b *Blueprint, blocks hcl.Blocks) {
 			b.Requires = append(b.Requires, d.requires(blk))
 		case "secret":
 			b.Secrets = append(b.Secrets, d.secret(blk))
-		default:
-			p := d.part(blk)
-			switch blk.Type {
-			case "salt":
-				b.Salt = p
-			case "terraform":
-				b.Terraform = p
-			case "nomad":
-				b.Nomad = p
-			}
+		case "salt":
+			b.Salt = d.part(blk)
+		case "terraform":
+			b.Terraform, b.Variants = d.terraform(blk)
+		case "nomad":
+			b.Nomad = d.part(blk)
 		}
 	}
 }
@@ -280,11 +276,19 @@ func (d *decoder) secret(blk *hcl.Block) SecretDecl {
 	return s
 }
 
+// part decodes a salt or nomad block.
 func (d *decoder) part(blk *hcl.Block) *Part {
+	p, _ := d.partContent(blk, nil)
+	return p
+}
+
+// partContent decodes a layer block that may hold the nested blocks given.
+func (d *decoder) partContent(blk *hcl.Block, blocks []hcl.BlockHeaderSchema) (*Part, *hcl.BodyContent) {
 	names := partSchemas[blk.Type]
-	content, hds := blk.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-		{Name: names[0], Required: true}, {Name: names[1]},
-	}})
+	content, hds := blk.Body.Content(&hcl.BodySchema{
+		Attributes: []hcl.AttributeSchema{{Name: names[0], Required: true}, {Name: names[1]}},
+		Blocks:     blocks,
+	})
 	d.addHCL(hds)
 	p := &Part{Range: blk.DefRange}
 	if a := content.Attributes[names[0]]; a != nil {
@@ -294,5 +298,36 @@ func (d *decoder) part(blk *hcl.Block) *Part {
 	if a := content.Attributes[names[1]]; a != nil {
 		p.Data = a.Expr
 	}
-	return p
+	return p, content
+}
+
+// terraform decodes the terraform block: its module is DefaultVariant, and each variant block
+// names another module receiving the same variables.
+func (d *decoder) terraform(blk *hcl.Block) (*Part, []Variant) {
+	p, content := d.partContent(blk, []hcl.BlockHeaderSchema{{Type: "variant", LabelNames: []string{"name"}}})
+	variants := []Variant{{Name: DefaultVariant, Path: p.Path, Range: p.Range}}
+	seen := map[string]hcl.Range{}
+	for _, vb := range content.Blocks {
+		name := vb.Labels[0]
+		vc, hds := vb.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "module", Required: true}}})
+		d.addHCL(hds)
+		switch first, dup := seen[name]; {
+		case !d.checkWord(vb.LabelRanges[0], "variant name", name):
+			continue
+		case name == DefaultVariant:
+			d.errorf(vb.LabelRanges[0], "variant %q is the terraform block's own module; give this variant another name", name)
+			continue
+		case dup:
+			d.errorf(vb.DefRange, "variant %q is declared twice (first at line %d)", name, first.Start.Line)
+			continue
+		}
+		seen[name] = vb.DefRange
+		v := Variant{Name: name, Range: vb.DefRange}
+		if a := vc.Attributes["module"]; a != nil {
+			v.Path, _ = d.str(a)
+			v.Range = a.Expr.Range()
+		}
+		variants = append(variants, v)
+	}
+	return p, variants
 }

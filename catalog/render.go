@@ -11,12 +11,15 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 )
 
-// Request is what to render: flags and args as typed values (from the grammar), and the
-// environment.
+// Request is what to render: flags and args as typed values (from the grammar), the
+// environment, and which Terraform variant the environment deploys with.
 type Request struct {
 	Flags map[string]Value
 	Args  []Value
 	Env   string
+	// Variant names the Terraform module to render: "" is DefaultVariant ("local"). A
+	// blueprint without a terraform part ignores it.
+	Variant string
 }
 
 // Rendered is a blueprint evaluated for one request: typed data per layer, file contents
@@ -43,6 +46,8 @@ type RenderedSalt struct {
 
 // RenderedTerraform is the module and its variables (written as terraform.tfvars.json).
 type RenderedTerraform struct {
+	// Variant is the name of the variant whose module Files holds ("local", "production").
+	Variant string
 	// Files holds every regular file of the module directory (recursively, skipping .terraform
 	// directories), keyed by slash-separated path relative to the module directory.
 	Files map[string]string
@@ -95,8 +100,12 @@ func (b *Blueprint) Render(req Request) (*Rendered, error) {
 		}
 	}
 	if p := b.Terraform; p != nil && err == nil {
-		r.Terraform = &RenderedTerraform{}
-		if r.Terraform.Files, err = b.readTree(p.Path); err == nil {
+		v, ok := b.Variant(req.Variant)
+		if !ok {
+			return nil, b.requestErr("no Terraform variant %q (%s)", req.Variant, nameList("variants", b.VariantNames()))
+		}
+		r.Terraform = &RenderedTerraform{Variant: v.Name}
+		if r.Terraform.Files, err = b.readTree(v.Path); err == nil {
 			r.Terraform.Vars, err = b.object(ctx, p.Data)
 		}
 	}

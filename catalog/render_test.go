@@ -71,9 +71,12 @@ func TestRenderTypedData(t *testing.T) {
 	if got := r.Nomad.Vars["secrets_path"]; got != "eos/data/staging/nextcloud" {
 		t.Errorf("nomad secrets_path = %#v", got)
 	}
+	if r.Terraform.Variant != "local" {
+		t.Errorf("terraform variant = %q, want local (the default)", r.Terraform.Variant)
+	}
 	for _, name := range []string{"main.tf", "variables.tf", "outputs.tf"} {
-		if !strings.Contains(r.Terraform.Files[name], "terraform_data") && name != "variables.tf" {
-			t.Errorf("module file %s missing or without terraform_data: %q", name, r.Terraform.Files[name])
+		if !strings.Contains(r.Terraform.Files[name], "eoslab_server.main") && name != "variables.tf" {
+			t.Errorf("module file %s missing or without eoslab_server.main: %q", name, r.Terraform.Files[name])
 		}
 		if _, ok := r.Terraform.Files[name]; !ok {
 			t.Errorf("module file %s missing; have %v", name, sortedKeys(r.Terraform.Files))

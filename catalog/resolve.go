@@ -9,6 +9,7 @@ import (
 
 // Resolve renders the target and, recursively, everything it requires: dependencies first, each
 // service once, in manifest order otherwise. It is the list an executor.Spec is built from.
+// Dependencies are rendered in req's environment and Terraform variant.
 //
 // A service required twice with different values is an error naming both requesters, as is a
 // cycle (Load rejects cycles, so only a hand-built catalog can have one).
@@ -63,7 +64,7 @@ func (r *resolver) visit(b *Blueprint, req Request, chain []string) error {
 		if !ok {
 			return fmt.Errorf("blueprint %s requires %q, which is not in the catalog", b.Source, rq.Service)
 		}
-		if err := r.visit(dep, Request{Flags: rq.Flags, Env: req.Env}, chain); err != nil {
+		if err := r.visit(dep, Request{Flags: rq.Flags, Env: req.Env, Variant: req.Variant}, chain); err != nil {
 			var re *RequestError
 			if errors.As(err, &re) {
 				return &RequestError{Blueprint: re.Blueprint, Message: fmt.Sprintf("%s (brought in by %s because %s)", re.Message, key, rq.Because)}

@@ -136,12 +136,18 @@ func (d *decoder) checkCall(b *Blueprint, call *hclsyntax.FunctionCallExpr) {
 
 // checkParts reports layer files that are missing, and template variables the manifest sets but
 // the template does not declare (or declares without a default and the manifest leaves unset).
+// Every Terraform variant is checked against the one variables attribute.
 func (d *decoder) checkParts(b *Blueprint) {
 	if p := b.Salt; p != nil && d.validPath(p, "salt state") {
 		d.regularFile(p, "salt state")
 	}
-	if p := b.Terraform; p != nil && d.validPath(p, "terraform module") {
-		d.checkModule(p)
+	if p := b.Terraform; p != nil {
+		for _, v := range b.Variants {
+			module := &Part{Path: v.Path, Data: p.Data, Range: v.Range}
+			if d.validPath(module, "terraform module") {
+				d.checkModule(module)
+			}
+		}
 	}
 	if p := b.Nomad; p != nil && d.validPath(p, "nomad job") && d.regularFile(p, "nomad job") {
 		vars, ok := d.declaredVariables(p, []string{p.Path}, "job")

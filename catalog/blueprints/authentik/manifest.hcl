@@ -29,7 +29,10 @@ service "authentik" {
   }
 
   terraform {
-    module = "terraform"
+    module = "terraform/local"
+    variant "production" {
+      module = "terraform/production"
+    }
     variables = {
       name         = service.name
       env          = env

@@ -32,7 +32,10 @@ service "grafana" {
   }
 
   terraform {
-    module = "terraform"
+    module = "terraform/local"
+    variant "production" {
+      module = "terraform/production"
+    }
     variables = {
       name   = service.name
       env    = env

@@ -32,10 +32,14 @@ service "jenkins" {
   }
 
   terraform {
-    module = "terraform"
+    module = "terraform/local"
+    variant "production" {
+      module = "terraform/production"
+    }
     variables = {
       name      = service.name
       env       = env
+      domain    = flag.domain
       volume_gb = gib(flag.storage)
     }
   }

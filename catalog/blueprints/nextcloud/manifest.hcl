@@ -49,7 +49,10 @@ service "nextcloud" {
   }
 
   terraform {
-    module = "terraform"
+    module = "terraform/local"
+    variant "production" {
+      module = "terraform/production"
+    }
     variables = {
       name                = service.name
       env                 = env

@@ -1,11 +1,16 @@
 output "server_name" {
-  description = "Name of the server."
-  value       = terraform_data.server.output.name
+  description = "Name of the proxy server."
+  value       = eoslab_server.main.name
+}
+
+output "ipv4_address" {
+  description = "Public IPv4 address of the proxy server."
+  value       = eoslab_server.main.ipv4_address
 }
 
 output "dns_name" {
-  description = "DNS record pointing at the server."
-  value       = terraform_data.dns.output.name
+  description = "DNS name pointing at the proxy server."
+  value       = eoslab_dns_record.main.fqdn
 }
 
 output "frontend_for" {

@@ -8,10 +8,26 @@ variable "env" {
   description = "Environment the service runs in (production, staging, local)."
 }
 
+variable "domain" {
+  type        = string
+  description = "Public DNS name of the service."
+}
+
+variable "frontend_for" {
+  type        = string
+  default     = ""
+  description = "Service whose sign-in authentik fronts; empty when it serves no one yet."
+}
+
 variable "server_size" {
   type        = string
   default     = "small"
-  description = "Size class of the server (small, medium, large)."
+  description = "Size class of the server (small, medium, large, xlarge)."
+
+  validation {
+    condition     = contains(["small", "medium", "large", "xlarge"], var.server_size)
+    error_message = "The server size must be small, medium, large or xlarge."
+  }
 }
 
 variable "image" {
@@ -20,20 +36,8 @@ variable "image" {
   description = "Operating system image of the server."
 }
 
-variable "domain" {
-  type        = string
-  description = "Public DNS name of the service."
-}
-
 variable "zone" {
   type        = string
-  default     = "local.test"
-  description = "DNS zone the record is created in."
-}
-
-variable "frontend_for" {
-  type        = string
   default     = ""
-  nullable    = false
-  description = "Service whose sign-in authentik fronts; empty when it serves no one yet."
+  description = "DNS zone the record is created in; empty means the domain's parent."
 }

@@ -8,10 +8,20 @@ variable "env" {
   description = "Environment the service runs in (production, staging, local)."
 }
 
+variable "domain" {
+  type        = string
+  description = "Public DNS name of the service."
+}
+
 variable "server_size" {
   type        = string
   default     = "small"
-  description = "Size class of the server (small, medium, large)."
+  description = "Size class of the server (small, medium, large, xlarge)."
+
+  validation {
+    condition     = contains(["small", "medium", "large", "xlarge"], var.server_size)
+    error_message = "The server size must be small, medium, large or xlarge."
+  }
 }
 
 variable "image" {
@@ -20,13 +30,8 @@ variable "image" {
   description = "Operating system image of the server."
 }
 
-variable "domain" {
-  type        = string
-  description = "Public DNS name of the service."
-}
-
 variable "zone" {
   type        = string
-  default     = "local.test"
-  description = "DNS zone the record is created in."
+  default     = ""
+  description = "DNS zone the record is created in; empty means the domain's parent."
 }

@@ -8,10 +8,30 @@ variable "env" {
   description = "Environment the service runs in (production, staging, local)."
 }
 
+variable "domain" {
+  type        = string
+  description = "Public DNS name of the service."
+}
+
+variable "volume_gb" {
+  type        = number
+  description = "Size of the workspace volume in GiB."
+
+  validation {
+    condition     = var.volume_gb >= 10
+    error_message = "The workspace volume needs at least 10 GiB."
+  }
+}
+
 variable "server_size" {
   type        = string
   default     = "small"
-  description = "Size class of the server (small, medium, large)."
+  description = "Size class of the server (small, medium, large, xlarge)."
+
+  validation {
+    condition     = contains(["small", "medium", "large", "xlarge"], var.server_size)
+    error_message = "The server size must be small, medium, large or xlarge."
+  }
 }
 
 variable "image" {
@@ -20,12 +40,8 @@ variable "image" {
   description = "Operating system image of the server."
 }
 
-variable "volume_gb" {
-  type        = number
-  description = "Size of the workspace volume in GiB."
-
-  validation {
-    condition     = var.volume_gb > 0
-    error_message = "The workspace volume needs a positive size."
-  }
+variable "zone" {
+  type        = string
+  default     = ""
+  description = "DNS zone the record is created in; empty means the domain's parent."
 }

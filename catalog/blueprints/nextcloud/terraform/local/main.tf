@@ -1,29 +1,58 @@
-# Built-in terraform_data resources stand in for cloud resources until the simulated-cloud
-# provider replaces them; the resource names (server, volume, dns) stay the same.
+# Nextcloud on eoslab, Eos's simulated cloud: a proxy server, its data volume, a DNS record for
+# the domain and a firewall.
+# The provider needs no configuration here: the Terraform layer sets EOSLAB_ROOT, the directory
+# holding the simulated cloud.
 
-resource "terraform_data" "server" {
-  input = {
-    name  = "proxy-${var.name}"
-    size  = var.server_size
-    image = var.image
-    env   = var.env
+terraform {
+  required_providers {
+    eoslab = {
+      source  = "eos/eoslab"
+      version = ">= 0.1.0"
+    }
   }
 }
 
-resource "terraform_data" "volume" {
-  input = {
-    name       = "data-${var.name}"
-    size_gb    = var.volume_gb
-    replicated = var.distributed_storage
-    attach_to  = terraform_data.server.output.name
+locals {
+  # The record lives in var.zone, or else in the domain's parent zone
+  # (cloud.example.org → example.org); a two-label domain is its own zone's apex.
+  labels = split(".", var.domain)
+  zone   = var.zone != "" ? var.zone : (length(local.labels) > 2 ? join(".", slice(local.labels, 1, length(local.labels))) : var.domain)
+  record = var.domain == local.zone ? "@" : trimsuffix(var.domain, ".${local.zone}")
+
+  server_labels = {
+    service    = var.name
+    env        = var.env
+    storage    = var.distributed_storage ? "replicated" : "local"
+    managed-by = "eos"
   }
 }
 
-resource "terraform_data" "dns" {
-  input = {
-    zone   = var.zone
-    name   = var.domain
-    type   = "A"
-    target = terraform_data.server.output.name
-  }
+resource "eoslab_server" "main" {
+  name   = "proxy-${var.name}"
+  size   = var.server_size
+  image  = var.image
+  labels = local.server_labels
+}
+
+resource "eoslab_volume" "data" {
+  name      = "data-${var.name}"
+  size_gb   = var.volume_gb
+  server_id = eoslab_server.main.id
+  format    = "xfs"
+}
+
+resource "eoslab_dns_record" "main" {
+  zone  = local.zone
+  name  = local.record
+  type  = "A"
+  value = eoslab_server.main.ipv4_address
+  ttl   = 300
+}
+
+resource "eoslab_firewall" "main" {
+  name = "proxy-${var.name}"
+  rules = [
+    { direction = "in", protocol = "tcp", port = "80", source_ips = ["0.0.0.0/0", "::/0"] },
+    { direction = "in", protocol = "tcp", port = "443", source_ips = ["0.0.0.0/0", "::/0"] },
+  ]
 }

@@ -1,14 +1,19 @@
 output "server_name" {
   description = "Name of the proxy server."
-  value       = terraform_data.server.output.name
+  value       = eoslab_server.main.name
+}
+
+output "ipv4_address" {
+  description = "Public IPv4 address of the proxy server."
+  value       = eoslab_server.main.ipv4_address
 }
 
 output "volume_gb" {
   description = "Size of the data volume in GiB."
-  value       = terraform_data.volume.output.size_gb
+  value       = eoslab_volume.data.size_gb
 }
 
 output "dns_name" {
-  description = "DNS record pointing at the proxy server."
-  value       = terraform_data.dns.output.name
+  description = "DNS name pointing at the proxy server."
+  value       = eoslab_dns_record.main.fqdn
 }

@@ -18,8 +18,8 @@ variable "volume_gb" {
   description = "Size of the data volume in GiB."
 
   validation {
-    condition     = var.volume_gb > 0
-    error_message = "The data volume needs a positive size."
+    condition     = var.volume_gb >= 10
+    error_message = "The data volume needs at least 10 GiB."
   }
 }
 
@@ -32,17 +32,22 @@ variable "distributed_storage" {
 variable "server_size" {
   type        = string
   default     = "medium"
-  description = "Size class of the proxy server (small, medium, large)."
+  description = "Size class of the server (small, medium, large, xlarge)."
+
+  validation {
+    condition     = contains(["small", "medium", "large", "xlarge"], var.server_size)
+    error_message = "The server size must be small, medium, large or xlarge."
+  }
 }
 
 variable "image" {
   type        = string
   default     = "debian-12"
-  description = "Operating system image of the proxy server."
+  description = "Operating system image of the server."
 }
 
 variable "zone" {
   type        = string
-  default     = "local.test"
-  description = "DNS zone the record is created in."
+  default     = ""
+  description = "DNS zone the record is created in; empty means the domain's parent."
 }
