@@ -28,6 +28,7 @@ resource "eoslab_dns_record" "cloud" {
 }
 
 func TestDNSRecordLifecycle(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	const addr = "eoslab_dns_record.cloud"
 	resource.UnitTest(t, resource.TestCase{
@@ -82,6 +83,7 @@ func TestDNSRecordLifecycle(t *testing.T) {
 }
 
 func TestDNSRecordValidation(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	tests := []struct {
 		name, recName, typ, value string

@@ -32,6 +32,7 @@ resource "eoslab_firewall" "web" {
 `
 
 func TestFirewallLifecycle(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	const addr = "eoslab_firewall.web"
 	resource.UnitTest(t, resource.TestCase{
@@ -89,6 +90,7 @@ func TestFirewallLifecycle(t *testing.T) {
 }
 
 func TestFirewallValidation(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	tests := []struct {
 		name, rule string

@@ -21,6 +21,7 @@ import (
 // init -upgrade. It is slow (it compiles the provider) and is the only such
 // test.
 func TestMirrorScriptServesTerraform(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go is not on PATH, so the provider cannot be built")
 	}
@@ -35,7 +36,11 @@ func TestMirrorScriptServesTerraform(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 9*time.Minute)
+	deadline, ok := t.Deadline()
+	if !ok {
+		deadline = time.Now().Add(15 * time.Minute)
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), deadline.Add(-10*time.Second))
 	defer cancel()
 	mirror, module, cloud := t.TempDir(), t.TempDir(), t.TempDir()
 

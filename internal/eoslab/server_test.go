@@ -24,6 +24,7 @@ resource "eoslab_server" "web" {
 }
 
 func TestServerLifecycleAndDrift(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	const addr = "eoslab_server.web"
 	resource.UnitTest(t, resource.TestCase{
@@ -106,6 +107,7 @@ func TestServerLifecycleAndDrift(t *testing.T) {
 }
 
 func TestServerValidation(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	tests := []struct {
 		name, server, size, image string

@@ -31,6 +31,7 @@ resource "eoslab_volume" "data" {
 }
 
 func TestVolumeLifecycle(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	const addr = "eoslab_volume.data"
 	id := fakeID(volumeRef("pgdata"))
@@ -87,6 +88,7 @@ func TestVolumeLifecycle(t *testing.T) {
 }
 
 func TestVolumeErrors(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	tests := []struct {
 		name, config string
