@@ -144,6 +144,22 @@
 // (or any Terraform variant) does not declare, or declares without a default and the manifest
 // leaves unset, badly named or duplicate variants, and operations without a layer.
 //
+// # Checking
+//
+// Check is `eos catalog check`: for blueprint authors and their CI, it reports everything Load
+// does and what would otherwise fail only at deploy time, each as file:line:col: message. It
+// renders each blueprint with example values and checks them against the types the Terraform
+// and Nomad variables declare; wants the same outputs from every Terraform variant and every
+// provider a resource uses in required_providers with a source and a version (read with
+// terraform-config-inspect); finds var.NAME in a Nomad job that no variable block declares;
+// runs `terraform fmt -check` (the real binary) on every .tf file; and parses every Salt state
+// as YAML once its Jinja is replaced. That last check is pure Go and approximate: comments and
+// statements become blanks and each {{ expression }} a plain scalar, so it finds mistakes in
+// the YAML around the Jinja but not in YAML the Jinja writes, and yaml.v3 sometimes names the
+// line where the broken block starts rather than the broken line. The production variants
+// cannot be initialised without a provider registry, so Check does not run terraform validate.
+// Scaffold writes a new blueprint folder that passes Check (`eos catalog new`).
+//
 // # Rendering
 //
 // Blueprint.Render evaluates a blueprint for a Request (typed flags and arguments from the

@@ -14,7 +14,7 @@ import (
 // catalog. A later source never overrides an earlier one: a name defined twice is an error
 // naming both places. The error, when there is one, is Diagnostics listing every problem.
 func Load(sources ...Source) (*Catalog, error) {
-	l := &loader{decl: map[*Blueprint]hcl.Range{}, byKey: map[string]*Blueprint{}}
+	l := newLoader()
 	for _, s := range sources {
 		dirs, err := s.folders()
 		if err != nil {
@@ -35,7 +35,7 @@ func LoadDir(path string) (*Catalog, error) {
 	if _, err := os.Stat(filepath.Join(path, manifestName)); err != nil {
 		return nil, Diagnostics{{File: filepath.Join(path, manifestName), Message: fmt.Sprintf("not a blueprint folder: %v", err)}}
 	}
-	l := &loader{decl: map[*Blueprint]hcl.Range{}, byKey: map[string]*Blueprint{}}
+	l := newLoader()
 	emb := Embedded()
 	dirs, err := emb.folders()
 	if err != nil {
@@ -56,41 +56,54 @@ type loader struct {
 	diags Diagnostics
 }
 
-func (l *loader) folder(s Source, dir string) {
+func newLoader() *loader {
+	return &loader{decl: map[*Blueprint]hcl.Range{}, byKey: map[string]*Blueprint{}}
+}
+
+// folder decodes the blueprint folder dir of s and adds it; the Blueprint returned is nil when
+// the manifest could not be read or names a blueprint already added.
+func (l *loader) folder(s Source, dir string) *Blueprint {
 	files, err := fs.Sub(s.FS, dir)
 	if err != nil {
 		l.diags = append(l.diags, Diagnostic{File: s.display(dir), Message: err.Error()})
-		return
+		return nil
 	}
 	d := &decoder{src: s, dir: dir, files: files}
 	b := d.decode()
 	l.diags = append(l.diags, d.diags...)
 	if b == nil {
-		return
+		return nil
 	}
 	key := string(b.Kind) + " " + b.label()
 	if first, dup := l.byKey[key]; dup {
 		l.diags = append(l.diags, at(d.decl, "%s %q is defined twice: in %s and in %s; rename one of them",
 			b.Kind, b.label(), l.decl[first].Filename, d.decl.Filename))
-		return
+		return nil
 	}
 	l.byKey[key] = b
 	l.decl[b] = d.decl
 	l.all = append(l.all, b)
+	return b
 }
 
 // finish runs the checks that need the whole catalog and builds it.
 func (l *loader) finish() (*Catalog, error) {
+	c := l.build()
+	if err := l.diags.err(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// build runs the checks that need the whole catalog and returns it, problems or not.
+func (l *loader) build() *Catalog {
 	c := New(l.all...)
 	for _, b := range l.all {
 		l.checkRequires(c, b)
 		l.checkServiceDefaults(c, b)
 	}
 	l.checkCycles(c)
-	if err := l.diags.err(); err != nil {
-		return nil, err
-	}
-	return c, nil
+	return c
 }
 
 // checkRequires reports dependencies on services that do not exist, and flags given to a

@@ -1,0 +1,189 @@
+package catalog
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+)
+
+// checkExamples renders the blueprint twice, with its defaults and with every flag set to an
+// example value, and checks the Terraform and Nomad variables it produces against the types the
+// templates declare: what `terraform plan` and Nomad would refuse at deploy time.
+func (f *folder) checkExamples(c *Catalog) Diagnostics {
+	b := f.b
+	var diags Diagnostics
+	for _, ex := range exampleRequests(c, b) {
+		r, err := b.Render(ex.req)
+		if err != nil {
+			// The other example would most likely fail the same way.
+			return append(diags, f.renderProblem(err, ex.what))
+		}
+		if r.Terraform != nil {
+			diags = append(diags, f.checkTerraformTypes(r.Terraform.Vars)...)
+		}
+		if r.Nomad != nil {
+			diags = append(diags, f.checkNomadTypes(r.Nomad.Vars)...)
+		}
+	}
+	return diags
+}
+
+type example struct {
+	req  Request
+	what string // "its defaults", for messages
+}
+
+// exampleRequests are the defaults (with required flags and arguments given), and every flag
+// set: bools true, the rest their default or an example of their type.
+func exampleRequests(c *Catalog, b *Blueprint) []example {
+	args := make([]Value, len(b.Args))
+	for i, a := range b.Args {
+		args[i] = exampleValue(c, b, a.Type, nil)
+	}
+	defaults, all := map[string]Value{}, map[string]Value{}
+	var given []string
+	differs := false
+	for _, fl := range b.Flags {
+		switch {
+		case fl.Secret:
+			continue
+		case fl.Required:
+			defaults[fl.Name] = exampleValue(c, b, fl.Type, fl.Values)
+		}
+		v := exampleValue(c, b, fl.Type, fl.Values)
+		if fl.Default != nil && fl.Type != Bool {
+			v = *fl.Default
+		}
+		differs = differs || !fl.Required && (fl.Default == nil || fl.Default.Text != v.Text)
+		all[fl.Name] = v
+		given = append(given, "--"+fl.Name+" "+v.Text)
+	}
+	out := []example{{Request{Flags: defaults, Args: args, Env: "check"}, "its defaults"}}
+	if differs {
+		out = append(out, example{Request{Flags: all, Args: args, Env: "check"}, "example values " + strings.Join(given, " ")})
+	}
+	return out
+}
+
+// exampleValue is a value of type t that parses: the first of an enum's values, a service of
+// the catalog, a plausible word for the rest.
+func exampleValue(c *Catalog, b *Blueprint, t Type, values []string) Value {
+	text := map[Type]string{
+		Bool: "true", Int: "1", String: "example", Size: "10G", Duration: "1h",
+		Hostname: "example.local.test", Path: "/srv/example", List: "one,two",
+	}[t]
+	switch t {
+	case Enum:
+		if len(values) > 0 {
+			text = values[0]
+		}
+	case Service:
+		text = b.Name
+		if names := c.ServiceNames(); len(names) > 0 {
+			text = names[0]
+		}
+	}
+	v, err := ParseValue(t, text)
+	if err != nil {
+		return StringValue(t, text)
+	}
+	return v
+}
+
+// renderProblem reports a failed render: at the expression's position when the blueprint is at
+// fault, at the manifest otherwise.
+func (f *folder) renderProblem(err error, what string) Diagnostic {
+	var diags Diagnostics
+	if errors.As(err, &diags) && len(diags) > 0 {
+		d := diags[0]
+		d.Message += " (rendering with " + what + ")"
+		return d
+	}
+	return Diagnostic{File: f.display(manifestName), Message: fmt.Sprintf("rendering with %s: %v", what, err)}
+}
+
+// checkTerraformTypes converts each variable's value (as terraform.tfvars.json carries it) to
+// the type every variant declares for it. A mismatch is reported at the manifest's key.
+func (f *folder) checkTerraformTypes(vars map[string]any) Diagnostics {
+	mods, _ := f.inspectVariants()
+	keys, _ := staticKeys(f.b.Terraform.Data)
+	var diags Diagnostics
+	for _, name := range sortedKeys(vars) {
+		where := map[string][]string{} // type text → module paths declaring it
+		for _, m := range mods {
+			if v, ok := m.mod.Variables[name]; ok && v.Type != "" {
+				where[v.Type] = append(where[v.Type], m.variant.Path)
+			}
+		}
+		for _, typ := range sortedKeys(where) {
+			ty, ok := parseType([]byte(typ))
+			if !ok {
+				continue // terraform validate reports a bad type constraint
+			}
+			if err := fits(vars[name], ty); err != nil {
+				diags = append(diags, at(keyRange(keys, name, f.b.Terraform.Range), "terraform variable %q is %s in %s, but the manifest gives it %s: %v",
+					name, typ, strings.Join(where[typ], " and "), jsonText(vars[name]), err))
+			}
+		}
+	}
+	return diags
+}
+
+// parseType reads a type constraint such as number or list(string).
+func parseType(src []byte) (cty.Type, bool) {
+	expr, hds := hclsyntax.ParseExpression(src, "", hcl.InitialPos)
+	if hds.HasErrors() {
+		return cty.NilType, false
+	}
+	return typeExpr(expr)
+}
+
+func typeExpr(expr hcl.Expression) (cty.Type, bool) {
+	ty, hds := typeexpr.TypeConstraint(expr)
+	return ty, !hds.HasErrors()
+}
+
+// fits converts v, through JSON as the layers hand it over, to type ty. Null fits any type.
+func fits(v any, ty cty.Type) error {
+	if v == nil {
+		return nil
+	}
+	js, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	implied, err := ctyjson.ImpliedType(js)
+	if err != nil {
+		return err
+	}
+	cv, err := ctyjson.Unmarshal(js, implied)
+	if err != nil {
+		return err
+	}
+	_, err = convert.Convert(cv, ty)
+	return err
+}
+
+func jsonText(v any) string {
+	js, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(js)
+}
+
+// keyRange is where the manifest sets name, or else fallback.
+func keyRange(keys map[string]hcl.Range, name string, fallback hcl.Range) hcl.Range {
+	if rng, ok := keys[name]; ok {
+		return rng
+	}
+	return fallback
+}

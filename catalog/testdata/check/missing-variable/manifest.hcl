@@ -1,0 +1,20 @@
+service "missingvariable" {
+  description = "a check fixture"
+
+  flag "domain" {
+    type        = hostname
+    default     = "app.local.test"
+    description = "public name of the service"
+  }
+
+  terraform {
+    module = "terraform/local"
+    variant "production" {
+      module = "terraform/production"
+    }
+    variables = {
+      name   = service.name
+      domain = flag.domain
+    }
+  }
+}

@@ -1,0 +1,16 @@
+service "nomadundeclared" {
+  description = "a check fixture"
+
+  terraform {
+    module = "terraform/local"
+    variant "production" {
+      module = "terraform/production"
+    }
+    variables = { name = service.name }
+  }
+
+  nomad {
+    job       = "nomad/app.nomad.hcl"
+    variables = { env = env }
+  }
+}

@@ -1,0 +1,12 @@
+variable "env" {
+  type = string
+}
+
+job "nomadundeclared" {
+  datacenters = ["dc1"]
+
+  meta {
+    env    = var.env
+    domain = var.domain
+  }
+}

@@ -1,0 +1,7 @@
+output "ipv4_address" {
+  value = hcloud_server.main.ipv4_address
+}
+
+output "server_id" {
+  value = hcloud_server.main.id
+}

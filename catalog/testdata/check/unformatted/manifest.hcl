@@ -1,0 +1,11 @@
+service "unformatted" {
+  description = "a check fixture"
+
+  terraform {
+    module = "terraform/local"
+    variant "production" {
+      module = "terraform/production"
+    }
+    variables = { name = service.name }
+  }
+}
