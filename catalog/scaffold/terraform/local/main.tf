@@ -1,0 +1,45 @@
+# __NAME__ on eoslab, Eos's simulated cloud: a server, its data volume and a DNS record for the
+# domain. The provider needs no configuration here: the Terraform layer sets EOSLAB_ROOT, the
+# directory holding the simulated cloud.
+
+terraform {
+  required_providers {
+    eoslab = {
+      source  = "eos/eoslab"
+      version = ">= 0.1.0"
+    }
+  }
+}
+
+locals {
+  # The record lives in var.zone, or else in the domain's parent zone
+  # (app.example.org → example.org); a two-label domain is its own zone's apex.
+  labels = split(".", var.domain)
+  zone   = var.zone != "" ? var.zone : (length(local.labels) > 2 ? join(".", slice(local.labels, 1, length(local.labels))) : var.domain)
+  record = var.domain == local.zone ? "@" : trimsuffix(var.domain, ".${local.zone}")
+}
+
+resource "eoslab_server" "main" {
+  name  = var.name
+  size  = var.server_size
+  image = var.image
+  labels = {
+    service    = var.name
+    env        = var.env
+    managed-by = "eos"
+  }
+}
+
+resource "eoslab_volume" "data" {
+  name      = "data-${var.name}"
+  size_gb   = var.volume_gb
+  server_id = eoslab_server.main.id
+}
+
+resource "eoslab_dns_record" "main" {
+  zone  = local.zone
+  name  = local.record
+  type  = "A"
+  value = eoslab_server.main.ipv4_address
+  ttl   = 300
+}
