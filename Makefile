@@ -12,13 +12,15 @@ LDFLAGS := -X main.version=$(VERSION)
 # Terraform from PATH, else the one `make terraform` installs into the cache.
 TERRAFORM_BIN := $(EOS_CACHE)/terraform/$(TERRAFORM_VERSION)
 export PATH := $(PATH):$(TERRAFORM_BIN)
-PROVIDERS := $(CURDIR)/bin/providers
+# The eoslab provider mirror lives in the cache: its version follows its sources, so a
+# checkout that did not change the provider reuses the build.
+PROVIDERS := $(EOS_CACHE)/providers
 
 .PHONY: all build run test bench lint terraform mirror clean
 
 all: build
 
-## build: the eos binary (bin/eos) and the eoslab provider mirror (bin/providers)
+## build: the eos binary (bin/eos) and the eoslab provider mirror ($(EOS_CACHE)/providers)
 build: terraform mirror
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/eos ./cmd/eos
 

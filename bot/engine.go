@@ -107,7 +107,7 @@ func New(cfg Config) (*Engine, error) {
 	}
 	runCtx, stop := context.WithCancel(context.Background())
 	return &Engine{
-		cfg: cfg, parser: intents.NewParser(cfg.Catalog), st: cfg.Store, log: cfg.Logger, now: cfg.Now,
+		cfg: cfg, parser: intents.NewParser(cfg.Catalog).WithBotName(cfg.BotName), st: cfg.Store, log: cfg.Logger, now: cfg.Now,
 		adapters: map[string]adapters.Adapter{}, runCtx: runCtx, stopRuns: stop, warned: map[string]bool{},
 		ready: make(chan struct{}),
 	}, nil

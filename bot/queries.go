@@ -18,7 +18,7 @@ const historyLimit = 10
 
 // help answers `help [topic]` from the catalog.
 func (e *Engine) help(ctx context.Context, c conv, in *intents.Intent) {
-	text, err := intents.Help(e.cfg.Catalog, in.Noun)
+	text, err := e.parser.Help(in.Noun)
 	if err != nil {
 		e.say(ctx, c.a, c.m.Post, e.parseErrorDoc(err))
 		return

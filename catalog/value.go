@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -127,10 +128,11 @@ func ParseSize(s string) (Value, error) {
 			continue
 		}
 		f, err := strconv.ParseFloat(num, 64)
-		if err != nil || f <= 0 || num == "" || strings.ContainsAny(num, "eE+-") {
+		bytes := f * float64(u.mult)
+		if err != nil || !(f > 0) || num == "" || strings.ContainsAny(num, "eEnNiIxXpP+-_") || bytes < 1 || bytes > math.MaxInt64/2 {
 			return Value{}, fmt.Errorf("%q is not a size: write a positive number and a unit, like 100G or +50G", s)
 		}
-		return Value{Type: Size, Bytes: int64(f * float64(u.mult)), Relative: rel, Text: s}, nil
+		return Value{Type: Size, Bytes: int64(bytes), Relative: rel, Text: s}, nil
 	}
 	return Value{}, fmt.Errorf("%q is not a size: write a number and a unit (K, M, G, T, or GiB, GB, ...), like 100G or +50G", s)
 }

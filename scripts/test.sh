@@ -21,7 +21,7 @@ scripts/testenv/mattermost.sh start "$state/mattermost"
 # shellcheck disable=SC1091
 source "$state/mattermost/env"
 
-export EOS_TEST_PROVIDER_MIRROR="$PWD/bin/providers"
+export EOS_TEST_PROVIDER_MIRROR="${EOS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/eos}/providers"
 echo "test.sh: running go test ./..."
 go vet ./...
 go test -count=1 -timeout 40m "$@" ./...
