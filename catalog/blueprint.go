@@ -134,9 +134,10 @@ func (b *Blueprint) Variant(name string) (*Variant, bool) {
 	if name == "" {
 		name = DefaultVariant
 	}
-	for i := range b.Variants {
-		if b.Variants[i].Name == name {
-			return &b.Variants[i], true
+	vs := b.variants()
+	for i := range vs {
+		if vs[i].Name == name {
+			return &vs[i], true
 		}
 	}
 	return nil, false
@@ -145,11 +146,21 @@ func (b *Blueprint) Variant(name string) (*Variant, bool) {
 // VariantNames lists the Terraform variants, DefaultVariant first; none without a terraform
 // part.
 func (b *Blueprint) VariantNames() []string {
-	names := make([]string, len(b.Variants))
-	for i, v := range b.Variants {
+	vs := b.variants()
+	names := make([]string, len(vs))
+	for i, v := range vs {
 		names[i] = v.Name
 	}
 	return names
+}
+
+// variants is Variants, or for a blueprint built by hand without them, its terraform part's
+// module as the default variant.
+func (b *Blueprint) variants() []Variant {
+	if len(b.Variants) == 0 && b.Terraform != nil {
+		return []Variant{{Name: DefaultVariant, Path: b.Terraform.Path, Range: b.Terraform.Range}}
+	}
+	return b.Variants
 }
 
 // Catalog is every blueprint Eos knows: the embedded ones and those operators add.

@@ -75,6 +75,8 @@ type folder struct {
 	// clean is set when Load found no problem in the folder: only then is the blueprint
 	// rendered, since a broken manifest would report its problems a second time.
 	clean bool
+	// inspection caches the Terraform variants as terraform-config-inspect reads them.
+	inspection *inspection
 }
 
 func newFolder(src Source, dir string) *folder {

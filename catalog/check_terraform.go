@@ -26,9 +26,23 @@ type inspected struct {
 	mod     *tfconfig.Module
 }
 
-// inspectVariants reads every variant module that exists. Modules that do not parse are left
-// out; their problems are reported once, by Load or (for a clean folder) here.
+// inspection is the variants of a folder as read once.
+type inspection struct {
+	mods  []inspected
+	diags Diagnostics
+}
+
+// inspectVariants reads every variant module that exists, once per folder. Modules that do not
+// parse are left out; their problems are reported once, by Load or (for a clean folder) here.
 func (f *folder) inspectVariants() ([]inspected, Diagnostics) {
+	if f.inspection == nil {
+		mods, diags := f.readVariants()
+		f.inspection = &inspection{mods: mods, diags: diags}
+	}
+	return f.inspection.mods, f.inspection.diags
+}
+
+func (f *folder) readVariants() ([]inspected, Diagnostics) {
 	var out []inspected
 	var diags Diagnostics
 	for _, v := range f.b.Variants {

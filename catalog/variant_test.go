@@ -140,3 +140,24 @@ func TestLoadVariantProblems(t *testing.T) {
 		})
 	}
 }
+
+// TestVariantsOfHandBuiltBlueprint: a blueprint built without Load (New) and without Variants
+// renders its terraform part's module as the default variant.
+func TestVariantsOfHandBuiltBlueprint(t *testing.T) {
+	nc := service(t, loadEmbedded(t), "nextcloud")
+	bare := *nc
+	bare.Variants = nil
+	if got := bare.VariantNames(); !reflect.DeepEqual(got, []string{"local"}) {
+		t.Errorf("variants = %v, want [local]", got)
+	}
+	r, err := bare.Render(Request{Env: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Terraform.Variant != "local" || !strings.Contains(r.Terraform.Files["main.tf"], "eoslab_server") {
+		t.Errorf("rendered variant %q with main.tf %q, want the module of the terraform part", r.Terraform.Variant, r.Terraform.Files["main.tf"])
+	}
+	if _, err := bare.Render(Request{Variant: "production"}); err == nil {
+		t.Error("rendered a variant the blueprint does not declare")
+	}
+}
