@@ -129,7 +129,7 @@ func ParseSize(s string) (Value, error) {
 		}
 		f, err := strconv.ParseFloat(num, 64)
 		bytes := f * float64(u.mult)
-		if err != nil || !(f > 0) || num == "" || strings.ContainsAny(num, "eEnNiIxXpP+-_") || bytes < 1 || bytes > math.MaxInt64/2 {
+		if err != nil || !(f > 0) || !decimal(num) || bytes < 1 || bytes > math.MaxInt64/2 {
 			return Value{}, fmt.Errorf("%q is not a size: write a positive number and a unit, like 100G or +50G", s)
 		}
 		return Value{Type: Size, Bytes: int64(bytes), Relative: rel, Text: s}, nil
@@ -214,4 +214,19 @@ func ParseValue(t Type, s string) (Value, error) {
 		return StringValue(t, s), nil
 	}
 	return Value{}, fmt.Errorf("unknown type %q", t)
+}
+
+// decimal reports whether s is digits with at most one decimal point: sizes have no
+// exponents, signs, underscores, NaN or Inf.
+func decimal(s string) bool {
+	dot := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '.' && !dot:
+			dot = true
+		case c < '0' || c > '9':
+			return false
+		}
+	}
+	return s != "" && s != "."
 }

@@ -63,7 +63,7 @@ func fastSize(s string) (catalog.Value, bool) {
 		if !ok {
 			continue
 		}
-		if num == "" || strings.ContainsAny(num, "eE+-") {
+		if !decimal(num) {
 			return catalog.Value{}, false
 		}
 		f, err := strconv.ParseFloat(num, 64)
@@ -129,4 +129,19 @@ func splitItems(s string, buf []string) []string {
 		items = append(items, item)
 	}
 	return items
+}
+
+// decimal reports whether s is digits with at most one decimal point, the only numbers a
+// size may have (no exponents, signs, underscores, NaN or Inf).
+func decimal(s string) bool {
+	dot := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '.' && !dot:
+			dot = true
+		case c < '0' || c > '9':
+			return false
+		}
+	}
+	return s != "" && s != "."
 }
