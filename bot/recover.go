@@ -37,6 +37,9 @@ func (e *Engine) Recover(ctx context.Context) error {
 			}
 		}
 	}
+	if err := e.catchUpReactions(ctx); err != nil {
+		return err
+	}
 	approved, err := e.st.Plans(func(p *store.Plan) bool { return p.State == store.PlanApproved })
 	if err != nil {
 		return fmt.Errorf("reading plans: %w", err)
@@ -48,6 +51,35 @@ func (e *Engine) Recover(ctx context.Context) error {
 		if a, ok := e.adapter(p.Preview.Platform); ok {
 			e.log.Info("starting a plan approved before the restart", "plan", p.ID)
 			e.start(a, p)
+		}
+	}
+	return nil
+}
+
+// catchUpReactions reads the reactions on every pending plan's preview, for platforms that
+// can list them, and handles them as if they had just arrived: an approval given while Eos
+// was down counts. Reactions are idempotent, so one already counted changes nothing.
+func (e *Engine) catchUpReactions(ctx context.Context) error {
+	pending, err := e.st.Plans(func(p *store.Plan) bool { return p.State == store.PlanPending && p.Preview.ID != "" })
+	if err != nil {
+		return fmt.Errorf("reading pending plans: %w", err)
+	}
+	for _, p := range pending {
+		a, ok := e.adapter(p.Preview.Platform)
+		if !ok {
+			continue
+		}
+		rr, ok := a.(adapters.ReactionReader)
+		if !ok {
+			continue
+		}
+		reactions, err := rr.Reactions(ctx, p.Preview)
+		if err != nil {
+			e.log.Warn("reading reactions on a pending plan", "plan", p.ID, "err", err)
+			continue
+		}
+		for _, r := range reactions {
+			e.HandleReaction(ctx, a, r)
 		}
 	}
 	return nil
