@@ -48,7 +48,7 @@ func (e *Engine) compile(in *intents.Intent) (executor.Spec, error) {
 	case in.Verb == intents.VerbUpdate && !deployed:
 		return executor.Spec{}, refuse("%s is not deployed in %s yet. To deploy it: @eos create %s", bp.Name, env, bp.Name)
 	}
-	req := catalog.Request{Flags: map[string]catalog.Value{}, Args: in.Args, Env: env}
+	req := catalog.Request{Flags: map[string]catalog.Value{}, Args: in.Args, Env: env, Variant: e.cfg.Variants[env]}
 	if in.Verb == intents.VerbUpdate {
 		for name, text := range declared.Spec.Units[0].Values {
 			if f, ok := bp.Flag(name); ok && !f.Secret {

@@ -51,7 +51,7 @@ func TestCreateApproveRunHistory(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{})
 	p, id := preview(t, h, "alice", "@eos create nextcloud --sso")
-	for _, want := range []string{"create nextcloud in local · asked by @alice", "Terraform | +5 ~0 −0", "Salt      | not configured — skipped",
+	for _, want := range []string{"create nextcloud in local · asked by @alice", "Terraform | +7 ~0 −0", "Salt      | not configured — skipped",
 		"Nomad     | not configured — skipped", "Also brings in authentik (because of --sso)"} {
 		if !strings.Contains(p.Text, want) {
 			t.Errorf("preview lacks %q:\n%s", want, p.Text)
@@ -62,13 +62,13 @@ func TestCreateApproveRunHistory(t *testing.T) {
 	}
 
 	h.React("bob", p.ID, "+1")
-	done := h.WaitText(p.ID, "Run "+id+" · done in", "Terraform ✅ +5")
+	done := h.WaitText(p.ID, "Run "+id+" · done in", "Terraform ✅ +7")
 	if done.Edits == 0 {
 		t.Errorf("the progress post was never edited; it should be one post edited in place")
 	}
 	for _, tc := range []struct{ unit, want string }{
-		{"nextcloud", "terraform_data.dns terraform_data.server terraform_data.volume"},
-		{"authentik", "terraform_data.dns terraform_data.server"},
+		{"nextcloud", "eoslab_dns_record.main eoslab_firewall.main eoslab_server.main eoslab_volume.data"},
+		{"authentik", "eoslab_dns_record.main eoslab_firewall.main eoslab_server.main"},
 	} {
 		got := strings.Join(stateResources(t, filepath.Join(h.DataDir, "terraform", "local", tc.unit, "terraform.tfstate")), " ")
 		if got != tc.want {
@@ -95,6 +95,90 @@ func TestCreateApproveRunHistory(t *testing.T) {
 	d, err := h.Store.Declared("local/nextcloud")
 	if err != nil || d.RunID != id || d.Spec.Units[0].Values["sso"] != "true" {
 		t.Fatalf("declared nextcloud = %+v, %v", d, err)
+	}
+	// The simulated cloud holds the objects, one file each.
+	for _, f := range []string{"server/proxy-nextcloud.json", "volume/data-nextcloud.json", "dns_record/cloud.local.test_A.json"} {
+		if _, err := os.Stat(filepath.Join(h.Cloud(), f)); err != nil {
+			t.Errorf("simulated cloud lacks %s: %v", f, err)
+		}
+	}
+
+	// Destroy removes them again, and only nextcloud's: authentik stays.
+	dp, did := preview(t, h, "alice", "@eos destroy nextcloud")
+	if !strings.Contains(dp.Text, "Terraform | +0 ~0 −4") {
+		t.Errorf("destroy preview:\n%s", dp.Text)
+	}
+	h.React("bob", dp.ID, "+1")
+	h.WaitText(dp.ID, "Run "+did+" · done in")
+	for _, f := range []string{"server/proxy-nextcloud.json", "volume/data-nextcloud.json"} {
+		if _, err := os.Stat(filepath.Join(h.Cloud(), f)); !os.IsNotExist(err) {
+			t.Errorf("%s still exists after destroy (stat: %v)", f, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(h.Cloud(), "server/proxy-authentik.json")); err != nil {
+		t.Errorf("destroying nextcloud removed authentik: %v", err)
+	}
+	if d, err := h.Store.Declared("local/nextcloud"); err != nil || !d.Destroyed {
+		t.Errorf("declared nextcloud after destroy = %+v, %v", d, err)
+	}
+}
+
+func TestFailureHalfwayIsRolledBack(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{FailOn: []string{"data-jenkins"}})
+	p, id := preview(t, h, "alice", "@eos create jenkins")
+	h.React("bob", p.ID, "+1")
+	res := h.WaitText(p.ID, "Run "+id+" · failed")
+	for _, want := range []string{"Terraform ❌", "eoslab_volume.data", "Rolled back:", "the lock on jenkins/local is released"} {
+		if !strings.Contains(res.Text, want) {
+			t.Errorf("failure post lacks %q:\n%s", want, res.Text)
+		}
+	}
+	// The server was created before the volume failed; the rollback removed it again.
+	entries, _ := os.ReadDir(filepath.Join(h.Cloud(), "server"))
+	if len(entries) != 0 {
+		t.Errorf("objects left after rollback: %v", entries)
+	}
+	r, err := h.Store.Run(id)
+	if err != nil || r.State != store.RunFailed {
+		t.Fatalf("run = %+v, %v", r, err)
+	}
+	if _, err := h.Store.Declared("local/jenkins"); err == nil {
+		t.Error("a failed run was recorded as declared state")
+	}
+}
+
+func TestDriftFindsAnOutOfBandChange(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{})
+	p, id := preview(t, h, "alice", "@eos create grafana")
+	h.React("bob", p.ID, "+1")
+	h.WaitText(p.ID, "Run "+id+" · done in")
+
+	after := h.Last()
+	h.Say("alice", "@eos drift")
+	h.WaitText(after, "all 1 services match their declared state")
+
+	// Someone resizes the server behind Eos's back.
+	path := filepath.Join(h.Cloud(), "server", "proxy-grafana.json")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		t.Fatal(err)
+	}
+	obj["size"] = "xlarge"
+	raw, _ = json.Marshal(obj)
+	if err := os.WriteFile(path, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	after = h.Last()
+	h.Say("alice", "@eos drift grafana")
+	got := h.WaitText(after, "1 of 1 services drifted")
+	if !strings.Contains(got.Text, "eoslab_server.main") || !strings.Contains(got.Text, "xlarge") {
+		t.Errorf("drift report does not name the changed resource and value:\n%s", got.Text)
 	}
 }
 

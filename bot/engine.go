@@ -35,6 +35,9 @@ type Config struct {
 	Store *store.Store
 	// Policy is the approval policy; zero means DefaultPolicy().
 	Policy Policy
+	// Variants names the Terraform variant of each environment ("production" → "production");
+	// environments not listed use the blueprints' default variant, "local".
+	Variants map[string]string
 	// DefaultEnv is the environment when a request names none (default "local").
 	DefaultEnv string
 	// BotName is the name people mention (default "eos").

@@ -9,12 +9,14 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/adapters/console"
 	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/store"
@@ -38,6 +40,10 @@ type Options struct {
 	Clock *Clock
 	// Rollback is the runner's rollback policy.
 	Rollback executor.RollbackPolicy
+	// FailOn names simulated-cloud objects whose create or update fails (EOSLAB_FAIL_ON).
+	FailOn []string
+	// Adapters run beside the console (a Mattermost adapter in end-to-end tests).
+	Adapters []adapters.Adapter
 }
 
 // Harness is a running bot and the console it listens to.
@@ -67,10 +73,17 @@ func New(t testing.TB, opts Options) *Harness {
 	}
 	logs := &strings.Builder{}
 	log := slog.New(slog.NewTextHandler(&syncWriter{w: logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	env := map[string]string{"EOSLAB_ROOT": filepath.Join(opts.DataDir, "cloud")}
+	if len(opts.FailOn) > 0 {
+		env["EOSLAB_FAIL_ON"] = strings.Join(opts.FailOn, ",")
+	}
 	tf, err := terraform.New(terraform.Config{
 		WorkDir:        filepath.Join(opts.DataDir, "terraform"),
 		CLIConfigFile:  filepath.Join(opts.DataDir, "terraform.rc"),
 		PluginCacheDir: filepath.Join(opts.DataDir, "plugins"),
+		Mirror:         Mirror(t),
+		MirrorInclude:  []string{"registry.terraform.io/eos/*"},
+		Env:            env,
 		Logger:         log,
 	})
 	if err != nil {
@@ -101,7 +114,7 @@ func New(t testing.TB, opts Options) *Harness {
 	con := console.New(console.Config{In: r, Out: transcript, Echo: true, Idle: engine.Wait})
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &Harness{t: t, Engine: engine, Console: con, Store: st, DataDir: opts.DataDir, Log: logs, in: w, cancel: cancel, done: make(chan error, 1)}
-	go func() { h.done <- engine.Run(ctx, con) }()
+	go func() { h.done <- engine.Run(ctx, append([]adapters.Adapter{con}, opts.Adapters...)...) }()
 	t.Cleanup(h.Stop)
 	select {
 	case <-engine.Ready():
@@ -109,6 +122,65 @@ func New(t testing.TB, opts Options) *Harness {
 		t.Fatalf("engine stopped before it was ready: %v", err)
 	}
 	return h
+}
+
+// Cloud is the simulated cloud's directory: ROOT/<type>/<name>.json per object.
+func (h *Harness) Cloud() string { return filepath.Join(h.DataDir, "cloud") }
+
+var (
+	mirrorOnce sync.Once
+	mirrorDir  string
+	mirrorErr  error
+)
+
+// Mirror is the eoslab provider mirror: EOS_TEST_PROVIDER_MIRROR (make test builds it), or
+// one built now into the cache by the project's script (fast when the version is cached).
+func Mirror(t testing.TB) string {
+	t.Helper()
+	mirrorOnce.Do(func() {
+		if d := os.Getenv("EOS_TEST_PROVIDER_MIRROR"); d != "" {
+			mirrorDir = d
+			return
+		}
+		root, err := repoRoot()
+		if err != nil {
+			mirrorErr = err
+			return
+		}
+		cache := os.Getenv("XDG_CACHE_HOME")
+		if cache == "" {
+			home, _ := os.UserHomeDir()
+			cache = filepath.Join(home, ".cache")
+		}
+		mirrorDir = filepath.Join(cache, "eos", "providers")
+		cmd := exec.Command(filepath.Join(root, "scripts", "eoslab-mirror.sh"), mirrorDir)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			mirrorErr = fmt.Errorf("building the eoslab provider mirror: %v\n%s", err, out)
+		}
+	})
+	if mirrorErr != nil {
+		t.Fatal(mirrorErr)
+	}
+	return mirrorDir
+}
+
+// repoRoot finds the directory holding go.mod, upwards from the test's directory.
+func repoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no go.mod above the test directory")
+		}
+		dir = parent
+	}
 }
 
 // Stop ends the input, waits for the bot to finish what it started and closes the store.

@@ -42,6 +42,12 @@ type TerraformConfig struct {
 	Mirror string `hcl:"mirror,optional"`
 	// MirrorInclude lists the providers served by Mirror (default registry.terraform.io/eos/*).
 	MirrorInclude []string `hcl:"mirror_include,optional"`
+	// Variants maps environments to the blueprints' Terraform variant they use
+	// (e.g. { production = "production" }); others use "local", the simulated cloud.
+	Variants map[string]string `hcl:"variants,optional"`
+	// CloudDir is where the local variant's simulated cloud (eoslab) keeps its objects
+	// (default DATA_DIR/cloud).
+	CloudDir string `hcl:"cloud_dir,optional"`
 	// Rollback is failed-layer (default), all or none.
 	Rollback string `hcl:"rollback,optional"`
 	// Timeout bounds one terraform command, like "10m".
@@ -144,6 +150,19 @@ func (c *Config) defaults() {
 	if c.Console.User == "" {
 		c.Console.User = "you"
 	}
+	if c.Terraform.CloudDir == "" {
+		c.Terraform.CloudDir = filepath.Join(c.DataDir, "cloud")
+	}
+	// Terraform runs providers in each unit's working directory: the path must not be relative.
+	if abs, err := filepath.Abs(c.Terraform.CloudDir); err == nil {
+		c.Terraform.CloudDir = abs
+	}
+	if c.Terraform.Mirror == "" {
+		// make builds Eos's own provider (eoslab) into the cache; use it when it is there.
+		if d := filepath.Join(cacheDir(), "providers"); dirExists(d) {
+			c.Terraform.Mirror = d
+		}
+	}
 	if len(c.Terraform.MirrorInclude) == 0 {
 		c.Terraform.MirrorInclude = []string{"registry.terraform.io/eos/*"}
 	}
@@ -187,4 +206,9 @@ func cacheDir() string {
 		return filepath.Join(d, ".cache", "eos")
 	}
 	return filepath.Join(os.TempDir(), "eos-cache")
+}
+
+func dirExists(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }

@@ -69,7 +69,7 @@ func build(cfg *Config, log *slog.Logger) (*app, error) {
 	}
 	engine, err := bot.New(bot.Config{
 		Catalog: cat, Runner: runner, Store: st, Policy: policy,
-		DefaultEnv: cfg.DefaultEnv, BotName: cfg.BotName, Logger: log,
+		DefaultEnv: cfg.DefaultEnv, BotName: cfg.BotName, Logger: log, Variants: cfg.Terraform.Variants,
 	})
 	if err != nil {
 		st.Close()
@@ -95,6 +95,7 @@ func newRunner(cfg *Config, log *slog.Logger) (*executor.Runner, error) {
 		PluginCacheDir: filepath.Join(cacheDir(), "terraform-plugins"),
 		Mirror:         tc.Mirror,
 		MirrorInclude:  mirrorInclude(tc),
+		Env:            map[string]string{"EOSLAB_ROOT": tc.CloudDir},
 		Timeout:        timeout,
 		Logger:         log.With("layer", "terraform"),
 	})
