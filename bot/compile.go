@@ -134,10 +134,15 @@ func unitOf(r *catalog.Rendered, nodes []string) executor.Unit {
 	return u
 }
 
-// vaultRow is the preview's Vault line: which secrets the plan needs. Values are never shown.
-func vaultRow(spec executor.Spec) string {
+// vaultRow is the preview's Vault line: which secrets the plan creates or reuses. Values are
+// never shown.
+func vaultRow(plan executor.Plan, configured bool) string {
+	if sp := plan.Secrets; sp != nil {
+		return fmt.Sprintf("creates %d secret(s)%s, reuses %d%s — values never shown",
+			len(sp.Create), listed(sp.Create), len(sp.Reuse), listed(sp.Reuse))
+	}
 	var names []string
-	for _, u := range spec.Units {
+	for _, u := range plan.Spec.Units {
 		if u.Destroy {
 			continue
 		}
@@ -145,9 +150,16 @@ func vaultRow(spec executor.Spec) string {
 			names = append(names, u.Service+"/"+s)
 		}
 	}
-	if len(names) == 0 {
+	if len(names) == 0 || configured {
 		return ""
 	}
 	sort.Strings(names)
 	return fmt.Sprintf("not configured — skipped: %d secret(s) needed (%s), values never shown", len(names), strings.Join(names, ", "))
+}
+
+func listed(paths []string) string {
+	if len(paths) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(paths, ", ") + ")"
 }

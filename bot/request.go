@@ -91,7 +91,7 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 		return
 	}
 	e.audit(store.Entry{Kind: "request", User: c.user(), Platform: c.a.Name(), PlanID: p.ID, Hash: plan.Hash, Service: spec.Target, Env: spec.Env, Text: c.m.Text})
-	ref := e.say(ctx, c.a, c.m.Post, previewDoc(p, ep, vaultRow(spec)))
+	ref := e.say(ctx, c.a, c.m.Post, previewDoc(p, ep, vaultRow(plan, e.cfg.Runner.SecretsConfigured())))
 	if ref.ID == "" {
 		return
 	}
@@ -166,5 +166,5 @@ func (e *Engine) Preview(ctx context.Context, text, user string) (adapters.Doc, 
 	now := e.now()
 	p := &store.Plan{ID: plan.Hash[:8], State: store.PlanPreview, Text: text, Requester: adapters.User{ID: user, Name: user},
 		Plan: plan, Created: now, Expires: now}
-	return previewDoc(p, e.cfg.Policy.For(spec.Env), vaultRow(spec)), nil
+	return previewDoc(p, e.cfg.Policy.For(spec.Env), vaultRow(plan, e.cfg.Runner.SecretsConfigured())), nil
 }

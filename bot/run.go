@@ -53,7 +53,11 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan)
 			}
 		}
 	}
-	final, err := e.st.FinishRun(run.ID, state, res.Layers, e.now(), declared)
+	layers := res.Layers
+	if res.SecretsError != "" {
+		layers = append([]executor.LayerResult{{Layer: executor.Vault, Status: executor.ResultFailed, Error: res.SecretsError}}, layers...)
+	}
+	final, err := e.st.FinishRun(run.ID, state, layers, e.now(), declared)
 	if err != nil {
 		log.Error("recording run outcome", "err", err)
 		return

@@ -11,14 +11,20 @@ import (
 type Plan struct {
 	Spec   Spec        `json:"spec"`
 	Layers []LayerPlan `json:"layers"`
+	// Secrets says which secrets will be generated or reused; nil when no secrets store is
+	// configured.
+	Secrets *SecretPlan `json:"secrets,omitempty"`
 	// Hash is the hex SHA-256 over the spec and every layer's Digest. Approving a plan
 	// approves this hash only; a plan whose hash changed must be approved again.
 	Hash string `json:"hash"`
 }
 
-// HashPlan computes the hash of a spec and its layer plans. Layer-private State is left out:
-// it names files, not changes.
-func HashPlan(spec Spec, layers []LayerPlan) string {
+// HashPlan computes the hash of a spec and its layer plans (and, through HashPlanSecrets,
+// which secrets it generates). Layer-private State is left out: it names files, not changes.
+func HashPlan(spec Spec, layers []LayerPlan) string { return HashPlanSecrets(spec, layers, nil) }
+
+// HashPlanSecrets is HashPlan including the secrets plan.
+func HashPlanSecrets(spec Spec, layers []LayerPlan, secrets *SecretPlan) string {
 	h := sha256.New()
 	specJSON, err := json.Marshal(spec)
 	if err != nil {
@@ -31,6 +37,9 @@ func HashPlan(spec Spec, layers []LayerPlan) string {
 	for _, l := range layers {
 		fmt.Fprintf(h, "\nlayer %s %s %d\n", l.Layer, l.Status, len(l.Digest))
 		h.Write([]byte(l.Digest))
+	}
+	if secrets != nil {
+		fmt.Fprintf(h, "\nsecrets create %q reuse %q\n", secrets.Create, secrets.Reuse)
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

@@ -37,6 +37,8 @@ type RunnerConfig struct {
 	// Layers are the configured layers; a layer missing here is "not configured" and skipped
 	// visibly in previews and results.
 	Layers []Layer
+	// Secrets, when set, generates the secrets specs need before any layer applies.
+	Secrets Secrets
 	// Rollback is the policy on failure; empty means RollbackFailed.
 	Rollback RollbackPolicy
 	// LayerTimeout bounds one layer's apply; zero means 30 minutes.
@@ -47,6 +49,7 @@ type RunnerConfig struct {
 
 // Runner plans and applies specs layer by layer in the fixed order Salt → Terraform → Nomad.
 type Runner struct {
+	secrets Secrets
 	layers  map[LayerName]Layer
 	policy  RollbackPolicy
 	timeout time.Duration
@@ -55,7 +58,7 @@ type Runner struct {
 
 // NewRunner checks the configuration: each layer at most once, a known policy.
 func NewRunner(cfg RunnerConfig) (*Runner, error) {
-	r := &Runner{layers: map[LayerName]Layer{}, policy: cfg.Rollback, timeout: cfg.LayerTimeout, now: cfg.Now}
+	r := &Runner{secrets: cfg.Secrets, layers: map[LayerName]Layer{}, policy: cfg.Rollback, timeout: cfg.LayerTimeout, now: cfg.Now}
 	for _, l := range cfg.Layers {
 		if _, dup := r.layers[l.Name()]; dup {
 			return nil, fmt.Errorf("layer %s configured twice", l.Name())
@@ -92,8 +95,27 @@ func (r *Runner) Plan(ctx context.Context, spec Spec) (Plan, error) {
 		}
 		plan.Layers = append(plan.Layers, lp)
 	}
-	plan.Hash = HashPlan(spec, plan.Layers)
+	if r.secrets != nil && needsSecrets(spec) {
+		sp, err := r.secrets.PlanSecrets(ctx, spec)
+		if err != nil {
+			return Plan{}, fmt.Errorf("Vault: %w", err)
+		}
+		plan.Secrets = &sp
+	}
+	plan.Hash = HashPlanSecrets(spec, plan.Layers, plan.Secrets)
 	return plan, nil
+}
+
+// SecretsConfigured reports whether a secrets store is configured.
+func (r *Runner) SecretsConfigured() bool { return r.secrets != nil }
+
+func needsSecrets(spec Spec) bool {
+	for _, u := range spec.Units {
+		if len(u.Secrets) > 0 && !u.Destroy {
+			return true
+		}
+	}
+	return false
 }
 
 func (r *Runner) planLayer(ctx context.Context, name LayerName, spec Spec) (LayerPlan, error) {
@@ -123,7 +145,10 @@ func (e *LayerError) Unwrap() error { return e.Err }
 
 // RunResult is the outcome of applying a plan.
 type RunResult struct {
-	Layers  []LayerResult `json:"layers"`
+	// Secrets is what the secrets store generated and reused; SecretsError why it failed.
+	Secrets      *SecretPlan   `json:"secrets,omitempty"`
+	SecretsError string        `json:"secrets_error,omitempty"`
+	Layers       []LayerResult `json:"layers"`
 	Failed  bool          `json:"failed"`
 	Elapsed time.Duration `json:"elapsed"`
 }
@@ -135,6 +160,14 @@ type RunResult struct {
 func (r *Runner) Apply(ctx context.Context, plan Plan, previous *Spec, report func(Event)) RunResult {
 	start := r.now()
 	var res RunResult
+	if r.secrets != nil && needsSecrets(plan.Spec) {
+		sp, err := r.secrets.EnsureSecrets(ctx, plan.Spec)
+		if err != nil {
+			res.Failed, res.SecretsError = true, "Vault: "+err.Error()
+		} else {
+			res.Secrets = &sp
+		}
+	}
 	var applied []Layer
 	for i, lp := range plan.Layers {
 		if res.Failed {

@@ -14,6 +14,8 @@ const (
 	Salt      LayerName = "salt"
 	Terraform LayerName = "terraform"
 	Nomad     LayerName = "nomad"
+	// Vault is not a layer in the run order; it names the secrets step in results.
+	Vault LayerName = "vault"
 )
 
 // Layers is the fixed run order: host configuration, then cloud resources, then workloads.
@@ -28,6 +30,8 @@ func (l LayerName) Title() string {
 		return "Terraform"
 	case Nomad:
 		return "Nomad"
+	case Vault:
+		return "Vault"
 	}
 	return string(l)
 }
