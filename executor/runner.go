@@ -149,8 +149,8 @@ type RunResult struct {
 	Secrets      *SecretPlan   `json:"secrets,omitempty"`
 	SecretsError string        `json:"secrets_error,omitempty"`
 	Layers       []LayerResult `json:"layers"`
-	Failed  bool          `json:"failed"`
-	Elapsed time.Duration `json:"elapsed"`
+	Failed       bool          `json:"failed"`
+	Elapsed      time.Duration `json:"elapsed"`
 }
 
 // Apply carries out plan layer by layer, reporting progress. It stops at the first layer that
