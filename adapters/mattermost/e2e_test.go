@@ -2,7 +2,6 @@ package mattermost
 
 import (
 	"context"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -19,13 +18,13 @@ func TestE2EMessagesAddressedToTheBot(t *testing.T) {
 	ctx := context.Background()
 	n := nonce()
 
-	s.alice.say(t, s.infra.Id, "", "morning all, nothing for the bot "+n)
-	s.otherBot.say(t, s.infra.Id, "", "@eos a bot talking "+n)
-	s.alice.say(t, s.infra.Id, "", "mail x@eos.example.org or ping @eosbot "+n)
-	if _, err := a.Post(ctx, s.infra.Id, adapters.NewDoc(adapters.Text{Text: "@eos talking to myself " + n})); err != nil {
+	s.Alice.Say(t, s.Infra.Id, "", "morning all, nothing for the bot "+n)
+	s.OtherBot.Say(t, s.Infra.Id, "", "@eos a bot talking "+n)
+	s.Alice.Say(t, s.Infra.Id, "", "mail x@eos.example.org or ping @eosbot "+n)
+	if _, err := a.Post(ctx, s.Infra.Id, adapters.NewDoc(adapters.Text{Text: "@eos talking to myself " + n})); err != nil {
 		t.Fatal(err)
 	}
-	sent := s.alice.say(t, s.infra.Id, "", "@eos hello "+n)
+	sent := s.Alice.Say(t, s.Infra.Id, "", "@eos hello "+n)
 
 	m := a.rec.message(t, func(m adapters.Message) bool { return strings.Contains(m.Text, n) },
 		func(m adapters.Message) {
@@ -34,8 +33,8 @@ func TestE2EMessagesAddressedToTheBot(t *testing.T) {
 			}
 		})
 	want := adapters.Message{
-		Post:   adapters.PostRef{Platform: "mattermost", Channel: s.infra.Id, ID: sent.Id},
-		Author: adapters.User{ID: s.alice.user.Id, Name: "alice"},
+		Post:   adapters.PostRef{Platform: "mattermost", Channel: s.Infra.Id, ID: sent.Id},
+		Author: adapters.User{ID: s.Alice.User.Id, Name: "alice"},
 		Text:   "@eos hello " + n,
 		At:     time.UnixMilli(sent.CreateAt),
 	}
@@ -48,16 +47,16 @@ func TestE2EMessagesAddressedToTheBot(t *testing.T) {
 	}
 
 	// A direct message needs no mention; a reply in a thread carries its root.
-	dm, _, err := s.bob.client.CreateDirectChannel(ctx, s.bob.user.Id, s.bot.Id)
+	dm, _, err := s.Bob.Client.CreateDirectChannel(ctx, s.Bob.User.Id, s.Bot.Id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.bob.say(t, dm.Id, "", "status please "+n)
+	s.Bob.Say(t, dm.Id, "", "status please "+n)
 	got := a.rec.message(t, func(m adapters.Message) bool { return strings.Contains(m.Text, "status please "+n) }, nil)
 	if !got.Direct || got.Author.Name != "bob" || got.Post.Channel != dm.Id {
 		t.Errorf("direct message delivered as %+v", got)
 	}
-	reply := s.carol.say(t, s.infra.Id, sent.Id, "@EOS. also me "+n)
+	reply := s.Carol.Say(t, s.Infra.Id, sent.Id, "@EOS. also me "+n)
 	got = a.rec.message(t, func(m adapters.Message) bool { return strings.Contains(m.Text, "also me "+n) }, nil)
 	if got.Post.Thread != sent.Id || got.Post.ID != reply.Id || got.Author.Name != "carol" || got.Direct {
 		t.Errorf("thread reply delivered as %+v, want thread %s", got, sent.Id)
@@ -70,7 +69,7 @@ func TestE2EReplyEditReact(t *testing.T) {
 	ctx := context.Background()
 	n := nonce()
 
-	s.alice.say(t, s.infra.Id, "", "@eos create nextcloud "+n)
+	s.Alice.Say(t, s.Infra.Id, "", "@eos create nextcloud "+n)
 	req := a.rec.message(t, func(m adapters.Message) bool { return strings.Contains(m.Text, n) }, nil)
 
 	if err := a.React(ctx, req.Post, "👀"); err != nil {
@@ -88,20 +87,20 @@ func TestE2EReplyEditReact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := s.getPost(t, second.ID); p.RootId != req.Post.ID {
+	if p := s.Post(t, second.ID); p.RootId != req.Post.ID {
 		t.Errorf("reply to a reply has root %q, want %q", p.RootId, req.Post.ID)
 	}
 
 	if err := a.Edit(ctx, preview, adapters.NewDoc(adapters.Heading{Text: "Run " + n + " · done"})); err != nil {
 		t.Fatal(err)
 	}
-	if p := s.getPost(t, preview.ID); p.Message != "#### Run "+n+" · done" || p.RootId != req.Post.ID {
+	if p := s.Post(t, preview.ID); p.Message != "#### Run "+n+" · done" || p.RootId != req.Post.ID {
 		t.Errorf("after Edit the post reads %q (root %q)", p.Message, p.RootId)
 	}
 
 	// bob approves on the preview, then takes it back.
-	plusOne := &model.Reaction{UserId: s.bob.user.Id, PostId: preview.ID, EmojiName: "+1"}
-	if _, _, err := s.bob.client.SaveReaction(ctx, plusOne); err != nil {
+	plusOne := &model.Reaction{UserId: s.Bob.User.Id, PostId: preview.ID, EmojiName: "+1"}
+	if _, _, err := s.Bob.Client.SaveReaction(ctx, plusOne); err != nil {
 		t.Fatal(err)
 	}
 	// The bot's own 👀 on the request, added first, must not be delivered.
@@ -111,8 +110,8 @@ func TestE2EReplyEditReact(t *testing.T) {
 		}
 	}
 	added := a.rec.reaction(t, func(r adapters.Reaction) bool { return r.Post.ID == preview.ID }, notOnRequest)
-	wantRef := adapters.PostRef{Platform: "mattermost", Channel: s.infra.Id, ID: preview.ID, Thread: req.Post.ID}
-	if added.Emoji != "+1" || added.User.Name != "bob" || added.User.ID != s.bob.user.Id || added.Removed || added.Post != wantRef {
+	wantRef := adapters.PostRef{Platform: "mattermost", Channel: s.Infra.Id, ID: preview.ID, Thread: req.Post.ID}
+	if added.Emoji != "+1" || added.User.Name != "bob" || added.User.ID != s.Bob.User.Id || added.Removed || added.Post != wantRef {
 		t.Errorf("reaction delivered as %+v, want +1 by bob on %+v", added, wantRef)
 	}
 	if vote := adapters.VoteOf(added.Emoji); vote != adapters.Approve {
@@ -134,7 +133,7 @@ func TestE2EReplyEditReact(t *testing.T) {
 		t.Errorf("Reactions(request) = %+v, want the bot's eyes", list)
 	}
 
-	if _, err := s.bob.client.DeleteReaction(ctx, plusOne); err != nil {
+	if _, err := s.Bob.Client.DeleteReaction(ctx, plusOne); err != nil {
 		t.Fatal(err)
 	}
 	removed := a.rec.reaction(t, func(r adapters.Reaction) bool { return r.Post.ID == preview.ID }, notOnRequest)
@@ -151,22 +150,22 @@ func TestE2ELongDocGoesAsAttachment(t *testing.T) {
 
 	doc := longDoc(n, 900)
 	doc.Attachment = &adapters.Attachment{Name: "plan-" + n + ".txt", Text: "resource list " + n}
-	ref, err := a.Post(ctx, s.infra.Id, doc)
+	ref, err := a.Post(ctx, s.Infra.Id, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := s.getPost(t, ref.ID)
+	p := s.Post(t, ref.ID)
 	if utf8.RuneCountInString(p.Message) > maxRunes || !strings.HasPrefix(p.Message, "#### Plan "+n) ||
 		strings.Contains(p.Message, "| layer |") || !strings.Contains(p.Message, "attached as "+overflowName) {
 		t.Errorf("long post reads (%d runes):\n%.300s", utf8.RuneCountInString(p.Message), p.Message)
 	}
 	files := map[string]string{}
 	for _, id := range p.FileIds {
-		info, _, err := s.admin.GetFileInfo(ctx, id)
+		info, _, err := s.Admin.GetFileInfo(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		data, _, err := s.admin.GetFile(ctx, id)
+		data, _, err := s.Admin.GetFile(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -182,11 +181,11 @@ func TestE2ELongDocGoesAsAttachment(t *testing.T) {
 	if err := a.Edit(ctx, ref, edited); err != nil {
 		t.Fatal(err)
 	}
-	p = s.getPost(t, ref.ID)
+	p = s.Post(t, ref.ID)
 	if !strings.HasPrefix(p.Message, "#### Plan "+n+"-v2") || !strings.Contains(p.Message, "Continued in the thread") {
 		t.Errorf("edited post reads %.80q…", p.Message)
 	}
-	thread, _, err := s.admin.GetPostThread(ctx, ref.ID, "", false)
+	thread, _, err := s.Admin.GetPostThread(ctx, ref.ID, "", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +198,7 @@ func TestE2ELongDocGoesAsAttachment(t *testing.T) {
 	if newest == nil || len(newest.FileIds) != 1 {
 		t.Fatalf("no reply with the new full text in the thread: %+v", newest)
 	}
-	if data, _, err := s.admin.GetFile(ctx, newest.FileIds[0]); err != nil || string(data) != Render(edited) {
+	if data, _, err := s.Admin.GetFile(ctx, newest.FileIds[0]); err != nil || string(data) != Render(edited) {
 		t.Errorf("edited attachment: err %v, %d bytes, want the new rendering (%d bytes)", err, len(data), len(Render(edited)))
 	}
 }
@@ -219,7 +218,7 @@ func TestE2EReconnectsAfterTheConnectionDrops(t *testing.T) {
 		}
 	})
 	n := nonce()
-	s.alice.say(t, s.infra.Id, "", "@eos before "+n)
+	s.Alice.Say(t, s.Infra.Id, "", "@eos before "+n)
 	a.rec.message(t, func(m adapters.Message) bool { return m.Text == "@eos before "+n }, nil)
 
 	if !a.dropConnection() {
@@ -231,10 +230,10 @@ func TestE2EReconnectsAfterTheConnectionDrops(t *testing.T) {
 		t.Fatal("the adapter did not notice the dropped connection")
 	}
 	// Written while the bot is away: delivered by the catch-up after reconnecting.
-	s.alice.say(t, s.infra.Id, "", "@eos while away "+n)
+	s.Alice.Say(t, s.Infra.Id, "", "@eos while away "+n)
 	close(release)
 	a.waitConnected(t)
-	s.alice.say(t, s.infra.Id, "", "@eos after "+n)
+	s.Alice.Say(t, s.Infra.Id, "", "@eos after "+n)
 
 	var texts []string
 	for len(texts) < 2 {
@@ -248,20 +247,14 @@ func TestE2EReconnectsAfterTheConnectionDrops(t *testing.T) {
 
 func TestE2EReconnectsAfterServerRestart(t *testing.T) {
 	s := realServer(t)
-	if s.state == "" {
-		t.Skip(envState + " is not set: cannot restart the server")
-	}
 	a := s.start(t, nil)
 	n := nonce()
-	s.alice.say(t, s.infra.Id, "", "@eos create grafana "+n)
+	s.Alice.Say(t, s.Infra.Id, "", "@eos create grafana "+n)
 	req := a.rec.message(t, func(m adapters.Message) bool { return strings.Contains(m.Text, n) }, nil)
 
-	out, err := exec.Command("../../scripts/testenv/mattermost.sh", "restart", s.state).CombinedOutput()
-	if err != nil {
-		t.Fatalf("restarting the server: %v\n%s", err, out)
-	}
+	s.Restart(t)
 	a.waitConnected(t)
-	s.alice.say(t, s.infra.Id, req.Post.ID, "@eos are you back? "+n)
+	s.Alice.Say(t, s.Infra.Id, req.Post.ID, "@eos are you back? "+n)
 	m := a.rec.message(t, func(m adapters.Message) bool { return strings.Contains(m.Text, "back? "+n) }, nil)
 	if m.Post.Thread != req.Post.ID || m.Author.Name != "alice" {
 		t.Errorf("after the restart delivered %+v", m)
@@ -269,15 +262,6 @@ func TestE2EReconnectsAfterServerRestart(t *testing.T) {
 	if _, err := a.Reply(context.Background(), m.Post, adapters.NewDoc(adapters.Text{Text: "yes"})); err != nil {
 		t.Errorf("replying after the restart: %v", err)
 	}
-}
-
-func (s *testServer) getPost(t *testing.T, id string) *model.Post {
-	t.Helper()
-	p, _, err := s.admin.GetPost(context.Background(), id, "")
-	if err != nil {
-		t.Fatalf("reading post %s: %v", id, err)
-	}
-	return p
 }
 
 // longDoc is a preview whose table alone is far over the post limit.
