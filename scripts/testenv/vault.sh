@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# vault.sh builds, starts and stops a real Vault v1.13.0 server in -dev mode (in memory, already
+# unsealed, KV v2 mounted at secret/) on a free loopback port, for the tests of executor/vault.
+#
+#   vault.sh build               build the server into the cache (a no-op on a cache hit)
+#   vault.sh start STATE_DIR     start the server, wait for /v1/sys/health, write STATE_DIR/env
+#   vault.sh stop STATE_DIR      stop the server; always safe to call
+#
+# STATE_DIR/env is a sourceable file exporting:
+#   EOS_TEST_VAULT_ADDR    http://127.0.0.1:PORT (no TLS)
+#   EOS_TEST_VAULT_TOKEN   the dev server's root token
+#   EOS_TEST_VAULT_STATE   STATE_DIR
+# The cache lives in ${XDG_CACHE_HOME:-$HOME/.cache}/eos/vault/v1.13.0/bin/vault.
+set -euo pipefail
+
+VAULT_VERSION=v1.13.0
+VAULT_MODULE=github.com/hashicorp/vault
+CACHE_DIR=${XDG_CACHE_HOME:-$HOME/.cache}/eos/vault/$VAULT_VERSION
+# A throwaway root token: the dev server holds nothing but test data and listens on loopback.
+ROOT_TOKEN=eos-test-root
+READY_TRIES=240 # × 0.5 s
+
+log() { printf 'vault.sh: %s\n' "$*" >&2; }
+die() {
+	log "$*"
+	exit 1
+}
+
+cache_ok() { [[ -x $CACHE_DIR/bin/vault ]]; }
+
+# build compiles the server into a temporary directory next to the cache and renames it into
+# place, so an interrupted build never leaves a half-filled cache behind. A lock keeps two
+# concurrent builds from racing.
+build() {
+	cache_ok && return 0
+	local parent
+	parent=$(dirname "$CACHE_DIR")
+	mkdir -p "$parent"
+	exec 9>"$parent/.lock"
+	flock 9
+	if cache_ok; then
+		exec 9>&-
+		return 0
+	fi
+	command -v go >/dev/null || die "go is not installed"
+	local tmp dir start=$SECONDS
+	tmp=$(mktemp -d "$parent/.build.XXXXXX")
+	chmod 755 "$tmp"
+	# shellcheck disable=SC2064 # expand $tmp now: it is local
+	trap "rm -rf '$tmp'" EXIT
+	log "downloading $VAULT_MODULE@$VAULT_VERSION"
+	dir=$(cd "$tmp" && GOTOOLCHAIN=local GOFLAGS=-mod=mod go mod download -json "$VAULT_MODULE@$VAULT_VERSION" |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')
+	[[ -d $dir ]] || die "go mod download gave no module directory"
+	cp -r "$dir" "$tmp/src"
+	chmod -R u+w "$tmp/src"
+	mkdir -p "$tmp/bin"
+	log "compiling (several minutes on two cores)"
+	(
+		cd "$tmp/src"
+		# The release's go.mod replaces its nested modules (api, sdk, ...) with local directories
+		# that a module download does not carry. The versions go.mod requires (api v1.9.0,
+		# sdk v0.8.1) are the ones this release was cut with, so the proxy's copies build it.
+		local old
+		for old in $(GOTOOLCHAIN=local go mod edit -json |
+			python3 -c 'import json,sys
+for r in json.load(sys.stdin).get("Replace") or []:
+    if r["New"]["Path"].startswith("./") or r["New"]["Path"].startswith("../"):
+        print(r["Old"]["Path"])'); do
+			GOTOOLCHAIN=local go mod edit -dropreplace "$old"
+		done
+		GOTOOLCHAIN=local GOFLAGS=-mod=mod go build -ldflags=-checklinkname=0 -o "$tmp/bin/vault" .
+	)
+	rm -rf "$tmp/src"
+	rm -rf "$CACHE_DIR"
+	mv "$tmp" "$CACHE_DIR"
+	trap - EXIT
+	exec 9>&-
+	cache_ok || die "build finished but the cache is incomplete"
+	log "built and cached in $((SECONDS - start)) s: $CACHE_DIR"
+}
+
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+alive() { [[ -f $1 ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+start() {
+	local state=$1 start=$SECONDS port url i
+	build
+	mkdir -p "$state"
+	state=$(cd "$state" && pwd)
+	alive "$state/vault.pid" && die "a server is already running for $state"
+	# On any failure below, leave nothing running.
+	# shellcheck disable=SC2064 # expand $state now: it is local
+	trap "stop '$state'" EXIT
+	port=$(free_port)
+	url=http://127.0.0.1:$port
+	(
+		export CHECKPOINT_DISABLE=1
+		# The dev server writes the root token to ~/.vault-token unless told otherwise; keep the
+		# operator's home untouched.
+		export HOME=$state
+		setsid "$CACHE_DIR/bin/vault" server -dev -dev-root-token-id="$ROOT_TOKEN" \
+			-dev-listen-address="127.0.0.1:$port" >>"$state/vault.log" 2>&1 </dev/null &
+		echo $! >"$state/vault.pid"
+	)
+	for ((i = 0; i < READY_TRIES; i++)); do
+		# /v1/sys/health answers 200 only when initialised, unsealed and active.
+		curl -fsS "$url/v1/sys/health" >/dev/null 2>&1 && break
+		alive "$state/vault.pid" || break
+		sleep 0.5
+	done
+	if ((i == READY_TRIES)) || ! alive "$state/vault.pid"; then
+		log "vault did not become ready at $url; last lines of its log:"
+		tail -30 "$state/vault.log" >&2 || true
+		return 1
+	fi
+	cat >"$state/env" <<ENV
+export EOS_TEST_VAULT_ADDR=$url
+export EOS_TEST_VAULT_TOKEN=$ROOT_TOKEN
+export EOS_TEST_VAULT_STATE=$state
+ENV
+	trap - EXIT
+	log "ready in $((SECONDS - start)) s at $url (state in $state)"
+}
+
+stop() {
+	local state=$1 pid i
+	[[ -d $state ]] || return 0
+	if [[ -f $state/vault.pid ]]; then
+		pid=$(cat "$state/vault.pid")
+		if kill -0 "$pid" 2>/dev/null; then
+			kill -INT "$pid" 2>/dev/null || true
+			for ((i = 0; i < 60; i++)); do
+				kill -0 "$pid" 2>/dev/null || break
+				sleep 0.5
+			done
+			kill -KILL "$pid" 2>/dev/null || true
+		fi
+		rm -f "$state/vault.pid"
+	fi
+	rm -f "$state/env" "$state/.vault-token"
+}
+
+cmd=${1:-}
+case "$cmd" in
+build) build ;;
+start | stop)
+	[[ $# -eq 2 ]] || die "usage: $0 $cmd STATE_DIR"
+	"$cmd" "$2"
+	;;
+*) die "usage: $0 build | start STATE_DIR | stop STATE_DIR" ;;
+esac
