@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -29,6 +30,10 @@ type serviceDrift struct {
 // drift answers `drift [service] [in env]`: every declared service checked against the real
 // world, in parallel up to the number of cores.
 func (e *Engine) drift(ctx context.Context, c conv, in *intents.Intent) {
+	if len(in.Args) > 0 && in.Args[0].Text == "history" {
+		e.driftHistory(ctx, c, in)
+		return
+	}
 	all, err := e.st.AllDeclared()
 	if err != nil {
 		e.fail(ctx, c, "reading declared state", err)
@@ -45,16 +50,27 @@ func (e *Engine) drift(ctx context.Context, c conv, in *intents.Intent) {
 		e.say(ctx, c.a, c.m.Post, reply("Nothing matching is deployed, so nothing can drift. @eos status"))
 		return
 	}
-	results := e.checkDrift(ctx, todo)
+	results := e.checkDriftProgress(ctx, todo, func(int) {})
+	e.recordDrift(results)
 	e.say(ctx, c.a, c.m.Post, driftDoc(results, e.now()))
 }
 
-func (e *Engine) checkDrift(ctx context.Context, todo []*store.Deployed) []serviceDrift {
+// checkDriftProgress checks every service, up to the number of cores at once, calling
+// progress with the number done after each.
+func (e *Engine) checkDriftProgress(ctx context.Context, todo []*store.Deployed, progress func(done int)) []serviceDrift {
 	results := make([]serviceDrift, len(todo))
 	var g errgroup.Group
 	g.SetLimit(runtime.NumCPU())
+	var mu sync.Mutex
+	done := 0
 	for i, d := range todo {
 		g.Go(func() error {
+			defer func() {
+				mu.Lock()
+				done++
+				progress(done)
+				mu.Unlock()
+			}()
 			dctx, cancel := context.WithTimeout(ctx, driftTimeout)
 			defer cancel()
 			env, service, _ := strings.Cut(d.Key, "/")
@@ -160,4 +176,42 @@ func (e *Engine) rollback(ctx context.Context, c conv, in *intents.Intent) {
 	}
 	e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("%s in %s has only one applied state (run %s): there is nothing earlier to roll back to. To remove it: @eos destroy %s",
 		in.Noun, env, cur.RunID, in.Noun)))
+}
+
+// driftHistory answers `drift history SERVICE`: the service's recent checks.
+func (e *Engine) driftHistory(ctx context.Context, c conv, in *intents.Intent) {
+	if in.Noun == "" {
+		e.say(ctx, c.a, c.m.Post, reply("Name a service: @eos drift history nextcloud"))
+		return
+	}
+	key := e.envOf(in) + "/" + in.Noun
+	hist, err := e.st.DriftHistory(key, 10)
+	if err != nil {
+		e.fail(ctx, c, "reading drift history", err)
+		return
+	}
+	if len(hist) == 0 {
+		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("%s has not been checked for drift yet. @eos drift %s", key, in.Noun)))
+		return
+	}
+	var rows [][]string
+	for i := len(hist) - 1; i >= 0; i-- {
+		h := hist[i]
+		rows = append(rows, []string{h.At.UTC().Format("Mon 02 Jan 15:04"), h.Status, h.Summary})
+	}
+	e.say(ctx, c.a, c.m.Post, adapters.NewDoc(adapters.Heading{Text: "Drift history of " + key},
+		adapters.Table{Header: []string{"checked (UTC)", "status", "what"}, Rows: rows}))
+}
+
+// reconcile answers `reconcile SERVICE`: an ordinary plan that re-applies the declared state.
+func (e *Engine) reconcile(ctx context.Context, c conv, in *intents.Intent) {
+	env := e.envOf(in)
+	d, err := e.st.Declared(env + "/" + in.Noun)
+	if err != nil || d.Destroyed {
+		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to reconcile. @eos status", in.Noun, env)))
+		return
+	}
+	spec := d.Spec
+	spec.Verb = "reconcile"
+	e.propose(ctx, c, spec, store.PlanPending)
 }

@@ -45,6 +45,8 @@ type Config struct {
 	// SecretsPath is where generated secrets live in Vault, with {env}, {service} and {name}
 	// placeholders (default "eos/{env}/{service}/{name}").
 	SecretsPath string
+	// Digests are the scheduled drift digests.
+	Digests []Digest
 	// ProgressInterval is the least time between two edits of a progress post (default 1 s);
 	// the final state is always posted.
 	ProgressInterval time.Duration
@@ -69,6 +71,8 @@ type Engine struct {
 	stopRuns context.CancelFunc
 	warned   map[string]bool // plan/user pairs already told they may not approve
 	ready    chan struct{}   // closed when Run has recovered and adapters start
+	digests  []digestPlan
+	digestMu sync.Mutex // one digest run at a time
 }
 
 var _ adapters.Handler = (*Engine)(nil)
@@ -108,9 +112,14 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	digests, err := parseDigests(cfg.Digests)
+	if err != nil {
+		return nil, err
+	}
 	runCtx, stop := context.WithCancel(context.Background())
 	return &Engine{
-		cfg: cfg, parser: intents.NewParser(cfg.Catalog).WithBotName(cfg.BotName), st: cfg.Store, log: cfg.Logger, now: cfg.Now,
+		digests: digests,
+		cfg:     cfg, parser: intents.NewParser(cfg.Catalog).WithBotName(cfg.BotName), st: cfg.Store, log: cfg.Logger, now: cfg.Now,
 		adapters: map[string]adapters.Adapter{}, runCtx: runCtx, stopRuns: stop, warned: map[string]bool{},
 		ready: make(chan struct{}),
 	}, nil
@@ -155,9 +164,12 @@ func (e *Engine) Run(ctx context.Context, as ...adapters.Adapter) error {
 	sctx, stopSweep := context.WithCancel(ctx)
 	swept := make(chan struct{})
 	go func() { e.sweep(sctx); close(swept) }()
+	scheduled := make(chan struct{})
+	go func() { e.schedule(sctx); close(scheduled) }()
 	err := g.Wait()
 	stopSweep()
 	<-swept
+	<-scheduled
 	e.stopRuns()
 	e.runs.Wait()
 	return err

@@ -34,10 +34,11 @@ var handlers = map[intents.Verb]handler{
 	intents.VerbHelp:      (*Engine).help,
 	intents.VerbCancel:    (*Engine).cancel,
 	intents.VerbDrift:     (*Engine).drift,
+	intents.VerbReconcile: (*Engine).reconcile,
 }
 
 func verbsCovered() error {
-	for v := intents.VerbCreate; v <= intents.VerbOperation; v++ {
+	for v := intents.VerbCreate; v < intents.VerbCount; v++ {
 		if handlers[v] == nil {
 			return fmt.Errorf("bot: verb %s has no handler", v)
 		}

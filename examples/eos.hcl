@@ -46,3 +46,14 @@ policy "production" {
   self_approval = false
   ttl           = "15m"
 }
+
+# A drift digest every weekday at 08:00 Berlin time in ops/infra: one headline, one line per
+# drifted service, details in the thread. A digest missed while Eos was down runs once at
+# start-up and says it is late.
+digest "weekday-morning" {
+  platform = "mattermost"
+  channel  = "ops/infra"
+  schedule = "0 8 * * 1-5"
+  timezone = "Europe/Berlin"
+  envs     = ["production", "staging"]
+}

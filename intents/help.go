@@ -148,7 +148,7 @@ func (p *Parser) verbHelp(b *strings.Builder, bi *builtin) {
 		}
 		writeTable(b, "  ", rows)
 		b.WriteString("  @" + p.botName + " help SERVICE for every flag, its type and default\n")
-	case VerbDestroy, VerbRollback, VerbStatus, VerbDrift, VerbHistory:
+	case VerbDestroy, VerbRollback, VerbStatus, VerbDrift, VerbHistory, VerbReconcile:
 		b.WriteString("  services: " + p.svcList + "\n")
 	}
 }

@@ -30,9 +30,12 @@ const (
 	VerbHelp
 	VerbCancel
 	VerbOperation
+	VerbReconcile
+	// VerbCount is one past the last verb.
+	VerbCount
 )
 
-var verbNames = [...]string{"", "create", "destroy", "update", "status", "drift", "plan", "rollback", "history", "help", "cancel", "operation"}
+var verbNames = [...]string{"", "create", "destroy", "update", "status", "drift", "plan", "rollback", "history", "help", "cancel", "operation", "reconcile"}
 
 // String is the verb's canonical word.
 func (v Verb) String() string {

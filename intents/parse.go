@@ -140,9 +140,15 @@ func (st *state) parse() *Error {
 	case VerbCreate, VerbUpdate:
 		st.flagsOK = true
 		err = st.service(it, true)
-	case VerbDestroy, VerbRollback:
+	case VerbDestroy, VerbRollback, VerbReconcile:
 		err = st.service(it, true)
-	case VerbStatus, VerbDrift, VerbHistory:
+	case VerbDrift:
+		if nx := st.peek(); nx.typ == itemWord && lowerASCII(nx.val) == "history" {
+			st.next()
+			st.in.Args = append(st.in.Args, catalog.StringValue(catalog.String, "history"))
+		}
+		err = st.service(it, false)
+	case VerbStatus, VerbHistory:
 		err = st.service(it, false)
 	case VerbPlan:
 		err = st.plan(it)

@@ -76,7 +76,15 @@ func (o outgoing) message(attached bool) string {
 }
 
 // Post sends doc to a channel, at channel level.
+// channel may be an id or "team/channel" (as in the configuration of scheduled digests).
 func (a *Adapter) Post(ctx context.Context, channel string, doc adapters.Doc) (adapters.PostRef, error) {
+	if team, name, ok := strings.Cut(channel, "/"); ok {
+		ch, _, err := a.api.GetChannelByNameForTeamName(ctx, name, team, "")
+		if err != nil {
+			return adapters.PostRef{}, fmt.Errorf("mattermost: channel %s: %w", channel, err)
+		}
+		channel = ch.Id
+	}
 	return a.send(ctx, channel, "", doc)
 }
 

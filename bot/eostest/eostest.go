@@ -42,6 +42,8 @@ type Options struct {
 	Rollback executor.RollbackPolicy
 	// FailOn names simulated-cloud objects whose create or update fails (EOSLAB_FAIL_ON).
 	FailOn []string
+	// Digests are scheduled drift digests (post them to Platform "console", Channel "local").
+	Digests []bot.Digest
 	// Adapters run beside the console (a Mattermost adapter in end-to-end tests).
 	Adapters []adapters.Adapter
 }
@@ -98,7 +100,7 @@ func New(t testing.TB, opts Options) *Harness {
 		t.Fatal(err)
 	}
 	cfg := bot.Config{Catalog: cat, Runner: runner, Store: st, Policy: opts.Policy, DefaultEnv: opts.DefaultEnv,
-		ProgressInterval: 10 * time.Millisecond, Logger: log}
+		ProgressInterval: 10 * time.Millisecond, Logger: log, Digests: opts.Digests}
 	if opts.Clock != nil {
 		cfg.Now = opts.Clock.Now
 	}

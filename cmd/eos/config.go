@@ -32,6 +32,23 @@ type Config struct {
 	Console    *ConsoleConfig    `hcl:"console,block"`
 	Mattermost *MattermostConfig `hcl:"mattermost,block"`
 	Policies   []PolicyConfig    `hcl:"policy,block"`
+	Digests    []DigestConfig    `hcl:"digest,block"`
+}
+
+// DigestConfig schedules a drift digest.
+type DigestConfig struct {
+	Name string `hcl:"name,label"`
+	// Platform is the adapter that posts it: mattermost or console.
+	Platform string `hcl:"platform"`
+	// Channel is "team/channel" (Mattermost) or "local" (console).
+	Channel string `hcl:"channel"`
+	// Schedule is a cron line, like "0 8 * * 1-5".
+	Schedule string `hcl:"schedule"`
+	// Timezone is an IANA zone name for the schedule (default UTC).
+	Timezone string `hcl:"timezone,optional"`
+	// Envs and Services limit what it covers; empty means everything.
+	Envs     []string `hcl:"envs,optional"`
+	Services []string `hcl:"services,optional"`
 }
 
 // TerraformConfig configures the Terraform layer.
@@ -211,4 +228,22 @@ func cacheDir() string {
 func dirExists(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && fi.IsDir()
+}
+
+// digests turns the digest blocks into the engine's Digests.
+func (c *Config) digests() ([]bot.Digest, error) {
+	var out []bot.Digest
+	for _, d := range c.Digests {
+		loc := time.UTC
+		if d.Timezone != "" {
+			l, err := time.LoadLocation(d.Timezone)
+			if err != nil {
+				return nil, fmt.Errorf("digest %q: time zone %q: %w", d.Name, d.Timezone, err)
+			}
+			loc = l
+		}
+		out = append(out, bot.Digest{Name: d.Name, Platform: d.Platform, Channel: d.Channel, Schedule: d.Schedule,
+			Location: loc, Envs: d.Envs, Services: d.Services})
+	}
+	return out, nil
 }

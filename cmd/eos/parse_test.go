@@ -82,3 +82,23 @@ func TestVersion(t *testing.T) {
 		t.Fatalf("version = %q, %v", out, err)
 	}
 }
+
+func TestParseReconcileAndDriftHistory(t *testing.T) {
+	for text, want := range map[string]string{
+		"@eos fix grafana in staging":   `"verb":"reconcile","noun":"grafana","args":[],"flags":{},"env":"staging"`,
+		"@eos drift history nextcloud":  `"verb":"drift","noun":"nextcloud","args":["history"]`,
+		"@eos drift nextcloud":          `"verb":"drift","noun":"nextcloud","args":[]`,
+		"@eos reconcile jenkins --port": ``,
+	} {
+		out, err := run(t, "parse", "--json", text)
+		if want == "" {
+			if err == nil {
+				t.Errorf("%q parsed: %s", text, out)
+			}
+			continue
+		}
+		if err != nil || !strings.Contains(out, want) {
+			t.Errorf("%q = %s (%v), want it to contain %s", text, out, err, want)
+		}
+	}
+}

@@ -63,13 +63,17 @@ func build(cfg *Config, log *slog.Logger) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	digests, err := cfg.digests()
+	if err != nil {
+		return nil, err
+	}
 	st, err := store.Open(filepath.Join(cfg.DataDir, "eos.db"), 2*time.Second)
 	if err != nil {
 		return nil, err
 	}
 	engine, err := bot.New(bot.Config{
 		Catalog: cat, Runner: runner, Store: st, Policy: policy,
-		DefaultEnv: cfg.DefaultEnv, BotName: cfg.BotName, Logger: log, Variants: cfg.Terraform.Variants,
+		DefaultEnv: cfg.DefaultEnv, BotName: cfg.BotName, Logger: log, Variants: cfg.Terraform.Variants, Digests: digests,
 	})
 	if err != nil {
 		st.Close()

@@ -1,0 +1,253 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/robfig/cron/v3"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/executor"
+)
+
+// Digest is a scheduled drift digest.
+type Digest struct {
+	// Name identifies the digest in the store.
+	Name string
+	// Platform is the adapter that posts it ("mattermost", "console").
+	Platform string
+	// Channel is where it is posted, as that adapter's Post expects.
+	Channel string
+	// Schedule is a cron line ("0 8 * * 1-5"), read in Location.
+	Schedule string
+	// Location is the schedule's time zone (default UTC).
+	Location *time.Location
+	// Envs and Services limit what it covers; empty means everything.
+	Envs     []string
+	Services []string
+}
+
+// digestPlan is a Digest with its parsed schedule.
+type digestPlan struct {
+	Digest
+	sched cron.Schedule
+}
+
+// parseDigests checks every digest's schedule at start-up.
+func parseDigests(ds []Digest) ([]digestPlan, error) {
+	var out []digestPlan
+	for _, d := range ds {
+		if d.Name == "" || d.Platform == "" || d.Channel == "" {
+			return nil, fmt.Errorf("digest %q: name, platform and channel are required", d.Name)
+		}
+		sched, err := cron.ParseStandard(d.Schedule)
+		if err != nil {
+			return nil, fmt.Errorf("digest %q: schedule %q: %w", d.Name, d.Schedule, err)
+		}
+		if d.Location == nil {
+			d.Location = time.UTC
+		}
+		out = append(out, digestPlan{Digest: d, sched: sched})
+	}
+	return out, nil
+}
+
+// next is when d is due after t.
+func (d digestPlan) next(t time.Time) time.Time { return d.sched.Next(t.In(d.Location)) }
+
+// RunDueDigests posts every digest whose time has come: once per digest however many times
+// it was due (a digest missed while Eos was down runs once and says it is late). A digest
+// never run before starts counting from now. It returns how many digests it posted.
+func (e *Engine) RunDueDigests(ctx context.Context) int {
+	e.digestMu.Lock()
+	defer e.digestMu.Unlock()
+	now := e.now()
+	n := 0
+	for _, d := range e.digests {
+		st, err := e.st.Digest(d.Name)
+		if err != nil {
+			e.log.Error("reading digest state", "digest", d.Name, "err", err)
+			continue
+		}
+		if st.LastRun.IsZero() {
+			e.st.SetDigest(store.DigestState{Name: d.Name, LastRun: now})
+			continue
+		}
+		due := d.next(st.LastRun)
+		if due.After(now) {
+			continue
+		}
+		late := d.next(due).Before(now) || now.Sub(due) > 5*time.Minute
+		e.runDigest(ctx, d, st.LastRun, due, late)
+		if err := e.st.SetDigest(store.DigestState{Name: d.Name, LastRun: now}); err != nil {
+			e.log.Error("recording digest run", "digest", d.Name, "err", err)
+		}
+		n++
+	}
+	return n
+}
+
+// schedule runs due digests until ctx ends, waking at the next due time (or each minute).
+func (e *Engine) schedule(ctx context.Context) {
+	for {
+		e.RunDueDigests(ctx)
+		wait := time.Minute
+		now := e.now()
+		for _, d := range e.digests {
+			if st, err := e.st.Digest(d.Name); err == nil && !st.LastRun.IsZero() {
+				if w := d.next(st.LastRun).Sub(now); w > 0 && w < wait {
+					wait = w
+				}
+			}
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func (e *Engine) runDigest(ctx context.Context, d digestPlan, previous, due time.Time, late bool) {
+	a, ok := e.adapter(d.Platform)
+	if !ok {
+		e.log.Error("digest platform not running", "digest", d.Name, "platform", d.Platform)
+		return
+	}
+	all, err := e.st.AllDeclared()
+	if err != nil {
+		e.log.Error("reading declared state", "err", err)
+		return
+	}
+	var todo []*store.Deployed
+	for _, dep := range all {
+		env, service, _ := strings.Cut(dep.Key, "/")
+		if (len(d.Envs) == 0 || slices.Contains(d.Envs, env)) && (len(d.Services) == 0 || slices.Contains(d.Services, service)) {
+			todo = append(todo, dep)
+		}
+	}
+	ref, err := a.Post(ctx, d.Channel, reply(fmt.Sprintf("Drift · scanning 0/%d…", len(todo))))
+	if err != nil {
+		e.log.Error("posting digest", "digest", d.Name, "err", err)
+		return
+	}
+	ed, canEdit := a.(adapters.Editor)
+	lastEdit := time.Time{}
+	results := e.checkDriftProgress(ctx, todo, func(done int) {
+		if canEdit && time.Since(lastEdit) > e.cfg.ProgressInterval && done < len(todo) {
+			lastEdit = time.Now()
+			ed.Edit(ctx, ref, reply(fmt.Sprintf("Drift · scanning %d/%d…", done, len(todo))))
+		}
+	})
+	before := map[string]string{}
+	for _, r := range results {
+		key := r.Env + "/" + r.Service
+		if rec, err := e.st.DriftAt(key, previous); err == nil && rec != nil {
+			before[key] = rec.Status
+		}
+	}
+	e.recordDrift(results)
+	doc := digestDoc(results, before, e.now(), due, late)
+	if canEdit {
+		if err := ed.Edit(ctx, ref, doc); err != nil {
+			e.log.Warn("editing digest", "digest", d.Name, "err", err)
+		}
+	} else {
+		a.Post(ctx, d.Channel, doc)
+	}
+	if details := driftDoc(results, e.now()); drifted(results) > 0 {
+		e.say(ctx, a, ref, details)
+	}
+}
+
+func drifted(results []serviceDrift) int {
+	n := 0
+	for _, r := range results {
+		if r.Status != executor.DriftClean {
+			n++
+		}
+	}
+	return n
+}
+
+// recordDrift appends the results to the drift history.
+func (e *Engine) recordDrift(results []serviceDrift) {
+	var recs []store.DriftRecord
+	for _, r := range results {
+		recs = append(recs, store.DriftRecord{Key: r.Env + "/" + r.Service, At: e.now(), Status: string(r.Status), Summary: layerCounts(r)})
+	}
+	if err := e.st.RecordDrift(recs); err != nil {
+		e.log.Error("recording drift history", "err", err)
+	}
+}
+
+// layerCounts is "Terraform: 2 changes · Nomad: 1 change", or why the check failed.
+func layerCounts(r serviceDrift) string {
+	var parts []string
+	for _, l := range r.Layers {
+		switch l.Status {
+		case executor.DriftDrifted:
+			n := len(l.Changes)
+			parts = append(parts, fmt.Sprintf("%s: %d change%s", l.Layer.Title(), n, plural(n)))
+		case executor.DriftUnknown:
+			parts = append(parts, fmt.Sprintf("unknown: %s check failed (%s)", l.Layer.Title(), firstLineOf(l.Reason)))
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func firstLineOf(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// digestDoc is the digest's post: a headline, one line per service that is not clean.
+func digestDoc(results []serviceDrift, before map[string]string, at, due time.Time, late bool) adapters.Doc {
+	when := due.UTC().Format("Mon 02 Jan 15:04 UTC")
+	lateNote := ""
+	if late {
+		lateNote = fmt.Sprintf(" · late: due %s, Eos was not running", due.UTC().Format("Mon 15:04"))
+	}
+	n, newCount, resolved := drifted(results), 0, 0
+	var items []string
+	for _, r := range results {
+		key := r.Env + "/" + r.Service
+		prev, seen := before[key]
+		switch {
+		case r.Status == executor.DriftClean:
+			if seen && prev != string(executor.DriftClean) {
+				resolved++
+			}
+			continue
+		case !seen || prev == string(executor.DriftClean):
+			newCount++
+			items = append(items, fmt.Sprintf("%s (%s) · %s · new", r.Service, r.Env, layerCounts(r)))
+		default:
+			items = append(items, fmt.Sprintf("%s (%s) · %s · since an earlier digest", r.Service, r.Env, layerCounts(r)))
+		}
+	}
+	if n == 0 {
+		line := fmt.Sprintf("Drift · %s · all %d services match their declared state.", when, len(results))
+		if resolved > 0 {
+			line += fmt.Sprintf(" %d resolved since the last digest.", resolved)
+		}
+		return reply(line + lateNote)
+	}
+	head := fmt.Sprintf("Drift · %s · %d of %d services drifted · %d new since the last digest · %d resolved%s",
+		when, n, len(results), newCount, resolved, lateNote)
+	return adapters.NewDoc(adapters.Heading{Text: head}, adapters.List{Items: items},
+		adapters.Context{Text: "@eos reconcile SERVICE to plan a fix · details in the thread"})
+}

@@ -1,0 +1,165 @@
+package bot_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mattermost/mattermost/server/public/model"
+
+	"github.com/eosbot/eos/adapters/mattermost/mmtest"
+	"github.com/eosbot/eos/bot"
+	"github.com/eosbot/eos/bot/eostest"
+	"github.com/eosbot/eos/bot/store"
+)
+
+// The conversations of conversation_test.go, held on a real Mattermost server with real
+// people: alice asks, bob approves, carol may not. Each test has a channel of its own. Every
+// test calls mmtest.Real after t.Parallel (see mmtest.Real).
+
+func TestE2EMattermostCreateApproveRun(t *testing.T) {
+	t.Parallel()
+	s := mmtest.Real(t)
+	ch := s.Channel(t, "e2e-create")
+	b := startMMBot(t, s, ch, eostest.Options{})
+
+	req, preview, id := ask(t, s, ch, s.Alice, "@eos create nextcloud --sso")
+	if preview.RootId != req.Id {
+		t.Errorf("preview root = %q, want alice's request %q", preview.RootId, req.Id)
+	}
+	for _, want := range []string{"Plan " + id + " · create nextcloud in local · asked by @alice", "Also brings in authentik (because of --sso)"} {
+		if !strings.Contains(preview.Message, want) {
+			t.Errorf("preview lacks %q:\n%s", want, preview.Message)
+		}
+	}
+	s.WaitReaction(t, req.Id, func(r *model.Reaction) bool { return r.UserId == s.Bot.Id && r.EmojiName == "eyes" })
+
+	s.Bob.React(t, preview.Id, "+1")
+	done := botSays(t, s, req.Id, "Run "+id+" · done in", "Terraform ✅ +7")
+	if done.EditAt == 0 {
+		t.Errorf("the progress post was never edited; it should be one post edited in place:\n%s", done.Message)
+	}
+	if n := botPosts(t, s, req.Id, "Run "+id); n != 1 {
+		t.Errorf("%d posts about run %s in the thread, want one edited in place", n, id)
+	}
+	b.Idle()
+	r, err := b.Store.Run(id)
+	if err != nil || r.State != store.RunDone || !slices.Equal(r.Approvers, []string{"bob"}) {
+		t.Fatalf("run %s = %+v, %v; want done, approved by bob", id, r, err)
+	}
+	for _, f := range []string{"server/proxy-nextcloud.json", "volume/data-nextcloud.json", "server/proxy-authentik.json"} {
+		if _, err := os.Stat(filepath.Join(b.Cloud(), f)); err != nil {
+			t.Errorf("simulated cloud lacks %s: %v", f, err)
+		}
+	}
+	got := stateResources(t, filepath.Join(b.DataDir, "terraform", "local", "nextcloud", "terraform.tfstate"))
+	if !slices.Contains(got, "eoslab_server.main") || !slices.Contains(got, "eoslab_volume.data") {
+		t.Errorf("nextcloud's terraform state lists %v, want eoslab_server.main and eoslab_volume.data", got)
+	}
+}
+
+func TestE2EMattermostMistakeGetsASuggestion(t *testing.T) {
+	t.Parallel()
+	s := mmtest.Real(t)
+	ch := s.Channel(t, "e2e-mistake")
+	b := startMMBot(t, s, ch, eostest.Options{})
+
+	req := s.Alice.Say(t, ch.Id, "", "@eos craete grafana")
+	got := botSays(t, s, req.Id, `unknown command "craete"`)
+	if !strings.Contains(got.Message, `did you mean "create"?`) || got.RootId != req.Id {
+		t.Errorf("answer in thread %q:\n%s\nwant a suggestion in the request's thread %q", got.RootId, got.Message, req.Id)
+	}
+	if plans, _ := b.Store.Plans(func(*store.Plan) bool { return true }); len(plans) != 0 {
+		t.Errorf("a mistake created %d plans", len(plans))
+	}
+}
+
+func TestE2EMattermostNonApproverChangesNothing(t *testing.T) {
+	t.Parallel()
+	s := mmtest.Real(t)
+	ch := s.Channel(t, "e2e-policy")
+	policy := bot.Policy{Envs: map[string]bot.EnvPolicy{"production": {Approvers: []string{"bob"}, Approvals: 1}}}
+	b := startMMBot(t, s, ch, eostest.Options{Policy: policy})
+
+	req, preview, id := ask(t, s, ch, s.Alice, "@eos create grafana in production")
+	if !strings.Contains(preview.Message, "Needs 1 approval from @bob") {
+		t.Errorf("preview does not state the policy:\n%s", preview.Message)
+	}
+	s.Carol.React(t, preview.Id, "+1")
+	botSays(t, s, req.Id, "@carol can't approve production plans (approvers: @bob)", "Nothing changed")
+	b.Idle()
+	if runs, _ := b.Store.Runs(nil); len(runs) != 0 {
+		t.Fatalf("carol's approval started %d runs", len(runs))
+	}
+	if p, err := b.Store.Plan(id); err != nil || p.State != store.PlanPending || len(p.Approvals) != 0 {
+		t.Fatalf("plan after carol's +1 = %+v, %v; want pending without approvals", p, err)
+	}
+	if _, err := os.Stat(filepath.Join(b.Cloud(), "server", "proxy-grafana.json")); !os.IsNotExist(err) {
+		t.Fatalf("the simulated cloud has grafana's server after carol's +1 (stat: %v)", err)
+	}
+
+	// The plan was waiting for the right person all along.
+	s.Bob.React(t, preview.Id, "+1")
+	botSays(t, s, req.Id, "Run "+id+" · done in")
+	b.Idle()
+	if r, err := b.Store.Run(id); err != nil || !slices.Equal(r.Approvers, []string{"bob"}) {
+		t.Fatalf("run %s = %+v, %v; want approved by bob alone", id, r, err)
+	}
+}
+
+// The server goes away between the preview and the approval; nobody restarts the bot.
+func TestE2EMattermostServerRestartMidConversation(t *testing.T) {
+	t.Parallel()
+	s := mmtest.Real(t)
+	ch := s.Channel(t, "e2e-server-restart")
+	b := startMMBot(t, s, ch, eostest.Options{})
+	req, preview, id := ask(t, s, ch, s.Alice, "@eos create grafana")
+
+	s.Restart(t)
+	// bob does not wait for the bot to be back.
+	s.Bob.React(t, preview.Id, "+1")
+	botSays(t, s, req.Id, "Run "+id+" · done in")
+	b.Idle()
+	if _, err := os.Stat(filepath.Join(b.Cloud(), "server", "proxy-grafana.json")); err != nil {
+		t.Errorf("grafana's server is not in the simulated cloud: %v", err)
+	}
+}
+
+func TestE2EMattermostBotRestart(t *testing.T) {
+	t.Parallel()
+	s := mmtest.Real(t)
+	ch := s.Channel(t, "e2e-bot-restart")
+	dir := t.TempDir()
+	first := startMMBot(t, s, ch, eostest.Options{DataDir: dir})
+	req, preview, id := ask(t, s, ch, s.Alice, "@eos create grafana")
+	first.Stop()
+
+	second := startMMBot(t, s, ch, eostest.Options{DataDir: dir})
+	s.Bob.React(t, preview.Id, "+1")
+	botSays(t, s, req.Id, "Run "+id+" · done in")
+	second.Idle()
+	if r, err := second.Store.Run(id); err != nil || r.State != store.RunDone {
+		t.Fatalf("run %s after the restart = %+v, %v", id, r, err)
+	}
+}
+
+// bob approves while Eos is down: the new process finds the approval on the preview.
+func TestE2EMattermostApprovalWhileBotDown(t *testing.T) {
+	t.Parallel()
+	s := mmtest.Real(t)
+	ch := s.Channel(t, "e2e-bot-down")
+	dir := t.TempDir()
+	first := startMMBot(t, s, ch, eostest.Options{DataDir: dir})
+	req, preview, id := ask(t, s, ch, s.Alice, "@eos create grafana")
+	first.Stop()
+
+	s.Bob.React(t, preview.Id, "+1")
+	second := startMMBot(t, s, ch, eostest.Options{DataDir: dir})
+	botSays(t, s, req.Id, "Run "+id+" · done in")
+	second.Idle()
+	if r, err := second.Store.Run(id); err != nil || r.State != store.RunDone || !slices.Equal(r.Approvers, []string{"bob"}) {
+		t.Fatalf("run %s after the restart = %+v, %v; want done, approved by bob", id, r, err)
+	}
+}
