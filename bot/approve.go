@@ -111,6 +111,7 @@ func (e *Engine) notAllowed(p *store.Plan, user, what, why string) string {
 
 // act posts what a decision means and starts the run when the plan is approved.
 func (e *Engine) act(ctx context.Context, a adapters.Adapter, p *store.Plan, r adapters.Reaction, d decision, explain string) {
+	e.m.approvals.WithLabelValues(outcomeOf(d, explain)).Inc()
 	entry := store.Entry{User: r.User.Name, Platform: a.Name(), PlanID: p.ID, Hash: p.Plan.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env}
 	switch d {
 	case counted, approved:
@@ -138,4 +139,19 @@ func (e *Engine) act(ctx context.Context, a adapters.Adapter, p *store.Plan, r a
 	if d == approved {
 		e.start(a, p)
 	}
+}
+
+func outcomeOf(d decision, explain string) string {
+	switch d {
+	case counted, approved:
+		return "approval"
+	case rejected:
+		return "rejection"
+	case withdrawn:
+		return "withdrawal"
+	}
+	if explain != "" {
+		return "refused"
+	}
+	return "ignored"
 }

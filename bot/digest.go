@@ -182,6 +182,13 @@ func (e *Engine) recordDrift(results []serviceDrift) {
 	for _, r := range results {
 		recs = append(recs, store.DriftRecord{Key: r.Env + "/" + r.Service, At: e.now(), Status: string(r.Status), Summary: layerCounts(r)})
 	}
+	counts := map[executor.DriftStatus]float64{}
+	for _, r := range results {
+		counts[r.Status]++
+	}
+	for _, st := range []executor.DriftStatus{executor.DriftClean, executor.DriftDrifted, executor.DriftUnknown} {
+		e.m.drift.WithLabelValues(string(st)).Set(counts[st])
+	}
 	if err := e.st.RecordDrift(recs); err != nil {
 		e.log.Error("recording drift history", "err", err)
 	}

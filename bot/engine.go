@@ -73,6 +73,8 @@ type Engine struct {
 	ready    chan struct{}   // closed when Run has recovered and adapters start
 	digests  []digestPlan
 	digestMu sync.Mutex // one digest run at a time
+	m        *metrics
+	states   map[string]string // adapter name → running / stopped: reason
 }
 
 var _ adapters.Handler = (*Engine)(nil)
@@ -118,7 +120,7 @@ func New(cfg Config) (*Engine, error) {
 	}
 	runCtx, stop := context.WithCancel(context.Background())
 	return &Engine{
-		digests: digests,
+		digests: digests, m: newMetrics(), states: map[string]string{},
 		cfg:     cfg, parser: intents.NewParser(cfg.Catalog).WithBotName(cfg.BotName), st: cfg.Store, log: cfg.Logger, now: cfg.Now,
 		adapters: map[string]adapters.Adapter{}, runCtx: runCtx, stopRuns: stop, warned: map[string]bool{},
 		ready: make(chan struct{}),
@@ -154,10 +156,14 @@ func (e *Engine) Run(ctx context.Context, as ...adapters.Adapter) error {
 	// nothing left to do.
 	g, gctx := errgroup.WithContext(ctx)
 	for _, a := range as {
+		e.setState(a.Name(), "running")
 		g.Go(func() error {
-			if err := a.Run(gctx, e); err != nil {
+			err := a.Run(gctx, e)
+			if err != nil {
+				e.setState(a.Name(), "stopped: "+err.Error())
 				return fmt.Errorf("%s adapter: %w", a.Name(), err)
 			}
+			e.setState(a.Name(), "stopped")
 			return nil
 		})
 	}

@@ -57,8 +57,10 @@ func (e *Engine) HandleMessage(ctx context.Context, a adapters.Adapter, m adapte
 			e.log.Warn("reacting to request", "platform", a.Name(), "err", err)
 		}
 	}
+	e.m.messages.WithLabelValues(a.Name()).Inc()
 	in, err := e.parser.Parse(m.Text)
 	if err != nil {
+		e.m.parseErrors.Inc()
 		e.say(ctx, a, m.Post, e.parseErrorDoc(err))
 		return
 	}

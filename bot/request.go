@@ -90,6 +90,7 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 		e.fail(ctx, c, "storing the plan", err)
 		return
 	}
+	e.m.plans.WithLabelValues(spec.Verb, spec.Env).Inc()
 	e.audit(store.Entry{Kind: "request", User: c.user(), Platform: c.a.Name(), PlanID: p.ID, Hash: plan.Hash, Service: spec.Target, Env: spec.Env, Text: c.m.Text})
 	ref := e.say(ctx, c.a, c.m.Post, previewDoc(p, ep, vaultRow(plan, e.cfg.Runner.SecretsConfigured())))
 	if ref.ID == "" {

@@ -63,6 +63,12 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan)
 		return
 	}
 	log.Info("run finished", "state", state, "elapsed", res.Elapsed)
+	e.m.runs.WithLabelValues(string(state)).Inc()
+	for _, l := range res.Layers {
+		if l.Status == executor.ResultOK || l.Status == executor.ResultFailed {
+			e.m.layerTime.WithLabelValues(string(l.Layer), string(l.Status)).Observe(l.Elapsed.Seconds())
+		}
+	}
 	e.audit(store.Entry{Kind: "result", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env, Text: resultDoc(final).Plain()})
 	t.finish(context.WithoutCancel(ctx), resultDoc(final))
 }

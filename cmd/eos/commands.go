@@ -49,6 +49,11 @@ func serveCmd(loadCfg func() (*Config, error)) *cobra.Command {
 				as = append(as, newConsole(a, cfg.Console.User, "", cmd))
 			}
 			log.Info("eos serving", "version", version, "adapters", len(as), "data_dir", cfg.DataDir)
+			stop, err := serveOps(cmd.Context(), cfg.Listen, a, log)
+			if err != nil {
+				return err
+			}
+			defer stop()
 			return a.engine.Run(cmd.Context(), as...)
 		},
 	}

@@ -25,6 +25,9 @@ type Config struct {
 	// CatalogDirs are operators' blueprint directories, added to the embedded ones
 	// (EOS_CATALOG_DIRS, separated by ':').
 	CatalogDirs []string `hcl:"catalog_dirs,optional"`
+	// Listen is the address of /healthz and /metrics in `eos serve` (EOS_LISTEN; default
+	// 127.0.0.1:9747; "off" disables them).
+	Listen string `hcl:"listen,optional"`
 	// LogLevel is debug, info, warn or error (EOS_LOG_LEVEL).
 	LogLevel string `hcl:"log_level,optional"`
 
@@ -128,6 +131,7 @@ func (c *Config) applyEnv(getenv func(string) string) {
 	set(&c.DefaultEnv, "EOS_DEFAULT_ENV")
 	set(&c.BotName, "EOS_BOT_NAME")
 	set(&c.LogLevel, "EOS_LOG_LEVEL")
+	set(&c.Listen, "EOS_LISTEN")
 	if v := getenv("EOS_CATALOG_DIRS"); v != "" {
 		c.CatalogDirs = filepath.SplitList(v)
 	}
@@ -151,6 +155,9 @@ func (c *Config) applyEnv(getenv func(string) string) {
 func (c *Config) defaults() {
 	if c.DataDir == "" {
 		c.DataDir = ".eos"
+	}
+	if c.Listen == "" {
+		c.Listen = "127.0.0.1:9747"
 	}
 	if c.DefaultEnv == "" {
 		c.DefaultEnv = "local"

@@ -1,0 +1,94 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// metrics are the engine's Prometheus series.
+type metrics struct {
+	reg         *prometheus.Registry
+	messages    *prometheus.CounterVec
+	parseErrors prometheus.Counter
+	plans       *prometheus.CounterVec
+	approvals   *prometheus.CounterVec
+	runs        *prometheus.CounterVec
+	layerTime   *prometheus.HistogramVec
+	drift       *prometheus.GaugeVec
+}
+
+func newMetrics() *metrics {
+	m := &metrics{
+		reg: prometheus.NewRegistry(),
+		messages: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "eos_messages_total",
+			Help: "Messages addressed to Eos, by platform."}, []string{"platform"}),
+		parseErrors: prometheus.NewCounter(prometheus.CounterOpts{Name: "eos_parse_errors_total",
+			Help: "Messages Eos could not parse."}),
+		plans: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "eos_plans_total",
+			Help: "Plans previewed, by verb and environment."}, []string{"verb", "env"}),
+		approvals: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "eos_reactions_total",
+			Help: "Reactions on previews, by what they did: approval, rejection, withdrawal, refused, ignored."}, []string{"outcome"}),
+		runs: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "eos_runs_total",
+			Help: "Runs finished, by outcome."}, []string{"outcome"}),
+		layerTime: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "eos_layer_apply_seconds",
+			Help: "Time each layer took to apply.", Buckets: prometheus.ExponentialBuckets(0.5, 2, 12)}, []string{"layer", "status"}),
+		drift: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "eos_drift_services",
+			Help: "Services by the status of their latest drift check."}, []string{"status"}),
+	}
+	m.reg.MustRegister(m.messages, m.parseErrors, m.plans, m.approvals, m.runs, m.layerTime, m.drift,
+		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+	return m
+}
+
+// Handler serves the operations endpoints: /metrics (Prometheus) and /healthz (adapters
+// running, store writable; 503 when not healthy).
+func (e *Engine) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(e.m.reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		h := e.Health(r.Context())
+		w.Header().Set("Content-Type", "application/json")
+		if !h.OK {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+		json.NewEncoder(w).Encode(h)
+	})
+	return mux
+}
+
+// Health is what /healthz reports.
+type Health struct {
+	OK       bool              `json:"ok"`
+	Store    string            `json:"store"`
+	Adapters map[string]string `json:"adapters"`
+	Time     time.Time         `json:"time"`
+}
+
+// Health checks that the store accepts writes and every adapter is still running.
+func (e *Engine) Health(ctx context.Context) Health {
+	h := Health{OK: true, Store: "writable", Adapters: map[string]string{}, Time: e.now().UTC()}
+	if err := e.st.Writable(); err != nil {
+		h.OK, h.Store = false, err.Error()
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for name, state := range e.states {
+		h.Adapters[name] = state
+		if state != "running" {
+			h.OK = false
+		}
+	}
+	return h
+}
+
+// setState records an adapter's state for /healthz.
+func (e *Engine) setState(name, state string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.states[name] = state
+}

@@ -1,0 +1,56 @@
+package bot_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/eosbot/eos/bot"
+	"github.com/eosbot/eos/bot/eostest"
+)
+
+func get(t *testing.T, h *eostest.Harness, path string) (int, string) {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	h.Engine.Handler().ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+	body, _ := io.ReadAll(rec.Body)
+	return rec.Code, string(body)
+}
+
+func TestMetricsCountAConversation(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{})
+	after := h.Last()
+	h.Say("alice", "@eos craete grafana")
+	h.WaitText(after, "did you mean")
+	p, id := preview(t, h, "alice", "@eos create grafana")
+	h.React("carol", p.ID, "eyes") // no vote: ignored
+	h.React("bob", p.ID, "+1")
+	h.WaitText(p.ID, "Run "+id+" · done in")
+	h.Idle()
+
+	code, body := get(t, h, "/metrics")
+	if code != 200 {
+		t.Fatalf("/metrics = %d", code)
+	}
+	for _, want := range []string{
+		`eos_messages_total{platform="console"} 2`,
+		`eos_parse_errors_total 1`,
+		`eos_plans_total{env="local",verb="create"} 1`,
+		`eos_reactions_total{outcome="approval"} 1`,
+		`eos_runs_total{outcome="done"} 1`,
+		`eos_layer_apply_seconds_count{layer="terraform",status="ok"} 1`,
+	} {
+		if !strings.Contains(body, want+"\n") {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
+
+	code, body = get(t, h, "/healthz")
+	var health bot.Health
+	if err := json.Unmarshal([]byte(body), &health); err != nil || code != 200 || !health.OK || health.Adapters["console"] != "running" || health.Store != "writable" {
+		t.Fatalf("/healthz = %d %s", code, body)
+	}
+}
