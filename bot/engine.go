@@ -121,7 +121,7 @@ func New(cfg Config) (*Engine, error) {
 	runCtx, stop := context.WithCancel(context.Background())
 	return &Engine{
 		digests: digests, m: newMetrics(), states: map[string]string{},
-		cfg:     cfg, parser: intents.NewParser(cfg.Catalog).WithBotName(cfg.BotName), st: cfg.Store, log: cfg.Logger, now: cfg.Now,
+		cfg: cfg, parser: intents.NewParser(cfg.Catalog).WithBotName(cfg.BotName), st: cfg.Store, log: cfg.Logger, now: cfg.Now,
 		adapters: map[string]adapters.Adapter{}, runCtx: runCtx, stopRuns: stop, warned: map[string]bool{},
 		ready: make(chan struct{}),
 	}, nil
