@@ -47,6 +47,9 @@ type Config struct {
 	SecretsPath string
 	// Digests are the scheduled drift digests.
 	Digests []Digest
+	// ShutdownGrace is how long Run lets runs in flight finish after ctx ends before it
+	// cancels them (default 2 minutes); a cancelled run is recorded as interrupted.
+	ShutdownGrace time.Duration
 	// ProgressInterval is the least time between two edits of a progress post (default 1 s);
 	// the final state is always posted.
 	ProgressInterval time.Duration
@@ -105,6 +108,9 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.SecretsPath == "" {
 		cfg.SecretsPath = "eos/{env}/{service}/{name}"
 	}
+	if cfg.ShutdownGrace == 0 {
+		cfg.ShutdownGrace = 2 * time.Minute
+	}
 	if cfg.ProgressInterval == 0 {
 		cfg.ProgressInterval = time.Second
 	}
@@ -142,8 +148,9 @@ func (e *Engine) adapter(platform string) (adapters.Adapter, bool) {
 }
 
 // Run recovers what a previous process left (interrupted runs, approved plans not started),
-// then runs every adapter and the expiry sweeper until ctx ends. When ctx ends, runs in
-// flight are cancelled and Run waits for them to record their outcome.
+// then runs every adapter, the expiry sweeper and the digest scheduler until ctx ends. Runs
+// in flight then get ShutdownGrace to finish before they are cancelled, and Run waits for
+// them to record their outcome.
 func (e *Engine) Run(ctx context.Context, as ...adapters.Adapter) error {
 	for _, a := range as {
 		e.Attach(a)
@@ -176,6 +183,11 @@ func (e *Engine) Run(ctx context.Context, as ...adapters.Adapter) error {
 	stopSweep()
 	<-swept
 	<-scheduled
+	grace, cancel := context.WithTimeout(context.Background(), e.cfg.ShutdownGrace)
+	defer cancel()
+	if e.Wait(grace) != nil {
+		e.log.Warn("runs still in flight after the shutdown grace period; cancelling them", "grace", e.cfg.ShutdownGrace)
+	}
 	e.stopRuns()
 	e.runs.Wait()
 	return err
