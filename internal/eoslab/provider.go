@@ -25,6 +25,9 @@ const (
 	EnvRoot = "EOSLAB_ROOT"
 	// EnvFailOn supplies extra fail_on entries, comma-separated.
 	EnvFailOn = "EOSLAB_FAIL_ON"
+	// EnvDelay supplies delay when the provider block does not set it (make run uses it so
+	// progress is visible; crash tests use it to kill Eos mid-run).
+	EnvDelay = "EOSLAB_DELAY"
 )
 
 var _ provider.Provider = (*Provider)(nil)
@@ -97,7 +100,11 @@ func (p *Provider) Configure(ctx context.Context, req provider.ConfigureRequest,
 	}
 
 	delay := time.Duration(0)
-	if s := cfg.Delay.ValueString(); s != "" {
+	s := cfg.Delay.ValueString()
+	if s == "" {
+		s = os.Getenv(EnvDelay)
+	}
+	if s != "" {
 		d, err := time.ParseDuration(s)
 		if err != nil || d < 0 {
 			resp.Diagnostics.AddAttributeError(path.Root("delay"), "invalid eoslab delay",
