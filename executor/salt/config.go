@@ -1,0 +1,188 @@
+package salt
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/eosbot/eos/executor"
+)
+
+// Defaults applied by New when a Config field is zero.
+const (
+	DefaultEAuth        = "pam"
+	DefaultStateDir     = "eos"
+	DefaultSaltEnv      = "base"
+	DefaultTimeout      = 30 * time.Minute
+	DefaultPollInterval = 2 * time.Second
+	DefaultHTTPTimeout  = 60 * time.Second
+)
+
+// Config configures the layer.
+type Config struct {
+	// URL is salt-api's base URL ("https://salt.example.org:8000"). Required.
+	URL string
+	// Username and Password log in to salt-api; the password is never logged.
+	Username string
+	Password string
+	// EAuth is the external authentication backend (default "pam").
+	EAuth string
+	// Targets are the minions a unit applies to when its Salt part names none. A single
+	// entry with glob characters (*, ?, [) is a glob ("*", "web*"); otherwise a list of
+	// minion IDs. Default "*".
+	Targets []string
+	// StateDir is the directory under the master's first file_roots entry of SaltEnv where
+	// Eos writes its state files (default "eos").
+	StateDir string
+	// SaltEnv is the Salt file server environment (default "base").
+	SaltEnv string
+	// TLS configures https to salt-api.
+	TLS TLSConfig
+	// Timeout bounds one state run: minions that have not returned by then count as
+	// unreachable (default 30 minutes).
+	Timeout time.Duration
+	// PollInterval is the longest wait between two looks at a running job (default 2s; the
+	// first looks come sooner).
+	PollInterval time.Duration
+	// HTTPTimeout bounds each request to salt-api (default 60s).
+	HTTPTimeout time.Duration
+	// Logger receives structured logs; nil means discard. Pillar data and the password are
+	// never logged.
+	Logger *slog.Logger
+}
+
+// TLSConfig configures https to salt-api.
+type TLSConfig struct {
+	// CACert is a PEM file of CA certificates to trust instead of the system's.
+	CACert string
+	// Insecure disables certificate verification; for tests only.
+	Insecure bool
+}
+
+// Layer drives Salt through salt-api. It is safe for concurrent use.
+type Layer struct {
+	api      *client
+	targets  []string
+	stateDir string
+	saltEnv  string
+	timeout  time.Duration
+	poll     time.Duration
+	log      *slog.Logger
+	now      func() time.Time
+}
+
+var _ executor.Layer = (*Layer)(nil)
+
+// New validates cfg. It does not contact salt-api; the first call logs in.
+func New(cfg Config) (*Layer, error) {
+	if err := cfg.normalise(); err != nil {
+		return nil, fmt.Errorf("salt layer config: %w", err)
+	}
+	base, err := url.Parse(strings.TrimRight(cfg.URL, "/"))
+	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
+		return nil, fmt.Errorf("salt layer config: URL %q is not an http(s) URL", cfg.URL)
+	}
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	if cfg.TLS.CACert != "" || cfg.TLS.Insecure {
+		tc := &tls.Config{MinVersion: tls.VersionTLS12, InsecureSkipVerify: cfg.TLS.Insecure} //nolint:gosec // opt-in, for tests
+		if cfg.TLS.CACert != "" {
+			pem, err := os.ReadFile(cfg.TLS.CACert)
+			if err != nil {
+				return nil, fmt.Errorf("salt layer config: reading CACert: %w", err)
+			}
+			pool := x509.NewCertPool()
+			if !pool.AppendCertsFromPEM(pem) {
+				return nil, fmt.Errorf("salt layer config: %s holds no PEM certificate", cfg.TLS.CACert)
+			}
+			tc.RootCAs = pool
+		}
+		transport.TLSClientConfig = tc
+	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	logger = logger.With("layer", "salt")
+	return &Layer{
+		api: &client{
+			base:     base,
+			http:     &http.Client{Transport: transport, Timeout: cfg.HTTPTimeout},
+			username: cfg.Username,
+			password: cfg.Password,
+			eauth:    cfg.EAuth,
+			log:      logger,
+			now:      time.Now,
+		},
+		targets:  cfg.Targets,
+		stateDir: cfg.StateDir,
+		saltEnv:  cfg.SaltEnv,
+		timeout:  cfg.Timeout,
+		poll:     cfg.PollInterval,
+		log:      logger,
+		now:      time.Now,
+	}, nil
+}
+
+// Name is the layer's place in the run order.
+func (l *Layer) Name() executor.LayerName { return executor.Salt }
+
+func (cfg *Config) normalise() error {
+	switch {
+	case cfg.URL == "":
+		return errors.New("URL is required")
+	case cfg.Username == "" || cfg.Password == "":
+		return errors.New("Username and Password are required")
+	case cfg.Timeout < 0 || cfg.PollInterval < 0 || cfg.HTTPTimeout < 0:
+		return errors.New("timeouts must not be negative")
+	}
+	if cfg.EAuth == "" {
+		cfg.EAuth = DefaultEAuth
+	}
+	if len(cfg.Targets) == 0 {
+		cfg.Targets = []string{"*"}
+	}
+	if cfg.StateDir == "" {
+		cfg.StateDir = DefaultStateDir
+	}
+	cfg.StateDir = strings.Trim(cfg.StateDir, "/")
+	for _, seg := range strings.Split(cfg.StateDir, "/") {
+		if !isName(seg) {
+			return fmt.Errorf("StateDir %q: each part may contain only letters, digits, '_' and '-'", cfg.StateDir)
+		}
+	}
+	if cfg.SaltEnv == "" {
+		cfg.SaltEnv = DefaultSaltEnv
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.PollInterval == 0 {
+		cfg.PollInterval = DefaultPollInterval
+	}
+	if cfg.HTTPTimeout == 0 {
+		cfg.HTTPTimeout = DefaultHTTPTimeout
+	}
+	return nil
+}
+
+// isName accepts what may appear in an sls name segment: letters, digits, '_' and '-' (a dot
+// would be read as a directory separator).
+func isName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,211 @@
+package salt
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/eosbot/eos/executor"
+)
+
+// keptNote is what the layer says about units being destroyed: Salt has no undo, and what a
+// state configured on a host stays.
+const keptNote = "Salt states kept: Salt does not undo host configuration"
+
+// planState is the layer-private part of a plan Apply reads.
+type planState struct {
+	// States is how many states the dry run saw, the progress total of the apply.
+	States int `json:"states"`
+}
+
+// unitRun is one unit's dry run.
+type unitRun struct {
+	unit executor.Unit
+	rets []minionReturn
+}
+
+// dryRun runs state.apply with test=True for every unit with a Salt part that is not being
+// destroyed. A minion that returns no states (unreachable, a render error) fails it: nobody
+// approves half a picture.
+func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, error) {
+	var runs []unitRun
+	for _, u := range saltUnits(spec) {
+		rets, err := l.runUnit(ctx, u, true, nil)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", u.Service, err)
+		}
+		for _, m := range rets {
+			if m.Err != "" {
+				return nil, fmt.Errorf("%s: minion %s: %s", u.Service, m.Minion, m.Err)
+			}
+		}
+		runs = append(runs, unitRun{unit: u, rets: rets})
+	}
+	return runs, nil
+}
+
+// saltUnits are the units the layer runs states for.
+func saltUnits(spec executor.Spec) []executor.Unit {
+	var out []executor.Unit
+	for _, u := range spec.Units {
+		if u.Salt != nil && !u.Destroy {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// Plan dry-runs each unit's state (state.apply with test=True and the unit's pillar) on its
+// targets. States that would change and states that would fail are the plan's changes,
+// listed per minion in the summary.
+func (l *Layer) Plan(ctx context.Context, spec executor.Spec) (executor.LayerPlan, error) {
+	p := executor.LayerPlan{Layer: executor.Salt}
+	if !spec.Has(executor.Salt) {
+		p.Status, p.Summary = executor.PlanNothing, "nothing to do"
+		return p, nil
+	}
+	if len(saltUnits(spec)) == 0 {
+		p.Status, p.Summary, p.Digest = executor.PlanNoChanges, keptNote, "salt: kept\n"
+		return p, nil
+	}
+	runs, err := l.dryRun(ctx, spec)
+	if err != nil {
+		return p, err
+	}
+	total := 0
+	var summaries, digest []string
+	for _, r := range runs {
+		line, err := l.digestLine(r.unit)
+		if err != nil {
+			return p, err
+		}
+		digest = append(digest, line)
+		for _, m := range r.rets {
+			total += len(m.States)
+			p.Changes = append(p.Changes, changesOf(r.unit.Service, m)...)
+			summaries = append(summaries, minionSummary(m))
+		}
+	}
+	for _, c := range p.Changes {
+		digest = append(digest, fmt.Sprintf("%s %s %s %s", c.Unit, c.Action, c.Address, c.Detail))
+	}
+	p.Status = executor.PlanNoChanges
+	if len(p.Changes) > 0 {
+		p.Status = executor.PlanChanges
+	}
+	p.Summary = strings.Join(summaries, "; ")
+	p.Digest = strings.Join(digest, "\n") + "\n"
+	p.State, _ = json.Marshal(planState{States: total})
+	return p, nil
+}
+
+// Drift dry-runs the declared states against the declared pillar: states that would change
+// (or fail) have drifted. A failed check is DriftUnknown, never clean; the error is only the
+// context's.
+func (l *Layer) Drift(ctx context.Context, spec executor.Spec) (executor.LayerDrift, error) {
+	d := executor.LayerDrift{Layer: executor.Salt}
+	if len(saltUnits(spec)) == 0 {
+		d.Status, d.Reason = executor.DriftSkipped, "no Salt states to check"
+		return d, nil
+	}
+	runs, err := l.dryRun(ctx, spec)
+	if err != nil {
+		d.Status, d.Reason = executor.DriftUnknown, err.Error()
+		return d, ctx.Err()
+	}
+	for _, r := range runs {
+		for _, m := range r.rets {
+			d.Changes = append(d.Changes, changesOf(r.unit.Service, m)...)
+		}
+	}
+	d.Status = executor.DriftClean
+	if len(d.Changes) > 0 {
+		d.Status = executor.DriftDrifted
+	}
+	return d, nil
+}
+
+// changesOf lists a minion's states that would change (Update) or fail (NoOp, "would fail:
+// ..."), in execution order. Addresses are "<minion>: <state>".
+func changesOf(service string, m minionReturn) []executor.Change {
+	var out []executor.Change
+	for _, s := range m.States {
+		switch {
+		case s.failed():
+			out = append(out, executor.Change{Unit: service, Action: executor.NoOp, Address: m.Minion + ": " + s.display(), Detail: "would fail: " + firstLine(s.Comment)})
+		case s.wouldChange():
+			out = append(out, executor.Change{Unit: service, Action: executor.Update, Address: m.Minion + ": " + s.display(), Detail: firstLine(s.Comment)})
+		}
+	}
+	return out
+}
+
+// minionSummary is one minion's part of the preview line: "node1: 3 states would change
+// (lvm.lv_present data-nextcloud, file.managed fstab, …), 1 would fail (pkg.installed xfsprogs)".
+func minionSummary(m minionReturn) string {
+	var change, fail []string
+	for _, s := range m.States {
+		switch {
+		case s.failed():
+			fail = append(fail, s.display())
+		case s.wouldChange():
+			change = append(change, s.display())
+		}
+	}
+	if len(change) == 0 && len(fail) == 0 {
+		return fmt.Sprintf("%s: no changes (%s)", m.Minion, plural(len(m.States), "state"))
+	}
+	var parts []string
+	if len(change) > 0 {
+		parts = append(parts, fmt.Sprintf("%s would change (%s)", plural(len(change), "state"), list3(change)))
+	}
+	if len(fail) > 0 {
+		parts = append(parts, fmt.Sprintf("%d would fail (%s)", len(fail), list3(fail)))
+	}
+	return m.Minion + ": " + strings.Join(parts, ", ")
+}
+
+// digestLine is the stable text of what a unit's run does: which state text, where, with
+// which pillar (hashed: the digest is stored and shown in logs).
+func (l *Layer) digestLine(u executor.Unit) (string, error) {
+	_, sls, err := l.slsFor(u)
+	if err != nil {
+		return "", err
+	}
+	tgt, tgtType, _ := l.target(u)
+	pillar, err := json.Marshal(u.Salt.Pillar) // map keys are sorted: stable
+	if err != nil {
+		return "", fmt.Errorf("%s: encoding the pillar: %w", u.Service, err)
+	}
+	sum := sha256.Sum256(pillar)
+	return fmt.Sprintf("unit %s sls %s %s %s pillar %s", u.Service, sls, tgtType, tgt, hex.EncodeToString(sum[:])), nil
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// list3 names up to three items and marks the rest with an ellipsis.
+func list3(items []string) string {
+	if len(items) <= 3 {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:3], ", ") + ", …"
+}
+
+// minionsOf lists the minions of returns, sorted.
+func minionsOf(rets []minionReturn) []string {
+	var out []string
+	for _, m := range rets {
+		out = append(out, m.Minion)
+	}
+	sort.Strings(out)
+	return out
+}

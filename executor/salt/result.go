@@ -1,0 +1,155 @@
+package salt
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// stateResult is one state's outcome in a minion's return, keyed in Salt's way:
+// "<module>_|-<id>_|-<name>_|-<function>".
+type stateResult struct {
+	Key     string
+	Module  string
+	ID      string
+	Name    string
+	Fun     string
+	Result  *bool // nil: would change (test=True) or could not tell
+	Changed bool
+	Comment string
+	RunNum  int
+}
+
+// display names the state for people: "lvm.lv_present data-nextcloud", with the name when it
+// differs from the ID ("file.managed nginx (/etc/nginx/nginx.conf)").
+func (s stateResult) display() string {
+	if s.Module == "" {
+		return s.Key
+	}
+	d := s.Module + "." + s.Fun + " " + s.ID
+	if s.Name != "" && s.Name != s.ID {
+		d += " (" + s.Name + ")"
+	}
+	return d
+}
+
+func (s stateResult) failed() bool { return s.Result != nil && !*s.Result }
+
+// wouldChange reports whether a test=True run says applying would change this state: Salt
+// marks those with result None, and some states report their would-be changes too.
+func (s stateResult) wouldChange() bool { return !s.failed() && (s.Result == nil || s.Changed) }
+
+// minionReturn is what one minion returned for a state run: its states in execution order, or
+// why it returned none.
+type minionReturn struct {
+	Minion string
+	States []stateResult
+	// Err is set when the minion returned no states: it did not return, or Salt refused the
+	// run (a render error, a conflicting run).
+	Err string
+}
+
+// firstFailure returns the first failed state in execution order.
+func (m minionReturn) firstFailure() (stateResult, bool) {
+	for _, s := range m.States {
+		if s.failed() {
+			return s, true
+		}
+	}
+	return stateResult{}, false
+}
+
+// rawState is one state's entry in Salt's return.
+type rawState struct {
+	Result  *bool           `json:"result"`
+	Changes json.RawMessage `json:"changes"`
+	Comment json.RawMessage `json:"comment"`
+	RunNum  int             `json:"__run_num__"`
+}
+
+// parseReturn reads one minion's return of state.apply. Salt returns a map of states on
+// success; a string ("Minion did not return. [No response]") or a list of strings (render
+// errors, "The function "state.apply" is running as PID ...") when no state ran; and false
+// or nothing for a minion that did not answer.
+func parseReturn(minion string, raw json.RawMessage) minionReturn {
+	m := minionReturn{Minion: minion}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) || bytes.Equal(raw, []byte("false")) {
+		m.Err = "did not return"
+		return m
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		_ = json.Unmarshal(raw, &s)
+		m.Err = s
+		return m
+	case '[':
+		var list []any
+		if err := json.Unmarshal(raw, &list); err != nil {
+			m.Err = "unreadable return: " + err.Error()
+			return m
+		}
+		parts := make([]string, 0, len(list))
+		for _, v := range list {
+			parts = append(parts, fmt.Sprint(v))
+		}
+		m.Err = strings.Join(parts, "; ")
+		return m
+	case '{':
+	default:
+		m.Err = "unexpected return: " + excerpt(raw)
+		return m
+	}
+	var states map[string]rawState
+	if err := json.Unmarshal(raw, &states); err != nil {
+		m.Err = "unreadable return: " + err.Error()
+		return m
+	}
+	for key, rs := range states {
+		s := stateResult{Key: key, Result: rs.Result, Changed: nonEmpty(rs.Changes), Comment: commentText(rs.Comment), RunNum: rs.RunNum}
+		if parts := strings.Split(key, "_|-"); len(parts) == 4 {
+			s.Module, s.ID, s.Name, s.Fun = parts[0], parts[1], parts[2], parts[3]
+		}
+		m.States = append(m.States, s)
+	}
+	sort.Slice(m.States, func(i, j int) bool {
+		if m.States[i].RunNum != m.States[j].RunNum {
+			return m.States[i].RunNum < m.States[j].RunNum
+		}
+		return m.States[i].Key < m.States[j].Key
+	})
+	return m
+}
+
+// nonEmpty reports whether a changes value holds anything ({} and [] and "" do not).
+func nonEmpty(raw json.RawMessage) bool {
+	switch strings.TrimSpace(string(raw)) {
+	case "", "null", "{}", "[]", `""`, "false":
+		return false
+	}
+	return true
+}
+
+// commentText flattens a state comment, which Salt gives as a string or a list of strings.
+func commentText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return strings.TrimSpace(s)
+	}
+	var list []string
+	if json.Unmarshal(raw, &list) == nil {
+		return strings.TrimSpace(strings.Join(list, "; "))
+	}
+	return ""
+}
+
+// firstLine keeps the first line of a comment, for one-line details.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
