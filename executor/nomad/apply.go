@@ -1,0 +1,241 @@
+package nomad
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/nomad/api"
+
+	"github.com/eosbot/eos/executor"
+)
+
+// appliedJob is what Apply did to one job, for Rollback.
+type appliedJob struct {
+	// version is the job version Apply registered (or stopped).
+	version uint64
+	// prior is the version that ran before, nil when the job was new or stopped.
+	prior *uint64
+	// deregistered is true when Apply stopped the job.
+	deregistered bool
+}
+
+// Apply registers (or deregisters) each unit's job exactly as planned, in spec order, with the
+// planned job modify index enforced, then follows the evaluation and the deployment (or the
+// allocations) until the job is healthy or Config.DeployTimeout passes. It stops at the first
+// unit that fails. report is called from Apply's goroutine only, never after it returned.
+func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.LayerPlan, report func(executor.Event)) (executor.LayerResult, error) {
+	start := time.Now()
+	res := executor.LayerResult{Layer: executor.Nomad}
+	if plan.Status != executor.PlanChanges {
+		res.Status, res.Summary = executor.ResultSkipped, "no changes"
+		return res, nil
+	}
+	st, err := decodeState(plan.State)
+	if err != nil {
+		res.Status, res.Error, res.Summary = executor.ResultFailed, err.Error(), "nothing applied"
+		return res, err
+	}
+	for _, up := range st.Units {
+		if up.Action != actionNone {
+			res.Total++
+		}
+	}
+	var summaries []string
+	for _, up := range st.Units {
+		if up.Action == actionNone {
+			continue
+		}
+		u, ok := unitOf(&spec, up.Service)
+		if !ok || u.Nomad == nil {
+			err = fmt.Errorf("%w: the plan has unit %s, which the spec has no Nomad part for", ErrStalePlan, up.Service)
+		} else {
+			var summary string
+			summary, err = l.applyUnit(ctx, spec.Env, u, up, newEmitter(report, up))
+			summaries = append(summaries, summary)
+		}
+		if err != nil {
+			res.Status, res.Error, res.Elapsed = executor.ResultFailed, err.Error(), time.Since(start)
+			res.Failed = &executor.Change{Unit: up.Service, Action: actionOf(up.Action), Address: up.JobID}
+			res.Summary = strings.Join(summaries, "; ")
+			return res, err
+		}
+		res.Done++
+	}
+	res.Status, res.Summary, res.Elapsed = executor.ResultOK, strings.Join(summaries, "; "), time.Since(start)
+	return res, nil
+}
+
+// applyUnit carries out one unit's plan and returns its result line ("nextcloud-local 2/2
+// healthy"); after a failure the line says how far it got.
+func (l *Layer) applyUnit(ctx context.Context, env string, u executor.Unit, up unitPlan, emit *emitter) (string, error) {
+	log := l.log.With("unit", u.Key(env), "job", up.JobID)
+	if up.Action == actionDeregister {
+		return l.deregister(ctx, up, emit)
+	}
+	dj, err := l.parseJob(ctx, env, u)
+	if err != nil {
+		return up.JobID + " not registered", err
+	}
+	if dj.id != up.JobID || dj.sum != up.JobSHA256 {
+		return up.JobID + " not registered", fmt.Errorf("%w: job %s parses differently now (template, values or agent changed); plan again", ErrStalePlan, up.JobID)
+	}
+	prior, err := l.currentJob(ctx, dj.id)
+	if err != nil {
+		return up.JobID + " not registered", err
+	}
+	emit.send(0, "registering")
+	resp, _, err := l.client.Jobs().EnforceRegister(dj.job, up.ModifyIndex, l.write(ctx))
+	if isIndexConflict(err) {
+		now := uint64(0)
+		if cur, cerr := l.currentJob(ctx, dj.id); cerr == nil && cur != nil {
+			now = deref(cur.JobModifyIndex)
+		}
+		return up.JobID + " not registered", &ChangedError{Job: dj.id, Planned: up.ModifyIndex, Now: now}
+	}
+	if err != nil {
+		return up.JobID + " not registered", fmt.Errorf("registering nomad job %s: %w", dj.id, err)
+	}
+	job, err := l.jobAt(ctx, dj.id, resp.JobModifyIndex)
+	if err != nil {
+		return up.JobID + " registered", err
+	}
+	rec := appliedJob{version: deref(job.Version)}
+	if prior != nil && !deref(prior.Stop) {
+		v := deref(prior.Version)
+		rec.prior = &v
+	}
+	l.remember(dj.id, rec)
+	log.Info("registered nomad job", "version", rec.version, "eval", resp.EvalID)
+	status, err := l.follow(ctx, job, resp.EvalID, up.Total, emit)
+	return dj.id + " " + status, err
+}
+
+// deregister stops a job, refusing when it changed since the plan, and waits for its
+// allocations to stop.
+func (l *Layer) deregister(ctx context.Context, up unitPlan, emit *emitter) (string, error) {
+	cur, err := l.currentJob(ctx, up.JobID)
+	if err != nil {
+		return up.JobID + " not stopped", err
+	}
+	if cur == nil || deref(cur.JobModifyIndex) != up.ModifyIndex {
+		now := uint64(0)
+		if cur != nil {
+			now = deref(cur.JobModifyIndex)
+		}
+		return up.JobID + " not stopped", &ChangedError{Job: up.JobID, Planned: up.ModifyIndex, Now: now}
+	}
+	emit.send(0, "stopping")
+	evalID, _, err := l.client.Jobs().Deregister(up.JobID, false, l.write(ctx))
+	if err != nil {
+		return up.JobID + " not stopped", fmt.Errorf("deregistering nomad job %s: %w", up.JobID, err)
+	}
+	v := deref(cur.Version)
+	l.remember(up.JobID, appliedJob{version: v, prior: &v, deregistered: true})
+	wctx, cancel := context.WithTimeout(ctx, l.timeout)
+	defer cancel()
+	if _, err := l.waitEval(wctx, evalID); err != nil {
+		return up.JobID + " stopping", l.timedOut(ctx, wctx, up.JobID, "to stop", err)
+	}
+	if err := l.waitStopped(wctx, up.JobID, emit); err != nil {
+		return up.JobID + " stopping", l.timedOut(ctx, wctx, up.JobID, "to stop", err)
+	}
+	return up.JobID + " stopped", nil
+}
+
+// jobAt reads a job and checks it is the version a write at modifyIndex made.
+func (l *Layer) jobAt(ctx context.Context, id string, modifyIndex uint64) (*api.Job, error) {
+	job, _, err := l.client.Jobs().Info(id, (&api.QueryOptions{WaitIndex: modifyIndex - 1}).WithContext(ctx))
+	if err != nil {
+		return nil, fmt.Errorf("reading nomad job %s after registering it: %w", id, err)
+	}
+	if got := deref(job.JobModifyIndex); got != modifyIndex {
+		return nil, fmt.Errorf("nomad job %s was changed again right after Eos registered it (index %d → %d)", id, modifyIndex, got)
+	}
+	return job, nil
+}
+
+func (l *Layer) remember(id string, rec appliedJob) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.applied[id] = rec
+}
+
+// take returns and forgets what the last Apply did to job id.
+func (l *Layer) take(id string) (appliedJob, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	rec, ok := l.applied[id]
+	delete(l.applied, id)
+	return rec, ok
+}
+
+// actionOf is the preview's action for a job action.
+func actionOf(a jobAction) executor.Action {
+	switch a {
+	case actionRegisterNew:
+		return executor.Create
+	case actionDeregister:
+		return executor.Delete
+	case actionRegister:
+		return executor.Update
+	}
+	return executor.NoOp
+}
+
+// emitter sends progress events for one job, deduplicated, with the layer, unit and time
+// filled in. A nil report is allowed.
+type emitter struct {
+	report func(executor.Event)
+	base   executor.Event
+	last   string
+}
+
+func newEmitter(report func(executor.Event), up unitPlan) *emitter {
+	return &emitter{report: report, base: executor.Event{
+		Layer: executor.Nomad, Unit: up.Service, Resource: "job " + up.JobID, Action: actionOf(up.Action), Total: up.Total,
+	}}
+}
+
+// send reports done allocations out of the job's total with a message, unless it repeats the
+// previous event.
+func (e *emitter) send(done int, msg string) {
+	if e == nil || e.report == nil {
+		return
+	}
+	key := fmt.Sprintf("%d/%s", done, msg)
+	if key == e.last {
+		return
+	}
+	e.last = key
+	ev := e.base
+	ev.Done, ev.Message, ev.Time = done, msg, time.Now()
+	if ev.Total < done {
+		ev.Total = done
+	}
+	e.report(ev)
+}
+
+// setTotal changes the job's total when Nomad knows better (system jobs, deployments).
+func (e *emitter) setTotal(n int) {
+	if e != nil && n > 0 {
+		e.base.Total = n
+	}
+}
+
+// totalCount is how many allocations a job runs: the sum of its groups' counts.
+func totalCount(job *api.Job) int {
+	n := 0
+	for _, tg := range job.TaskGroups {
+		if tg == nil {
+			continue
+		}
+		if tg.Count == nil {
+			n++
+		} else {
+			n += *tg.Count
+		}
+	}
+	return n
+}

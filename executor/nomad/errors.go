@@ -1,0 +1,45 @@
+package nomad
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+var (
+	// ErrChangedSincePlan means a job was changed in Nomad after the plan was made; the plan
+	// must be made again. Errors wrapping it are *ChangedError.
+	ErrChangedSincePlan = errors.New("nomad job changed since the plan")
+	// ErrStalePlan means the plan no longer describes the spec (the job parses differently
+	// now, or the plan is not this layer's); plan again.
+	ErrStalePlan = errors.New("nomad plan is stale")
+	// ErrJobNotFound means the unit has no job in Nomad.
+	ErrJobNotFound = errors.New("nomad job not found")
+)
+
+// ChangedError says which job changed since the plan, from which modify index to which.
+type ChangedError struct {
+	Job     string
+	Planned uint64
+	// Now is the job's modify index when Apply ran; 0 when the job is gone.
+	Now uint64
+}
+
+func (e *ChangedError) Error() string {
+	now := fmt.Sprint(e.Now)
+	if e.Now == 0 {
+		now = "removed"
+	}
+	return fmt.Sprintf("job %s changed since the plan (index %d → %s); plan again", e.Job, e.Planned, now)
+}
+
+// Is makes errors.Is(err, ErrChangedSincePlan) true.
+func (e *ChangedError) Is(target error) bool { return target == ErrChangedSincePlan }
+
+// enforceIndexPrefix starts the error Nomad returns when a register's enforced modify index
+// does not match (nomad/job_endpoint.go RegisterEnforceIndexErrPrefix).
+const enforceIndexPrefix = "Enforcing job modify index"
+
+func isIndexConflict(err error) bool {
+	return err != nil && strings.Contains(err.Error(), enforceIndexPrefix)
+}

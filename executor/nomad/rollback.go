@@ -1,0 +1,166 @@
+package nomad
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/nomad/api"
+
+	"github.com/eosbot/eos/executor"
+)
+
+// Rollback undoes a failed or partial apply of spec, unit by unit in reverse order. A job the
+// apply registered is reverted to its newest stable version older than the failed one (or,
+// when no version was ever stable, to the version that ran before the apply); a job that
+// was new and never stable is stopped. A job the apply stopped is started again at the
+// version it ran. A job someone (or Nomad's own auto_revert) changed after the failed
+// version is left as it is. previous is not needed: Nomad keeps the job versions itself.
+//
+// What the last Apply registered is remembered in memory; after a restart Rollback treats
+// the job's current version as the failed one unless it is stable.
+func (l *Layer) Rollback(ctx context.Context, spec executor.Spec, previous *executor.Spec, report func(executor.Event)) (string, error) {
+	var notes []string
+	for i := len(spec.Units) - 1; i >= 0; i-- {
+		u := spec.Units[i]
+		if u.Nomad == nil {
+			continue
+		}
+		id := JobID(u.Service, spec.Env)
+		rec, known := l.take(id)
+		emit := newEmitter(report, unitPlan{Service: u.Service, JobID: id, Action: actionRegister})
+		var (
+			note string
+			err  error
+		)
+		if u.Destroy {
+			note, err = l.restart(ctx, id, rec, known, emit)
+		} else {
+			note, err = l.rollbackJob(ctx, id, rec, known, emit)
+		}
+		if err != nil {
+			if len(notes) > 0 {
+				return "", fmt.Errorf("%s; %w", strings.Join(notes, "; "), err)
+			}
+			return "", err
+		}
+		notes = append(notes, note)
+	}
+	if len(notes) == 0 {
+		return "nothing to roll back in Nomad", nil
+	}
+	return strings.Join(notes, "; "), nil
+}
+
+// rollbackJob undoes the registration of a failed job version.
+func (l *Layer) rollbackJob(ctx context.Context, id string, rec appliedJob, known bool, emit *emitter) (string, error) {
+	cur, err := l.currentJob(ctx, id)
+	switch {
+	case err != nil:
+		return "", err
+	case cur == nil:
+		return "job " + id + " does not exist; nothing to roll back", nil
+	case deref(cur.Stop):
+		return "job " + id + " is stopped; nothing to roll back", nil
+	}
+	v := deref(cur.Version)
+	switch {
+	case known && rec.prior != nil && *rec.prior == rec.version:
+		return "job " + id + " was not changed", nil
+	case known && v != rec.version:
+		return fmt.Sprintf("job %s is at version %d, not the failed version %d (Nomad's auto_revert or another change); left as it is", id, v, rec.version), nil
+	case !known && deref(cur.Stable):
+		return fmt.Sprintf("job %s version %d is stable; nothing to roll back", id, v), nil
+	case !known:
+		rec = appliedJob{version: v}
+	}
+	target, ok, err := l.previousStable(ctx, id, rec.version)
+	if err != nil {
+		return "", err
+	}
+	if !ok && rec.prior != nil {
+		target, ok = *rec.prior, true
+	}
+	if ok {
+		return l.revert(ctx, cur, target, emit)
+	}
+	return l.stop(ctx, id, emit)
+}
+
+// restart undoes a deregistration by reverting the stopped job to the version it ran.
+func (l *Layer) restart(ctx context.Context, id string, rec appliedJob, known bool, emit *emitter) (string, error) {
+	cur, err := l.currentJob(ctx, id)
+	switch {
+	case err != nil:
+		return "", err
+	case cur == nil:
+		return "job " + id + " is gone (purged); nothing to restart", nil
+	case !deref(cur.Stop):
+		return "job " + id + " still runs; nothing to undo", nil
+	}
+	if known && rec.deregistered && rec.prior != nil {
+		return l.revert(ctx, cur, *rec.prior, emit)
+	}
+	target, ok, err := l.previousStable(ctx, id, deref(cur.Version)+1)
+	if err != nil || !ok {
+		return "job " + id + " stays stopped: it has no stable version to restart", err
+	}
+	return l.revert(ctx, cur, target, emit)
+}
+
+// previousStable is the newest version below before that was stable (deployed healthy) and
+// not stopped.
+func (l *Layer) previousStable(ctx context.Context, id string, before uint64) (uint64, bool, error) {
+	versions, _, _, err := l.client.Jobs().Versions(id, false, l.query(ctx))
+	if err != nil {
+		return 0, false, fmt.Errorf("reading the versions of nomad job %s: %w", id, err)
+	}
+	best, found := uint64(0), false
+	for _, j := range versions {
+		v := deref(j.Version)
+		if v < before && deref(j.Stable) && !deref(j.Stop) && (!found || v > best) {
+			best, found = v, true
+		}
+	}
+	return best, found, nil
+}
+
+// revert makes target the job's running version again (Nomad registers a copy of it as a new
+// version), enforcing that the job is still at cur's version, and waits for it to be healthy.
+func (l *Layer) revert(ctx context.Context, cur *api.Job, target uint64, emit *emitter) (string, error) {
+	id, from := deref(cur.ID), deref(cur.Version)
+	emit.send(0, fmt.Sprintf("reverting to version %d", target))
+	resp, _, err := l.client.Jobs().Revert(id, target, &from, l.write(ctx), "", "")
+	if err != nil {
+		return "", fmt.Errorf("reverting nomad job %s from version %d to %d: %w", id, from, target, err)
+	}
+	job, err := l.jobAt(ctx, id, resp.JobModifyIndex)
+	if err != nil {
+		return "", err
+	}
+	l.log.Info("reverted nomad job", "job", id, "from", from, "to", target, "version", deref(job.Version))
+	status, err := l.follow(ctx, job, resp.EvalID, totalCount(job), emit)
+	if err != nil {
+		return "", fmt.Errorf("reverted job %s to version %d, but it is not healthy (%s): %w", id, target, status, err)
+	}
+	return fmt.Sprintf("reverted job %s to version %d (%s)", id, target, status), nil
+}
+
+// stop deregisters a job that has no version to go back to, keeping its history for
+// inspection, and waits for its allocations to stop.
+func (l *Layer) stop(ctx context.Context, id string, emit *emitter) (string, error) {
+	emit.send(0, "stopping")
+	evalID, _, err := l.client.Jobs().Deregister(id, false, l.write(ctx))
+	if err != nil {
+		return "", fmt.Errorf("stopping nomad job %s: %w", id, err)
+	}
+	wctx, cancel := context.WithTimeout(ctx, l.timeout)
+	defer cancel()
+	if _, err := l.waitEval(wctx, evalID); err != nil {
+		return "", l.timedOut(ctx, wctx, id, "to stop", err)
+	}
+	if err := l.waitStopped(wctx, id, emit); err != nil {
+		return "", l.timedOut(ctx, wctx, id, "to stop", err)
+	}
+	return "stopped job " + id + " (it had no earlier stable version)", nil
+}

@@ -1,0 +1,278 @@
+package nomad
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/nomad/api"
+)
+
+// blockingWait is how long one blocking query waits for a change before it is asked again.
+const blockingWait = 10 * time.Second
+
+// Nomad's evaluation, deployment and allocation statuses this layer acts on.
+const (
+	evalPending = "pending"
+	evalFailed  = "failed"
+	evalCancel  = "canceled"
+
+	deploySuccessful = "successful"
+	deployFailed     = "failed"
+	deployCancelled  = "cancelled"
+
+	allocRunning  = "running"
+	allocComplete = "complete"
+	allocFailed   = "failed"
+	allocLost     = "lost"
+	allocPending  = "pending"
+
+	jobTypeBatch = "batch"
+
+	// taskHookFailed is the event type of a failed task hook (template, artifact, …).
+	taskHookFailed = "Task hook failed"
+)
+
+// follow waits, within Config.DeployTimeout, for the evaluation a write created and then for
+// the job version to become healthy: through its deployment when it has one, otherwise
+// through its allocations. It returns how far the job got ("2/2 healthy").
+func (l *Layer) follow(ctx context.Context, job *api.Job, evalID string, total int, emit *emitter) (string, error) {
+	id := deref(job.ID)
+	wctx, cancel := context.WithTimeout(ctx, l.timeout)
+	defer cancel()
+	eval, err := l.waitEval(wctx, evalID)
+	if err != nil {
+		return "registered", l.timedOut(ctx, wctx, id, "to be evaluated", err)
+	}
+	if len(eval.FailedTGAllocs) > 0 {
+		return "not placed", fmt.Errorf("nomad job %s: %s", id, joinSemi(l.placementFailures(ctx, job, eval.FailedTGAllocs)))
+	}
+	d, _, err := l.client.Jobs().LatestDeployment(id, l.query(wctx))
+	if err != nil {
+		return "registered", l.timedOut(ctx, wctx, id, "to start its deployment", err)
+	}
+	if d != nil && d.JobVersion == deref(job.Version) && d.JobCreateIndex == deref(job.CreateIndex) {
+		return l.watchDeployment(ctx, wctx, job, d.ID, emit)
+	}
+	return l.watchAllocations(ctx, wctx, job, total, emit)
+}
+
+// waitEval waits until an evaluation is no longer pending; a failed or cancelled one is an
+// error.
+func (l *Layer) waitEval(ctx context.Context, evalID string) (*api.Evaluation, error) {
+	if evalID == "" {
+		return &api.Evaluation{}, nil
+	}
+	var index uint64
+	for {
+		ev, qm, err := l.client.Evaluations().Info(evalID, l.blocking(ctx, index))
+		if err != nil {
+			return nil, fmt.Errorf("reading evaluation %s: %w", evalID, err)
+		}
+		switch ev.Status {
+		case evalPending:
+		case evalFailed, evalCancel:
+			return nil, fmt.Errorf("evaluation %s %s: %s", evalID, ev.Status, ev.StatusDescription)
+		default:
+			return ev, nil
+		}
+		index = qm.LastIndex
+	}
+}
+
+// watchDeployment reports "h/n allocations healthy" until the deployment succeeds, fails or
+// wctx ends.
+func (l *Layer) watchDeployment(ctx, wctx context.Context, job *api.Job, deployID string, emit *emitter) (string, error) {
+	id := deref(job.ID)
+	var index uint64
+	healthy, desired := 0, 0
+	for {
+		d, qm, err := l.client.Deployments().Info(deployID, l.blocking(wctx, index))
+		if err != nil {
+			return fmt.Sprintf("%d/%d healthy", healthy, desired), l.timedOut(ctx, wctx, id, fmt.Sprintf("to be healthy (%d/%d allocations healthy)", healthy, desired), err)
+		}
+		healthy, desired = 0, 0
+		for _, s := range d.TaskGroups {
+			if s != nil {
+				healthy += s.HealthyAllocs
+				desired += s.DesiredTotal
+			}
+		}
+		emit.setTotal(desired)
+		emit.send(healthy, fmt.Sprintf("%d/%d allocations healthy", healthy, desired))
+		line := fmt.Sprintf("%d/%d healthy", healthy, desired)
+		switch d.Status {
+		case deploySuccessful:
+			return line, nil
+		case deployFailed, deployCancelled:
+			msg := fmt.Sprintf("nomad job %s: deployment %s: %s", id, d.Status, d.StatusDescription)
+			if why := l.failureReason(wctx, id, deref(job.Version)); why != "" {
+				msg += " (" + why + ")"
+			}
+			return line, errors.New(msg)
+		}
+		index = qm.LastIndex
+	}
+}
+
+// watchAllocations follows a job version that has no deployment (batch and system jobs):
+// it is done when want allocations run (or, for batch jobs, completed), and failed as soon
+// as one of them fails or is lost. want 0 means every allocation the scheduler placed.
+func (l *Layer) watchAllocations(ctx, wctx context.Context, job *api.Job, want int, emit *emitter) (string, error) {
+	id, version := deref(job.ID), deref(job.Version)
+	batch := deref(job.Type) == jobTypeBatch
+	var index uint64
+	ok, total := 0, want
+	for {
+		stubs, qm, err := l.client.Jobs().Allocations(id, false, l.blocking(wctx, index))
+		if err != nil {
+			return fmt.Sprintf("%d/%d running", ok, total), l.timedOut(ctx, wctx, id, fmt.Sprintf("to run (%d/%d allocations running)", ok, total), err)
+		}
+		placed := 0
+		ok = 0
+		for _, a := range stubs {
+			if a == nil || a.JobVersion != version || a.DesiredStatus != "run" {
+				continue
+			}
+			placed++
+			switch a.ClientStatus {
+			case allocRunning:
+				ok++
+			case allocComplete:
+				if batch {
+					ok++
+				}
+			case allocFailed, allocLost:
+				msg := fmt.Sprintf("nomad job %s: allocation %s %s", id, shortID(a.ID), a.ClientStatus)
+				if why := taskFailure(a.TaskStates); why != "" {
+					msg += " (" + why + ")"
+				}
+				return fmt.Sprintf("%d/%d running", ok, total), errors.New(msg)
+			}
+		}
+		if want == 0 {
+			total = placed
+		}
+		emit.setTotal(total)
+		verb := "running"
+		if batch {
+			verb = "running or complete"
+		}
+		emit.send(ok, fmt.Sprintf("%d/%d allocations %s", ok, total, verb))
+		if total > 0 && ok >= total {
+			return fmt.Sprintf("%d/%d %s", ok, total, verb), nil
+		}
+		index = qm.LastIndex
+	}
+}
+
+// waitStopped waits until no allocation of a stopped job is still running or pending.
+func (l *Layer) waitStopped(ctx context.Context, id string, emit *emitter) error {
+	var index uint64
+	for {
+		stubs, qm, err := l.client.Jobs().Allocations(id, false, l.blocking(ctx, index))
+		if err != nil {
+			return fmt.Errorf("reading the allocations of nomad job %s: %w", id, err)
+		}
+		live, all := 0, 0
+		for _, a := range stubs {
+			if a == nil {
+				continue
+			}
+			all++
+			if a.ClientStatus == allocRunning || a.ClientStatus == allocPending {
+				live++
+			}
+		}
+		emit.setTotal(all)
+		emit.send(all-live, fmt.Sprintf("%d/%d allocations stopped", all-live, all))
+		if live == 0 {
+			return nil
+		}
+		index = qm.LastIndex
+	}
+}
+
+// failureReason names a failed allocation of a job version and why its task failed.
+func (l *Layer) failureReason(ctx context.Context, id string, version uint64) string {
+	stubs, _, err := l.client.Jobs().Allocations(id, false, l.query(ctx))
+	if err != nil {
+		return ""
+	}
+	for _, a := range stubs {
+		if a == nil || a.JobVersion != version {
+			continue
+		}
+		unhealthy := a.DeploymentStatus != nil && a.DeploymentStatus.Healthy != nil && !*a.DeploymentStatus.Healthy
+		if a.ClientStatus == allocFailed || a.ClientStatus == allocLost || unhealthy {
+			if why := taskFailure(a.TaskStates); why != "" {
+				return "allocation " + shortID(a.ID) + ": " + why
+			}
+			return "allocation " + shortID(a.ID) + " " + a.ClientStatus
+		}
+	}
+	return ""
+}
+
+// taskFailure is the last failure a task reported: "task app: Exit Code: 1".
+func taskFailure(states map[string]*api.TaskState) string {
+	for _, name := range sortedKeys(states) {
+		s := states[name]
+		if s == nil {
+			continue
+		}
+		for i := len(s.Events) - 1; i >= 0; i-- {
+			e := s.Events[i]
+			if e == nil {
+				continue
+			}
+			switch e.Type {
+			case api.TaskTerminated, api.TaskDriverFailure, api.TaskSetupFailure, api.TaskFailedValidation,
+				api.TaskArtifactDownloadFailed, taskHookFailed:
+				msg := e.DisplayMessage
+				if msg == "" {
+					msg = e.Type
+				}
+				return "task " + name + ": " + msg
+			}
+		}
+	}
+	return ""
+}
+
+// blocking is a blocking query: it returns when Nomad's index passes index, or after
+// blockingWait; ctx cancels it.
+func (l *Layer) blocking(ctx context.Context, index uint64) *api.QueryOptions {
+	return (&api.QueryOptions{WaitIndex: index, WaitTime: blockingWait}).WithContext(ctx)
+}
+
+// timedOut turns an error of a wait bounded by wctx into the sentence for the result: a
+// timeout names DeployTimeout, a cancelled parent context stays that context's error.
+func (l *Layer) timedOut(ctx, wctx context.Context, id, what string, err error) error {
+	if ctx.Err() == nil && errors.Is(wctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("nomad job %s: not done after %s waiting %s", id, l.timeout, what)
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("nomad job %s: %w", id, ctx.Err())
+	}
+	return err
+}
+
+func shortID(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+func joinSemi(parts []string) string {
+	out := ""
+	for i, p := range parts {
+		if i > 0 {
+			out += "; "
+		}
+		out += p
+	}
+	return out
+}

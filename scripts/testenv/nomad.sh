@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# nomad.sh builds, starts and stops a real Nomad v1.4.1 agent (server + client, -dev mode) on
+# free loopback ports, for the end-to-end tests of executor/nomad. The client enables the
+# raw_exec driver so test jobs run without a container engine.
+#
+#   nomad.sh build               build the agent into the cache (a no-op on a cache hit)
+#   nomad.sh start STATE_DIR     start the agent, wait for a ready node, write STATE_DIR/env
+#   nomad.sh stop STATE_DIR      stop the agent and remove its data; always safe to call
+#
+# STATE_DIR/env is a sourceable file exporting:
+#   EOS_TEST_NOMAD_ADDR    http://127.0.0.1:PORT (the agent's HTTP API; no ACLs, no TLS)
+#   EOS_TEST_NOMAD_STATE   STATE_DIR
+# The cache lives in ${XDG_CACHE_HOME:-$HOME/.cache}/eos/nomad/v1.4.1/bin/nomad.
+set -euo pipefail
+
+NOMAD_VERSION=v1.4.1
+NOMAD_MODULE=github.com/hashicorp/nomad
+# The api module at exactly the v1.4.1 release commit. The release's go.mod replaces it with
+# the ./api directory, which a module download does not carry as a separate module.
+NOMAD_API_VERSION=v0.0.0-20221006174558-2aa7e66bdb52
+CACHE_DIR=${XDG_CACHE_HOME:-$HOME/.cache}/eos/nomad/$NOMAD_VERSION
+READY_TRIES=240 # × 0.5 s
+
+log() { printf 'nomad.sh: %s\n' "$*" >&2; }
+die() {
+	log "$*"
+	exit 1
+}
+
+cache_ok() { [[ -x $CACHE_DIR/bin/nomad ]]; }
+
+# build compiles the agent into a temporary directory next to the cache and renames it into
+# place, so an interrupted build never leaves a half-filled cache behind. A lock keeps two
+# concurrent builds from racing.
+build() {
+	cache_ok && return 0
+	local parent
+	parent=$(dirname "$CACHE_DIR")
+	mkdir -p "$parent"
+	exec 9>"$parent/.lock"
+	flock 9
+	if cache_ok; then
+		exec 9>&-
+		return 0
+	fi
+	command -v go >/dev/null || die "go is not installed"
+	local tmp dir start=$SECONDS
+	tmp=$(mktemp -d "$parent/.build.XXXXXX")
+	chmod 755 "$tmp"
+	# shellcheck disable=SC2064 # expand $tmp now: it is local
+	trap "rm -rf '$tmp'" EXIT
+	log "downloading $NOMAD_MODULE@$NOMAD_VERSION"
+	dir=$(cd "$tmp" && GOTOOLCHAIN=local GOFLAGS=-mod=mod go mod download -json "$NOMAD_MODULE@$NOMAD_VERSION" |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')
+	[[ -d $dir ]] || die "go mod download gave no module directory"
+	cp -r "$dir" "$tmp/src"
+	chmod -R u+w "$tmp/src"
+	mkdir -p "$tmp/bin"
+	log "compiling (several minutes on two cores)"
+	(
+		cd "$tmp/src"
+		GOTOOLCHAIN=local go mod edit -dropreplace "$NOMAD_MODULE/api" -require "$NOMAD_MODULE/api@$NOMAD_API_VERSION"
+		GOTOOLCHAIN=local GOFLAGS=-mod=mod go build -ldflags=-checklinkname=0 -o "$tmp/bin/nomad" .
+	)
+	rm -rf "$tmp/src"
+	rm -rf "$CACHE_DIR"
+	mv "$tmp" "$CACHE_DIR"
+	trap - EXIT
+	exec 9>&-
+	cache_ok || die "build finished but the cache is incomplete"
+	log "built and cached in $((SECONDS - start)) s: $CACHE_DIR"
+}
+
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+alive() { [[ -f $1 ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+start() {
+	local state=$1 start=$SECONDS http rpc serf url i
+	build
+	mkdir -p "$state"
+	state=$(cd "$state" && pwd)
+	alive "$state/nomad.pid" && die "an agent is already running for $state"
+	# On any failure below, leave nothing running.
+	# shellcheck disable=SC2064 # expand $state now: it is local
+	trap "stop '$state'" EXIT
+	http=$(free_port)
+	rpc=$(free_port)
+	serf=$(free_port)
+	url=http://127.0.0.1:$http
+	mkdir -p "$state/data"
+	cat >"$state/agent.hcl" <<HCL
+ports {
+  http = $http
+  rpc  = $rpc
+  serf = $serf
+}
+client {
+  enabled = true
+}
+plugin "raw_exec" {
+  config {
+    enabled = true
+  }
+}
+HCL
+	(
+		export CHECKPOINT_DISABLE=1
+		setsid "$CACHE_DIR/bin/nomad" agent -dev -bind=127.0.0.1 -network-interface=lo \
+			-data-dir="$state/data" -config="$state/agent.hcl" >>"$state/nomad.log" 2>&1 </dev/null &
+		echo $! >"$state/nomad.pid"
+	)
+	for ((i = 0; i < READY_TRIES; i++)); do
+		if curl -fsS "$url/v1/agent/self" >/dev/null 2>&1 &&
+			curl -fsS "$url/v1/nodes" 2>/dev/null | grep -q '"Status":"ready"'; then
+			break
+		fi
+		alive "$state/nomad.pid" || break
+		sleep 0.5
+	done
+	if ((i == READY_TRIES)) || ! alive "$state/nomad.pid"; then
+		log "nomad did not become ready at $url; last lines of its log:"
+		tail -30 "$state/nomad.log" >&2 || true
+		return 1
+	fi
+	cat >"$state/env" <<ENV
+export EOS_TEST_NOMAD_ADDR=$url
+export EOS_TEST_NOMAD_STATE=$state
+ENV
+	trap - EXIT
+	log "ready in $((SECONDS - start)) s at $url (state in $state)"
+}
+
+stop() {
+	local state=$1 pid i
+	[[ -d $state ]] || return 0
+	if [[ -f $state/nomad.pid ]]; then
+		pid=$(cat "$state/nomad.pid")
+		if kill -0 "$pid" 2>/dev/null; then
+			# -dev agents leave on SIGINT; SIGTERM also works but INT is the documented way.
+			kill -INT "$pid" 2>/dev/null || true
+			for ((i = 0; i < 60; i++)); do
+				kill -0 "$pid" 2>/dev/null || break
+				sleep 0.5
+			done
+			kill -KILL "$pid" 2>/dev/null || true
+		fi
+		rm -f "$state/nomad.pid"
+	fi
+	# raw_exec tasks run in their own process groups under the agent's executor; an agent that
+	# was killed leaves them running, so reap what still lives under the data dir.
+	rm -rf "$state/data" "$state/env"
+}
+
+cmd=${1:-}
+case "$cmd" in
+build) build ;;
+start | stop)
+	[[ $# -eq 2 ]] || die "usage: $0 $cmd STATE_DIR"
+	"$cmd" "$2"
+	;;
+*) die "usage: $0 build | start STATE_DIR | stop STATE_DIR" ;;
+esac
