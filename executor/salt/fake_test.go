@@ -1,0 +1,257 @@
+package salt
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeSaltAPI is a small salt-api (rest_cherrypy) that speaks the documented request and
+// response shapes of exactly what the layer calls: POST /login, POST / with the wheel client's
+// file_roots.write and the local_async client's state.apply, and GET /jobs/<jid>. Minions are
+// simulated by run, which decides each minion's return. A job reveals one more minion's
+// return on each poll, as a real job fills in while minions finish.
+type fakeSaltAPI struct {
+	t   *testing.T
+	srv *httptest.Server
+
+	mu       sync.Mutex
+	user     string
+	password string
+	eauth    string
+	tokens   map[string]bool
+	logins   int
+	// expireOnce makes the next authenticated request find its token expired.
+	expireOnce bool
+	// minions are the accepted minion keys; down ones never return.
+	minions []string
+	down    map[string]bool
+	// files are the master's file_roots, written through the wheel client.
+	files map[string]string
+	run   func(minion, sls string, pillar map[string]any, test bool) any
+	calls []applyCall
+	jobs  map[string]*fakeJob
+	jid   int
+}
+
+// applyCall is one state.apply the fake received.
+type applyCall struct {
+	Tgt, TgtType, SLS, Text string
+	Pillar                  map[string]any
+	Test                    bool
+}
+
+type fakeJob struct {
+	minions []string
+	returns map[string]any
+	polls   int
+}
+
+func newFakeSaltAPI(t *testing.T, minions ...string) *fakeSaltAPI {
+	f := &fakeSaltAPI{t: t, user: "eos", password: "salt-pass-0123", eauth: "pam", tokens: map[string]bool{},
+		minions: minions, down: map[string]bool{}, files: map[string]string{}, jobs: map[string]*fakeJob{}}
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /login", f.login)
+	mux.HandleFunc("POST /{$}", f.lowstate)
+	mux.HandleFunc("GET /jobs/{jid}", f.job)
+	f.srv = httptest.NewServer(mux)
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func (f *fakeSaltAPI) login(w http.ResponseWriter, r *http.Request) {
+	var in struct{ Username, Password, Eauth string }
+	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+		http.Error(w, "bad request", http.StatusBadRequest)
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if in.Username != f.user || in.Password != f.password || in.Eauth != f.eauth {
+		http.Error(w, "401 Unauthorized: Could not authenticate using provided credentials", http.StatusUnauthorized)
+		return
+	}
+	f.logins++
+	token := fmt.Sprintf("tok-%d", f.logins)
+	f.tokens[token] = true
+	now := float64(time.Now().Unix())
+	w.Header().Set("X-Auth-Token", token)
+	writeJSON(w, map[string]any{"return": []any{map[string]any{
+		"token": token, "expire": now + 43200, "start": now, "user": in.Username, "eauth": in.Eauth,
+		"perms": []any{"state.apply", "@wheel", "@jobs"},
+	}}})
+}
+
+// authorised checks X-Auth-Token; it must be called with f.mu held.
+func (f *fakeSaltAPI) authorised(w http.ResponseWriter, r *http.Request) bool {
+	if f.expireOnce {
+		f.expireOnce = false
+		clear(f.tokens)
+	}
+	if !f.tokens[r.Header.Get("X-Auth-Token")] {
+		http.Error(w, "401 Unauthorized: No permission -- see authorization schemes", http.StatusUnauthorized)
+		return false
+	}
+	return true
+}
+
+func (f *fakeSaltAPI) lowstate(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.authorised(w, r) {
+		return
+	}
+	var chunks []map[string]any
+	if err := json.NewDecoder(r.Body).Decode(&chunks); err != nil {
+		http.Error(w, "lowstate must be a JSON list", http.StatusBadRequest)
+		return
+	}
+	var out []any
+	for _, c := range chunks {
+		switch {
+		case c["client"] == "wheel" && c["fun"] == "file_roots.write":
+			p, _ := c["path"].(string)
+			data, _ := c["data"].(string)
+			if c["saltenv"] != "base" || p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "..") {
+				out = append(out, map[string]any{"tag": "salt/wheel/1", "data": map[string]any{"return": "Invalid path", "success": true}})
+				continue
+			}
+			f.files[p] = data
+			out = append(out, map[string]any{"tag": "salt/wheel/1", "data": map[string]any{
+				"fun": "wheel.file_roots.write", "jid": "1", "return": "Wrote data to file /srv/salt/" + p, "success": true, "user": f.user,
+			}})
+		case c["client"] == "local_async" && c["fun"] == "state.apply":
+			out = append(out, f.startJob(c))
+		default:
+			f.t.Errorf("the fake salt-api got an unexpected lowstate chunk %v", c)
+			http.Error(w, "unsupported", http.StatusBadRequest)
+			return
+		}
+	}
+	writeJSON(w, map[string]any{"return": out})
+}
+
+func (f *fakeSaltAPI) startJob(c map[string]any) any {
+	tgt, _ := c["tgt"].(string)
+	tgtType, _ := c["tgt_type"].(string)
+	args, _ := c["arg"].([]any)
+	kwarg, _ := c["kwarg"].(map[string]any)
+	if len(args) != 1 || kwarg == nil {
+		f.t.Errorf("state.apply needs one sls argument and kwargs, got %v", c)
+		return map[string]any{}
+	}
+	sls, _ := args[0].(string)
+	pillar, _ := kwarg["pillar"].(map[string]any)
+	test, _ := kwarg["test"].(bool)
+	var matched []string
+	for _, m := range f.minions {
+		switch tgtType {
+		case "glob":
+			if ok, _ := path.Match(tgt, m); ok {
+				matched = append(matched, m)
+			}
+		case "list":
+			for _, want := range strings.Split(tgt, ",") {
+				if want == m {
+					matched = append(matched, m)
+				}
+			}
+		}
+	}
+	if len(matched) == 0 {
+		return map[string]any{}
+	}
+	text, found := f.files[strings.ReplaceAll(sls, ".", "/")+".sls"]
+	f.calls = append(f.calls, applyCall{Tgt: tgt, TgtType: tgtType, SLS: sls, Text: text, Pillar: pillar, Test: test})
+	f.jid++
+	jid := fmt.Sprintf("20240101000000%06d", f.jid)
+	j := &fakeJob{minions: matched, returns: map[string]any{}}
+	for _, m := range matched {
+		switch {
+		case f.down[m]:
+		case !found:
+			j.returns[m] = []any{fmt.Sprintf("No matching sls found for '%s' in env 'base'", sls)}
+		default:
+			j.returns[m] = f.run(m, sls, pillar, test)
+		}
+	}
+	f.jobs[jid] = j
+	return map[string]any{"jid": jid, "minions": matched}
+}
+
+func (f *fakeSaltAPI) job(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.authorised(w, r) {
+		return
+	}
+	j, ok := f.jobs[r.PathValue("jid")]
+	if !ok {
+		writeJSON(w, map[string]any{"info": []any{map[string]any{"Result": map[string]any{}}}, "return": []any{map[string]any{}}})
+		return
+	}
+	j.polls++
+	var returned []string
+	for _, m := range j.minions {
+		if _, ok := j.returns[m]; ok {
+			returned = append(returned, m)
+		}
+	}
+	sort.Strings(returned)
+	result, ret := map[string]any{}, map[string]any{}
+	for i, m := range returned {
+		if i >= j.polls {
+			break
+		}
+		result[m] = map[string]any{"return": j.returns[m]}
+		ret[m] = j.returns[m]
+	}
+	writeJSON(w, map[string]any{
+		"info":   []any{map[string]any{"jid": r.PathValue("jid"), "Function": "state.apply", "Minions": j.minions, "Result": result}},
+		"return": []any{ret},
+	})
+}
+
+func (f *fakeSaltAPI) applyCalls() []applyCall {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]applyCall(nil), f.calls...)
+}
+
+// st builds one state's entry of a minion's return. result is true, false or nil.
+func st(module, id, name, fun string, result any, changes map[string]any, comment string, run int) (string, any) {
+	if changes == nil {
+		changes = map[string]any{}
+	}
+	return module + "_|-" + id + "_|-" + name + "_|-" + fun, map[string]any{
+		"result": result, "changes": changes, "comment": comment, "__run_num__": run,
+		"name": name, "__id__": id, "duration": 1.5, "start_time": "10:00:00.000000",
+	}
+}
+
+// states assembles a minion's return from st entries.
+func states(entries ...func() (string, any)) map[string]any {
+	out := map[string]any{}
+	for _, e := range entries {
+		k, v := e()
+		out[k] = v
+	}
+	return out
+}
+
+// s wraps st for states().
+func s(module, id, name, fun string, result any, changes map[string]any, comment string, run int) func() (string, any) {
+	return func() (string, any) { return st(module, id, name, fun, result, changes, comment, run) }
+}

@@ -1,0 +1,441 @@
+package salt
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/eosbot/eos/executor"
+)
+
+const lvmText = `data-{{ pillar['service'] }}:
+  lvm.lv_present:
+    - vgname: vg0
+    - size: {{ pillar['size'] }}
+`
+
+// lvmStates is a minion's return of the lvm state: three states that change (or would, with
+// test=True) and one already in place. The run numbers are not in key order, so ordering by
+// __run_num__ is visible.
+func lvmStates(test bool) map[string]any {
+	var r any = true
+	ch := func(c map[string]any) map[string]any { return c }
+	if test {
+		r = nil
+	}
+	return states(
+		s("lvm", "data-nextcloud", "data-nextcloud", "lv_present", r, ch(map[string]any{"created": "data-nextcloud"}), "Logical Volume data-nextcloud is set to be created", 0),
+		s("blockdev", "fs-nextcloud", "/dev/vg0/data-nextcloud", "formatted", r, ch(map[string]any{"new": "xfs"}), "/dev/vg0/data-nextcloud would be formatted with xfs", 1),
+		s("mount", "mount-nextcloud", "/srv/data/nextcloud", "mounted", r, ch(map[string]any{"mount": true}), "Target was mounted", 2),
+		s("pkg", "xfsprogs", "xfsprogs", "installed", true, nil, "All specified packages are already installed", 3),
+	)
+}
+
+func cleanStates() map[string]any {
+	return states(
+		s("lvm", "data-nextcloud", "data-nextcloud", "lv_present", true, nil, "Logical Volume data-nextcloud already present", 0),
+		s("pkg", "xfsprogs", "xfsprogs", "installed", true, nil, "All specified packages are already installed", 1),
+	)
+}
+
+func lvmSpec(targets ...string) executor.Spec {
+	return executor.Spec{Verb: "resize", Target: "lvm", Env: "production", Units: []executor.Unit{{
+		Service: "lvm",
+		Salt: &executor.SaltPart{State: "lvm.sls", Text: lvmText, Targets: targets,
+			Pillar: map[string]any{"service": "nextcloud", "size": "150G", "note": "pillar-marker-9f3"}},
+	}}}
+}
+
+// newLayer connects a layer to the fake with short timeouts; logs go to buf.
+func newLayer(t *testing.T, f *fakeSaltAPI, buf *syncBuffer) *Layer {
+	t.Helper()
+	cfg := Config{URL: f.srv.URL, Username: f.user, Password: f.password, Timeout: 5 * time.Second, PollInterval: 20 * time.Millisecond}
+	if buf != nil {
+		cfg.Logger = slog.New(slog.NewTextHandler(buf, nil))
+	}
+	l, err := New(cfg)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	return l
+}
+
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func TestPlanListsWhatWouldChangePerMinion(t *testing.T) {
+	f := newFakeSaltAPI(t, "node1", "node2", "node3")
+	f.run = func(m, _ string, _ map[string]any, test bool) any {
+		if m == "node1" {
+			return lvmStates(test)
+		}
+		return cleanStates()
+	}
+	logs := &syncBuffer{}
+	l := newLayer(t, f, logs)
+	spec := lvmSpec("node1", "node2")
+	p, err := l.Plan(context.Background(), spec)
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	if p.Status != executor.PlanChanges {
+		t.Errorf("status %s, want changes", p.Status)
+	}
+	wantSummary := "node1: 3 states would change (lvm.lv_present data-nextcloud, blockdev.formatted fs-nextcloud (/dev/vg0/data-nextcloud), mount.mounted mount-nextcloud (/srv/data/nextcloud)); node2: no changes (2 states)"
+	if p.Summary != wantSummary {
+		t.Errorf("summary\n got %q\nwant %q", p.Summary, wantSummary)
+	}
+	wantChanges := []executor.Change{
+		{Unit: "lvm", Action: executor.Update, Address: "node1: lvm.lv_present data-nextcloud", Detail: "Logical Volume data-nextcloud is set to be created"},
+		{Unit: "lvm", Action: executor.Update, Address: "node1: blockdev.formatted fs-nextcloud (/dev/vg0/data-nextcloud)", Detail: "/dev/vg0/data-nextcloud would be formatted with xfs"},
+		{Unit: "lvm", Action: executor.Update, Address: "node1: mount.mounted mount-nextcloud (/srv/data/nextcloud)", Detail: "Target was mounted"},
+	}
+	if !reflect.DeepEqual(p.Changes, wantChanges) {
+		t.Errorf("changes\n got %+v\nwant %+v", p.Changes, wantChanges)
+	}
+	var ps planState
+	if err := json.Unmarshal(p.State, &ps); err != nil || ps.States != 6 {
+		t.Errorf("plan state %s (%v), want 6 states", p.State, err)
+	}
+
+	calls := f.applyCalls()
+	if len(calls) != 1 {
+		t.Fatalf("%d state.apply calls, want 1", len(calls))
+	}
+	c := calls[0]
+	if !c.Test || c.Tgt != "node1,node2" || c.TgtType != "list" {
+		t.Errorf("call %+v, want test=True on list node1,node2", c)
+	}
+	if c.Text != lvmText || !strings.HasPrefix(c.SLS, "eos.lvm_") {
+		t.Errorf("the minions ran %q (sls %s), want the unit's state text under eos.lvm_<hash>", c.Text, c.SLS)
+	}
+	if !reflect.DeepEqual(c.Pillar, spec.Units[0].Salt.Pillar) {
+		t.Errorf("pillar %v, want the unit's pillar passed as data", c.Pillar)
+	}
+
+	// The digest is stable, and changes with the pillar and the state text.
+	again, err := l.Plan(context.Background(), spec)
+	if err != nil || again.Digest != p.Digest {
+		t.Errorf("a second plan's digest differs (%v):\n%s\n%s", err, p.Digest, again.Digest)
+	}
+	spec.Units[0].Salt.Pillar = map[string]any{"service": "nextcloud", "size": "200G"}
+	if other, err := l.Plan(context.Background(), spec); err != nil || other.Digest == p.Digest {
+		t.Errorf("the digest did not change with the pillar (%v)", err)
+	}
+	spec.Units[0].Salt.Text += "# changed\n"
+	if other, err := l.Plan(context.Background(), spec); err != nil || other.Digest == p.Digest {
+		t.Errorf("the digest did not change with the state text (%v)", err)
+	}
+	if got := f.applyCalls(); got[len(got)-1].SLS == c.SLS {
+		t.Errorf("a changed state text kept the sls name %s", c.SLS)
+	}
+	for _, leak := range []string{"pillar-marker-9f3", f.password} {
+		if strings.Contains(logs.String(), leak) {
+			t.Errorf("the log contains %q:\n%s", leak, logs.String())
+		}
+	}
+}
+
+func TestPlanShowsStatesThatWouldFail(t *testing.T) {
+	f := newFakeSaltAPI(t, "node1")
+	f.run = func(string, string, map[string]any, bool) any {
+		return states(
+			s("lvm", "data-nextcloud", "data-nextcloud", "lv_present", false, nil, "Volume group vg0 has 20G free, 150G requested", 0),
+			s("pkg", "xfsprogs", "xfsprogs", "installed", nil, map[string]any{"xfsprogs": map[string]any{"new": "6.1"}}, "The following packages would be installed: xfsprogs", 1),
+		)
+	}
+	l := newLayer(t, f, nil)
+	p, err := l.Plan(context.Background(), lvmSpec()) // default targets: the "*" glob
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	if want := "node1: 1 state would change (pkg.installed xfsprogs), 1 would fail (lvm.lv_present data-nextcloud)"; p.Summary != want {
+		t.Errorf("summary %q, want %q", p.Summary, want)
+	}
+	if len(p.Changes) != 2 || p.Changes[0].Detail != "would fail: Volume group vg0 has 20G free, 150G requested" || p.Changes[0].Action != executor.NoOp {
+		t.Errorf("changes %+v, want the failure first", p.Changes)
+	}
+	if c := f.applyCalls()[0]; c.Tgt != "*" || c.TgtType != "glob" {
+		t.Errorf("targeted %s %q, want the default glob *", c.TgtType, c.Tgt)
+	}
+}
+
+func TestPlanFailsWhenAMinionCannotRun(t *testing.T) {
+	tests := []struct {
+		name    string
+		setup   func(f *fakeSaltAPI)
+		targets []string
+		want    string
+	}{
+		{"minion did not return", func(f *fakeSaltAPI) {
+			f.run = func(m string, _ string, _ map[string]any, _ bool) any {
+				if m == "node2" {
+					return "Minion did not return. [No response]"
+				}
+				return cleanStates()
+			}
+		}, nil, "lvm: minion node2: Minion did not return. [No response]"},
+		{"render error", func(f *fakeSaltAPI) {
+			f.run = func(string, string, map[string]any, bool) any {
+				return []any{"Rendering SLS 'base:eos.lvm' failed: Jinja variable 'dict object' has no attribute 'size'"}
+			}
+		}, nil, "Rendering SLS 'base:eos.lvm' failed"},
+		{"unknown minion", func(f *fakeSaltAPI) { f.run = func(string, string, map[string]any, bool) any { return cleanStates() } },
+			[]string{"node1", "node9"}, "minion node9 is not known to the Salt master"},
+		{"no minion matches", func(f *fakeSaltAPI) { f.run = func(string, string, map[string]any, bool) any { return cleanStates() } },
+			[]string{"db*"}, `no minion matches glob "db*"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFakeSaltAPI(t, "node1", "node2")
+			tt.setup(f)
+			_, err := newLayer(t, f, nil).Plan(context.Background(), lvmSpec(tt.targets...))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Plan error = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// applyOnce plans and applies spec, collecting the progress events.
+func applyOnce(t *testing.T, l *Layer, spec executor.Spec) (executor.LayerResult, []executor.Event, error) {
+	t.Helper()
+	p, err := l.Plan(context.Background(), spec)
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	var events []executor.Event
+	res, err := l.Apply(context.Background(), spec, p, func(e executor.Event) { events = append(events, e) })
+	return res, events, err
+}
+
+func TestApplyReportsEachStateInRunOrder(t *testing.T) {
+	f := newFakeSaltAPI(t, "node1", "node2")
+	f.run = func(m string, _ string, _ map[string]any, test bool) any {
+		if m == "node1" {
+			return lvmStates(test)
+		}
+		return cleanStates()
+	}
+	l := newLayer(t, f, nil)
+	res, events, err := applyOnce(t, l, lvmSpec("node1", "node2"))
+	if err != nil {
+		t.Fatalf("Apply: %v", err)
+	}
+	type step struct {
+		Resource, Message string
+		Done, Total       int
+	}
+	var got []step
+	for _, e := range events {
+		if e.Layer != executor.Salt || e.Unit != "lvm" || e.Time.IsZero() {
+			t.Errorf("event %+v lacks layer, unit or time", e)
+		}
+		got = append(got, step{e.Resource, e.Message, e.Done, e.Total})
+	}
+	want := []step{
+		{"node1: lvm.lv_present data-nextcloud", "changed", 1, 6},
+		{"node1: blockdev.formatted fs-nextcloud (/dev/vg0/data-nextcloud)", "changed", 2, 6},
+		{"node1: mount.mounted mount-nextcloud (/srv/data/nextcloud)", "changed", 3, 6},
+		{"node1: pkg.installed xfsprogs", "unchanged", 4, 6},
+		{"node2: lvm.lv_present data-nextcloud", "unchanged", 5, 6},
+		{"node2: pkg.installed xfsprogs", "unchanged", 6, 6},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("events\n got %+v\nwant %+v", got, want)
+	}
+	if res.Status != executor.ResultOK || res.Done != 6 || res.Total != 6 || res.Summary != "6 states on node1, node2, 3 changed" {
+		t.Errorf("result %+v", res)
+	}
+	calls := f.applyCalls()
+	if last := calls[len(calls)-1]; last.Test || last.Text != lvmText {
+		t.Errorf("the apply ran %+v, want the real run of the unit's text", last)
+	}
+}
+
+func TestApplyFailsOnAFailedState(t *testing.T) {
+	f := newFakeSaltAPI(t, "node1")
+	f.run = func(_ string, _ string, _ map[string]any, test bool) any {
+		if test {
+			return lvmStates(true)
+		}
+		return states(
+			s("lvm", "data-nextcloud", "data-nextcloud", "lv_present", true, map[string]any{"created": "data-nextcloud"}, "Created Logical Volume data-nextcloud", 0),
+			s("blockdev", "fs-nextcloud", "/dev/vg0/data-nextcloud", "formatted", false, nil, "Failed to format /dev/vg0/data-nextcloud: mkfs.xfs not found", 1),
+			s("mount", "mount-nextcloud", "/srv/data/nextcloud", "mounted", false, nil, "One or more requisite failed: fs-nextcloud", 2),
+		)
+	}
+	res, events, err := applyOnce(t, newLayer(t, f, nil), lvmSpec("node1"))
+	if err == nil {
+		t.Fatal("Apply succeeded with a failed state")
+	}
+	wantErr := "lvm: blockdev.formatted fs-nextcloud (/dev/vg0/data-nextcloud) on node1 failed: Failed to format /dev/vg0/data-nextcloud: mkfs.xfs not found"
+	if err.Error() != wantErr || res.Error != wantErr {
+		t.Errorf("error %q / result error %q, want %q", err, res.Error, wantErr)
+	}
+	if res.Status != executor.ResultFailed || res.Failed == nil || res.Failed.Address != "node1: blockdev.formatted fs-nextcloud (/dev/vg0/data-nextcloud)" {
+		t.Errorf("result %+v, want failed at the blockdev state", res)
+	}
+	if len(events) != 3 || events[1].Message != "failed: Failed to format /dev/vg0/data-nextcloud: mkfs.xfs not found" {
+		t.Errorf("events %+v, want three with the failure second", events)
+	}
+}
+
+func TestApplyFailsOnAnUnreachableMinion(t *testing.T) {
+	f := newFakeSaltAPI(t, "node1", "node2")
+	f.run = func(_ string, _ string, _ map[string]any, test bool) any { return lvmStates(test) }
+	l := newLayer(t, f, nil)
+	p, err := l.Plan(context.Background(), lvmSpec("node1", "node2"))
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	f.mu.Lock()
+	f.down["node2"] = true // node2 goes away between plan and apply
+	f.mu.Unlock()
+	l.timeout = 300 * time.Millisecond
+	var events []executor.Event
+	res, err := l.Apply(context.Background(), lvmSpec("node1", "node2"), p, func(e executor.Event) { events = append(events, e) })
+	if err == nil || !strings.Contains(err.Error(), "minion node2 did not return within 300ms") {
+		t.Fatalf("Apply error = %v, want node2 named as not returning", err)
+	}
+	if res.Status != executor.ResultFailed || res.Done != 4 {
+		t.Errorf("result %+v, want failed after node1's 4 states", res)
+	}
+	if len(events) != 4 {
+		t.Errorf("%d events, want node1's 4", len(events))
+	}
+}
+
+func TestExpiredTokenLogsInAgain(t *testing.T) {
+	f := newFakeSaltAPI(t, "node1")
+	f.run = func(string, string, map[string]any, bool) any { return cleanStates() }
+	l := newLayer(t, f, nil)
+	if _, err := l.Plan(context.Background(), lvmSpec()); err != nil {
+		t.Fatalf("first Plan: %v", err)
+	}
+	f.mu.Lock()
+	f.expireOnce = true
+	f.mu.Unlock()
+	p, err := l.Plan(context.Background(), lvmSpec())
+	if err != nil {
+		t.Fatalf("Plan after the token expired: %v", err)
+	}
+	if p.Status != executor.PlanNoChanges {
+		t.Errorf("status %s, want no changes", p.Status)
+	}
+	f.mu.Lock()
+	logins := f.logins
+	f.mu.Unlock()
+	if logins != 2 {
+		t.Errorf("%d logins, want 2 (one more after the 401)", logins)
+	}
+
+	bad := newLayer(t, f, nil)
+	bad.api.password = "wrong-password-77"
+	_, err = bad.Plan(context.Background(), lvmSpec())
+	if err == nil || !strings.Contains(err.Error(), "logging in to salt-api as eos (eauth pam): the credentials were refused") {
+		t.Fatalf("Plan with a wrong password = %v", err)
+	}
+	if strings.Contains(err.Error(), "wrong-password-77") {
+		t.Fatal("the error contains the password")
+	}
+}
+
+func TestDrift(t *testing.T) {
+	f := newFakeSaltAPI(t, "node1")
+	drifted := false
+	f.run = func(_ string, _ string, _ map[string]any, test bool) any {
+		if !test {
+			t.Error("drift ran states for real")
+		}
+		if drifted {
+			return states(
+				s("lvm", "data-nextcloud", "data-nextcloud", "lv_present", nil, map[string]any{"size": "100G -> 150G"}, "Logical Volume data-nextcloud is set to be resized", 0),
+				s("pkg", "xfsprogs", "xfsprogs", "installed", true, nil, "All specified packages are already installed", 1),
+			)
+		}
+		return cleanStates()
+	}
+	l := newLayer(t, f, nil)
+	d, err := l.Drift(context.Background(), lvmSpec())
+	if err != nil || d.Status != executor.DriftClean || len(d.Changes) != 0 {
+		t.Fatalf("Drift = %+v, %v; want clean", d, err)
+	}
+	f.mu.Lock()
+	drifted = true
+	f.mu.Unlock()
+	d, err = l.Drift(context.Background(), lvmSpec())
+	want := []executor.Change{{Unit: "lvm", Action: executor.Update, Address: "node1: lvm.lv_present data-nextcloud", Detail: "Logical Volume data-nextcloud is set to be resized"}}
+	if err != nil || d.Status != executor.DriftDrifted || !reflect.DeepEqual(d.Changes, want) {
+		t.Fatalf("Drift = %+v, %v; want drifted with %+v", d, err, want)
+	}
+	f.mu.Lock()
+	f.down["node1"] = true
+	f.mu.Unlock()
+	l.timeout = 100 * time.Millisecond
+	d, err = l.Drift(context.Background(), lvmSpec())
+	if err != nil || d.Status != executor.DriftUnknown || !strings.Contains(d.Reason, "node1 did not return") {
+		t.Fatalf("Drift with an unreachable minion = %+v, %v; want unknown", d, err)
+	}
+}
+
+func TestRollback(t *testing.T) {
+	f := newFakeSaltAPI(t, "node1")
+	f.run = func(string, string, map[string]any, bool) any { return cleanStates() }
+	l := newLayer(t, f, nil)
+	spec := lvmSpec()
+	msg, err := l.Rollback(context.Background(), spec, nil, nil)
+	if err != nil || msg != "Salt states kept (re-apply is safe)" || len(f.applyCalls()) != 0 {
+		t.Fatalf("Rollback without a previous spec = %q, %v, %d calls", msg, err, len(f.applyCalls()))
+	}
+	prev := lvmSpec()
+	prev.Units[0].Salt.Text = lvmText + "# previous\n"
+	prev.Units[0].Salt.Pillar = map[string]any{"service": "nextcloud", "size": "100G"}
+	var events []executor.Event
+	msg, err = l.Rollback(context.Background(), spec, &prev, func(e executor.Event) { events = append(events, e) })
+	if err != nil || msg != "re-applied the previous Salt states of lvm" {
+		t.Fatalf("Rollback = %q, %v", msg, err)
+	}
+	c := f.applyCalls()[0]
+	if c.Test || c.Text != prev.Units[0].Salt.Text || c.Pillar["size"] != "100G" {
+		t.Errorf("rollback ran %+v, want the previous text and pillar for real", c)
+	}
+	if len(events) != 2 {
+		t.Errorf("%d rollback events, want 2", len(events))
+	}
+}
+
+func TestDestroyKeepsStates(t *testing.T) {
+	f := newFakeSaltAPI(t, "node1")
+	f.run = func(string, string, map[string]any, bool) any { t.Error("a destroy ran states"); return nil }
+	l := newLayer(t, f, nil)
+	spec := lvmSpec()
+	spec.Units[0].Destroy = true
+	p, err := l.Plan(context.Background(), spec)
+	if err != nil || p.Status != executor.PlanNoChanges || p.Summary != keptNote {
+		t.Fatalf("Plan of a destroy = %+v, %v", p, err)
+	}
+	if p, err := l.Plan(context.Background(), executor.Spec{Env: "production", Units: []executor.Unit{{Service: "x"}}}); err != nil || p.Status != executor.PlanNothing {
+		t.Fatalf("Plan without a Salt part = %+v, %v", p, err)
+	}
+}
