@@ -8,9 +8,10 @@ import (
 	"github.com/mattermost/mattermost/server/public/model"
 )
 
-// catchUp delivers the posts written while the websocket was down: after a reconnection it
-// reads every served channel since the newest post heard before. Reactions given meanwhile are
-// not replayed (the engine reads them with Reactions at start-up and on demand).
+// catchUp delivers the posts written while the websocket was down: on each connection it
+// reads every served channel since the newest post heard before (or since Run started).
+// Reactions given meanwhile are not replayed (the engine reads them with Reactions at
+// start-up and on demand).
 func (a *Adapter) catchUp(ctx context.Context, h adapters.Handler, self *model.User) {
 	a.mu.Lock()
 	since, served := a.lastSeen, a.served

@@ -245,6 +245,40 @@ func TestE2EReconnectsAfterTheConnectionDrops(t *testing.T) {
 	}
 }
 
+// A post written after Run started but before the websocket is up (the bot is starting, the
+// server is slow to answer) is delivered by the catch-up on the first connection.
+func TestE2EPostsBeforeTheFirstConnectionAreDelivered(t *testing.T) {
+	s := realServer(t)
+	waiting, release := make(chan struct{}, 1), make(chan struct{})
+	a := s.run(t, func(_ *Config, a *Adapter) {
+		wsURL := a.wsURL
+		a.wsURL = "ws://127.0.0.1:1" // refused: the first connection fails
+		a.pause = func(ctx context.Context, _ time.Duration) bool {
+			select {
+			case waiting <- struct{}{}:
+			default:
+			}
+			select {
+			case <-release:
+				a.wsURL = wsURL
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		}
+	})
+	select {
+	case <-waiting:
+	case <-time.After(waitFor):
+		t.Fatal("the first connection did not fail")
+	}
+	n := nonce()
+	s.Alice.Say(t, s.Infra.Id, "", "@eos early "+n)
+	close(release)
+	a.waitConnected(t)
+	a.rec.message(t, func(m adapters.Message) bool { return m.Text == "@eos early "+n }, nil)
+}
+
 func TestE2EReconnectsAfterServerRestart(t *testing.T) {
 	s := realServer(t)
 	a := s.start(t, nil)

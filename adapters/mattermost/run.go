@@ -27,6 +27,11 @@ func (a *Adapter) Run(ctx context.Context, h adapters.Handler) error {
 	if h == nil {
 		return errors.New("mattermost: Run needs a Handler")
 	}
+	// The first catch-up starts here: a post written while the first connection is still
+	// being made is delivered once it is up.
+	a.mu.Lock()
+	a.lastSeen = max(a.lastSeen, time.Now().UnixMilli())
+	a.mu.Unlock()
 	attempt := 0
 	for {
 		connected, err := a.session(ctx, h)

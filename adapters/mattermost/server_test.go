@@ -26,6 +26,14 @@ type running struct {
 // start runs an adapter for the bot until the test ends, and waits for its first connection.
 func (s *testServer) start(t *testing.T, edit func(*Config, *Adapter)) *running {
 	t.Helper()
+	r := s.run(t, edit)
+	r.waitConnected(t)
+	return r
+}
+
+// run runs an adapter for the bot until the test ends.
+func (s *testServer) run(t *testing.T, edit func(*Config, *Adapter)) *running {
+	t.Helper()
 	cfg := Config{URL: s.URL, Token: s.BotToken, MinBackoff: 50 * time.Millisecond, MaxBackoff: 500 * time.Millisecond}
 	a, err := New(cfg)
 	if err != nil {
@@ -50,7 +58,6 @@ func (s *testServer) start(t *testing.T, edit func(*Config, *Adapter)) *running 
 			t.Error("Run did not return within 10 s of cancel")
 		}
 	})
-	r.waitConnected(t)
 	return r
 }
 
