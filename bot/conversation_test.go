@@ -306,3 +306,39 @@ func TestCancelEndsAPendingPlan(t *testing.T) {
 		t.Fatalf("a cancelled plan ran")
 	}
 }
+
+// An approval holds for the exact plan it was given on: when the world changes between the
+// preview and the approval, Eos plans again, applies nothing, and asks for a new approval.
+func TestPlanChangedBeforeApplyAsksAgain(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{})
+	p, id := preview(t, h, "alice", "@eos create grafana")
+	h.React("bob", p.ID, "+1")
+	h.WaitText(p.ID, "Run "+id+" · done in")
+
+	up, uid := preview(t, h, "alice", "@eos update grafana --domain grafana.example.org")
+	if !strings.Contains(up.Text, "Terraform | +1 ~0 −1") {
+		t.Fatalf("update preview:\n%s", up.Text)
+	}
+	resizeServer(t, h, "proxy-grafana", "xlarge") // someone changes the server meanwhile
+	h.React("bob", up.ID, "+1")
+	h.WaitText(up.ID, "Plan "+uid+" changed since it was approved", "nothing was applied")
+	fresh := h.WaitPost(up.ID, func(p console.Post) bool {
+		return strings.Contains(p.Text, "update grafana in local") && !strings.Contains(p.Text, uid)
+	})
+	if !strings.Contains(fresh.Text, "Terraform | +1 ~1 −1") {
+		t.Errorf("the fresh plan should also revert the server's size:\n%s", fresh.Text)
+	}
+	h.Idle()
+	old, err := h.Store.Plan(uid)
+	if err != nil || old.State != store.PlanSuperseded {
+		t.Fatalf("old plan = %+v, %v", old, err)
+	}
+	if _, err := h.Store.Run(uid); err == nil {
+		t.Fatal("the superseded plan ran")
+	}
+	// The fresh plan runs once approved.
+	fid := planIDRe.FindStringSubmatch(fresh.Text)[1]
+	h.React("bob", fresh.ID, "+1")
+	h.WaitText(fresh.ID, "Run "+fid+" · done in")
+}

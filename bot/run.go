@@ -30,6 +30,11 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan)
 		ID: p.ID, State: store.RunRunning, Verb: spec.Verb, Target: spec.Target, Env: spec.Env, Hash: p.Plan.Hash,
 		Request: p.Text, Requester: p.Requester.Name, Approvers: voters(p.Approvals), Started: e.now(),
 	}
+	fresh, ok := e.replan(ctx, a, p)
+	if !ok {
+		return
+	}
+	p.Plan = fresh
 	if err := e.st.StartRun(run); err != nil {
 		e.notStarted(ctx, a, p, err)
 		return
@@ -71,6 +76,41 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan)
 	}
 	e.audit(store.Entry{Kind: "result", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env, Text: resultDoc(final).Plain()})
 	t.finish(context.WithoutCancel(ctx), resultDoc(final))
+}
+
+// replan plans the approved spec again just before applying. The approval holds only for the
+// exact plan it was given on: when the fresh plan's hash differs (someone changed things in
+// between), the old plan is superseded and the fresh one is posted for approval instead.
+func (e *Engine) replan(ctx context.Context, a adapters.Adapter, p *store.Plan) (executor.Plan, bool) {
+	key := p.Key()
+	unlock, err := e.st.TryLock(key, p.ID, e.now())
+	if err != nil {
+		e.notStarted(ctx, a, p, err)
+		return executor.Plan{}, false
+	}
+	pctx, cancel := context.WithTimeout(ctx, planTimeout)
+	defer cancel()
+	fresh, err := e.cfg.Runner.Plan(pctx, p.Plan.Spec)
+	if err == nil && fresh.Hash == p.Plan.Hash {
+		return fresh, true // the lock stays: StartRun takes it over for the same holder
+	}
+	unlock()
+	if err != nil {
+		e.notStarted(ctx, a, p, fmt.Errorf("planning again before applying: %w", err))
+		return executor.Plan{}, false
+	}
+	if _, uerr := e.st.UpdatePlan(p.ID, func(p *store.Plan) error {
+		p.State, p.Updated = store.PlanSuperseded, e.now()
+		return nil
+	}); uerr != nil {
+		e.log.Error("superseding plan", "plan", p.ID, "err", uerr)
+	}
+	e.audit(store.Entry{Kind: "superseded", PlanID: p.ID, Hash: fresh.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env,
+		Text: "plan changed between approval and apply; new plan posted"})
+	e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s changed since it was approved (something else changed %s in %s meanwhile): nothing was applied. Here is the plan as it stands now; it needs approval again.",
+		p.ID, p.Plan.Spec.Target, p.Plan.Spec.Env)))
+	e.propose(ctx, conv{a: a, m: adapters.Message{Post: p.Request, Author: p.Requester, Text: p.Text}}, p.Plan.Spec, store.PlanPending)
+	return executor.Plan{}, false
 }
 
 // notStarted explains why an approved plan could not start and puts it back to pending, so a

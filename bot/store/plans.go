@@ -19,6 +19,9 @@ const (
 	PlanExpired   PlanState = "expired"   // nobody approved it in time
 	PlanCancelled PlanState = "cancelled" // `cancel` ended it
 	PlanPreview   PlanState = "preview"   // `plan ...`: shown, never to be applied
+	// PlanSuperseded means the world changed between approval and apply: a fresh plan
+	// differed, so a new plan was posted for approval instead.
+	PlanSuperseded PlanState = "superseded"
 )
 
 // Final reports whether nothing more can happen to a plan in this state.
