@@ -1,27 +1,47 @@
 #!/usr/bin/env bash
 # test.sh runs every test of Eos with the real servers they need: it builds (or takes from the
-# cache) and starts Mattermost with its PostgreSQL on loopback, exports where they listen, runs
-# `go test ./...`, and stops the servers whatever happens. Called by `make test`.
+# cache under ~/.cache/eos) Mattermost with its PostgreSQL, a Nomad agent and a Vault dev server,
+# starts them on loopback, exports where they listen, runs `go vet` and `go test ./...`, and stops
+# the servers whatever happens. Called by `make test`; arguments go to `go test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export GOTOOLCHAIN=local CHECKPOINT_DISABLE=1
+servers=(mattermost nomad vault)
 state=$(mktemp -d "${TMPDIR:-/tmp}/eos-test.XXXXXX")
 chmod 755 "$state"
 cleanup() {
-	scripts/testenv/mattermost.sh stop "$state/mattermost" >/dev/null 2>&1 || true
+	for s in "${servers[@]}"; do
+		scripts/testenv/$s.sh stop "$state/$s" >/dev/null 2>&1 || true
+	done
 	rm -rf "$state"
 }
 trap cleanup EXIT
 
-echo "test.sh: preparing Mattermost (the first build takes ~10 minutes; later runs use the cache)"
-scripts/testenv/mattermost.sh build
-mkdir -p "$state/mattermost"
-scripts/testenv/mattermost.sh start "$state/mattermost"
-# shellcheck disable=SC1091
-source "$state/mattermost/env"
+# The Salt-state tests render Jinja with python3; Debian's packages provide it on a machine
+# whose python lacks the modules.
+if ! python3 -c 'import jinja2, yaml' 2>/dev/null; then
+	echo "test.sh: installing python3-jinja2 and python3-yaml"
+	apt-get install -y -qq python3-jinja2 python3-yaml >/dev/null || { apt-get update -qq && apt-get install -y -qq python3-jinja2 python3-yaml >/dev/null; }
+	export PATH=/usr/bin:$PATH
+fi
+
+# Builds only happen on a cache miss (Mattermost ~10 minutes, Nomad and Vault several each on
+# two cores); one at a time, so they do not starve each other.
+for s in "${servers[@]}"; do
+	echo "test.sh: preparing $s"
+	scripts/testenv/$s.sh build
+done
+for s in "${servers[@]}"; do
+	mkdir -p "$state/$s"
+	scripts/testenv/$s.sh start "$state/$s"
+	set -a
+	# shellcheck disable=SC1090
+	source "$state/$s/env"
+	set +a
+done
 
 export EOS_TEST_PROVIDER_MIRROR="${EOS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/eos}/providers"
-echo "test.sh: running go test ./..."
+echo "test.sh: go vet and go test ./..."
 go vet ./...
-go test -count=1 -timeout 40m "$@" ./...
+go test -count=1 -timeout 45m "$@" ./...
