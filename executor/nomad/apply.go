@@ -138,7 +138,7 @@ func (l *Layer) deregister(ctx context.Context, up unitPlan, emit *emitter) (str
 	if _, err := l.waitEval(wctx, evalID); err != nil {
 		return up.JobID + " stopping", l.timedOut(ctx, wctx, up.JobID, "to stop", err)
 	}
-	if err := l.waitStopped(wctx, up.JobID, emit); err != nil {
+	if err := l.waitStopped(wctx, up.JobID, v, emit); err != nil {
 		return up.JobID + " stopping", l.timedOut(ctx, wctx, up.JobID, "to stop", err)
 	}
 	return up.JobID + " stopped", nil

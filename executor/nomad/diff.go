@@ -121,7 +121,7 @@ func groupPlanOf(unit, id string, job *api.Job, g *api.TaskGroupDiff) (groupPlan
 			count = fmt.Sprintf("count %s → %s", f.Old, f.New)
 		}
 	}
-	if count != "" && u[updDestructive]+u[updInPlace] == 0 {
+	if count != "" && u[updDestructive] == 0 {
 		phrase = fmt.Sprintf("group %s %s", g.Name, count)
 	}
 	what := changedNames(g.Fields, g.Objects, g.Tasks)

@@ -69,10 +69,10 @@ func TestPlanSummaries(t *testing.T) {
 		{
 			name: "scale up", kind: actionRegister, job: testJob(map[string]int{"app": 3}),
 			diff: &api.JobDiff{Type: diffEdited, TaskGroups: []*api.TaskGroupDiff{{
-				Type: diffEdited, Name: "app", Fields: []*api.FieldDiff{countEdit}, Updates: map[string]uint64{updCreate: 2, updIgnore: 1},
+				Type: diffEdited, Name: "app", Fields: []*api.FieldDiff{countEdit}, Updates: map[string]uint64{updCreate: 2, updInPlace: 1},
 			}}},
 			summary: "job web-local: group app count 1 → 3",
-			changes: []executor.Change{{Unit: "web", Action: executor.Update, Address: "web-local/app", Detail: "+2 allocations: count 1 → 3"}},
+			changes: []executor.Change{{Unit: "web", Action: executor.Update, Address: "web-local/app", Detail: "in-place update ×1, +2 allocations: count 1 → 3"}},
 		},
 		{
 			name: "group removed and added", kind: actionRegister, job: testJob(map[string]int{"web": 2}),

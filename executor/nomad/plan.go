@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hashicorp/nomad/api"
+
 	"github.com/eosbot/eos/executor"
 )
 
@@ -103,6 +105,13 @@ func (l *Layer) planUnit(ctx context.Context, env string, u executor.Unit) (unit
 	switch {
 	case resp.Diff != nil && resp.Diff.Type == diffAdded:
 		up.Action = actionRegisterNew
+	case restarts(resp.Diff):
+		// A stopped job starts again: for the reader it is new, group by group.
+		up.Action = actionRegisterNew
+		for i, p := range plans {
+			n := groupCount(dj.job, groupOf(p.change.Address))
+			plans[i].change.Action, plans[i].change.Detail = executor.Create, "starts again, "+allocs(n)
+		}
 	case len(plans) > 0:
 		up.Action = actionRegister
 	default:
@@ -182,6 +191,19 @@ func unitOf(spec *executor.Spec, service string) (executor.Unit, bool) {
 		}
 	}
 	return executor.Unit{}, false
+}
+
+// restarts reports whether a plan starts a stopped job again.
+func restarts(d *api.JobDiff) bool {
+	if d == nil {
+		return false
+	}
+	for _, f := range d.Fields {
+		if f != nil && f.Name == "Stop" && f.Old == "true" && f.New == "false" {
+			return true
+		}
+	}
+	return false
 }
 
 // groupOf is the group in a change address "job/group".

@@ -84,7 +84,7 @@ func (l *Layer) rollbackJob(ctx context.Context, id string, rec appliedJob, know
 	if ok {
 		return l.revert(ctx, cur, target, emit)
 	}
-	return l.stop(ctx, id, emit)
+	return l.stop(ctx, id, v, emit)
 }
 
 // restart undoes a deregistration by reverting the stopped job to the version it ran.
@@ -148,7 +148,7 @@ func (l *Layer) revert(ctx context.Context, cur *api.Job, target uint64, emit *e
 
 // stop deregisters a job that has no version to go back to, keeping its history for
 // inspection, and waits for its allocations to stop.
-func (l *Layer) stop(ctx context.Context, id string, emit *emitter) (string, error) {
+func (l *Layer) stop(ctx context.Context, id string, version uint64, emit *emitter) (string, error) {
 	emit.send(0, "stopping")
 	evalID, _, err := l.client.Jobs().Deregister(id, false, l.write(ctx))
 	if err != nil {
@@ -159,7 +159,7 @@ func (l *Layer) stop(ctx context.Context, id string, emit *emitter) (string, err
 	if _, err := l.waitEval(wctx, evalID); err != nil {
 		return "", l.timedOut(ctx, wctx, id, "to stop", err)
 	}
-	if err := l.waitStopped(wctx, id, emit); err != nil {
+	if err := l.waitStopped(wctx, id, version, emit); err != nil {
 		return "", l.timedOut(ctx, wctx, id, "to stop", err)
 	}
 	return "stopped job " + id + " (it had no earlier stable version)", nil

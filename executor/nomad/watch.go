@@ -52,8 +52,16 @@ func (l *Layer) follow(ctx context.Context, job *api.Job, evalID string, total i
 	if err != nil {
 		return "registered", l.timedOut(ctx, wctx, id, "to start its deployment", err)
 	}
-	if d != nil && d.JobVersion == deref(job.Version) && d.JobCreateIndex == deref(job.CreateIndex) {
-		return l.watchDeployment(ctx, wctx, job, d.ID, emit)
+	if d != nil && d.JobVersion == deref(job.Version) {
+		if d.JobCreateIndex == deref(job.CreateIndex) {
+			return l.watchDeployment(ctx, wctx, job, d.ID, emit)
+		}
+		if d.Status == deployFailed {
+			// Nomad 1.4 matches deployments by job ID and version only: a purged job
+			// registered again inherits its predecessor's failed deployment and is never
+			// placed. Waiting would only time out.
+			return "registered, not placed", fmt.Errorf("nomad job %s: Nomad tied this job to the failed deployment %s of an earlier, purged job with the same ID and will not place it; run `nomad system gc` and plan again", id, shortID(d.ID))
+		}
 	}
 	return l.watchAllocations(ctx, wctx, job, total, emit)
 }
@@ -167,8 +175,9 @@ func (l *Layer) watchAllocations(ctx, wctx context.Context, job *api.Job, want i
 	}
 }
 
-// waitStopped waits until no allocation of a stopped job is still running or pending.
-func (l *Layer) waitStopped(ctx context.Context, id string, emit *emitter) error {
+// waitStopped waits until no allocation of the stopped job version is still running or
+// pending.
+func (l *Layer) waitStopped(ctx context.Context, id string, version uint64, emit *emitter) error {
 	var index uint64
 	for {
 		stubs, qm, err := l.client.Jobs().Allocations(id, false, l.blocking(ctx, index))
@@ -177,7 +186,7 @@ func (l *Layer) waitStopped(ctx context.Context, id string, emit *emitter) error
 		}
 		live, all := 0, 0
 		for _, a := range stubs {
-			if a == nil {
+			if a == nil || a.JobVersion != version {
 				continue
 			}
 			all++

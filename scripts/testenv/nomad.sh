@@ -149,9 +149,23 @@ stop() {
 		fi
 		rm -f "$state/nomad.pid"
 	fi
-	# raw_exec tasks run in their own process groups under the agent's executor; an agent that
-	# was killed leaves them running, so reap what still lives under the data dir.
+	reap "$state/data"
 	rm -rf "$state/data" "$state/env"
+}
+
+# reap kills what the agent's tasks left behind: a -dev agent stops its allocations when it
+# leaves, but one that had to be killed leaves raw_exec tasks and their executors running.
+# They are found by their working directory or command line under the agent's data dir.
+reap() {
+	local data=$1 dir pid
+	[[ -d $data ]] || return 0
+	for dir in /proc/[0-9]*; do
+		pid=${dir#/proc/}
+		if [[ $(readlink "$dir/cwd" 2>/dev/null) == "$data"/* ]] ||
+			tr '\0' ' ' <"$dir/cmdline" 2>/dev/null | grep -qF -- "$data/"; then
+			kill -KILL "$pid" 2>/dev/null || true
+		fi
+	done
 }
 
 cmd=${1:-}

@@ -1,0 +1,113 @@
+package nomad
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/nomad/api"
+
+	"github.com/eosbot/eos/executor"
+)
+
+func TestNewJobThatFailsIsStopped(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	const svc = "crash"
+	s := e.spec(svc, map[string]any{"command": "/bin/sh", "args": []any{"-c", "exit 3"}})
+	res, err := e.layer.Apply(testCtx(t), s, e.plan(t, s), nil)
+	if err == nil || res.Status != executor.ResultFailed || !strings.Contains(res.Error, "Exit Code: 3") {
+		t.Fatalf("Apply = %+v, %v; want a failure naming exit code 3", res, err)
+	}
+	note, err := e.layer.Rollback(testCtx(t), s, nil, nil)
+	if err != nil || note != "stopped job "+e.id(svc)+" (it had no earlier stable version)" {
+		t.Fatalf("Rollback = %q, %v", note, err)
+	}
+	if j := e.job(t, svc); !*j.Stop {
+		t.Error("the failed new job is not stopped")
+	}
+	if again, err := e.layer.Rollback(testCtx(t), s, nil, nil); err != nil || again != "job "+e.id(svc)+" is stopped; nothing to roll back" {
+		t.Errorf("second Rollback = %q, %v", again, err)
+	}
+}
+
+func TestDockerJobCannotBePlaced(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	const svc = "boxed"
+	s := e.spec(svc, map[string]any{"driver": "docker"})
+	p := e.plan(t, s)
+	const why = "cannot place group app (1 allocation): no node has the docker driver"
+	if p.Status != executor.PlanChanges || p.Summary != "job "+e.id(svc)+": new, group app ×1 — "+why {
+		t.Errorf("plan summary = %q", p.Summary)
+	}
+	if len(p.Changes) != 1 || !strings.HasSuffix(p.Changes[0].Detail, " — "+why) {
+		t.Errorf("changes = %+v, want the failure in the group's detail", p.Changes)
+	}
+	start := time.Now()
+	res, err := e.layer.Apply(testCtx(t), s, p, nil)
+	if err == nil || !strings.Contains(res.Error, why) {
+		t.Errorf("Apply = %+v, %v; want the placement failure", res, err)
+	}
+	if time.Since(start) > 30*time.Second {
+		t.Errorf("Apply took %s: it waited for a deployment that cannot start", time.Since(start))
+	}
+}
+
+func TestDriftAfterAFailedAllocation(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	const svc = "flaky"
+	// Healthy after a second, dead after eight: the deployment succeeds, then the task fails.
+	s := e.spec(svc, map[string]any{"command": "/bin/sh", "args": []any{"-c", "sleep 8; exit 2"}})
+	e.apply(t, s, e.plan(t, s))
+	e.waitAlloc(t, svc, func(a *api.AllocationListStub) bool { return a.ClientStatus == "failed" })
+	d, err := e.layer.Drift(testCtx(t), s)
+	if err != nil || d.Status != executor.DriftDrifted || len(d.Changes) != 1 {
+		t.Fatalf("drift = %+v, %v; want one drifted change", d, err)
+	}
+	c := d.Changes[0]
+	if c.Address != e.id(svc)+"/app" || c.Detail != "1 allocation failed (task main: Exit Code: 2)" {
+		t.Errorf("change = %+v", c)
+	}
+	st, err := e.layer.Status(testCtx(t), svc, e.env)
+	if err != nil || st.Allocations["failed"] != 1 {
+		t.Errorf("status = %+v, %v; want one failed allocation", st, err)
+	}
+}
+
+func TestMissingJob(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	s := e.spec("ghost", nil)
+	d, err := e.layer.Drift(testCtx(t), s)
+	if err != nil || d.Status != executor.DriftDrifted || d.Changes[0].Detail != "declared but missing from Nomad" {
+		t.Errorf("drift = %+v, %v", d, err)
+	}
+	if _, err := e.layer.Status(testCtx(t), "ghost", e.env); !errors.Is(err, ErrJobNotFound) {
+		t.Errorf("Status = %v, want ErrJobNotFound", err)
+	}
+	if p := e.plan(t, e.destroySpec("ghost")); p.Status != executor.PlanNoChanges {
+		t.Errorf("destroy plan of a missing job = %+v", p)
+	}
+}
+
+func TestUnreachableAgentIsNeverClean(t *testing.T) {
+	t.Parallel()
+	l, err := New(Config{Address: "http://127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := executor.Spec{Env: "nowhere", Units: []executor.Unit{{Service: "x", Nomad: &executor.NomadPart{Template: testTemplate}}}}
+	d, err := l.Drift(testCtx(t), s)
+	if err == nil || d.Status != executor.DriftUnknown || d.Reason == "" {
+		t.Errorf("drift = %+v, %v; want unknown with a reason", d, err)
+	}
+	if _, err := l.Plan(testCtx(t), s); err == nil || !strings.Contains(err.Error(), "parsing the job template") {
+		t.Errorf("Plan = %v, want the parse request's error", err)
+	}
+	if p, err := l.Plan(testCtx(t), executor.Spec{Env: "e2e"}); err != nil || p.Status != executor.PlanNothing {
+		t.Errorf("Plan of a spec without Nomad parts = %+v, %v", p, err)
+	}
+}
