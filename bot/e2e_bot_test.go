@@ -26,20 +26,25 @@ type mmBot struct {
 }
 
 // startMMBot starts Eos on channel ch of s. opts.Adapters is set here; give opts.DataDir to
-// start a bot on the store of one stopped before.
-func startMMBot(t *testing.T, s *mmtest.Server, ch *model.Channel, opts eostest.Options) *mmBot {
+// start a bot on the store of one stopped before. edits change the adapter's configuration.
+func startMMBot(t *testing.T, s *mmtest.Server, ch *model.Channel, opts eostest.Options, edits ...func(*mattermost.Config)) *mmBot {
 	t.Helper()
 	adapterLog := &lockedBuffer{}
-	a, err := mattermost.New(mattermost.Config{
+	cfg := mattermost.Config{
 		URL: s.URL, Token: s.BotToken, Channels: []string{ch.Id},
 		MinBackoff: 100 * time.Millisecond, MaxBackoff: time.Second,
 		Logger: slog.New(slog.NewTextHandler(adapterLog, &slog.HandlerOptions{Level: slog.LevelDebug})),
-	})
+	}
+	for _, edit := range edits {
+		edit(&cfg)
+	}
+	a, err := mattermost.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	off, stop := context.WithCancel(context.Background())
-	opts.Adapters = []adapters.Adapter{stoppable{Adapter: a, off: off}}
+	started := make(chan struct{})
+	opts.Adapters = []adapters.Adapter{stoppable{Adapter: a, off: off, started: started}}
 	var h *eostest.Harness
 	// Registered before the harness's own Stop, so it runs after it: the logs are complete.
 	t.Cleanup(func() {
@@ -50,6 +55,13 @@ func startMMBot(t *testing.T, s *mmtest.Server, ch *model.Channel, opts eostest.
 	h = eostest.New(t, opts)
 	b := &mmBot{Harness: h, stopAdapter: stop}
 	t.Cleanup(b.Stop)
+	// The engine starts its adapters after Ready. From the moment Run starts, the adapter
+	// delivers every post, even one written before its websocket is up.
+	select {
+	case <-started:
+	case <-time.After(mmtest.Timeout):
+		t.Fatalf("the engine did not start the Mattermost adapter within %s", mmtest.Timeout)
+	}
 	return b
 }
 
@@ -65,10 +77,12 @@ func (b *mmBot) Stop() {
 // ReactionReader) the engine looks for.
 type stoppable struct {
 	*mattermost.Adapter
-	off context.Context
+	off     context.Context
+	started chan<- struct{} // closed when Run starts
 }
 
 func (s stoppable) Run(ctx context.Context, h adapters.Handler) error {
+	close(s.started)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer context.AfterFunc(s.off, cancel)()
@@ -102,6 +116,27 @@ func botSays(t *testing.T, s *mmtest.Server, root string, texts ...string) *mode
 		}
 		return true
 	})
+}
+
+// waitPreviewRecorded waits until the bot has recorded plan id's preview post: stopping it
+// earlier cancels the reply in flight and the plan never learns its preview.
+func waitPreviewRecorded(t *testing.T, b *mmBot, id string, preview *model.Post) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), mmtest.Timeout)
+	defer cancel()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		p, err := b.Store.Plan(id)
+		if err == nil && p.Preview.ID == preview.Id {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("plan %s never recorded its preview %s: %+v, %v", id, preview.Id, p, err)
+		case <-tick.C:
+		}
+	}
 }
 
 // botPosts counts the bot's posts in root's thread that contain text.

@@ -6,9 +6,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mattermost/mattermost/server/public/model"
 
+	"github.com/eosbot/eos/adapters/mattermost"
 	"github.com/eosbot/eos/adapters/mattermost/mmtest"
 	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/eostest"
@@ -109,7 +111,8 @@ func TestE2EMattermostNonApproverChangesNothing(t *testing.T) {
 	}
 }
 
-// The server goes away between the preview and the approval; nobody restarts the bot.
+// The server goes away between the preview and the approval; nobody restarts the bot, and the
+// conversation goes on where it stopped.
 func TestE2EMattermostServerRestartMidConversation(t *testing.T) {
 	t.Parallel()
 	s := mmtest.Real(t)
@@ -118,12 +121,36 @@ func TestE2EMattermostServerRestartMidConversation(t *testing.T) {
 	req, preview, id := ask(t, s, ch, s.Alice, "@eos create grafana")
 
 	s.Restart(t)
-	// bob does not wait for the bot to be back.
+	// alice asks right away, whether or not the bot is back yet; it answers once it is.
+	s.Alice.Say(t, ch.Id, req.Id, "@eos plan "+id)
+	botSays(t, s, req.Id, "Plan "+id+" · create grafana in local · pending")
 	s.Bob.React(t, preview.Id, "+1")
-	botSays(t, s, req.Id, "Run "+id+" · done in")
+	done := botSays(t, s, req.Id, "Run "+id+" · done in")
+	if done.RootId != req.Id || done.EditAt == 0 {
+		t.Errorf("progress post (root %q, edited at %d), want one post edited in place in thread %q", done.RootId, done.EditAt, req.Id)
+	}
 	b.Idle()
 	if _, err := os.Stat(filepath.Join(b.Cloud(), "server", "proxy-grafana.json")); err != nil {
 		t.Errorf("grafana's server is not in the simulated cloud: %v", err)
+	}
+}
+
+// bob approves as soon as the server is back, while the bot is still waiting to reconnect: the
+// approval must count all the same.
+func TestE2EMattermostApprovalWhileReconnecting(t *testing.T) {
+	t.Parallel()
+	s := mmtest.Real(t)
+	ch := s.Channel(t, "e2e-reconnecting")
+	// The bot waits 2.5 to 5 s between attempts: bob's reaction lands before it is back.
+	b := startMMBot(t, s, ch, eostest.Options{}, func(c *mattermost.Config) { c.MinBackoff, c.MaxBackoff = 5*time.Second, 5*time.Second })
+	req, preview, id := ask(t, s, ch, s.Alice, "@eos create grafana")
+
+	s.Restart(t)
+	s.Bob.React(t, preview.Id, "+1")
+	botSays(t, s, req.Id, "Run "+id+" · done in")
+	b.Idle()
+	if r, err := b.Store.Run(id); err != nil || r.State != store.RunDone {
+		t.Fatalf("run %s = %+v, %v; want done", id, r, err)
 	}
 }
 
@@ -134,6 +161,7 @@ func TestE2EMattermostBotRestart(t *testing.T) {
 	dir := t.TempDir()
 	first := startMMBot(t, s, ch, eostest.Options{DataDir: dir})
 	req, preview, id := ask(t, s, ch, s.Alice, "@eos create grafana")
+	waitPreviewRecorded(t, first, id, preview)
 	first.Stop()
 
 	second := startMMBot(t, s, ch, eostest.Options{DataDir: dir})
@@ -153,6 +181,7 @@ func TestE2EMattermostApprovalWhileBotDown(t *testing.T) {
 	dir := t.TempDir()
 	first := startMMBot(t, s, ch, eostest.Options{DataDir: dir})
 	req, preview, id := ask(t, s, ch, s.Alice, "@eos create grafana")
+	waitPreviewRecorded(t, first, id, preview)
 	first.Stop()
 
 	s.Bob.React(t, preview.Id, "+1")

@@ -11,34 +11,40 @@ import (
 	"github.com/mattermost/mattermost/server/public/model"
 )
 
-// pollEvery is how often the waits ask the server again.
-const pollEvery = 200 * time.Millisecond
+// pollEvery is how often the waits ask the server again, and askTimeout bounds one question.
+const (
+	pollEvery  = 200 * time.Millisecond
+	askTimeout = 10 * time.Second
+)
 
 // poll calls try until it reports done, or fails the test after Timeout with what try last
 // saw. Errors count as "not yet": the server may be restarting.
 func poll(t testing.TB, what string, try func(ctx context.Context) (done bool, seen string, err error)) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
-	defer cancel()
+	deadline := time.Now().Add(Timeout)
 	tick := time.NewTicker(pollEvery)
 	defer tick.Stop()
 	var seen string
 	var lastErr error
 	for {
+		ctx, cancel := context.WithTimeout(context.Background(), askTimeout)
 		done, s, err := try(ctx)
-		if done {
+		cancel()
+		switch {
+		case done:
 			return
-		}
-		if err != nil {
+		case err != nil:
 			lastErr = err
-		} else {
-			seen = s
+		default:
+			seen, lastErr = s, nil
 		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("waiting for %s: not within %s (last error: %v); last seen:\n%s", what, Timeout, lastErr, seen)
-		case <-tick.C:
+		if time.Now().After(deadline) {
+			if lastErr != nil {
+				seen += fmt.Sprintf("(then the server failed: %v)\n", lastErr)
+			}
+			t.Fatalf("waiting for %s: not within %s; last seen:\n%s", what, Timeout, seen)
 		}
+		<-tick.C
 	}
 }
 
