@@ -37,12 +37,14 @@ func (e *Engine) Recover(ctx context.Context) error {
 			}
 		}
 	}
-	if err := e.catchUpReactions(ctx); err != nil {
-		return err
-	}
+	// Read before the catch-up: a plan the catch-up approves is started by HandleReaction, and
+	// starting it here as well would run it twice.
 	approved, err := e.st.Plans(func(p *store.Plan) bool { return p.State == store.PlanApproved })
 	if err != nil {
 		return fmt.Errorf("reading plans: %w", err)
+	}
+	if err := e.catchUpReactions(ctx); err != nil {
+		return err
 	}
 	for _, p := range approved {
 		if _, err := e.st.Run(p.ID); err == nil {
