@@ -44,6 +44,10 @@ type Options struct {
 	FailOn []string
 	// Digests are scheduled drift digests (post them to Platform "console", Channel "local").
 	Digests []bot.Digest
+	// Secrets is the secrets store (Vault in end-to-end tests); nil means not configured.
+	Secrets executor.Secrets
+	// SecretsPath is what refusals say about where secrets live.
+	SecretsPath string
 	// Adapters run beside the console (a Mattermost adapter in end-to-end tests).
 	Adapters []adapters.Adapter
 }
@@ -91,7 +95,7 @@ func New(t testing.TB, opts Options) *Harness {
 	if err != nil {
 		t.Fatalf("terraform layer: %v", err)
 	}
-	runner, err := executor.NewRunner(executor.RunnerConfig{Layers: []executor.Layer{tf}, Rollback: opts.Rollback})
+	runner, err := executor.NewRunner(executor.RunnerConfig{Layers: []executor.Layer{tf}, Rollback: opts.Rollback, Secrets: opts.Secrets})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +104,7 @@ func New(t testing.TB, opts Options) *Harness {
 		t.Fatal(err)
 	}
 	cfg := bot.Config{Catalog: cat, Runner: runner, Store: st, Policy: opts.Policy, DefaultEnv: opts.DefaultEnv,
-		ProgressInterval: 10 * time.Millisecond, Logger: log, Digests: opts.Digests}
+		ProgressInterval: 10 * time.Millisecond, Logger: log, Digests: opts.Digests, SecretsPath: opts.SecretsPath}
 	if opts.Clock != nil {
 		cfg.Now = opts.Clock.Now
 	}

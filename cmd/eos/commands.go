@@ -32,7 +32,7 @@ func serveCmd(loadCfg func() (*Config, error)) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			a, err := build(cfg, log)
+			a, err := build(cmd.Context(), cfg, log)
 			if err != nil {
 				return err
 			}
@@ -54,7 +54,7 @@ func serveCmd(loadCfg func() (*Config, error)) *cobra.Command {
 				return err
 			}
 			defer stop()
-			return a.engine.Run(cmd.Context(), as...)
+			return a.run(cmd.Context(), as...)
 		},
 	}
 }
@@ -77,7 +77,7 @@ func chatCmd(loadCfg func() (*Config, error)) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			a, err := build(cfg, log)
+			a, err := build(cmd.Context(), cfg, log)
 			if err != nil {
 				return err
 			}
@@ -85,7 +85,7 @@ func chatCmd(loadCfg func() (*Config, error)) *cobra.Command {
 			if user == "" {
 				user = cfg.Console.User
 			}
-			return a.engine.Run(cmd.Context(), newConsole(a, user, script, cmd))
+			return a.run(cmd.Context(), newConsole(a, user, script, cmd))
 		},
 	}
 	cmd.Flags().StringVar(&user, "user", "", "who you are in the chat (default $USER)")
@@ -172,7 +172,7 @@ func planCmd(loadCfg func() (*Config, error)) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			a, err := build(cfg, log)
+			a, err := build(cmd.Context(), cfg, log)
 			if err != nil {
 				return err
 			}

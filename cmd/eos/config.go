@@ -34,6 +34,8 @@ type Config struct {
 	Terraform  *TerraformConfig  `hcl:"terraform,block"`
 	Console    *ConsoleConfig    `hcl:"console,block"`
 	Mattermost *MattermostConfig `hcl:"mattermost,block"`
+	Vault      *VaultConfig      `hcl:"vault,block"`
+	Salt       *SaltConfig       `hcl:"salt,block"`
 	Policies   []PolicyConfig    `hcl:"policy,block"`
 	Digests    []DigestConfig    `hcl:"digest,block"`
 }
@@ -93,6 +95,38 @@ type MattermostConfig struct {
 	Channels []string `hcl:"channels,optional"`
 }
 
+// VaultConfig connects the secrets store (KV v2).
+type VaultConfig struct {
+	// Address of Vault (EOS_VAULT_ADDR).
+	Address string `hcl:"address,optional"`
+	// Token; prefer EOS_VAULT_TOKEN. Or AppRole: role_id and secret_id (EOS_VAULT_SECRET_ID).
+	Token    string `hcl:"token,optional"`
+	RoleID   string `hcl:"role_id,optional"`
+	SecretID string `hcl:"secret_id,optional"`
+	// Mount is the KV v2 mount (default "secret"); PathTemplate places secrets under it
+	// (default "eos/{env}/{service}/{name}").
+	Mount        string `hcl:"mount,optional"`
+	PathTemplate string `hcl:"path_template,optional"`
+	// ProviderPath holds provider credentials (HCLOUD_TOKEN, CLOUDFLARE_API_TOKEN) handed to
+	// Terraform through its environment (default "eos/providers").
+	ProviderPath string `hcl:"provider_path,optional"`
+	// CACert is a PEM file of CAs to trust for https.
+	CACert string `hcl:"ca_cert,optional"`
+}
+
+// SaltConfig connects the Salt layer to salt-api (rest_cherrypy).
+type SaltConfig struct {
+	// URL of salt-api (EOS_SALT_URL).
+	URL string `hcl:"url,optional"`
+	// Username and Password for eauth; prefer EOS_SALT_PASSWORD for the password.
+	Username string `hcl:"username,optional"`
+	Password string `hcl:"password,optional"`
+	// EAuth is the external auth backend (default pam).
+	EAuth string `hcl:"eauth,optional"`
+	// Targets are the default minions (a glob like "*" or a list).
+	Targets []string `hcl:"targets,optional"`
+}
+
 // PolicyConfig is the approval policy of one environment; the label "default" applies to
 // environments without their own block.
 type PolicyConfig struct {
@@ -140,6 +174,21 @@ func (c *Config) applyEnv(getenv func(string) string) {
 	}
 	set(&c.Terraform.Binary, "EOS_TERRAFORM_BINARY")
 	set(&c.Terraform.Mirror, "EOS_TERRAFORM_MIRROR")
+	if getenv("EOS_VAULT_ADDR") != "" && c.Vault == nil {
+		c.Vault = &VaultConfig{}
+	}
+	if c.Vault != nil {
+		set(&c.Vault.Address, "EOS_VAULT_ADDR")
+		set(&c.Vault.Token, "EOS_VAULT_TOKEN")
+		set(&c.Vault.SecretID, "EOS_VAULT_SECRET_ID")
+	}
+	if getenv("EOS_SALT_URL") != "" && c.Salt == nil {
+		c.Salt = &SaltConfig{}
+	}
+	if c.Salt != nil {
+		set(&c.Salt.URL, "EOS_SALT_URL")
+		set(&c.Salt.Password, "EOS_SALT_PASSWORD")
+	}
 	if getenv("EOS_MATTERMOST_URL") != "" && c.Mattermost == nil {
 		c.Mattermost = &MattermostConfig{}
 	}
@@ -253,4 +302,20 @@ func (c *Config) digests() ([]bot.Digest, error) {
 			Location: loc, Envs: d.Envs, Services: d.Services})
 	}
 	return out, nil
+}
+
+// secretsPath is where the refusal of a typed secret says Eos keeps it: the Vault mount and
+// path template.
+func (c *Config) secretsPath() string {
+	if c.Vault == nil {
+		return ""
+	}
+	mount, tmpl := c.Vault.Mount, c.Vault.PathTemplate
+	if mount == "" {
+		mount = "secret"
+	}
+	if tmpl == "" {
+		tmpl = "eos/{env}/{service}/{name}"
+	}
+	return mount + "/" + tmpl
 }

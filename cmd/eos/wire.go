@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -8,11 +9,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/catalog"
 	"github.com/eosbot/eos/executor"
+	"github.com/eosbot/eos/executor/salt"
 	"github.com/eosbot/eos/executor/terraform"
+	"github.com/eosbot/eos/executor/vault"
 )
 
 // app is everything a command needs, wired from the configuration.
@@ -23,6 +27,8 @@ type app struct {
 	store  *store.Store
 	runner *executor.Runner
 	engine *bot.Engine
+	// secrets is the Vault store when configured; its token renewal runs beside the engine.
+	secrets *vault.Store
 }
 
 func newLogger(w io.Writer, level string) (*slog.Logger, error) {
@@ -48,14 +54,25 @@ func loadCatalog(cfg *Config) (*catalog.Catalog, error) {
 	return cat, nil
 }
 
-// build opens the store, loads and validates the catalog, and wires the layers and the
-// engine. Every wiring mistake surfaces here, before any adapter connects.
-func build(cfg *Config, log *slog.Logger) (*app, error) {
+// build opens the store, loads and validates the catalog, connects Vault, and wires the
+// layers and the engine. Every wiring mistake surfaces here, before any adapter connects.
+func build(ctx context.Context, cfg *Config, log *slog.Logger) (*app, error) {
 	cat, err := loadCatalog(cfg)
 	if err != nil {
 		return nil, err
 	}
-	runner, err := newRunner(cfg, log)
+	var secrets *vault.Store
+	if vc := cfg.Vault; vc != nil {
+		vcfg := vault.Config{Address: vc.Address, Token: vc.Token, Mount: vc.Mount, PathTemplate: vc.PathTemplate,
+			ProviderPath: vc.ProviderPath, TLS: vault.TLSConfig{CACert: vc.CACert}, Logger: log.With("secrets", "vault")}
+		if vc.RoleID != "" {
+			vcfg.AppRole = &vault.AppRole{RoleID: vc.RoleID, SecretID: vc.SecretID}
+		}
+		if secrets, err = vault.New(ctx, vcfg); err != nil {
+			return nil, err
+		}
+	}
+	runner, err := newRunner(ctx, cfg, log, secrets)
 	if err != nil {
 		return nil, err
 	}
@@ -73,16 +90,20 @@ func build(cfg *Config, log *slog.Logger) (*app, error) {
 	}
 	engine, err := bot.New(bot.Config{
 		Catalog: cat, Runner: runner, Store: st, Policy: policy,
-		DefaultEnv: cfg.DefaultEnv, BotName: cfg.BotName, Logger: log, Variants: cfg.Terraform.Variants, Digests: digests,
+		DefaultEnv: cfg.DefaultEnv, BotName: cfg.BotName, Logger: log, SecretsPath: cfg.secretsPath(), Variants: cfg.Terraform.Variants, Digests: digests,
 	})
 	if err != nil {
 		st.Close()
 		return nil, err
 	}
-	return &app{cfg: cfg, log: log, cat: cat, store: st, runner: runner, engine: engine}, nil
+	return &app{cfg: cfg, log: log, cat: cat, store: st, runner: runner, engine: engine, secrets: secrets}, nil
 }
 
-func newRunner(cfg *Config, log *slog.Logger) (*executor.Runner, error) {
+// providerCredentials are the environment variables the production variants' providers read;
+// with Vault configured, Eos hands them to Terraform from Vault.
+var providerCredentials = []string{"HCLOUD_TOKEN", "CLOUDFLARE_API_TOKEN"}
+
+func newRunner(ctx context.Context, cfg *Config, log *slog.Logger, secrets *vault.Store) (*executor.Runner, error) {
 	tc := cfg.Terraform
 	var timeout time.Duration
 	if tc.Timeout != "" {
@@ -92,6 +113,16 @@ func newRunner(cfg *Config, log *slog.Logger) (*executor.Runner, error) {
 		}
 		timeout = d
 	}
+	env := map[string]string{"EOSLAB_ROOT": tc.CloudDir}
+	if secrets != nil {
+		creds, err := secrets.ProviderEnv(ctx, providerCredentials)
+		if err != nil {
+			log.Warn("provider credentials not in Vault; the production variants will need them in the environment", "err", err)
+		}
+		for k, v := range creds {
+			env[k] = v
+		}
+	}
 	tf, err := terraform.New(terraform.Config{
 		Binary:         tc.Binary,
 		WorkDir:        filepath.Join(cfg.DataDir, "terraform"),
@@ -99,7 +130,7 @@ func newRunner(cfg *Config, log *slog.Logger) (*executor.Runner, error) {
 		PluginCacheDir: filepath.Join(cacheDir(), "terraform-plugins"),
 		Mirror:         tc.Mirror,
 		MirrorInclude:  mirrorInclude(tc),
-		Env:            map[string]string{"EOSLAB_ROOT": tc.CloudDir},
+		Env:            env,
 		Timeout:        timeout,
 		Logger:         log.With("layer", "terraform"),
 	})
@@ -113,7 +144,20 @@ func newRunner(cfg *Config, log *slog.Logger) (*executor.Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return executor.NewRunner(executor.RunnerConfig{Layers: []executor.Layer{tf}, Rollback: policy})
+	layers := []executor.Layer{tf}
+	if sc := cfg.Salt; sc != nil {
+		sl, err := salt.New(salt.Config{URL: sc.URL, Username: sc.Username, Password: sc.Password, EAuth: sc.EAuth,
+			Targets: sc.Targets, Logger: log.With("layer", "salt")})
+		if err != nil {
+			return nil, err
+		}
+		layers = append(layers, sl)
+	}
+	rc := executor.RunnerConfig{Layers: layers, Rollback: policy}
+	if secrets != nil {
+		rc.Secrets = secrets
+	}
+	return executor.NewRunner(rc)
 }
 
 func mirrorInclude(tc *TerraformConfig) []string {
@@ -124,3 +168,19 @@ func mirrorInclude(tc *TerraformConfig) []string {
 }
 
 func (a *app) Close() error { return a.store.Close() }
+
+// run runs the engine with the adapters, and Vault's token renewal beside it.
+func (a *app) run(ctx context.Context, as ...adapters.Adapter) error {
+	if a.secrets == nil {
+		return a.engine.Run(ctx, as...)
+	}
+	rctx, stop := context.WithCancel(ctx)
+	renewed := make(chan error, 1)
+	go func() { renewed <- a.secrets.Run(rctx) }()
+	err := a.engine.Run(ctx, as...)
+	stop()
+	if rerr := <-renewed; rerr != nil {
+		a.log.Error("vault token renewal", "err", rerr)
+	}
+	return err
+}
