@@ -95,7 +95,7 @@ func (l *Layer) applyUnit(ctx context.Context, env string, u executor.Unit, up u
 		return up.JobID + " not registered", &ChangedError{Job: dj.id, Planned: up.ModifyIndex, Now: now}
 	}
 	if err != nil {
-		return up.JobID + " not registered", fmt.Errorf("registering nomad job %s: %w", dj.id, err)
+		return up.JobID + " not registered", fmt.Errorf("registering nomad job %s: %w", dj.id, cleanAPIError(err))
 	}
 	job, err := l.jobAt(ctx, dj.id, resp.JobModifyIndex)
 	if err != nil {

@@ -71,7 +71,7 @@ func (l *Layer) driftUnit(ctx context.Context, env string, u executor.Unit) ([]e
 	}
 	resp, _, err := l.client.Jobs().Plan(dj.job, true, l.write(ctx))
 	if err != nil {
-		return nil, fmt.Errorf("planning nomad job %s: %w", id, err)
+		return nil, fmt.Errorf("planning nomad job %s: %w", id, cleanAPIError(err))
 	}
 	var changes []executor.Change
 	if resp.Diff != nil && resp.Diff.Type != diffNone {

@@ -3,7 +3,10 @@ package nomad
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
+
+	"github.com/hashicorp/nomad/api"
 )
 
 var (
@@ -42,4 +45,43 @@ const enforceIndexPrefix = "Enforcing job modify index"
 
 func isIndexConflict(err error) bool {
 	return err != nil && strings.Contains(err.Error(), enforceIndexPrefix)
+}
+
+// errorsOccurred is the header of a go-multierror list ("2 errors occurred:").
+var errorsOccurred = regexp.MustCompile(`\d+ errors? occurred:$`)
+
+// apiError is an error from the Nomad API with the agent's message on one line: Nomad's
+// validation errors arrive as indented, nested "N errors occurred:" lists, unreadable in chat.
+type apiError struct {
+	msg string
+	err error
+}
+
+func (e *apiError) Error() string { return e.msg }
+func (e *apiError) Unwrap() error { return e.err }
+
+// cleanAPIError returns err with a one-line message when it carries a multi-line body from
+// the agent, else err itself.
+func cleanAPIError(err error) error {
+	var ure api.UnexpectedResponseError
+	if !errors.As(err, &ure) || !ure.HasBody() || !strings.Contains(strings.TrimSpace(ure.Body()), "\n") {
+		return err
+	}
+	var b strings.Builder
+	for _, line := range strings.Split(ure.Body(), "\n") {
+		line = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "*"))
+		line = strings.TrimSpace(errorsOccurred.ReplaceAllString(line, ""))
+		if line == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			if strings.HasSuffix(b.String(), ":") {
+				b.WriteString(" ")
+			} else {
+				b.WriteString("; ")
+			}
+		}
+		b.WriteString(line)
+	}
+	return &apiError{msg: fmt.Sprintf("Nomad refused it (%d): %s", ure.StatusCode(), b.String()), err: err}
 }

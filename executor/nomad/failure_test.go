@@ -2,6 +2,7 @@ package nomad
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -109,5 +110,57 @@ func TestUnreachableAgentIsNeverClean(t *testing.T) {
 	}
 	if p, err := l.Plan(testCtx(t), executor.Spec{Env: "e2e"}); err != nil || p.Status != executor.PlanNothing {
 		t.Errorf("Plan of a spec without Nomad parts = %+v, %v", p, err)
+	}
+}
+
+func TestDestroyIsRolledBack(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	const svc = "phoenix"
+	s := e.spec(svc, nil)
+	e.apply(t, s, e.plan(t, s))
+	running := e.job(t, svc)
+	d := e.destroySpec(svc)
+	e.apply(t, d, e.plan(t, d))
+	note, err := e.layer.Rollback(testCtx(t), d, &s, nil)
+	if want := "reverted job " + e.id(svc) + " to version " + fmt.Sprint(*running.Version) + " (1/1 healthy)"; err != nil || note != want {
+		t.Fatalf("Rollback = %q, %v; want %q", note, err, want)
+	}
+	if j := e.job(t, svc); *j.Stop || *j.Status != "running" {
+		t.Errorf("after rollback: stop %v status %s; want running", *j.Stop, *j.Status)
+	}
+}
+
+// TestPurgedJobRegisteredAgain covers a Nomad 1.4 trap: a job whose deployment succeeded and
+// whose allocation then failed, purged and registered again under the same ID, is never
+// placed while the old allocation lingers. Apply must say so at once instead of waiting for
+// DeployTimeout.
+func TestPurgedJobRegisteredAgain(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	const svc = "lazarus"
+	s := e.spec(svc, map[string]any{"command": "/bin/sh", "args": []any{"-c", "sleep 4; exit 2"}})
+	e.apply(t, s, e.plan(t, s))
+	e.waitAlloc(t, svc, func(a *api.AllocationListStub) bool { return a.ClientStatus == "failed" })
+	if _, _, err := e.api.Jobs().Deregister(e.id(svc), true, nil); err != nil {
+		t.Fatalf("purging: %v", err)
+	}
+	start := time.Now()
+	res, err := e.layer.Apply(testCtx(t), s, e.plan(t, s), nil)
+	if err == nil || !strings.Contains(res.Error, "Nomad placed no allocation and reported no failure") ||
+		!strings.Contains(res.Error, "run `nomad system gc` and plan again") {
+		t.Errorf("Apply = %+v, %v; want the purged-job diagnosis", res, err)
+	}
+	if time.Since(start) > 30*time.Second {
+		t.Errorf("Apply took %s", time.Since(start))
+	}
+}
+
+func TestRefusedJobErrorIsOneLine(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	_, err := e.layer.Plan(testCtx(t), e.spec("neg", map[string]any{"instances": -1}))
+	if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "Nomad refused it (500): Task group app validation failed: ") {
+		t.Errorf("Plan = %q, want a one-line refusal naming the group", err)
 	}
 }

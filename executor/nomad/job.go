@@ -50,7 +50,7 @@ func (l *Layer) parseJob(ctx context.Context, env string, u executor.Unit) (desi
 	var job api.Job
 	wo := (&api.WriteOptions{}).WithContext(ctx)
 	if _, err := l.client.Raw().Write("/v1/jobs/parse", &parseRequest{JobHCL: text}, &job, wo); err != nil {
-		return desiredJob{}, fmt.Errorf("nomad job %s: parsing the job template: %w", id, err)
+		return desiredJob{}, fmt.Errorf("nomad job %s: parsing the job template: %w", id, cleanAPIError(err))
 	}
 	job.ID, job.Name = &id, &id
 	if l.namespace != "" {

@@ -95,7 +95,7 @@ func (l *Layer) planUnit(ctx context.Context, env string, u executor.Unit) (unit
 	}
 	resp, _, err := l.client.Jobs().Plan(dj.job, true, l.write(ctx))
 	if err != nil {
-		return unitPlan{}, nil, "", fmt.Errorf("planning nomad job %s: %w", dj.id, err)
+		return unitPlan{}, nil, "", fmt.Errorf("planning nomad job %s: %w", dj.id, cleanAPIError(err))
 	}
 	if resp.Warnings != "" {
 		l.log.Warn("nomad job plan warnings", "job", dj.id, "warnings", resp.Warnings)

@@ -52,16 +52,8 @@ func (l *Layer) follow(ctx context.Context, job *api.Job, evalID string, total i
 	if err != nil {
 		return "registered", l.timedOut(ctx, wctx, id, "to start its deployment", err)
 	}
-	if d != nil && d.JobVersion == deref(job.Version) {
-		if d.JobCreateIndex == deref(job.CreateIndex) {
-			return l.watchDeployment(ctx, wctx, job, d.ID, emit)
-		}
-		if d.Status == deployFailed {
-			// Nomad 1.4 matches deployments by job ID and version only: a purged job
-			// registered again inherits its predecessor's failed deployment and is never
-			// placed. Waiting would only time out.
-			return "registered, not placed", fmt.Errorf("nomad job %s: Nomad tied this job to the failed deployment %s of an earlier, purged job with the same ID and will not place it; run `nomad system gc` and plan again", id, shortID(d.ID))
-		}
+	if d != nil && d.JobVersion == deref(job.Version) && d.JobCreateIndex == deref(job.CreateIndex) {
+		return l.watchDeployment(ctx, wctx, job, d.ID, emit)
 	}
 	return l.watchAllocations(ctx, wctx, job, total, emit)
 }
@@ -161,6 +153,12 @@ func (l *Layer) watchAllocations(ctx, wctx context.Context, job *api.Job, want i
 		}
 		if want == 0 {
 			total = placed
+		}
+		if index == 0 && placed == 0 && want > 0 {
+			// The evaluation completed (its plan, allocations included, is applied) without
+			// placing anything or reporting a failure: Nomad 1.4 counts the allocations a
+			// purged job with the same ID left behind until they are garbage-collected.
+			return "registered, not placed", fmt.Errorf("nomad job %s: Nomad placed no allocation and reported no failure; allocations of an earlier, purged job with the same ID may linger: run `nomad system gc` and plan again", id)
 		}
 		emit.setTotal(total)
 		verb := "running"

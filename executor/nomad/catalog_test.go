@@ -1,0 +1,68 @@
+package nomad
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/eosbot/eos/executor"
+)
+
+// TestShippedTemplatesPlan plans every job template the catalog ships, with values of the
+// kinds the catalog passes, on the real agent: each must parse with its variables bound (the
+// job gets the unit's ID and the env value in its meta) and be planned by Nomad. The agent
+// has no Docker, so each plan must say so in plain words.
+//
+// The test agent is Nomad 1.4, which refuses `vault {}` without policies (workload identities
+// came in 1.7) and has no Vault anyway, so the blocks are dropped here.
+func TestShippedTemplatesPlan(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	paths, err := filepath.Glob("../../catalog/blueprints/*/nomad/*.nomad.hcl")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no shipped templates found: %v", err)
+	}
+	common := map[string]any{
+		"env": e.env, "domain": "cloud.example.org", "data_dir": "/srv/data/x",
+		"secrets_path": "eos/data/" + e.env + "/x", "datacenters": []any{"dc1"},
+	}
+	extra := map[string]map[string]any{
+		"nextcloud": {"sso": true},
+		"authentik": {"frontend_for": "nextcloud"},
+		"grafana":   {"port": int64(3000)},
+		"jenkins":   {"executors": int64(2)},
+	}
+	for _, path := range paths {
+		service := filepath.Base(filepath.Dir(filepath.Dir(path)))
+		t.Run(service, func(t *testing.T) {
+			t.Parallel()
+			text, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			vars := map[string]any{}
+			for k, v := range common {
+				vars[k] = v
+			}
+			for k, v := range extra[service] {
+				vars[k] = v
+			}
+			u := executor.Unit{Service: service, Nomad: &executor.NomadPart{Template: string(text), Vars: vars}}
+			dj, err := e.layer.parseJob(testCtx(t), e.env, u)
+			if err != nil {
+				t.Fatalf("parseJob: %v", err)
+			}
+			if *dj.job.ID != e.id(service) || *dj.job.Name != e.id(service) || dj.job.Meta["env"] != e.env {
+				t.Errorf("parsed job: id %s name %s meta %v", *dj.job.ID, *dj.job.Name, dj.job.Meta)
+			}
+			s := e.spec(service, nil)
+			s.Units[0].Nomad = &executor.NomadPart{Template: strings.ReplaceAll(string(text), "vault {}", ""), Vars: vars}
+			p := e.plan(t, s)
+			if p.Status != executor.PlanChanges || !strings.HasPrefix(p.Summary, "job "+e.id(service)+": new, group") ||
+				!strings.Contains(p.Summary, "no node has the docker driver") {
+				t.Errorf("plan = %s %q", p.Status, p.Summary)
+			}
+		})
+	}
+}
