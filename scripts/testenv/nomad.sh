@@ -107,7 +107,9 @@ plugin "raw_exec" {
 }
 HCL
 	(
-		export CHECKPOINT_DISABLE=1
+		# EOS_NOMAD_STATE marks the agent and the helpers it forks (executor, logmon), so stop
+		# can find them if the agent dies without cleaning up.
+		export CHECKPOINT_DISABLE=1 EOS_NOMAD_STATE=$state
 		setsid "$CACHE_DIR/bin/nomad" agent -dev -bind=127.0.0.1 -network-interface=lo \
 			-data-dir="$state/data" -config="$state/agent.hcl" >>"$state/nomad.log" 2>&1 </dev/null &
 		echo $! >"$state/nomad.pid"
@@ -154,18 +156,27 @@ stop() {
 }
 
 # reap kills what the agent's tasks left behind: a -dev agent stops its allocations when it
-# leaves, but one that had to be killed leaves raw_exec tasks and their executors running.
-# They are found by their working directory or command line under the agent's data dir.
+# leaves, but one that had to be killed leaves raw_exec tasks, executors and log monitors
+# running, and (as root) the tasks' secrets directories mounted. They are found by the
+# EOS_NOMAD_STATE marker in their environment, or by their working directory or command line
+# under the agent's data dir.
 reap() {
-	local data=$1 dir pid
+	local data=$1 state dir pid mnt
+	state=$(dirname "$data")
 	[[ -d $data ]] || return 0
 	for dir in /proc/[0-9]*; do
 		pid=${dir#/proc/}
 		if [[ $(readlink "$dir/cwd" 2>/dev/null) == "$data"/* ]] ||
-			tr '\0' ' ' <"$dir/cmdline" 2>/dev/null | grep -qF -- "$data/"; then
+			{ tr '\0' '\n' <"$dir/environ"; } 2>/dev/null | grep -qxF -- "EOS_NOMAD_STATE=$state" ||
+			{ tr '\0' ' ' <"$dir/cmdline"; } 2>/dev/null | grep -qF -- "$data/"; then
 			kill -KILL "$pid" 2>/dev/null || true
 		fi
 	done
+	# Deepest first, so nested mounts come off before their parents.
+	awk -v p="$data/" 'index($2, p) == 1 { print $2 }' /proc/self/mounts | sort -r |
+		while read -r mnt; do
+			umount -l "$mnt" 2>/dev/null || true
+		done
 }
 
 cmd=${1:-}
