@@ -102,7 +102,9 @@ job "authentik" {
         volumes = ["${var.data_dir}/db:/var/lib/postgresql/data"]
       }
 
-      vault {}
+      vault {
+        policies = ["eos-secrets"]
+      }
 
       template {
         destination = "secrets/db.env"
@@ -176,7 +178,9 @@ job "authentik" {
         AUTHENTIK_ERROR_REPORTING__ENABLED = "false"
       }
 
-      vault {}
+      vault {
+        policies = ["eos-secrets"]
+      }
 
       template {
         destination = "secrets/authentik.env"
@@ -209,7 +213,9 @@ job "authentik" {
         args  = ["worker"]
       }
 
-      vault {}
+      vault {
+        policies = ["eos-secrets"]
+      }
 
       template {
         destination = "secrets/authentik.env"

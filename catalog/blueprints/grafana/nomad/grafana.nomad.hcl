@@ -97,7 +97,9 @@ job "grafana" {
         GF_SERVER_ROOT_URL  = "https://${var.domain}/"
       }
 
-      vault {}
+      vault {
+        policies = ["eos-secrets"]
+      }
 
       template {
         destination = "secrets/admin.env"

@@ -49,11 +49,12 @@ job "jenkins" {
   }
 
   update {
-    max_parallel     = 1
-    health_check     = "checks"
-    min_healthy_time = "30s"
-    healthy_deadline = "10m"
-    auto_revert      = true
+    max_parallel      = 1
+    health_check      = "checks"
+    min_healthy_time  = "30s"
+    healthy_deadline  = "10m"
+    progress_deadline = "15m"
+    auto_revert       = true
   }
 
   group "controller" {
@@ -107,7 +108,9 @@ job "jenkins" {
         CASC_EXECUTORS = var.executors
       }
 
-      vault {}
+      vault {
+        policies = ["eos-secrets"]
+      }
 
       template {
         destination = "secrets/admin.env"

@@ -87,7 +87,9 @@ job "nextcloud" {
         volumes = ["${var.data_dir}/db:/var/lib/postgresql/data"]
       }
 
-      vault {}
+      vault {
+        policies = ["eos-secrets"]
+      }
 
       template {
         destination = "secrets/db.env"
@@ -148,7 +150,9 @@ job "nextcloud" {
         EOS_SSO                   = var.sso ? "authentik" : "off"
       }
 
-      vault {}
+      vault {
+        policies = ["eos-secrets"]
+      }
 
       template {
         destination = "secrets/app.env"
