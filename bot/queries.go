@@ -81,7 +81,11 @@ func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
 		if (in.Noun != "" && service != in.Noun) || (in.Env != "" && env != in.Env) {
 			continue
 		}
-		rows = append(rows, []string{service, env, "run " + d.RunID, d.At.UTC().Format("Jan 02 15:04 UTC"), values(d.Spec)})
+		row := []string{service, env, "run " + d.RunID, d.At.UTC().Format("Jan 02 15:04 UTC"), values(d.Spec), ""}
+		if in.Noun != "" {
+			row[5] = strings.Join(e.cfg.Runner.Status(ctx, d.Spec), " · ")
+		}
+		rows = append(rows, row)
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i][0]+rows[i][1] < rows[j][0]+rows[j][1] })
 	if len(rows) == 0 {
@@ -93,7 +97,7 @@ func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
 		return
 	}
 	blocks := []adapters.Block{adapters.Heading{Text: "Deployed"},
-		adapters.Table{Header: []string{"service", "env", "declared by", "since", "values"}, Rows: rows}}
+		adapters.Table{Header: []string{"service", "env", "declared by", "since", "values", "running now"}, Rows: rows}}
 	if locks, err := e.st.Locks(); err == nil && len(locks) > 0 {
 		var items []string
 		for _, l := range locks {

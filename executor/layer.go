@@ -157,3 +157,10 @@ type LayerDrift struct {
 	// Reason explains an unknown or skipped status.
 	Reason string `json:"reason,omitempty"`
 }
+
+// StatusReporter is implemented by layers that can say what runs now (Nomad: job version,
+// allocations, deployment health), for `@eos status`.
+type StatusReporter interface {
+	// Status describes the spec's units as they run now, in one short line.
+	Status(ctx context.Context, spec Spec) (string, error)
+}

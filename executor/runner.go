@@ -279,3 +279,25 @@ func (r *Runner) Drift(ctx context.Context, spec Spec) []LayerDrift {
 	}
 	return out
 }
+
+// Status asks every configured layer that can report what runs now about spec, in run order:
+// "Nomad: v3 running, 2/2 allocations healthy". A failed report says why.
+func (r *Runner) Status(ctx context.Context, spec Spec) []string {
+	var out []string
+	for _, name := range Layers {
+		l, ok := r.layers[name]
+		if !ok || !spec.Has(name) {
+			continue
+		}
+		sr, ok := l.(StatusReporter)
+		if !ok {
+			continue
+		}
+		line, err := sr.Status(ctx, spec)
+		if err != nil {
+			line = "unknown: " + err.Error()
+		}
+		out = append(out, name.Title()+": "+line)
+	}
+	return out
+}

@@ -36,6 +36,7 @@ type Config struct {
 	Mattermost *MattermostConfig `hcl:"mattermost,block"`
 	Vault      *VaultConfig      `hcl:"vault,block"`
 	Salt       *SaltConfig       `hcl:"salt,block"`
+	Nomad      *NomadConfig      `hcl:"nomad,block"`
 	Policies   []PolicyConfig    `hcl:"policy,block"`
 	Digests    []DigestConfig    `hcl:"digest,block"`
 }
@@ -127,6 +128,21 @@ type SaltConfig struct {
 	Targets []string `hcl:"targets,optional"`
 }
 
+// NomadConfig connects the Nomad layer.
+type NomadConfig struct {
+	// Address of the Nomad HTTP API (EOS_NOMAD_ADDR).
+	Address string `hcl:"address,optional"`
+	Region  string `hcl:"region,optional"`
+	// Namespace overrides the jobs' namespace.
+	Namespace string `hcl:"namespace,optional"`
+	// Token is an ACL token; prefer EOS_NOMAD_TOKEN.
+	Token string `hcl:"token,optional"`
+	// CACert is a PEM file of CAs to trust for https.
+	CACert string `hcl:"ca_cert,optional"`
+	// DeployTimeout bounds waiting for a deployment to become healthy (default 5m).
+	DeployTimeout string `hcl:"deploy_timeout,optional"`
+}
+
 // PolicyConfig is the approval policy of one environment; the label "default" applies to
 // environments without their own block.
 type PolicyConfig struct {
@@ -181,6 +197,13 @@ func (c *Config) applyEnv(getenv func(string) string) {
 		set(&c.Vault.Address, "EOS_VAULT_ADDR")
 		set(&c.Vault.Token, "EOS_VAULT_TOKEN")
 		set(&c.Vault.SecretID, "EOS_VAULT_SECRET_ID")
+	}
+	if getenv("EOS_NOMAD_ADDR") != "" && c.Nomad == nil {
+		c.Nomad = &NomadConfig{}
+	}
+	if c.Nomad != nil {
+		set(&c.Nomad.Address, "EOS_NOMAD_ADDR")
+		set(&c.Nomad.Token, "EOS_NOMAD_TOKEN")
 	}
 	if getenv("EOS_SALT_URL") != "" && c.Salt == nil {
 		c.Salt = &SaltConfig{}

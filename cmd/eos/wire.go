@@ -14,6 +14,7 @@ import (
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/catalog"
 	"github.com/eosbot/eos/executor"
+	"github.com/eosbot/eos/executor/nomad"
 	"github.com/eosbot/eos/executor/salt"
 	"github.com/eosbot/eos/executor/terraform"
 	"github.com/eosbot/eos/executor/vault"
@@ -152,6 +153,24 @@ func newRunner(ctx context.Context, cfg *Config, log *slog.Logger, secrets *vaul
 			return nil, err
 		}
 		layers = append(layers, sl)
+	}
+	if nc := cfg.Nomad; nc != nil {
+		ncfg := nomad.Config{Address: nc.Address, Region: nc.Region, Namespace: nc.Namespace, Token: nc.Token, Logger: log.With("layer", "nomad")}
+		if nc.CACert != "" {
+			ncfg.TLS = &nomad.TLSConfig{CACert: nc.CACert}
+		}
+		if nc.DeployTimeout != "" {
+			d, err := time.ParseDuration(nc.DeployTimeout)
+			if err != nil {
+				return nil, fmt.Errorf("nomad deploy_timeout %q: %w", nc.DeployTimeout, err)
+			}
+			ncfg.DeployTimeout = d
+		}
+		nl, err := nomad.New(ncfg)
+		if err != nil {
+			return nil, err
+		}
+		layers = append(layers, nl)
 	}
 	rc := executor.RunnerConfig{Layers: layers, Rollback: policy}
 	if secrets != nil {
