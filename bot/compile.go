@@ -42,6 +42,9 @@ func (e *Engine) compile(in *intents.Intent) (executor.Spec, error) {
 		for i := range spec.Units {
 			spec.Units[i].Destroy = true
 		}
+		if v, ok := in.Flag("purge-secrets"); ok && v.Bool {
+			spec.PurgeSecrets = true
+		}
 		return spec, nil
 	case in.Verb == intents.VerbCreate && deployed:
 		return executor.Spec{}, refuse("%s is already deployed in %s (run %s). To change it: @eos update %s --flag value", bp.Name, env, declared.RunID, bp.Name)
@@ -141,16 +144,22 @@ func vaultRow(plan executor.Plan, configured bool) string {
 		return fmt.Sprintf("creates %d secret(s)%s, reuses %d%s — values never shown",
 			len(sp.Create), listed(sp.Create), len(sp.Reuse), listed(sp.Reuse))
 	}
-	var names []string
+	var names, kept []string
 	for _, u := range plan.Spec.Units {
-		if u.Destroy {
-			continue
-		}
 		for _, s := range u.Secrets {
-			names = append(names, u.Service+"/"+s)
+			if u.Destroy {
+				kept = append(kept, u.Service+"/"+s)
+			} else {
+				names = append(names, u.Service+"/"+s)
+			}
 		}
 	}
-	if len(names) == 0 || configured {
+	switch {
+	case len(kept) > 0 && plan.Spec.PurgeSecrets:
+		return fmt.Sprintf("deletes %d secret(s) (%s) after the destroy (--purge-secrets)", len(kept), strings.Join(kept, ", "))
+	case len(kept) > 0:
+		return fmt.Sprintf("keeps %d secret(s) (%s): a later create reuses them; add --purge-secrets to delete them", len(kept), strings.Join(kept, ", "))
+	case len(names) == 0 || configured:
 		return ""
 	}
 	sort.Strings(names)

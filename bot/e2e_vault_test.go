@@ -83,11 +83,32 @@ func TestE2EVaultSecretsThroughTheBot(t *testing.T) {
 
 	// Destroy leaves the secret; a new create reuses it.
 	dp, did := preview(t, h, "alice", "@eos destroy grafana in "+env)
+	if !strings.Contains(dp.Text, "keeps 1 secret(s) (grafana/admin_password): a later create reuses them; add --purge-secrets to delete them") {
+		t.Errorf("destroy preview does not say the secret is kept:\n%s", dp.Text)
+	}
 	h.React("bob", dp.ID, "+1")
 	h.WaitText(dp.ID, "Run "+did+" · done in")
 	again, _ := preview(t, h, "alice", "@eos create grafana in "+env)
 	if !strings.Contains(again.Text, "creates 0 secret(s), reuses 1 ("+path+")") {
 		t.Errorf("second create does not reuse the secret:\n%s", again.Text)
+	}
+
+	h.React("bob", again.ID, "+1")
+	h.WaitText(again.ID, "· done in")
+	kv2, err := client.KVv2("secret").Get(context.Background(), "eos-e2e/"+env+"/grafana/admin_password")
+	if err != nil || kv2.Data["value"] != value {
+		t.Fatalf("the reused secret changed or vanished: %v", err)
+	}
+
+	// destroy --purge-secrets deletes it.
+	pp, pid := preview(t, h, "alice", "@eos destroy grafana --purge-secrets in "+env)
+	if !strings.Contains(pp.Text, "deletes 1 secret(s) (grafana/admin_password) after the destroy (--purge-secrets)") {
+		t.Errorf("purge preview:\n%s", pp.Text)
+	}
+	h.React("bob", pp.ID, "+1")
+	h.WaitText(pp.ID, "Run "+pid+" · done in", "Vault ✅ deleted 1 secret(s)")
+	if _, err := client.KVv2("secret").Get(context.Background(), "eos-e2e/"+env+"/grafana/admin_password"); err == nil {
+		t.Error("the secret is still in Vault after destroy --purge-secrets")
 	}
 
 	after := h.Last()

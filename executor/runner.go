@@ -146,11 +146,13 @@ func (e *LayerError) Unwrap() error { return e.Err }
 // RunResult is the outcome of applying a plan.
 type RunResult struct {
 	// Secrets is what the secrets store generated and reused; SecretsError why it failed.
-	Secrets      *SecretPlan   `json:"secrets,omitempty"`
-	SecretsError string        `json:"secrets_error,omitempty"`
-	Layers       []LayerResult `json:"layers"`
-	Failed       bool          `json:"failed"`
-	Elapsed      time.Duration `json:"elapsed"`
+	Secrets      *SecretPlan `json:"secrets,omitempty"`
+	SecretsError string      `json:"secrets_error,omitempty"`
+	// Purged are the secrets a destroy --purge-secrets deleted.
+	Purged  []string      `json:"purged,omitempty"`
+	Layers  []LayerResult `json:"layers"`
+	Failed  bool          `json:"failed"`
+	Elapsed time.Duration `json:"elapsed"`
 }
 
 // Apply carries out plan layer by layer, reporting progress. It stops at the first layer that
@@ -188,6 +190,15 @@ func (r *Runner) Apply(ctx context.Context, plan Plan, previous *Spec, report fu
 		res.Failed = true
 		if lr.Status != ResultCancelled {
 			r.rollback(ctx, plan.Spec, previous, &res.Layers[i], applied, report)
+		}
+	}
+	if !res.Failed && plan.Spec.PurgeSecrets && r.secrets != nil {
+		purged, err := r.secrets.PurgeSecrets(ctx, plan.Spec)
+		switch {
+		case err != nil:
+			res.SecretsError = "Vault: purging secrets: " + err.Error()
+		default:
+			res.Purged = purged
 		}
 	}
 	res.Elapsed = r.now().Sub(start)

@@ -48,6 +48,9 @@ type Spec struct {
 	Env string `json:"env"`
 	// Units are the services this request touches, dependencies first.
 	Units []Unit `json:"units"`
+	// PurgeSecrets deletes the units' secrets after a successful destroy; without it a
+	// destroy keeps them, so a later create reuses them.
+	PurgeSecrets bool `json:"purge_secrets,omitempty"`
 }
 
 // Unit is one service's share of a Spec.

@@ -10,6 +10,7 @@ import (
 var (
 	envFlag   = catalog.Flag{Name: "env", Type: catalog.String, Description: "the environment, same as in ENV"}
 	nodesFlag = catalog.Flag{Name: "nodes", Type: catalog.List, Description: "the hosts, same as on NODES"}
+	purgeFlag = catalog.Flag{Name: "purge-secrets", Type: catalog.Bool, Description: "destroy: also delete the service's secrets from Vault"}
 )
 
 // phraseKind is a keyword that starts a phrase: sugar for a flag.
@@ -61,6 +62,9 @@ func (st *state) resolveFlag(name string) (f *catalog.Flag, negated bool) {
 	}
 	if (s == nil || !s.ownNodes) && strings.EqualFold(name, "nodes") {
 		return &nodesFlag, false
+	}
+	if st.in.Verb == VerbDestroy && strings.EqualFold(name, purgeFlag.Name) {
+		return &purgeFlag, false
 	}
 	if s != nil && len(name) > 3 && strings.EqualFold(name[:3], "no-") {
 		if f, ok := lookup(s.flags, name[3:]); ok {
