@@ -72,7 +72,7 @@ func TestDriftAfterAFailedAllocation(t *testing.T) {
 	if c.Address != e.id(svc)+"/app" || c.Detail != "1 allocation failed (task main: Exit Code: 2)" {
 		t.Errorf("change = %+v", c)
 	}
-	st, err := e.layer.Status(testCtx(t), svc, e.env)
+	st, err := e.layer.JobStatus(testCtx(t), svc, e.env)
 	if err != nil || st.Allocations["failed"] != 1 {
 		t.Errorf("status = %+v, %v; want one failed allocation", st, err)
 	}
@@ -86,7 +86,7 @@ func TestMissingJob(t *testing.T) {
 	if err != nil || d.Status != executor.DriftDrifted || d.Changes[0].Detail != "declared but missing from Nomad" {
 		t.Errorf("drift = %+v, %v", d, err)
 	}
-	if _, err := e.layer.Status(testCtx(t), "ghost", e.env); !errors.Is(err, ErrJobNotFound) {
+	if _, err := e.layer.JobStatus(testCtx(t), "ghost", e.env); !errors.Is(err, ErrJobNotFound) {
 		t.Errorf("Status = %v, want ErrJobNotFound", err)
 	}
 	if p := e.plan(t, e.destroySpec("ghost")); p.Status != executor.PlanNoChanges {

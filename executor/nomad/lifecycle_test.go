@@ -53,7 +53,7 @@ func TestLifecycle(t *testing.T) {
 		if got := j.Meta["label"]; got != label {
 			t.Errorf("meta label = %q, want it literally %q", got, label)
 		}
-		st, err := e.layer.Status(testCtx(t), svc, e.env)
+		st, err := e.layer.JobStatus(testCtx(t), svc, e.env)
 		if err != nil {
 			t.Fatalf("Status: %v", err)
 		}

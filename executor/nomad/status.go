@@ -2,8 +2,14 @@ package nomad
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
+
+	"github.com/eosbot/eos/executor"
 )
+
+var _ executor.StatusReporter = (*Layer)(nil)
 
 // JobStatus is a unit's job as Nomad runs it, for `@eos status`.
 type JobStatus struct {
@@ -34,9 +40,9 @@ type DeploymentHealth struct {
 	Unhealthy   int    `json:"unhealthy"`
 }
 
-// Status reports the job of service in env; an error wrapping ErrJobNotFound when there is
+// JobStatus reports the job of service in env; an error wrapping ErrJobNotFound when there is
 // none.
-func (l *Layer) Status(ctx context.Context, service, env string) (JobStatus, error) {
+func (l *Layer) JobStatus(ctx context.Context, service, env string) (JobStatus, error) {
 	id := JobID(service, env)
 	job, err := l.currentJob(ctx, id)
 	if err != nil {
@@ -75,4 +81,59 @@ func (l *Layer) Status(ctx context.Context, service, env string) (JobStatus, err
 		st.Deployment = h
 	}
 	return st, nil
+}
+
+// Status is executor.StatusReporter: one line per unit of spec with a Nomad part, in spec
+// order, joined by "; " ("grafana-local v2 running, 2/2 allocations healthy"). A unit with no
+// job says so ("grafana-local not in Nomad"); an unreachable agent is an error.
+func (l *Layer) Status(ctx context.Context, spec executor.Spec) (string, error) {
+	var lines []string
+	for _, u := range spec.Units {
+		if u.Nomad == nil {
+			continue
+		}
+		st, err := l.JobStatus(ctx, u.Service, spec.Env)
+		if errors.Is(err, ErrJobNotFound) {
+			lines = append(lines, JobID(u.Service, spec.Env)+" not in Nomad")
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		lines = append(lines, st.Line())
+	}
+	return strings.Join(lines, "; "), nil
+}
+
+// Line is the status in a few words: "grafana-local v2 running, 2/2 allocations healthy",
+// "grafana-local v3 stopped", "grafana-local v1 running, deployment failed: ... , 1 failed".
+func (s JobStatus) Line() string {
+	state := s.Status
+	if s.Stopped {
+		state = "stopped"
+	}
+	line := fmt.Sprintf("%s v%d %s", s.ID, s.Version, state)
+	var parts []string
+	if d := s.Deployment; d != nil {
+		switch d.Status {
+		case "successful", "running":
+			parts = append(parts, fmt.Sprintf("%d/%d allocations healthy", d.Healthy, d.Desired))
+			if d.Status == "running" {
+				parts = append(parts, "deploying")
+			}
+		default:
+			parts = append(parts, "deployment "+d.Status)
+		}
+	} else if n := s.Allocations["running"]; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d running", n))
+	}
+	for _, k := range sortedKeys(s.Allocations) {
+		if k != "running" && k != "complete" && s.Allocations[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", s.Allocations[k], k))
+		}
+	}
+	if len(parts) == 0 {
+		return line
+	}
+	return line + ", " + strings.Join(parts, ", ")
 }
