@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/executor"
 	"github.com/eosbot/eos/intents"
 )
 
@@ -64,10 +65,14 @@ func (e *Engine) HandleMessage(ctx context.Context, a adapters.Adapter, m adapte
 		e.say(ctx, a, m.Post, e.parseErrorDoc(err))
 		return
 	}
-	log := e.log.With("platform", a.Name(), "user", m.Author.Name, "verb", in.VerbWord(), "noun", in.Noun)
-	log.Info("request")
-	handlers[in.Verb](e, ctx, c, in)
+	log := e.log.With("conv", convID(m.Post), "platform", a.Name(), "user", m.Author.Name)
+	log.Info("request", "verb", in.VerbWord(), "noun", in.Noun)
+	handlers[in.Verb](e, executor.WithLog(ctx, log), c, in)
 }
+
+// convID is the correlation id of a conversation: its request post. Every log line about the
+// conversation, in the engine and in the layers, carries it as conv=....
+func convID(request adapters.PostRef) string { return request.Platform + ":" + request.ID }
 
 // parseErrorDoc explains a mistake: what is wrong, where, and what would be right.
 func (e *Engine) parseErrorDoc(err error) adapters.Doc {

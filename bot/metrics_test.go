@@ -54,3 +54,25 @@ func TestMetricsCountAConversation(t *testing.T) {
 		t.Fatalf("/healthz = %d %s", code, body)
 	}
 }
+
+// Every log line of a conversation, the engine's and the layers', carries its correlation id.
+func TestLogsCarryTheConversationID(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{})
+	p, id := preview(t, h, "alice", "@eos create jenkins")
+	h.React("bob", p.ID, "+1")
+	h.WaitText(p.ID, "Run "+id+" · done in")
+	h.Idle()
+	var terraformLines, withConv int
+	for _, line := range strings.Split(h.Log.String(), "\n") {
+		if strings.Contains(line, "terraform command done") {
+			terraformLines++
+			if strings.Contains(line, "conv=console:1") {
+				withConv++
+			}
+		}
+	}
+	if terraformLines == 0 || withConv != terraformLines {
+		t.Fatalf("%d of %d terraform log lines carry conv=console:1:\n%s", withConv, terraformLines, h.Log.String())
+	}
+}

@@ -26,6 +26,7 @@ func (e *Engine) start(a adapters.Adapter, p *store.Plan) {
 // declared state, release the lock.
 func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan) {
 	spec := p.Plan.Spec
+	ctx = executor.WithLog(ctx, e.log.With("conv", convID(p.Request), "plan", p.ID))
 	run := &store.Run{
 		ID: p.ID, State: store.RunRunning, Verb: spec.Verb, Target: spec.Target, Env: spec.Env, Hash: p.Plan.Hash,
 		Request: p.Text, Requester: p.Requester.Name, Approvers: voters(p.Approvals), Started: e.now(),
@@ -39,7 +40,7 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan)
 		e.notStarted(ctx, a, p, err)
 		return
 	}
-	log := e.log.With("run", run.ID, "service", spec.Target, "env", spec.Env)
+	log := executor.Log(ctx, e.log).With("service", spec.Target, "env", spec.Env)
 	log.Info("run started", "approvers", run.Approvers)
 	e.audit(store.Entry{Kind: "run", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env, Platform: a.Name(),
 		Text: "run started, approved by " + mentions(run.Approvers)})

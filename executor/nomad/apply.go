@@ -70,7 +70,7 @@ func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.Lay
 // applyUnit carries out one unit's plan and returns its result line ("nextcloud-local 2/2
 // healthy"); after a failure the line says how far it got.
 func (l *Layer) applyUnit(ctx context.Context, env string, u executor.Unit, up unitPlan, emit *emitter) (string, error) {
-	log := l.log.With("unit", u.Key(env), "job", up.JobID)
+	log := executor.Log(ctx, l.log).With("unit", u.Key(env), "job", up.JobID)
 	if up.Action == actionDeregister {
 		return l.deregister(ctx, up, emit)
 	}

@@ -117,7 +117,7 @@ func (l *Layer) applyUnits(ctx context.Context, units []executor.Unit, total int
 		if firstErr != nil {
 			return t, firstErr
 		}
-		l.log.Info("applied", "unit", u.Service, "minions", minionsOf(rets), "states", t.done, "changed", t.changed)
+		executor.Log(ctx, l.log).Info("applied", "unit", u.Service, "minions", minionsOf(rets), "states", t.done, "changed", t.changed)
 	}
 	return t, nil
 }

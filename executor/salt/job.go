@@ -111,7 +111,7 @@ func (l *Layer) startRun(ctx context.Context, u executor.Unit, test bool) (job, 
 		return job{}, fmt.Errorf("minion %s is not known to the Salt master (no accepted key)", strings.Join(missing, ", "))
 	}
 	sort.Strings(started.Minions)
-	l.log.Info("started state.apply", "unit", u.Service, "sls", sls, "jid", started.JID, "minions", started.Minions, "test", test)
+	executor.Log(ctx, l.log).Info("started state.apply", "unit", u.Service, "sls", sls, "jid", started.JID, "minions", started.Minions, "test", test)
 	return job{jid: started.JID, minions: started.Minions}, nil
 }
 

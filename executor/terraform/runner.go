@@ -63,7 +63,7 @@ func (r *run) exec(ctx context.Context, op string, sink io.Writer, fn func(ctx c
 	err := fn(cctx, w)
 	// The -json variants of terraform-exec keep the writer for later commands; detach it.
 	r.ud.tf.SetStdout(nil)
-	log := r.l.log.With("unit", r.ud.key, "command", op, "elapsed", time.Since(start).Round(time.Millisecond))
+	log := executor.Log(ctx, r.l.log).With("unit", r.ud.key, "command", op, "elapsed", time.Since(start).Round(time.Millisecond))
 	if err != nil {
 		ferr := failure(ctx, op, r.ud.key, out.Bytes(), err, r.l.timeout, r.redact)
 		log.Warn("terraform command failed", "error", ferr.Error())
@@ -88,7 +88,7 @@ func (r *run) prepare(ctx context.Context, part *executor.TerraformPart) error {
 	// A provider rebuilt into the mirror no longer matches the checksum (or the version) the
 	// lock file recorded, and a plain init refuses it. The mirror is the operator's own, so
 	// renew the lock from it.
-	r.l.log.Warn("provider mirror changed since the last init; renewing the dependency lock", "unit", r.ud.key)
+	executor.Log(ctx, r.l.log).Warn("provider mirror changed since the last init; renewing the dependency lock", "unit", r.ud.key)
 	return r.exec(ctx, "init", nil, func(ctx context.Context, _ io.Writer) error {
 		return r.ud.tf.Init(ctx, tfexec.Backend(true), tfexec.Upgrade(true), tfexec.Get(true))
 	})
