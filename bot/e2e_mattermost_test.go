@@ -136,7 +136,10 @@ func TestE2EMattermostServerRestartMidConversation(t *testing.T) {
 }
 
 // bob approves as soon as the server is back, while the bot is still waiting to reconnect: the
-// approval must count all the same.
+// approval must count all the same. It fails today: the adapter catches up the posts written
+// while its websocket was down, not the reactions (adapters/mattermost/catchup.go), and the
+// engine reads reactions only at start-up. The same gap loses an approval given in the
+// seconds between a bot's start and its first connection.
 func TestE2EMattermostApprovalWhileReconnecting(t *testing.T) {
 	t.Parallel()
 	s := mmtest.Real(t)
@@ -165,6 +168,10 @@ func TestE2EMattermostBotRestart(t *testing.T) {
 	first.Stop()
 
 	second := startMMBot(t, s, ch, eostest.Options{DataDir: dir})
+	// The new process knows the plan from its store. Its answer also tells that it is
+	// connected: a reaction given before that is not seen (TestE2EMattermostApprovalWhileReconnecting).
+	s.Alice.Say(t, ch.Id, req.Id, "@eos plan "+id)
+	botSays(t, s, req.Id, "Plan "+id+" · create grafana in local · pending")
 	s.Bob.React(t, preview.Id, "+1")
 	botSays(t, s, req.Id, "Run "+id+" · done in")
 	second.Idle()
