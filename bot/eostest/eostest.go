@@ -50,6 +50,11 @@ type Options struct {
 	SecretsPath string
 	// Adapters run beside the console (a Mattermost adapter in end-to-end tests).
 	Adapters []adapters.Adapter
+	// Layers run beside Terraform (a Nomad layer on the test agent in end-to-end tests).
+	Layers []executor.Layer
+	// CatalogDirs are operator blueprint folders (each holding blueprint folders), loaded
+	// after the embedded catalog.
+	CatalogDirs []string
 }
 
 // Harness is a running bot and the console it listens to.
@@ -73,9 +78,13 @@ func New(t testing.TB, opts Options) *Harness {
 	if opts.DataDir == "" {
 		opts.DataDir = t.TempDir()
 	}
-	cat, err := catalog.Load(catalog.Embedded())
+	sources := []catalog.Source{catalog.Embedded()}
+	for _, d := range opts.CatalogDirs {
+		sources = append(sources, catalog.Dir(d))
+	}
+	cat, err := catalog.Load(sources...)
 	if err != nil {
-		t.Fatalf("loading the embedded catalog: %v", err)
+		t.Fatalf("loading the catalog: %v", err)
 	}
 	logs := &strings.Builder{}
 	log := slog.New(slog.NewTextHandler(&syncWriter{w: logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -95,7 +104,7 @@ func New(t testing.TB, opts Options) *Harness {
 	if err != nil {
 		t.Fatalf("terraform layer: %v", err)
 	}
-	runner, err := executor.NewRunner(executor.RunnerConfig{Layers: []executor.Layer{tf}, Rollback: opts.Rollback, Secrets: opts.Secrets})
+	runner, err := executor.NewRunner(executor.RunnerConfig{Layers: append([]executor.Layer{tf}, opts.Layers...), Rollback: opts.Rollback, Secrets: opts.Secrets})
 	if err != nil {
 		t.Fatal(err)
 	}
