@@ -2,9 +2,14 @@ package bot_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"net"
+	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -212,4 +217,122 @@ func TestNomadJobChangedBeforeApprovalIsNotOverwritten(t *testing.T) {
 	if _, err := b.Store.Run(uid); err == nil {
 		t.Error("the superseded plan ran")
 	}
+}
+
+// Eos runs as a Nomad job: deploy/eos-raw_exec.nomad.hcl, deployed through the Nomad layer
+// with a freshly built eos, turns healthy by its own /healthz check, and answers it.
+func TestEosRunsAsANomadJob(t *testing.T) {
+	t.Parallel()
+	addr := nomadAgent(t)
+	bin := filepath.Join(t.TempDir(), "eos")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/eos")
+	build.Dir = ".."
+	build.Env = append(os.Environ(), "GOTOOLCHAIN=local")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building eos: %v\n%s", err, out)
+	}
+	tmpl, err := os.ReadFile("../deploy/eos-raw_exec.nomad.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	layer, err := nomad.New(nomad.Config{Address: addr, DeployTimeout: 2 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := freePort(t)
+	spec := executor.Spec{Verb: "create", Target: "eos", Env: fmt.Sprintf("e2e%06x", rand.N(1<<24)), Units: []executor.Unit{{
+		Service: "eos", Nomad: &executor.NomadPart{Template: string(tmpl), Vars: map[string]any{
+			"eos_binary": bin, "data_dir": t.TempDir(), "listen_port": port, "path": os.Getenv("PATH"),
+		}},
+	}}}
+	client, err := api.NewClient(&api.Config{Address: addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _, _ = client.Jobs().Deregister(nomad.JobID("eos", spec.Env), true, nil) })
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	plan, err := layer.Plan(ctx, spec)
+	if err != nil || plan.Status != executor.PlanChanges {
+		t.Fatalf("plan = %+v, %v", plan, err)
+	}
+	// The deployment turns healthy only once Nomad's check of /healthz passes.
+	res, err := layer.Apply(ctx, spec, plan, func(executor.Event) {})
+	if err != nil || res.Status != executor.ResultOK {
+		t.Fatalf("apply = %+v, %v", res, err)
+	}
+	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/healthz", port))
+	if err != nil {
+		t.Fatalf("GET /healthz: %v", err)
+	}
+	defer resp.Body.Close()
+	var h struct {
+		OK       bool              `json:"ok"`
+		Store    string            `json:"store"`
+		Adapters map[string]string `json:"adapters"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&h); err != nil {
+		t.Fatalf("decoding /healthz: %v", err)
+	}
+	if resp.StatusCode != http.StatusOK || !h.OK || h.Store != "writable" || h.Adapters["console"] != "running" {
+		t.Errorf("/healthz = %d %+v; want 200, ok, a writable store and the console running", resp.StatusCode, h)
+	}
+	line, err := layer.Status(ctx, spec)
+	if err != nil || !strings.Contains(line, "v0 running, 1/1 allocations healthy") {
+		t.Errorf("status = %q, %v", line, err)
+	}
+	// Nomad's own check of /healthz is what made the deployment healthy.
+	q := (&api.QueryOptions{}).WithContext(ctx)
+	stubs, _, err := client.Jobs().Allocations(nomad.JobID("eos", spec.Env), false, q)
+	if err != nil || len(stubs) != 1 {
+		t.Fatalf("allocations = %d, %v; want 1", len(stubs), err)
+	}
+	checks, err := client.Allocations().Checks(stubs[0].ID, q)
+	if err != nil || len(checks) != 1 {
+		t.Fatalf("checks = %+v, %v; want the healthz check", checks, err)
+	}
+	for _, c := range checks {
+		if c.Check != "healthz" || c.Status != "success" || c.StatusCode != http.StatusOK {
+			t.Errorf("check = %+v; want healthz passing with 200", c)
+		}
+	}
+}
+
+// The production job (docker) is one Nomad accepts: it parses, validates and plans on the
+// test agent, which has no docker driver and says so.
+func TestShippedEosJobIsAcceptedByNomad(t *testing.T) {
+	t.Parallel()
+	addr := nomadAgent(t)
+	tmpl, err := os.ReadFile("../deploy/eos.nomad.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	layer, err := nomad.New(nomad.Config{Address: addr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := executor.Spec{Verb: "create", Target: "eos", Env: fmt.Sprintf("e2e%06x", rand.N(1<<24)), Units: []executor.Unit{{
+		Service: "eos", Nomad: &executor.NomadPart{Template: string(tmpl), Vars: map[string]any{
+			"mattermost_url": "https://chat.example.org", "mattermost_channels": "ops/infra",
+		}},
+	}}}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	plan, err := layer.Plan(ctx, spec)
+	if err != nil || plan.Status != executor.PlanChanges || !strings.Contains(plan.Summary, "new, group eos ×1") ||
+		!strings.Contains(plan.Summary, "docker") {
+		t.Errorf("plan = %s %q, %v; want a new job that cannot be placed for want of docker", plan.Status, plan.Summary, err)
+	}
+}
+
+// freePort is a loopback TCP port nothing listens on now.
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
 }
