@@ -297,6 +297,38 @@ func TestEosRunsAsANomadJob(t *testing.T) {
 			t.Errorf("check = %+v; want healthz passing with 200", c)
 		}
 	}
+
+	// Stopped by Nomad, Eos itself gets the SIGTERM and exits cleanly.
+	if _, _, err := client.Jobs().Deregister(nomad.JobID("eos", spec.Env), false, (&api.WriteOptions{}).WithContext(ctx)); err != nil {
+		t.Fatalf("stopping the job: %v", err)
+	}
+	st := waitTaskDead(ctx, t, client, stubs[0].ID, "eos")
+	var exit []string
+	for _, e := range st.Events {
+		if e.Type == api.TaskTerminated {
+			exit = append(exit, e.DisplayMessage)
+		}
+	}
+	if strings.Join(exit, "; ") != "Exit Code: 0" {
+		t.Errorf("eos ended with %q; want one clean exit (Exit Code: 0)", exit)
+	}
+}
+
+// waitTaskDead follows the allocation with blocking queries until task is dead.
+func waitTaskDead(ctx context.Context, t *testing.T, client *api.Client, allocID, task string) *api.TaskState {
+	t.Helper()
+	var index uint64
+	for {
+		q := (&api.QueryOptions{WaitIndex: index, WaitTime: 10 * time.Second}).WithContext(ctx)
+		a, meta, err := client.Allocations().Info(allocID, q)
+		if err != nil {
+			t.Fatalf("reading allocation %s: %v", allocID, err)
+		}
+		if st := a.TaskStates[task]; st != nil && st.State == "dead" {
+			return st
+		}
+		index = meta.LastIndex
+	}
 }
 
 // The production job (docker) is one Nomad accepts: it parses, validates and plans on the

@@ -4,8 +4,8 @@
 #
 # With no chat adapter configured, `eos serve` runs the console. A task's stdin is /dev/null,
 # so the console would see end of input and Eos would stop at once; the job feeds it an input
-# that never ends instead (tail -f /dev/null), and Eos serves /healthz and /metrics until
-# Nomad stops it.
+# that never ends instead (tail -f /dev/null, through bash's process substitution), and Eos
+# serves /healthz and /metrics until Nomad stops it.
 
 variable "eos_binary" {
   type        = string
@@ -76,10 +76,11 @@ job "eos" {
       kill_signal  = "SIGTERM"
       kill_timeout = "10s"
 
-      # The binary's path arrives as $0, never pasted into the script.
+      # The binary's path arrives as $0, never pasted into the script. bash execs eos, so eos
+      # itself receives Nomad's SIGTERM and shuts down cleanly.
       config {
-        command = "/bin/sh"
-        args    = ["-c", "tail -f /dev/null | exec \"$0\" serve", var.eos_binary]
+        command = "/bin/bash"
+        args    = ["-c", "exec \"$0\" serve < <(exec tail -f /dev/null)", var.eos_binary]
       }
 
       env {
