@@ -10,8 +10,9 @@ import (
 
 // catchUp delivers the posts written while the websocket was down: on each connection it
 // reads every served channel since the newest post heard before (or since Run started).
-// Reactions given meanwhile are not replayed (the engine reads them with Reactions at
-// start-up and on demand).
+// Reactions added meanwhile are delivered too (the server lists a post whose reactions
+// changed, with its reactions); the engine treats a reaction it already counted as a no-op.
+// Reactions removed during the gap are not seen.
 func (a *Adapter) catchUp(ctx context.Context, h adapters.Handler, self *model.User) {
 	a.mu.Lock()
 	since, served := a.lastSeen, a.served
@@ -28,6 +29,7 @@ func (a *Adapter) catchUp(ctx context.Context, h adapters.Handler, self *model.U
 		}
 	}
 	var missed []*model.Post
+	var reactions []missedReaction
 	types := make(map[string]model.ChannelType, len(channels))
 	for id, typ := range channels {
 		list, _, err := a.api.GetPostsSince(ctx, id, since, false)
@@ -40,6 +42,14 @@ func (a *Adapter) catchUp(ctx context.Context, h adapters.Handler, self *model.U
 				missed = append(missed, p)
 				types[p.Id] = typ
 			}
+			if p.Metadata == nil {
+				continue
+			}
+			for _, r := range p.Metadata.Reactions {
+				if r.CreateAt >= since && r.UserId != self.Id {
+					reactions = append(reactions, missedReaction{r: r, channel: id, thread: p.RootId})
+				}
+			}
 		}
 	}
 	slices.SortFunc(missed, func(x, y *model.Post) int { return int(x.CreateAt - y.CreateAt) })
@@ -48,7 +58,20 @@ func (a *Adapter) catchUp(ctx context.Context, h adapters.Handler, self *model.U
 			a.log.Error("dropping missed post", "post", p.Id, "err", err)
 		}
 	}
-	if len(missed) > 0 {
-		a.log.Info("caught up after reconnecting", "posts", len(missed))
+	slices.SortFunc(reactions, func(x, y missedReaction) int { return int(x.r.CreateAt - y.r.CreateAt) })
+	for _, m := range reactions {
+		if err := a.deliverReaction(ctx, h, m.r, m.channel, m.thread, false); err != nil {
+			a.log.Error("dropping missed reaction", "post", m.r.PostId, "err", err)
+		}
 	}
+	if len(missed)+len(reactions) > 0 {
+		a.log.Info("caught up after reconnecting", "posts", len(missed), "reactions", len(reactions))
+	}
+}
+
+// missedReaction is a reaction added while the websocket was down.
+type missedReaction struct {
+	r       *model.Reaction
+	channel string
+	thread  string
 }

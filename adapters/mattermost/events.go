@@ -86,6 +86,12 @@ func (a *Adapter) onReaction(ctx context.Context, h adapters.Handler, self *mode
 	if channel == "" {
 		channel = r.ChannelId
 	}
+	return a.deliverReaction(ctx, h, &r, channel, "", removed)
+}
+
+// deliverReaction hands one reaction to h. thread is the post's root when known; otherwise
+// it is looked up, so replies land in the right thread.
+func (a *Adapter) deliverReaction(ctx context.Context, h adapters.Handler, r *model.Reaction, channel, thread string, removed bool) error {
 	if !a.serves(channel) {
 		return nil
 	}
@@ -93,12 +99,13 @@ func (a *Adapter) onReaction(ctx context.Context, h adapters.Handler, self *mode
 	if err != nil {
 		return fmt.Errorf("reaction on %s: %w", r.PostId, err)
 	}
-	ref := adapters.PostRef{Platform: platform, Channel: channel, ID: r.PostId}
-	// The event does not say which thread the post is in; PostRefs must, so replies land there.
-	if post, _, err := a.api.GetPost(ctx, r.PostId, ""); err != nil {
-		a.log.Warn("reaction delivered without its thread", "post", r.PostId, "err", err)
-	} else {
-		ref.Thread = post.RootId
+	ref := adapters.PostRef{Platform: platform, Channel: channel, ID: r.PostId, Thread: thread}
+	if thread == "" {
+		if post, _, err := a.api.GetPost(ctx, r.PostId, ""); err != nil {
+			a.log.Warn("reaction delivered without its thread", "post", r.PostId, "err", err)
+		} else {
+			ref.Thread = post.RootId
+		}
 	}
 	h.HandleReaction(ctx, a, adapters.Reaction{
 		Post:    ref,
