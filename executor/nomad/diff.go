@@ -90,6 +90,11 @@ func groupPlanOf(unit, id string, job *api.Job, g *api.TaskGroupDiff) (groupPlan
 	phrase := "update of group " + g.Name
 	c.Action = executor.Update
 	if n := u[updDestructive]; n > 0 {
+		// With max_parallel below the count, Nomad annotates only the first batch as
+		// destructive and the rest as ignored for now; every instance is replaced in the end.
+		if g.Type == diffEdited {
+			n += u[updIgnore]
+		}
 		c.Action = executor.Replace
 		parts = append(parts, fmt.Sprintf("destructive update ×%d", n))
 		phrase = fmt.Sprintf("destructive update of group %s ×%d", g.Name, n)

@@ -67,6 +67,14 @@ func TestPlanSummaries(t *testing.T) {
 			changes: []executor.Change{{Unit: "web", Action: executor.Replace, Address: "web-local/app", Detail: "destructive update ×1: task main (Config)"}},
 		},
 		{
+			name: "destructive update in batches", kind: actionRegister, job: testJob(map[string]int{"app": 3}),
+			diff: &api.JobDiff{Type: diffEdited, TaskGroups: []*api.TaskGroupDiff{
+				{Type: diffEdited, Name: "app", Updates: map[string]uint64{updDestructive: 1, updIgnore: 2}, Tasks: []*api.TaskDiff{configEdit}},
+			}},
+			summary: "job web-local: destructive update of group app ×3",
+			changes: []executor.Change{{Unit: "web", Action: executor.Replace, Address: "web-local/app", Detail: "destructive update ×3: task main (Config)"}},
+		},
+		{
 			name: "scale up", kind: actionRegister, job: testJob(map[string]int{"app": 3}),
 			diff: &api.JobDiff{Type: diffEdited, TaskGroups: []*api.TaskGroupDiff{{
 				Type: diffEdited, Name: "app", Fields: []*api.FieldDiff{countEdit}, Updates: map[string]uint64{updCreate: 2, updInPlace: 1},
