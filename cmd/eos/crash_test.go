@@ -136,3 +136,41 @@ func TestSIGKILLMidRun(t *testing.T) {
 		t.Errorf("audit = %s, want a run and its interrupted result", got)
 	}
 }
+
+// SIGTERM in the middle of a run lets the run finish within the grace period, records it as
+// done, and the process exits cleanly.
+func TestSIGTERMFinishesTheRun(t *testing.T) {
+	if _, err := exec.LookPath("terraform"); err != nil {
+		t.Fatalf("terraform is needed: %v", err)
+	}
+	bin := eosBinary(t)
+	data := t.TempDir()
+	env := append(os.Environ(), "EOS_DATA_DIR="+data, "EOS_LOG_LEVEL=warn", "EOSLAB_DELAY=1s", "EOS_LISTEN=off",
+		"EOS_TERRAFORM_MIRROR="+eostest.Mirror(t))
+	cmd := exec.Command(bin, "serve")
+	cmd.Env = env
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	cmd.Stderr = cmd.Stdout
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	out := follow(stdout)
+	io.WriteString(stdin, "@eos create grafana\n")
+	out.waitFor(t, "React ✅ to approve")
+	io.WriteString(stdin, "/as bob\n/react 2 +1\n")
+	out.waitFor(t, "Terraform ⏳")
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	out.waitFor(t, "done in")
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("eos did not exit cleanly after SIGTERM: %v\n%s", err, out.seen.String())
+	}
+	for _, f := range []string{"server/proxy-grafana.json", "dns_record/grafana.local.test_A.json"} {
+		if _, err := os.Stat(filepath.Join(data, "cloud", f)); err != nil {
+			t.Errorf("the run did not finish: %s missing (%v)", f, err)
+		}
+	}
+}
