@@ -31,6 +31,15 @@ var goldenDocs = map[string]adapters.Doc{
 		adapters.Heading{Text: "Run 7f3a9c21 · approved by @bob"},
 		adapters.List{Items: []string{"Salt ✅ 3/3", "Terraform ⏳ 2/3 dns cloud.example.org…", "Nomad ⏸"}},
 	),
+	"digest": adapters.NewDoc(
+		adapters.Heading{Text: "Drift · Mon 23 Nov 08:00 UTC · 3 of 41 services drifted · 1 new since the last digest · 2 resolved"},
+		adapters.List{Items: []string{
+			"nextcloud (production) · Terraform: 1 change · new",
+			"grafana (staging) · Nomad: 1 change · since an earlier digest",
+			"jenkins (production) · unknown: Salt check failed (timed out after 60 s)",
+		}},
+		adapters.Context{Text: "@eos reconcile SERVICE to plan a fix · details in the thread"},
+	),
 	"error": adapters.NewDoc(
 		adapters.Text{Text: `unknown service "nextclod" — did you mean "nextcloud"?`},
 		adapters.Code{Text: "create nextclod --sso\n       ^ column 8"},
