@@ -1,0 +1,175 @@
+// Package slack connects Eos to a Slack workspace: it listens over Socket Mode (no public
+// endpoint) for mentions of the bot, direct messages and reactions, acknowledges every envelope,
+// reconnects with backoff when the socket drops, and posts, threads, edits and reacts through the
+// Web API. It renders adapters.Doc as Block Kit within Slack's limits; what does not fit goes to
+// replies in the post's thread.
+//
+// It imports only package adapters of Eos (never bot, intents, catalog or executor) and the
+// slack-go library.
+package slack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/slack-go/slack"
+)
+
+// platform is the adapter's Name and the Platform of every PostRef it makes.
+const platform = "slack"
+
+var (
+	_ adapters.Adapter        = (*Adapter)(nil)
+	_ adapters.Threader       = (*Adapter)(nil)
+	_ adapters.Editor         = (*Adapter)(nil)
+	_ adapters.Reactor        = (*Adapter)(nil)
+	_ adapters.ReactionReader = (*Adapter)(nil)
+)
+
+// Config configures an Adapter.
+type Config struct {
+	// AppToken is the app-level token (xapp-…) with the connections:write scope, used to open
+	// Socket Mode connections. Never logged.
+	AppToken string
+	// BotToken is the bot token (xoxb-…) used for the Web API. Never logged.
+	BotToken string
+	// Channels the bot serves, as channel ids ("C0123ABC") or names ("infra" or "#infra").
+	// Empty means every channel the bot is a member of, plus direct messages; a non-empty list
+	// restricts the bot to exactly these channels (list a direct message's id to serve it).
+	Channels []string
+	// APIURL is the Web API's base URL; empty means Slack's own (https://slack.com/api/).
+	// Tests point it at a fake.
+	APIURL string
+	// MinBackoff and MaxBackoff bound the jittered exponential delay between reconnection
+	// attempts (defaults 1 s and 30 s).
+	MinBackoff, MaxBackoff time.Duration
+	// Logger receives connection and delivery problems; slog.Default() when nil.
+	Logger *slog.Logger
+}
+
+// LogValue keeps the tokens out of logs when a Config is logged.
+func (c Config) LogValue() slog.Value {
+	return slog.GroupValue(slog.String("api_url", c.APIURL), slog.Any("channels", c.Channels),
+		slog.Duration("min_backoff", c.MinBackoff), slog.Duration("max_backoff", c.MaxBackoff))
+}
+
+// Adapter is a connection to one Slack workspace as one bot user.
+type Adapter struct {
+	cfg     Config
+	api     *slack.Client
+	log     *slog.Logger
+	backoff backoff
+	served  served
+
+	users   *bounded[adapters.User] // user id → user
+	names   *bounded[string]        // channel id → channel name, for Config.Channels by name
+	threads *bounded[string]        // ts of a post the bot made → its thread's root ts
+	seen    *bounded[struct{}]      // channel/ts of messages delivered, so each is delivered once
+
+	mu   sync.Mutex
+	self *identity // the bot, learned with auth.test
+
+	// pause waits between reconnection attempts and reports false when ctx ends first.
+	pause func(ctx context.Context, d time.Duration) bool
+}
+
+// identity is who the bot is on the workspace.
+type identity struct {
+	userID, name, botID string
+}
+
+// New checks cfg and returns an Adapter; it does not contact Slack (Run does).
+func New(cfg Config) (*Adapter, error) {
+	if !strings.HasPrefix(cfg.AppToken, "xapp-") {
+		return nil, errors.New("slack: AppToken must be an app-level token (xapp-…)")
+	}
+	if !strings.HasPrefix(cfg.BotToken, "xoxb-") {
+		return nil, errors.New("slack: BotToken must be a bot token (xoxb-…)")
+	}
+	opts := []slack.Option{slack.OptionAppLevelToken(cfg.AppToken)}
+	if cfg.APIURL != "" {
+		u, err := url.Parse(cfg.APIURL)
+		if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+			return nil, fmt.Errorf("slack: APIURL %q must be http(s)://host[:port]/path/", cfg.APIURL)
+		}
+		opts = append(opts, slack.OptionAPIURL(strings.TrimRight(cfg.APIURL, "/")+"/"))
+	}
+	if cfg.MinBackoff <= 0 {
+		cfg.MinBackoff = time.Second
+	}
+	if cfg.MaxBackoff <= 0 {
+		cfg.MaxBackoff = 30 * time.Second
+	}
+	if cfg.MaxBackoff < cfg.MinBackoff {
+		return nil, fmt.Errorf("slack: MaxBackoff %s is below MinBackoff %s", cfg.MaxBackoff, cfg.MinBackoff)
+	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return &Adapter{
+		cfg:     cfg,
+		api:     slack.New(cfg.BotToken, opts...),
+		log:     logger.With("adapter", platform),
+		backoff: newBackoff(cfg.MinBackoff, cfg.MaxBackoff),
+		served:  newServed(cfg.Channels),
+		users:   newBounded[adapters.User](1024),
+		names:   newBounded[string](1024),
+		threads: newBounded[string](1024),
+		seen:    newBounded[struct{}](1024),
+		pause:   sleep,
+	}, nil
+}
+
+// Name is "slack".
+func (a *Adapter) Name() string { return platform }
+
+// whoami returns the bot's own identity, asking Slack once.
+func (a *Adapter) whoami(ctx context.Context) (*identity, error) {
+	a.mu.Lock()
+	self := a.self
+	a.mu.Unlock()
+	if self != nil {
+		return self, nil
+	}
+	res, err := a.api.AuthTestContext(ctx)
+	if err != nil {
+		if isAuthError(err) {
+			return nil, &configError{fmt.Errorf("the bot token was refused: %w", err)}
+		}
+		return nil, fmt.Errorf("asking who the bot is: %w", err)
+	}
+	self = &identity{userID: res.UserID, name: res.User, botID: res.BotID}
+	a.mu.Lock()
+	a.self = self
+	a.mu.Unlock()
+	a.users.put(self.userID, adapters.User{ID: self.userID, Name: self.name, Bot: true})
+	return self, nil
+}
+
+// configError is a mistake in Config that no reconnection can fix; Run returns it.
+type configError struct{ err error }
+
+func (e *configError) Error() string { return "slack: " + e.err.Error() }
+func (e *configError) Unwrap() error { return e.err }
+
+// isAuthError reports whether err is Slack refusing a token.
+func isAuthError(err error) bool {
+	var se slack.SlackErrorResponse
+	msg := err.Error()
+	if errors.As(err, &se) {
+		msg = se.Err
+	}
+	switch msg {
+	case "invalid_auth", "not_authed", "account_inactive", "token_revoked", "token_expired", "not_allowed_token_type":
+		return true
+	}
+	return false
+}
