@@ -1,0 +1,154 @@
+package discord
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/eosbot/eos/adapters"
+	"github.com/gorilla/websocket"
+)
+
+const (
+	// handshakeTimeout bounds the websocket dial.
+	handshakeTimeout = 15 * time.Second
+	// minBackoff and maxBackoff bound the delay between failed connection attempts.
+	minBackoff, maxBackoff = time.Second, 30 * time.Second
+	// queueSize is how many gateway events wait for delivery before the gateway reader waits.
+	queueSize = 64
+)
+
+// Run connects to the gateway, delivers events to h until ctx ends, and reconnects whenever
+// the connection drops. A reconnection resumes the gateway session (discordgo sends RESUME with
+// the last sequence number it saw), so Discord replays what was dispatched meanwhile: an
+// approval given while the socket was down still arrives. When Discord refuses the resume, a
+// new session is identified and events of the gap are lost; the engine reads the reactions
+// of pending plans on start-up only.
+//
+// Run returns nil when ctx is cancelled, and an error only for a mistake no reconnection can
+// fix (a refused token). Events are delivered one at a time, in the order Discord sent them,
+// so a reaction's removal never overtakes its addition; h should hand long work to its own
+// goroutines.
+func (a *Adapter) Run(ctx context.Context, h adapters.Handler) error {
+	if h == nil {
+		return errors.New("discord: Run needs a Handler")
+	}
+	events := make(chan any, queueSize)
+	down := make(chan struct{}, 1)
+	push := func(ev any) {
+		select {
+		case events <- ev:
+		case <-ctx.Done():
+		}
+	}
+	for _, remove := range []func(){
+		a.s.AddHandler(func(_ *discordgo.Session, m *discordgo.MessageCreate) { push(m) }),
+		a.s.AddHandler(func(_ *discordgo.Session, r *discordgo.MessageReactionAdd) { push(r) }),
+		a.s.AddHandler(func(_ *discordgo.Session, r *discordgo.MessageReactionRemove) { push(r) }),
+		a.s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Disconnect) {
+			select {
+			case down <- struct{}{}:
+			default:
+			}
+		}),
+	} {
+		defer remove()
+	}
+	a.s.Dialer = &websocket.Dialer{
+		Proxy:            http.ProxyFromEnvironment,
+		HandshakeTimeout: handshakeTimeout,
+		// discordgo dials without a context; this one makes cancelling Run end a dial.
+		NetDialContext: func(_ context.Context, network, addr string) (net.Conn, error) {
+			return (&net.Dialer{}).DialContext(ctx, network, addr)
+		},
+	}
+
+	attempt := 0
+	for {
+		self, err := a.connect(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if cfgErr := (*configError)(nil); errors.As(err, &cfgErr) {
+			return cfgErr
+		}
+		if err == nil {
+			attempt = 0
+			a.log.Info("connected to the gateway", "bot", self.Username)
+			err = a.serve(ctx, h, self, events, down)
+			if ctx.Err() != nil {
+				if cerr := a.s.Close(); cerr != nil {
+					a.log.Warn("closing the gateway connection", "err", cerr)
+				}
+				return nil
+			}
+		}
+		d := backoff(attempt)
+		attempt++
+		a.log.Warn("gateway down, reconnecting", "err", err, "attempt", attempt, "in", d)
+		if !sleep(ctx, d) {
+			return nil
+		}
+	}
+}
+
+// connect learns who the bot is and opens (or resumes) the gateway session.
+func (a *Adapter) connect(ctx context.Context) (*discordgo.User, error) {
+	self, err := a.identity(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// A second Disconnect from discordgo (reader and heartbeat both noticing) can report a
+	// connection that is already open again; ErrWSAlreadyOpen says so.
+	if err := a.s.Open(); err != nil && !errors.Is(err, discordgo.ErrWSAlreadyOpen) {
+		return nil, fmt.Errorf("opening the gateway: %w", err)
+	}
+	return self, nil
+}
+
+// serve delivers events until the connection drops (an error) or ctx ends (nil).
+func (a *Adapter) serve(ctx context.Context, h adapters.Handler, self *discordgo.User, events <-chan any, down <-chan struct{}) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-down:
+			return errors.New("the gateway connection was lost")
+		case ev := <-events:
+			a.dispatch(ctx, h, self, ev)
+		}
+	}
+}
+
+// backoff is the delay before connection attempt n+1: none right after a connection
+// dropped, then jittered exponential between minBackoff and maxBackoff.
+func backoff(attempt int) time.Duration {
+	if attempt == 0 {
+		return 0
+	}
+	d := maxBackoff
+	if attempt < 6 {
+		d = min(maxBackoff, minBackoff<<(attempt-1))
+	}
+	return d/2 + rand.N(d/2+1)
+}
+
+// sleep waits for d, reporting false if ctx ended first.
+func sleep(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
