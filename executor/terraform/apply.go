@@ -77,7 +77,9 @@ func (l *Layer) applyUnit(ctx context.Context, env string, u executor.Unit, up u
 			msg: "the saved plan is stale (a newer plan replaced it); plan again"}
 	}
 	r := l.newRun(ud, u)
-	if err := r.apply(ctx, planFile, prog); err != nil {
+	err = r.apply(ctx, planFile, prog)
+	ud.refused = errors.Is(err, ErrStateLocked)
+	if err != nil {
 		// Older Terraform versions leave the resource out of diagnostics; the hooks name it.
 		var ce *commandError
 		if errors.As(err, &ce) && prog.failed != nil && !strings.Contains(ce.msg, prog.failed.Address) {

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -52,6 +54,12 @@ type Config struct {
 	Env map[string]string
 	// Timeout bounds each terraform command (default 10 minutes).
 	Timeout time.Duration
+	// Backend is where Terraform keeps state and its lock; nil means local (state in each
+	// unit's working directory).
+	Backend *BackendConfig
+	// LockTimeout is how long plan and apply wait for a state lock another run holds
+	// (-lock-timeout); 0 means fail at once, saying who holds it. The lock is never forced.
+	LockTimeout time.Duration
 	// Logger receives structured logs (log/slog) with unit and command attributes; nil means
 	// discard.
 	Logger *slog.Logger
@@ -68,6 +76,9 @@ type Layer struct {
 	env        map[string]string
 	secrets    []string
 	timeout    time.Duration
+	lockWait   time.Duration
+	backend    BackendConfig
+	who        string
 	log        *slog.Logger
 
 	mu    sync.Mutex
@@ -112,6 +123,7 @@ func New(cfg Config) (*Layer, error) {
 	for _, v := range cfg.Env {
 		secrets = append(secrets, v)
 	}
+	secrets = append(secrets, cfg.Backend.secrets()...)
 	return &Layer{
 		renewLocks: cfg.Mirror != "",
 		bin:        path,
@@ -120,6 +132,9 @@ func New(cfg Config) (*Layer, error) {
 		env:        processEnv(os.Environ(), cfg.Env, cfg.CLIConfigFile),
 		secrets:    secrets,
 		timeout:    cfg.Timeout,
+		lockWait:   cfg.LockTimeout,
+		backend:    *cfg.Backend,
+		who:        whoAmI(),
 		log:        logger,
 		units:      map[string]*unitDir{},
 	}, nil
@@ -140,6 +155,17 @@ func (cfg *Config) normalise() error {
 	if cfg.Timeout == 0 {
 		cfg.Timeout = DefaultTimeout
 	}
+	if cfg.LockTimeout < 0 {
+		return fmt.Errorf("LockTimeout %s is negative", cfg.LockTimeout)
+	}
+	b := BackendConfig{}
+	if cfg.Backend != nil {
+		b = BackendConfig{Type: cfg.Backend.Type, Config: maps.Clone(cfg.Backend.Config)}
+	}
+	if err := b.normalise(); err != nil {
+		return fmt.Errorf("backend: %w", err)
+	}
+	cfg.Backend = &b
 	if cfg.CLIConfigFile == "" {
 		cfg.CLIConfigFile = filepath.Join(cfg.WorkDir, defaultCLIConfigName)
 	}
@@ -168,7 +194,7 @@ func (cfg *Config) normalise() error {
 		return fmt.Errorf("Env must not set %s: terraform-exec manages it", bad[0])
 	}
 	for k := range cfg.Env {
-		if k == cliConfigEnv || k == checkpointEnv {
+		if k == cliConfigEnv || k == checkpointEnv || k == "PG_CONN_STR" && cfg.Backend.Type == BackendPg {
 			return fmt.Errorf("Env must not set %s: the layer manages it", k)
 		}
 		if k == "" || strings.ContainsAny(k, "=\x00") {
@@ -190,4 +216,17 @@ func checkCLIConfigString(s string) error {
 		}
 	}
 	return nil
+}
+
+// whoAmI is this process as Terraform names lock holders: user@host.
+func whoAmI() string {
+	name := "unknown"
+	if u, err := user.Current(); err == nil {
+		name = u.Username
+	}
+	host, err := os.Hostname()
+	if err != nil {
+		host = "unknown"
+	}
+	return name + "@" + host
 }

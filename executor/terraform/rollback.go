@@ -11,9 +11,11 @@ import (
 
 // Rollback undoes a failed or partial apply of spec, unit by unit in reverse order: a unit the
 // previous approved spec has a Terraform part for is planned and applied as it was then; any
-// other unit (a failed first create) is destroyed, so nothing it created remains.
+// other unit (a failed first create) is destroyed, so nothing it created remains. A unit whose
+// apply the state lock refused is left alone: nothing of it was applied, and what the state
+// holds is another run's work.
 func (l *Layer) Rollback(ctx context.Context, spec executor.Spec, previous *executor.Spec, report func(executor.Event)) (string, error) {
-	var restored, removed []string
+	var restored, removed, refused []string
 	for i := len(spec.Units) - 1; i >= 0; i-- {
 		u := spec.Units[i]
 		if u.Terraform == nil {
@@ -23,36 +25,47 @@ func (l *Layer) Rollback(ctx context.Context, spec executor.Spec, previous *exec
 		if prev, ok := unitOf(previous, u.Service); ok && prev.Terraform != nil && !prev.Destroy {
 			target, mode = prev, planApply
 		}
-		if err := l.rollbackUnit(ctx, spec.Env, target, mode, report); err != nil {
+		skipped, err := l.rollbackUnit(ctx, spec.Env, target, mode, report)
+		if err != nil {
 			return "", err
 		}
-		if mode == planApply {
+		switch {
+		case skipped:
+			refused = append(refused, u.Service)
+		case mode == planApply:
 			restored = append(restored, u.Service)
-		} else {
+		default:
 			removed = append(removed, u.Service)
 		}
+	}
+	if len(restored) == 0 && len(removed) == 0 && len(refused) > 0 {
+		return "nothing to roll back in Terraform: the state lock refused the apply, so nothing was applied", nil
 	}
 	return rollbackSentence(restored, removed), nil
 }
 
-// rollbackUnit plans target in mode and applies that plan at once, under the unit's lock.
-func (l *Layer) rollbackUnit(ctx context.Context, env string, target executor.Unit, mode planMode, report func(executor.Event)) error {
+// rollbackUnit plans target in mode and applies that plan at once, under the unit's lock. It
+// skips a unit whose last apply the state lock refused.
+func (l *Layer) rollbackUnit(ctx context.Context, env string, target executor.Unit, mode planMode, report func(executor.Event)) (skipped bool, err error) {
 	ud, release, err := l.lockUnit(env, target)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer release()
+	if ud.refused {
+		return true, nil
+	}
 	defer os.Remove(filepath.Join(ud.dir, rollbackFile))
 	r := l.newRun(ud, target)
 	if err := r.prepare(ctx, target.Terraform); err != nil {
-		return err
+		return false, err
 	}
 	changed, p, err := r.planAndShow(ctx, rollbackFile, planOptions(rollbackFile, mode))
 	if err != nil || !changed {
-		return err
+		return false, err
 	}
 	prog := newProgress(resourceChanges(target.Service, p.ResourceChanges), report)
-	return r.apply(ctx, rollbackFile, prog.forUnit(target.Service))
+	return false, r.apply(ctx, rollbackFile, prog.forUnit(target.Service))
 }
 
 // rollbackSentence tells the person reading the result what state Terraform is left in.

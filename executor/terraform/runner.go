@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"strings"
 	"time"
@@ -59,6 +60,9 @@ func (r *run) exec(ctx context.Context, op string, sink io.Writer, fn func(ctx c
 	if sink != nil {
 		w = io.MultiWriter(&out, sink)
 	}
+	if err := r.commandEnv(op); err != nil {
+		return fmt.Errorf("terraform %s for %s: %w", op, r.ud.key, err)
+	}
 	start := time.Now()
 	err := fn(cctx, w)
 	// The -json variants of terraform-exec keep the writer for later commands; detach it.
@@ -66,6 +70,9 @@ func (r *run) exec(ctx context.Context, op string, sink io.Writer, fn func(ctx c
 	log := executor.Log(ctx, r.l.log).With("unit", r.ud.key, "command", op, "elapsed", time.Since(start).Round(time.Millisecond))
 	if err != nil {
 		ferr := failure(ctx, op, r.ud.key, out.Bytes(), err, r.l.timeout, r.redact)
+		if li, locked := lockInfoOf(out.Bytes(), err.Error()); locked && ctx.Err() == nil {
+			ferr = lockError(op, r.ud.key, r.lockHolder(ctx, li), r.redact)
+		}
 		log.Warn("terraform command failed", "error", ferr.Error())
 		return ferr
 	}
@@ -73,25 +80,124 @@ func (r *run) exec(ctx context.Context, op string, sink io.Writer, fn func(ctx c
 	return nil
 }
 
-// prepare writes the module and initialises the directory.
+// prepare writes the module and the backend override, initialises the directory and selects
+// the unit's workspace.
 func (r *run) prepare(ctx context.Context, part *executor.TerraformPart) error {
 	if err := writeModule(r.ud.dir, part); err != nil {
 		return fmt.Errorf("preparing %s: %w", r.ud.key, err)
 	}
-	// Not InitJSON: init -json needs Terraform 1.9, and its errors read as well from stderr.
-	err := r.exec(ctx, "init", nil, func(ctx context.Context, _ io.Writer) error {
-		return r.ud.tf.Init(ctx, initOptions()...)
-	})
-	if err == nil || !r.l.renewLocks || !staleLock(err) {
+	if err := writeBackendFile(r.ud.dir, &r.l.backend); err != nil {
+		return fmt.Errorf("preparing %s: %w", r.ud.key, err)
+	}
+	opts, err := r.initOptions()
+	if err != nil {
 		return err
 	}
-	// A provider rebuilt into the mirror no longer matches the checksum (or the version) the
-	// lock file recorded, and a plain init refuses it. The mirror is the operator's own, so
-	// renew the lock from it.
-	executor.Log(ctx, r.l.log).Warn("provider mirror changed since the last init; renewing the dependency lock", "unit", r.ud.key)
-	return r.exec(ctx, "init", nil, func(ctx context.Context, _ io.Writer) error {
-		return r.ud.tf.Init(ctx, tfexec.Backend(true), tfexec.Upgrade(true), tfexec.Get(true))
+	// Not InitJSON: init -json needs Terraform 1.9, and its errors read as well from stderr.
+	err = r.exec(ctx, "init", nil, func(ctx context.Context, _ io.Writer) error {
+		return r.ud.tf.Init(ctx, opts...)
 	})
+	if err != nil && r.l.renewLocks && staleLock(err) {
+		// A provider rebuilt into the mirror no longer matches the checksum (or the version)
+		// the lock file recorded, and a plain init refuses it. The mirror is the operator's
+		// own, so renew the lock from it.
+		executor.Log(ctx, r.l.log).Warn("provider mirror changed since the last init; renewing the dependency lock", "unit", r.ud.key)
+		err = r.exec(ctx, "init", nil, func(ctx context.Context, _ io.Writer) error {
+			return r.ud.tf.Init(ctx, append(opts, tfexec.Upgrade(true))...)
+		})
+	}
+	if err != nil {
+		return err
+	}
+	return r.selectWorkspace(ctx)
+}
+
+// initOptions: never upgrade providers, use the configured backend with its non-secret
+// arguments. terraform-exec always adds -input=false. When the directory was initialised with
+// another backend, -reconfigure switches without migrating state; local state left behind
+// would be lost to the new backend, so that case is refused instead.
+func (r *run) initOptions() ([]tfexec.InitOption, error) {
+	b := &r.l.backend
+	opts := []tfexec.InitOption{tfexec.Backend(true), tfexec.Upgrade(false), tfexec.Get(true)}
+	opts = append(opts, b.initOptions()...)
+	prev, err := initializedBackend(r.ud.dir)
+	if err != nil {
+		return nil, fmt.Errorf("preparing %s: %w", r.ud.key, err)
+	}
+	switch {
+	case b.remote() && hasLocalState(r.ud.dir):
+		return nil, fmt.Errorf("preparing %s: %s holds local Terraform state, but the backend is now %s; "+
+			"Eos does not move state: migrate it (terraform init -migrate-state there) or remove it", r.ud.key, r.ud.dir, b.Type)
+	case b.remote() || prev != BackendLocal:
+		// A remote backend's arguments may have changed since the last init (a new schema);
+		// without -reconfigure, init would stop to ask about migrating.
+		opts = append(opts, tfexec.Reconfigure(true))
+	}
+	return opts, nil
+}
+
+// selectWorkspace makes the unit's workspace current, creating it in the backend the first
+// time. Another process may create it at the same moment; then it is selected.
+func (r *run) selectWorkspace(ctx context.Context) error {
+	want := r.ud.workspace
+	if currentWorkspace(r.ud.dir) == want {
+		return nil
+	}
+	var missing bool
+	err := r.exec(ctx, "workspace select", nil, func(ctx context.Context, _ io.Writer) error {
+		err := r.ud.tf.WorkspaceSelect(ctx, want)
+		if err != nil && strings.Contains(err.Error(), "doesn't exist") {
+			missing = true
+			return nil
+		}
+		return err
+	})
+	if err != nil || !missing {
+		return err
+	}
+	var exists bool
+	err = r.exec(ctx, "workspace new", nil, func(ctx context.Context, _ io.Writer) error {
+		err := r.ud.tf.WorkspaceNew(ctx, want)
+		if err != nil && strings.Contains(err.Error(), "already exists") {
+			exists = true
+			return nil
+		}
+		return err
+	})
+	if err != nil || !exists {
+		return err
+	}
+	return r.exec(ctx, "workspace select", nil, func(ctx context.Context, _ io.Writer) error {
+		return r.ud.tf.WorkspaceSelect(ctx, want)
+	})
+}
+
+// commandEnv names the command's PostgreSQL session after what it does, so another process
+// refused by the lock can tell who holds it.
+func (r *run) commandEnv(op string) error {
+	if r.l.backend.Type != BackendPg {
+		return nil
+	}
+	env := maps.Clone(r.l.env)
+	for k, v := range r.l.backend.env(appName(op, r.l.who, os.Getpid())) {
+		env[k] = v
+	}
+	return r.ud.tf.SetEnv(env)
+}
+
+// lockHolder is who holds the lock a command was refused. Terraform's lock information names
+// the holder for the local, consul and s3 backends; the pg backend's names the refused command
+// itself, so PostgreSQL is asked instead.
+func (r *run) lockHolder(ctx context.Context, li LockInfo) LockInfo {
+	if r.l.backend.Type != BackendPg {
+		return li
+	}
+	holder, err := pgLockHolder(ctx, r.l.backend.Config["conn_str"], r.l.backend.pgSchema(), r.ud.workspace)
+	if err != nil {
+		executor.Log(ctx, r.l.log).Warn("cannot tell who holds the state lock", "unit", r.ud.key, "error", r.redact(err.Error()))
+		return LockInfo{}
+	}
+	return holder
 }
 
 // staleLock reports whether init failed because .terraform.lock.hcl names a provider package
@@ -109,6 +215,9 @@ func staleLock(err error) bool {
 // plan runs terraform plan and reports whether it found changes (detailed exit code 2).
 func (r *run) plan(ctx context.Context, opts []tfexec.PlanOption) (bool, error) {
 	var changed bool
+	if r.l.lockWait > 0 {
+		opts = append(opts, tfexec.LockTimeout(r.l.lockWait.String()))
+	}
 	err := r.exec(ctx, "plan", nil, func(ctx context.Context, w io.Writer) error {
 		var err error
 		changed, err = r.ud.tf.PlanJSON(ctx, w, opts...)
@@ -131,7 +240,7 @@ func (r *run) show(ctx context.Context, file string) (*tfjson.Plan, error) {
 // apply applies the saved plan file, streaming the -json output to sink.
 func (r *run) apply(ctx context.Context, file string, sink io.Writer) error {
 	return r.exec(ctx, "apply", sink, func(ctx context.Context, w io.Writer) error {
-		return r.ud.tf.ApplyJSON(ctx, w, applyOptions(file)...)
+		return r.ud.tf.ApplyJSON(ctx, w, applyOptions(file, r.l.lockWait)...)
 	})
 }
 
@@ -146,12 +255,6 @@ func (r *run) planAndShow(ctx context.Context, file string, opts []tfexec.PlanOp
 		return false, nil, err
 	}
 	return changed, p, nil
-}
-
-// initOptions: never upgrade providers, use the configured backend. terraform-exec always adds
-// -input=false.
-func initOptions() []tfexec.InitOption {
-	return []tfexec.InitOption{tfexec.Backend(true), tfexec.Upgrade(false), tfexec.Get(true)}
 }
 
 // planMode selects what a plan is for.
@@ -176,9 +279,14 @@ func planOptions(out string, mode planMode) []tfexec.PlanOption {
 	return opts
 }
 
-// applyOptions: exactly the saved plan, nothing else (variables are inside it).
-func applyOptions(file string) []tfexec.ApplyOption {
-	return []tfexec.ApplyOption{tfexec.DirOrPlan(file)}
+// applyOptions: exactly the saved plan (variables are inside it), waiting up to lockWait for
+// the state lock.
+func applyOptions(file string, lockWait time.Duration) []tfexec.ApplyOption {
+	opts := []tfexec.ApplyOption{tfexec.DirOrPlan(file)}
+	if lockWait > 0 {
+		opts = append(opts, tfexec.LockTimeout(lockWait.String()))
+	}
+	return opts
 }
 
 func fileSHA256(path string) (string, error) {

@@ -28,7 +28,12 @@ type unitDir struct {
 	mu  sync.Mutex
 	key string
 	dir string
-	tf  *tfexec.Terraform
+	// workspace is the unit's Terraform workspace: "default" with the local backend.
+	workspace string
+	tf        *tfexec.Terraform
+	// refused is set when the last apply was refused by the state lock, so nothing of it
+	// was applied and there is nothing to roll back.
+	refused bool
 }
 
 // lockUnit returns the unit's working directory, created if needed, locked until release is
@@ -44,7 +49,14 @@ func (l *Layer) lockUnit(env string, u executor.Unit) (ud *unitDir, release func
 	l.mu.Lock()
 	ud, ok := l.units[key]
 	if !ok {
-		ud = &unitDir{key: key, dir: filepath.Join(l.workDir, env, u.Service)}
+		ws := "default"
+		if l.backend.remote() {
+			if ws, err = workspaceName(env, u.Service); err != nil {
+				l.mu.Unlock()
+				return nil, nil, err
+			}
+		}
+		ud = &unitDir{key: key, dir: filepath.Join(l.workDir, env, u.Service), workspace: ws}
 		l.units[key] = ud
 	}
 	l.mu.Unlock()
@@ -95,7 +107,7 @@ func writeModule(dir string, part *executor.TerraformPart) error {
 	}
 	for _, e := range entries {
 		name := e.Name()
-		if _, keep := part.Files[name]; keep || !e.Type().IsRegular() || !isConfigFile(name) {
+		if _, keep := part.Files[name]; keep || name == backendFile || !e.Type().IsRegular() || !isConfigFile(name) {
 			continue
 		}
 		if err := os.Remove(filepath.Join(dir, name)); err != nil {

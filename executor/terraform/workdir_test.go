@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-exec/tfexec"
 
@@ -107,15 +108,28 @@ func TestUnitNamesAreChecked(t *testing.T) {
 // TestCommandOptions pins the options each command is built with; the fake-binary test checks
 // the argument lists terraform-exec makes from them.
 func TestCommandOptions(t *testing.T) {
+	initOpts := func(b BackendConfig) []tfexec.InitOption {
+		r := &run{l: &Layer{backend: b}, ud: &unitDir{key: "local/web", dir: t.TempDir()}}
+		opts, err := r.initOptions()
+		if err != nil {
+			t.Fatalf("initOptions(%s): %v", b.Type, err)
+		}
+		return opts
+	}
+	pg := BackendConfig{Type: BackendPg, Config: map[string]string{"conn_str": "postgres://u:pw@db/x", "schema_name": "eos", "skip_index_creation": "true"}}
 	tests := []struct {
 		name      string
 		got, want any
 	}{
-		{"init", initOptions(), []tfexec.InitOption{tfexec.Backend(true), tfexec.Upgrade(false), tfexec.Get(true)}},
+		{"init", initOpts(BackendConfig{Type: BackendLocal}), []tfexec.InitOption{tfexec.Backend(true), tfexec.Upgrade(false), tfexec.Get(true)}},
+		// The connection string (a secret) is never a -backend-config argument.
+		{"init pg", initOpts(pg), []tfexec.InitOption{tfexec.Backend(true), tfexec.Upgrade(false), tfexec.Get(true),
+			tfexec.BackendConfig("schema_name=eos"), tfexec.BackendConfig("skip_index_creation=true"), tfexec.Reconfigure(true)}},
 		{"plan", planOptions(planFile, planApply), []tfexec.PlanOption{tfexec.Out("eos.tfplan"), tfexec.VarFile("eos.tfvars.json")}},
 		{"plan destroy", planOptions(planFile, planDestroy), []tfexec.PlanOption{tfexec.Out("eos.tfplan"), tfexec.VarFile("eos.tfvars.json"), tfexec.Destroy(true)}},
 		{"plan refresh-only", planOptions(driftFile, planRefresh), []tfexec.PlanOption{tfexec.Out("eos-drift.tfplan"), tfexec.VarFile("eos.tfvars.json"), tfexec.RefreshOnly(true)}},
-		{"apply", applyOptions(planFile), []tfexec.ApplyOption{tfexec.DirOrPlan("eos.tfplan")}},
+		{"apply", applyOptions(planFile, 0), []tfexec.ApplyOption{tfexec.DirOrPlan("eos.tfplan")}},
+		{"apply waiting for the lock", applyOptions(planFile, 30*time.Second), []tfexec.ApplyOption{tfexec.DirOrPlan("eos.tfplan"), tfexec.LockTimeout("30s")}},
 	}
 	for _, tt := range tests {
 		if !reflect.DeepEqual(tt.got, tt.want) {

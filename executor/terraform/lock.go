@@ -1,0 +1,133 @@
+package terraform
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// ErrStateLocked is returned (wrapped) when a terraform command could not take the state lock
+// because another run holds it. Eos never forces the lock: the message says who holds it, and
+// the caller tries again when that run is done.
+var ErrStateLocked = errors.New("the terraform state is locked")
+
+// lockSummary is Terraform's diagnostic summary when it cannot take the state lock.
+const lockSummary = "Error acquiring the state lock"
+
+// LockInfo is what a backend says about the holder of a state lock.
+type LockInfo struct {
+	// Who is the holder, like "root@build-1" (Terraform's user@host), or an Eos process.
+	Who string
+	// Operation is what the holder is doing: apply, plan, init, ...
+	Operation string
+	// Created is when the holder took the lock (or connected, for pg); zero when unknown.
+	Created time.Time
+}
+
+// String is the holder as a person reads it: "root@host (apply since 03:12:04 UTC)".
+func (li LockInfo) String() string {
+	who := li.Who
+	if who == "" {
+		who = "another process"
+	}
+	var what []string
+	if li.Operation != "" {
+		what = append(what, li.Operation)
+	}
+	if !li.Created.IsZero() {
+		what = append(what, "since "+li.Created.UTC().Format("15:04:05 UTC"))
+	}
+	if len(what) == 0 {
+		return who
+	}
+	return who + " (" + strings.Join(what, " ") + ")"
+}
+
+// lockedMessage is the message of a command refused by the state lock.
+func lockedMessage(li LockInfo) string {
+	return "the state is locked by " + li.String() + "; try again when that run is done"
+}
+
+// lockInfoOf finds Terraform's lock diagnostic in a failed command's output: the -json stream
+// (stdout) or the human diagnostics at the end of terraform-exec's error (stderr).
+func lockInfoOf(stdout []byte, errText string) (LockInfo, bool) {
+	sc := bufio.NewScanner(bytes.NewReader(stdout))
+	sc.Buffer(make([]byte, 0, 64*1024), 4*1024*1024)
+	for sc.Scan() {
+		m, ok := parseUILine(sc.Bytes())
+		if ok && m.Diagnostic != nil && strings.HasPrefix(m.Diagnostic.Summary, lockSummary) {
+			return parseLockInfo(m.Diagnostic.Detail), true
+		}
+	}
+	text := ansiRE.ReplaceAllString(errText, "")
+	i := strings.Index(text, lockSummary)
+	if i < 0 {
+		return LockInfo{}, false
+	}
+	var lines []string
+	for _, line := range strings.Split(text[i:], "\n") {
+		line, _ = strings.CutPrefix(strings.TrimSpace(line), "│")
+		lines = append(lines, line)
+	}
+	return parseLockInfo(strings.Join(lines, "\n")), true
+}
+
+// parseLockInfo reads the "Lock Info:" block of Terraform's lock diagnostic:
+//
+//	Lock Info:
+//	  ID:        0c209495-b1ac-ac0e-64b7-07294d5eae2a
+//	  Operation: OperationTypeApply
+//	  Who:       root@vm
+//	  Created:   2026-11-23 03:25:53.471471247 +0000 UTC
+func parseLockInfo(detail string) LockInfo {
+	var li LockInfo
+	for _, line := range strings.Split(detail, "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), ":")
+		if !ok {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		switch k {
+		case "Who":
+			li.Who = v
+		case "Operation":
+			li.Operation = operationName(v)
+		case "Created":
+			if t, err := time.Parse("2006-01-02 15:04:05.999999999 -0700 MST", v); err == nil {
+				li.Created = t
+			}
+		}
+	}
+	return li
+}
+
+// operationName turns Terraform's "OperationTypeApply" into "apply".
+func operationName(s string) string {
+	if rest, ok := strings.CutPrefix(s, "OperationType"); ok && rest != "" {
+		return strings.ToLower(rest)
+	}
+	return s
+}
+
+// lockError is the commandError of a command refused by the state lock.
+func lockError(op, key string, li LockInfo, redact func(string) string) error {
+	return &commandError{op: op, key: key, cause: ErrStateLocked, msg: redact(lockedMessage(li))}
+}
+
+// appName is how an Eos terraform command names its PostgreSQL connection: "eos apply
+// root@host pid 4242". pgLockHolder reads it back.
+func appName(op, who string, pid int) string {
+	return fmt.Sprintf("eos %s %s pid %d", op, who, pid)
+}
+
+// parseAppName reads an application name made by appName; ok is false for other clients.
+func parseAppName(s string) (op, who string, ok bool) {
+	f := strings.Fields(s)
+	if len(f) < 3 || f[0] != "eos" {
+		return "", "", false
+	}
+	return f[1], strings.Join(f[2:], " "), true
+}
