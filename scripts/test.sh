@@ -41,7 +41,10 @@ for s in "${servers[@]}"; do
 	set +a
 done
 
-export EOS_TEST_PROVIDER_MIRROR="${EOS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/eos}/providers"
+# A mirror of this run's own: the shared one in the cache keeps one version at a time, and
+# another checkout rebuilding it must not pull the provider from under these tests.
+scripts/eoslab-mirror.sh "$state/providers" >/dev/null
+export EOS_TEST_PROVIDER_MIRROR="$state/providers"
 echo "test.sh: go vet and go test ./..."
 go vet ./...
 go test -count=1 -timeout 45m "$@" ./...
