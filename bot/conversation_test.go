@@ -342,3 +342,15 @@ func TestPlanChangedBeforeApplyAsksAgain(t *testing.T) {
 	h.React("bob", fresh.ID, "+1")
 	h.WaitText(fresh.ID, "Run "+fid+" · done in")
 }
+
+// An operation from the catalog touches only its layer: resize lvm is Salt only.
+func TestOperationPreviewIsSaltOnly(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{})
+	p, _ := preview(t, h, "alice", "@eos resize lvm data-nextcloud +50G on node1")
+	for _, want := range []string{"resize lvm in local", "Salt      | not configured — skipped", "Terraform | nothing to do", "Nomad     | nothing to do"} {
+		if !strings.Contains(p.Text, want) {
+			t.Errorf("operation preview lacks %q:\n%s", want, p.Text)
+		}
+	}
+}
