@@ -421,7 +421,7 @@ func (f *fakeDiscord) websocket(w http.ResponseWriter, r *http.Request) {
 			f.dispatch("READY", map[string]any{
 				"v": 9, "user": userJSON(f.users[botID]), "guilds": []any{}, "session_id": f.sessionID,
 				"resume_gateway_url": "ws" + strings.TrimPrefix(f.srv.URL, "http") + "/ws",
-				"application": map[string]any{"id": botID, "flags": 0},
+				"application":        map[string]any{"id": botID, "flags": 0},
 			})
 			f.handshakes <- "identify"
 		case 6: // resume
