@@ -65,6 +65,16 @@ func (r *run) exec(ctx context.Context, op string, sink io.Writer, fn func(ctx c
 	}
 	start := time.Now()
 	err := fn(cctx, w)
+	// The pg backend refuses every workspace while any workspace is being created (its
+	// database-wide creation lock); that lasts a moment, so wait it out rather than fail.
+	for attempt := 1; err != nil && attempt < creationRetries && creationLocked(out.Bytes(), err); attempt++ {
+		select {
+		case <-cctx.Done():
+		case <-time.After(time.Duration(attempt) * 200 * time.Millisecond):
+			out.Reset()
+			err = fn(cctx, w)
+		}
+	}
 	// The -json variants of terraform-exec keep the writer for later commands; detach it.
 	r.ud.tf.SetStdout(nil)
 	log := executor.Log(ctx, r.l.log).With("unit", r.ud.key, "command", op, "elapsed", time.Since(start).Round(time.Millisecond))
@@ -78,6 +88,16 @@ func (r *run) exec(ctx context.Context, op string, sink io.Writer, fn func(ctx c
 	}
 	log.Debug("terraform command done")
 	return nil
+}
+
+// creationRetries bounds the attempts of a command refused by the pg backend's creation lock.
+const creationRetries = 8
+
+// creationLocked reports whether a command was refused because another process was creating a
+// workspace (the pg backend's database-wide creation lock), not because this unit is locked.
+func creationLocked(stdout []byte, err error) bool {
+	const s = "locked for workspace creation"
+	return bytes.Contains(stdout, []byte(s)) || strings.Contains(err.Error(), s)
 }
 
 // prepare writes the module and the backend override, initialises the directory and selects

@@ -1,0 +1,194 @@
+package terraform
+
+import (
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lib/pq"
+
+	"github.com/eosbot/eos/executor"
+)
+
+// pgBackend gives a test its own schema in the PostgreSQL that scripts/testenv/postgres.sh
+// started (EOS_TEST_PG_CONN). Without it the test skips, unless CI is set.
+func pgBackend(t *testing.T) *BackendConfig {
+	t.Helper()
+	conn := os.Getenv("EOS_TEST_PG_CONN")
+	if conn == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("EOS_TEST_PG_CONN is required in CI: run scripts/test.sh (scripts/testenv/postgres.sh)")
+		}
+		t.Skip("EOS_TEST_PG_CONN not set; scripts/testenv/postgres.sh start DIR sets it")
+	}
+	b := make([]byte, 4)
+	rand.Read(b)
+	schema := "eos_test_" + hex.EncodeToString(b)
+	t.Cleanup(func() {
+		db, err := sql.Open("postgres", conn)
+		if err == nil {
+			db.Exec("DROP SCHEMA IF EXISTS " + pq.QuoteIdentifier(schema) + " CASCADE")
+			db.Close()
+		}
+	})
+	return &BackendConfig{Type: BackendPg, Config: map[string]string{"conn_str": conn, "schema_name": schema}}
+}
+
+func newPgLayer(t *testing.T, b *BackendConfig) *Layer {
+	t.Helper()
+	root := t.TempDir()
+	l, err := New(Config{
+		Binary:  terraformBinary(t),
+		WorkDir: filepath.Join(root, "work"),
+		Timeout: time.Minute,
+		Backend: b,
+	})
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	return l
+}
+
+// pgWorkspaces lists the workspaces with state in the backend's schema.
+func pgWorkspaces(t *testing.T, b *BackendConfig) []string {
+	t.Helper()
+	db, err := sql.Open("postgres", b.Config["conn_str"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query("SELECT name FROM " + pq.QuoteIdentifier(b.pgSchema()) + ".states WHERE data LIKE '%terraform_data%' ORDER BY name")
+	if err != nil {
+		t.Fatalf("querying the states table: %v", err)
+	}
+	defer rows.Close()
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, n)
+	}
+	return names
+}
+
+// State applied through the pg backend lives in PostgreSQL: no state file in the working
+// directory, no connection string written anywhere in it, and another Eos with a fresh
+// working directory sees the resources as existing.
+func TestPgBackendKeepsStateInPostgres(t *testing.T) {
+	t.Parallel()
+	b := pgBackend(t)
+	a := newPgLayer(t, b)
+	s := serverSpec("small")
+	if p := mustPlan(t, a, s); p.Status != executor.PlanChanges || len(p.Changes) != 3 {
+		t.Fatalf("first plan = %s with %d changes, want 3 creations", p.Status, len(p.Changes))
+	} else {
+		mustApply(t, a, s, p)
+	}
+
+	dir := filepath.Join(a.workDir, "local", "nextcloud")
+	if _, err := os.Stat(filepath.Join(dir, "terraform.tfstate")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a local terraform.tfstate exists (%v); the state should be in PostgreSQL", err)
+	}
+	if got := pgWorkspaces(t, b); strings.Join(got, ",") != "local_nextcloud" {
+		t.Errorf("workspaces with state in PostgreSQL = %v, want [local_nextcloud]", got)
+	}
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if text, err := os.ReadFile(path); err == nil && strings.Contains(string(text), b.Config["conn_str"]) {
+			t.Errorf("%s holds the connection string", path)
+		}
+		return nil
+	})
+
+	other := newPgLayer(t, b)
+	if p := mustPlan(t, other, s); p.Status != executor.PlanNoChanges {
+		t.Errorf("a fresh working directory plans %s (%v); want no changes from the shared state", p.Status, p.Changes)
+	}
+	if d, err := other.Drift(testCtx(t), s); err != nil || d.Status != executor.DriftClean {
+		t.Errorf("drift = %+v, %v; want clean", d, err)
+	}
+	if d, err := other.Drift(testCtx(t), serverSpec("large")); err != nil || d.Status != executor.DriftDrifted {
+		t.Errorf("drift against a changed declaration = %+v, %v; want drifted", d, err)
+	}
+}
+
+// slowModule takes five seconds to apply, so a second run finds the state locked.
+const slowModule = `
+resource "terraform_data" "slow" {
+  input = "x"
+
+  provisioner "local-exec" {
+    command = "sleep 5"
+  }
+}
+`
+
+// Two Eos instances (separate working directories) apply the same unit at once: Terraform's
+// lock lets exactly one through; the other is refused with a message naming the holder, rolls
+// nothing back, and afterwards plans no changes.
+func TestPgBackendConcurrentApplyOneWins(t *testing.T) {
+	t.Parallel()
+	b := pgBackend(t)
+	layers := []*Layer{newPgLayer(t, b), newPgLayer(t, b)}
+	s := spec(unit("slow", map[string]string{"main.tf": slowModule}, nil))
+	plans := make([]executor.LayerPlan, len(layers))
+	for i, l := range layers {
+		plans[i] = mustPlan(t, l, s)
+		if plans[i].Status != executor.PlanChanges {
+			t.Fatalf("plan %d = %s, want changes", i, plans[i].Status)
+		}
+	}
+
+	errs := make([]error, len(layers))
+	var wg sync.WaitGroup
+	for i, l := range layers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = l.Apply(testCtx(t), s, plans[i], func(executor.Event) {})
+		}()
+	}
+	wg.Wait()
+
+	var winners, losers []int
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			winners = append(winners, i)
+		case errors.Is(err, ErrStateLocked):
+			losers = append(losers, i)
+		default:
+			t.Fatalf("apply %d failed for another reason: %v", i, err)
+		}
+	}
+	if len(winners) != 1 || len(losers) != 1 {
+		t.Fatalf("winners %v, losers %v; want exactly one of each (errors %v)", winners, losers, errs)
+	}
+	loser := layers[losers[0]]
+	msg := errs[losers[0]].Error()
+	t.Logf("the loser was told: %s", msg)
+	wantPrefix := "terraform apply for local/slow: the state is locked by " + loser.who + " pid "
+	if !strings.HasPrefix(msg, wantPrefix) || !strings.Contains(msg, "(apply since ") || !strings.HasSuffix(msg, "try again when that run is done") {
+		t.Errorf("lock message = %q\nwant it to start %q and name the apply holding the lock", msg, wantPrefix)
+	}
+
+	note, err := loser.Rollback(testCtx(t), s, nil, nil)
+	if err != nil || !strings.Contains(note, "nothing was applied") {
+		t.Errorf("loser's rollback = %q, %v; want nothing rolled back", note, err)
+	}
+	if p := mustPlan(t, loser, s); p.Status != executor.PlanNoChanges {
+		t.Errorf("the loser's retry plans %s (%v), want no changes", p.Status, p.Changes)
+	}
+}
