@@ -101,6 +101,7 @@ func TestMessagesAddressedToTheBot(t *testing.T) {
 		{"other bot's mention", mention("UCI", "CINFRA001", "1700000004.000001", "<@UBOT> create grafana").with("bot_id", "BCI"), nil},
 		{"bot user without bot_id", mention("UCI", "CINFRA001", "1700000004.000002", "<@UBOT> create grafana"), nil},
 		{"edited direct message", direct("UAL", "create grafana", "1700000005.000001").with("subtype", "message_changed"), nil},
+		{"event the library cannot parse", event{"type": "future_event_type", "user": "UAL", "ts": "1700000006.000001"}, nil},
 		{"same message twice", mention("UAL", "CINFRA001", "1700000000.000100", "<@UBOT> create nextcloud"), nil},
 	}
 	for _, tt := range tests {

@@ -232,7 +232,7 @@ func (f *fakeSlack) socket(w http.ResponseWriter, r *http.Request) {
 	f.conn = conn
 	n := f.opens
 	err = conn.WriteJSON(map[string]any{"type": "hello", "num_connections": 1,
-		"debug_info": map[string]any{"host": "fake", "approximate_connection_time": 3600},
+		"debug_info":      map[string]any{"host": "fake", "approximate_connection_time": 3600},
 		"connection_info": map[string]any{"app_id": "A0001"}})
 	f.mu.Unlock()
 	if err != nil {
