@@ -75,6 +75,25 @@ type TerraformConfig struct {
 	Rollback string `hcl:"rollback,optional"`
 	// Timeout bounds one terraform command, like "10m".
 	Timeout string `hcl:"timeout,optional"`
+	// LockTimeout is how long plan and apply wait for a state lock another run holds, like
+	// "30s"; default 0: refuse at once, naming the holder.
+	LockTimeout string `hcl:"lock_timeout,optional"`
+	// Backend is where Terraform keeps state and its lock (default local, in DATA_DIR).
+	Backend *BackendBlock `hcl:"backend,block"`
+}
+
+// BackendBlock selects Terraform's state backend:
+//
+//	backend {
+//	  type   = "pg"
+//	  config = { conn_str = "postgres://eos@db/eos_state" }
+//	}
+type BackendBlock struct {
+	// Type is local, pg, consul or s3.
+	Type string `hcl:"type"`
+	// Config holds the backend's arguments (conn_str, schema_name, ...); secret ones reach
+	// Terraform through its environment only.
+	Config map[string]string `hcl:"config,optional"`
 }
 
 // ConsoleConfig configures the terminal chat of `eos serve`.

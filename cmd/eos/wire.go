@@ -114,6 +114,18 @@ func newRunner(ctx context.Context, cfg *Config, log *slog.Logger, secrets *vaul
 		}
 		timeout = d
 	}
+	var lockTimeout time.Duration
+	if tc.LockTimeout != "" {
+		d, err := time.ParseDuration(tc.LockTimeout)
+		if err != nil {
+			return nil, fmt.Errorf("terraform lock_timeout %q: %w", tc.LockTimeout, err)
+		}
+		lockTimeout = d
+	}
+	var backend *terraform.BackendConfig
+	if b := tc.Backend; b != nil {
+		backend = &terraform.BackendConfig{Type: b.Type, Config: b.Config}
+	}
 	env := map[string]string{"EOSLAB_ROOT": tc.CloudDir}
 	if secrets != nil {
 		creds, err := secrets.ProviderEnv(ctx, providerCredentials)
@@ -133,6 +145,8 @@ func newRunner(ctx context.Context, cfg *Config, log *slog.Logger, secrets *vaul
 		MirrorInclude:  mirrorInclude(tc),
 		Env:            env,
 		Timeout:        timeout,
+		LockTimeout:    lockTimeout,
+		Backend:        backend,
 		Logger:         log.With("layer", "terraform"),
 	})
 	if err != nil {
