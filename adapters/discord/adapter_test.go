@@ -444,3 +444,38 @@ func slogValue(c Config) string {
 	slog.New(slog.NewTextHandler(&b, nil)).Info("config", "cfg", c)
 	return b.String()
 }
+
+func TestAttachmentRefusedIsPostedAsText(t *testing.T) {
+	f := newFakeDiscord(t)
+	f.rejectFiles = true
+	a := newTestAdapter(t, f)
+	doc := goldenDocs["preview"]
+	doc.Attachment = &adapters.Attachment{Name: "plan.txt", Text: "resource volume.data: + create"}
+	ref, err := a.Post(context.Background(), textChannel, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	posted := f.botMessages()
+	want := []string{Render(goldenDocs["preview"]), "-# plan.txt\n\n```\nresource volume.data: + create\n```"}
+	if len(posted) != 2 || posted[0].ID != ref.ID || posted[0].Content != want[0] || posted[1].Content != want[1] {
+		t.Errorf("posted %+v, want the preview then the attachment as text %q", posted, want[1])
+	}
+}
+
+func TestEditOverLongDocContinuesInFollowUps(t *testing.T) {
+	f := newFakeDiscord(t)
+	a := newTestAdapter(t, f)
+	ctx := context.Background()
+	post, err := a.Post(ctx, textChannel, goldenDocs["progress"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Edit(ctx, post, longPlan()); err != nil {
+		t.Fatal(err)
+	}
+	want := split(chunks(longPlan()), maxLength)
+	posted := f.botMessages()
+	if len(posted) != len(want) || posted[0].Content != want[0] || posted[0].Edits != 1 || posted[len(posted)-1].Content != want[len(want)-1] {
+		t.Errorf("after editing in a long Doc: %d messages, want the first edited and %d follow-ups", len(posted), len(want)-1)
+	}
+}

@@ -39,7 +39,7 @@ func layout(doc adapters.Doc) outgoing {
 	cs := chunks(doc)
 	o.pieces = split(cs, maxLength)
 	if len(o.pieces) > maxMessages {
-		first := split(cs, maxLength-len(overflowNote)-2)[0]
+		first := split(cs, maxLength-length(overflowNote)-2)[0]
 		o.pieces = []string{first + "\n\n" + overflowNote}
 		o.files = append(o.files, textFile(overflowName, Render(doc)))
 	}

@@ -72,6 +72,9 @@ func (a *Adapter) Run(ctx context.Context, h adapters.Handler) error {
 	for {
 		self, err := a.connect(ctx)
 		if ctx.Err() != nil {
+			if err == nil {
+				a.close()
+			}
 			return nil
 		}
 		if cfgErr := (*configError)(nil); errors.As(err, &cfgErr) {
@@ -82,9 +85,7 @@ func (a *Adapter) Run(ctx context.Context, h adapters.Handler) error {
 			a.log.Info("connected to the gateway", "bot", self.Username)
 			err = a.serve(ctx, h, self, events, down)
 			if ctx.Err() != nil {
-				if cerr := a.s.Close(); cerr != nil {
-					a.log.Warn("closing the gateway connection", "err", cerr)
-				}
+				a.close()
 				return nil
 			}
 		}
@@ -109,6 +110,13 @@ func (a *Adapter) connect(ctx context.Context) (*discordgo.User, error) {
 		return nil, fmt.Errorf("opening the gateway: %w", err)
 	}
 	return self, nil
+}
+
+// close ends the gateway connection (discordgo waits a second for Discord to close it).
+func (a *Adapter) close() {
+	if err := a.s.Close(); err != nil {
+		a.log.Warn("closing the gateway connection", "err", err)
+	}
 }
 
 // serve delivers events until the connection drops (an error) or ctx ends (nil).

@@ -1,0 +1,172 @@
+package discord
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// The fake's gateway: Hello, Identify → READY, heartbeats, dispatches kept for RESUME, and a
+// drop that closes the socket as a network failure would.
+
+func (f *fakeDiscord) websocket(w http.ResponseWriter, r *http.Request) {
+	if q := r.URL.Query(); q.Get("v") != "9" || q.Get("encoding") != "json" {
+		http.Error(w, "this fake speaks gateway v9 in JSON", http.StatusBadRequest)
+		return
+	}
+	up := websocket.Upgrader{}
+	conn, err := up.Upgrade(w, r, nil)
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	f.write(conn, frame{Op: 10, D: raw(map[string]any{"heartbeat_interval": 45000})})
+	for {
+		var in frame
+		if err := conn.ReadJSON(&in); err != nil {
+			return
+		}
+		switch in.Op {
+		case 1: // heartbeat
+			f.write(conn, frame{Op: 11})
+		case 2: // identify
+			var id struct {
+				Token   string `json:"token"`
+				Intents int    `json:"intents"`
+			}
+			json.Unmarshal(in.D, &id)
+			if id.Token != "Bot "+fakeToken {
+				conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(4004, "Authentication failed."))
+				return
+			}
+			if id.Intents != int(intents) {
+				conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(4013, "Invalid intent(s)."))
+				return
+			}
+			f.mu.Lock()
+			f.identifies++
+			f.sessionID = fmt.Sprintf("session-%d", f.identifies)
+			f.conn = conn
+			f.mu.Unlock()
+			f.dispatch("READY", map[string]any{
+				"v": 9, "user": userJSON(f.users[botID]), "guilds": []any{}, "session_id": f.sessionID,
+				"resume_gateway_url": "ws" + strings.TrimPrefix(f.srv.URL, "http") + "/ws",
+				"application":        map[string]any{"id": botID, "flags": 0},
+			})
+			f.handshakes <- "identify"
+		case 6: // resume
+			var res struct {
+				Token     string `json:"token"`
+				SessionID string `json:"session_id"`
+				Seq       int    `json:"seq"`
+			}
+			json.Unmarshal(in.D, &res)
+			f.mu.Lock()
+			if res.Token != "Bot "+fakeToken || res.SessionID != f.sessionID {
+				f.mu.Unlock()
+				f.write(conn, frame{Op: 9, D: raw(false)})
+				continue
+			}
+			f.conn = conn
+			var missed []frame
+			for _, fr := range f.sent {
+				if *fr.S > res.Seq {
+					missed = append(missed, fr)
+				}
+			}
+			f.mu.Unlock()
+			// Discord replays the missed events in order, finishing with RESUMED.
+			for _, fr := range missed {
+				f.write(conn, fr)
+			}
+			resumed := "RESUMED"
+			f.write(conn, frame{Op: 0, T: &resumed, D: raw(map[string]any{})})
+			f.handshakes <- "resume"
+		}
+	}
+}
+
+func raw(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func (f *fakeDiscord) write(conn *websocket.Conn, fr frame) {
+	f.wmu.Lock()
+	defer f.wmu.Unlock()
+	conn.WriteJSON(fr)
+}
+
+// dispatch sends an event (op 0) to the connected client, or keeps it for a RESUME when the
+// client is disconnected.
+func (f *fakeDiscord) dispatch(event string, d any) {
+	f.mu.Lock()
+	f.seq++
+	s, t := f.seq, event
+	fr := frame{Op: 0, D: raw(d), S: &s, T: &t}
+	f.sent = append(f.sent, fr)
+	conn := f.conn
+	f.mu.Unlock()
+	if conn != nil {
+		f.write(conn, fr)
+	}
+}
+
+// drop closes the client's socket as a network failure would.
+func (f *fakeDiscord) drop() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.conn != nil {
+		f.conn.NetConn().Close()
+		f.conn = nil
+	}
+}
+
+// waitHandshake waits for the next client greeting and returns its kind.
+func (f *fakeDiscord) waitHandshake() string {
+	f.t.Helper()
+	select {
+	case h := <-f.handshakes:
+		return h
+	case <-time.After(10 * time.Second):
+		f.t.Fatal("no client connected to the fake gateway within 10 s")
+		return ""
+	}
+}
+
+// messageCreate dispatches MESSAGE_CREATE for a message someone wrote.
+func (f *fakeDiscord) messageCreate(m *fakeMessage) {
+	f.mu.Lock()
+	d := f.messageJSON(m)
+	f.mu.Unlock()
+	f.dispatch("MESSAGE_CREATE", d)
+}
+
+// reaction dispatches MESSAGE_REACTION_ADD or _REMOVE as user on message m. Guild reactions
+// carry the member, as Discord sends them.
+func (f *fakeDiscord) reaction(m *fakeMessage, user, emoji string, removed bool) {
+	f.mu.Lock()
+	d := map[string]any{
+		"user_id": user, "channel_id": m.Channel, "message_id": m.ID,
+		"emoji": map[string]any{"id": nil, "name": emoji},
+	}
+	event := "MESSAGE_REACTION_ADD"
+	if removed {
+		event = "MESSAGE_REACTION_REMOVE"
+	}
+	if g := f.channels[m.Channel].Guild; g != "" {
+		d["guild_id"] = g
+		if !removed {
+			d["member"] = map[string]any{"user": userJSON(f.users[user]), "roles": []any{}, "joined_at": "2026-01-01T00:00:00.000000+00:00"}
+		}
+	}
+	f.mu.Unlock()
+	f.dispatch(event, d)
+}
