@@ -228,7 +228,12 @@ func digestDoc(results []serviceDrift, before map[string]string, at, due time.Ti
 	if late {
 		lateNote = fmt.Sprintf(" · late: due %s, Eos was not running", due.UTC().Format("Mon 15:04"))
 	}
-	n, newCount, resolved := drifted(results), 0, 0
+	n, newCount, resolved, unknown := drifted(results), 0, 0, 0
+	for _, r := range results {
+		if r.Status == executor.DriftUnknown {
+			unknown++
+		}
+	}
 	var items []string
 	for _, r := range results {
 		key := r.Env + "/" + r.Service
@@ -253,8 +258,11 @@ func digestDoc(results []serviceDrift, before map[string]string, at, due time.Ti
 		}
 		return reply(line + lateNote)
 	}
-	head := fmt.Sprintf("Drift · %s · %d of %d services drifted · %d new since the last digest · %d resolved%s",
-		when, n, len(results), newCount, resolved, lateNote)
+	head := fmt.Sprintf("Drift · %s · %d of %d services drifted", when, n-unknown, len(results))
+	if unknown > 0 {
+		head += fmt.Sprintf(" · %d unknown (not counted as clean)", unknown)
+	}
+	head += fmt.Sprintf(" · %d new since the last digest · %d resolved%s", newCount, resolved, lateNote)
 	return adapters.NewDoc(adapters.Heading{Text: head}, adapters.List{Items: items},
 		adapters.Context{Text: "@eos reconcile SERVICE to plan a fix · details in the thread"})
 }
