@@ -13,7 +13,9 @@ import (
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/adapters/console"
+	"github.com/eosbot/eos/adapters/discord"
 	"github.com/eosbot/eos/adapters/mattermost"
+	"github.com/eosbot/eos/adapters/slack"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/intents"
 )
@@ -44,6 +46,20 @@ func serveCmd(loadCfg func() (*Config, error)) *cobra.Command {
 					return err
 				}
 				as = append(as, mm)
+			}
+			if cfg.Slack != nil {
+				sl, err := slack.New(slack.Config{AppToken: cfg.Slack.AppToken, BotToken: cfg.Slack.BotToken, Channels: cfg.Slack.Channels, Logger: log.With("adapter", "slack")})
+				if err != nil {
+					return err
+				}
+				as = append(as, sl)
+			}
+			if cfg.Discord != nil {
+				dc, err := discord.New(discord.Config{Token: cfg.Discord.Token, Channels: cfg.Discord.Channels, Logger: log.With("adapter", "discord")})
+				if err != nil {
+					return err
+				}
+				as = append(as, dc)
 			}
 			if cfg.consoleEnabled() {
 				as = append(as, newConsole(a, cfg.Console.User, "", cmd))

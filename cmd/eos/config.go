@@ -34,6 +34,8 @@ type Config struct {
 	Terraform  *TerraformConfig  `hcl:"terraform,block"`
 	Console    *ConsoleConfig    `hcl:"console,block"`
 	Mattermost *MattermostConfig `hcl:"mattermost,block"`
+	Slack      *SlackConfig      `hcl:"slack,block"`
+	Discord    *DiscordConfig    `hcl:"discord,block"`
 	Vault      *VaultConfig      `hcl:"vault,block"`
 	Salt       *SaltConfig       `hcl:"salt,block"`
 	Nomad      *NomadConfig      `hcl:"nomad,block"`
@@ -162,6 +164,24 @@ type NomadConfig struct {
 	DeployTimeout string `hcl:"deploy_timeout,optional"`
 }
 
+// SlackConfig connects to Slack in Socket Mode (no public endpoint needed).
+type SlackConfig struct {
+	// AppToken (xapp-…, EOS_SLACK_APP_TOKEN) opens the socket; BotToken (xoxb-…,
+	// EOS_SLACK_BOT_TOKEN) calls the Web API. Prefer the variables to writing them here.
+	AppToken string `hcl:"app_token,optional"`
+	BotToken string `hcl:"bot_token,optional"`
+	// Channels the bot serves (ids or names); empty means every channel it is in, plus DMs.
+	Channels []string `hcl:"channels,optional"`
+}
+
+// DiscordConfig connects to Discord's gateway.
+type DiscordConfig struct {
+	// Token is the bot token (EOS_DISCORD_TOKEN).
+	Token string `hcl:"token,optional"`
+	// Channels the bot serves (ids); empty means every channel it sees, plus DMs.
+	Channels []string `hcl:"channels,optional"`
+}
+
 // PolicyConfig is the approval policy of one environment; the label "default" applies to
 // environments without their own block.
 type PolicyConfig struct {
@@ -230,6 +250,19 @@ func (c *Config) applyEnv(getenv func(string) string) {
 	if c.Salt != nil {
 		set(&c.Salt.URL, "EOS_SALT_URL")
 		set(&c.Salt.Password, "EOS_SALT_PASSWORD")
+	}
+	if getenv("EOS_SLACK_APP_TOKEN") != "" && c.Slack == nil {
+		c.Slack = &SlackConfig{}
+	}
+	if c.Slack != nil {
+		set(&c.Slack.AppToken, "EOS_SLACK_APP_TOKEN")
+		set(&c.Slack.BotToken, "EOS_SLACK_BOT_TOKEN")
+	}
+	if getenv("EOS_DISCORD_TOKEN") != "" && c.Discord == nil {
+		c.Discord = &DiscordConfig{}
+	}
+	if c.Discord != nil {
+		set(&c.Discord.Token, "EOS_DISCORD_TOKEN")
 	}
 	if getenv("EOS_MATTERMOST_URL") != "" && c.Mattermost == nil {
 		c.Mattermost = &MattermostConfig{}
@@ -309,7 +342,7 @@ func (c *Config) consoleEnabled() bool {
 	if c.Console.Enabled != nil {
 		return *c.Console.Enabled
 	}
-	return c.Mattermost == nil
+	return c.Mattermost == nil && c.Slack == nil && c.Discord == nil
 }
 
 // cacheDir is Eos's cache outside any checkout: ${XDG_CACHE_HOME:-$HOME/.cache}/eos.

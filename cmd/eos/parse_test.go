@@ -102,3 +102,30 @@ func TestParseReconcileAndDriftHistory(t *testing.T) {
 		}
 	}
 }
+
+func TestConfigChoosesAdapters(t *testing.T) {
+	for _, tc := range []struct {
+		env     map[string]string
+		console bool
+		what    string
+	}{
+		{map[string]string{}, true, "nothing configured: the console"},
+		{map[string]string{"EOS_SLACK_APP_TOKEN": "xapp-1", "EOS_SLACK_BOT_TOKEN": "xoxb-1"}, false, "slack"},
+		{map[string]string{"EOS_DISCORD_TOKEN": "t"}, false, "discord"},
+		{map[string]string{"EOS_MATTERMOST_URL": "http://127.0.0.1:1", "EOS_MATTERMOST_TOKEN": "t"}, false, "mattermost"},
+	} {
+		cfg := &Config{}
+		cfg.applyEnv(func(k string) string { return tc.env[k] })
+		cfg.defaults()
+		if cfg.consoleEnabled() != tc.console {
+			t.Errorf("%s: console enabled = %v", tc.what, !tc.console)
+		}
+	}
+	cfg := &Config{}
+	cfg.applyEnv(func(k string) string {
+		return map[string]string{"EOS_SLACK_APP_TOKEN": "xapp-a", "EOS_SLACK_BOT_TOKEN": "xoxb-b", "EOS_DISCORD_TOKEN": "d", "EOS_MATTERMOST_URL": "http://x", "EOS_MATTERMOST_TOKEN": "m"}[k]
+	})
+	if cfg.Slack.AppToken != "xapp-a" || cfg.Slack.BotToken != "xoxb-b" || cfg.Discord.Token != "d" || cfg.Mattermost.Token != "m" {
+		t.Errorf("all three adapters from one configuration: %+v %+v %+v", cfg.Slack, cfg.Discord, cfg.Mattermost)
+	}
+}
