@@ -75,13 +75,28 @@ func (r *run) exec(ctx context.Context, op string, sink io.Writer, fn func(ctx c
 			err = fn(cctx, w)
 		}
 	}
+	var holder *LockInfo
+	if err != nil && ctx.Err() == nil {
+		holder = r.lockHolder(ctx, out.Bytes(), err)
+		if holder == nil && r.l.backend.Type == BackendPg && lockRefused(out.Bytes(), err) {
+			// The holder let go between the refusal and the question: try once more.
+			out.Reset()
+			if err = fn(cctx, w); err != nil {
+				holder = r.lockHolder(ctx, out.Bytes(), err)
+			}
+		}
+	}
 	// The -json variants of terraform-exec keep the writer for later commands; detach it.
 	r.ud.tf.SetStdout(nil)
 	log := executor.Log(ctx, r.l.log).With("unit", r.ud.key, "command", op, "elapsed", time.Since(start).Round(time.Millisecond))
 	if err != nil {
 		ferr := failure(ctx, op, r.ud.key, out.Bytes(), err, r.l.timeout, r.redact)
-		if li, locked := lockInfoOf(out.Bytes(), err.Error()); locked && ctx.Err() == nil {
-			ferr = lockError(op, r.ud.key, r.lockHolder(ctx, li), r.redact)
+		if lockRefused(out.Bytes(), err) && ctx.Err() == nil {
+			li := LockInfo{}
+			if holder != nil {
+				li = *holder
+			}
+			ferr = lockError(op, r.ud.key, li, r.redact)
 		}
 		log.Warn("terraform command failed", "error", ferr.Error())
 		return ferr
@@ -208,16 +223,27 @@ func (r *run) commandEnv(op string) error {
 // lockHolder is who holds the lock a command was refused. Terraform's lock information names
 // the holder for the local, consul and s3 backends; the pg backend's names the refused command
 // itself, so PostgreSQL is asked instead.
-func (r *run) lockHolder(ctx context.Context, li LockInfo) LockInfo {
+// It is nil when the command was not refused by the lock or the holder is unknown.
+func (r *run) lockHolder(ctx context.Context, stdout []byte, err error) *LockInfo {
+	li, locked := lockInfoOf(stdout, err.Error())
+	if !locked {
+		return nil
+	}
 	if r.l.backend.Type != BackendPg {
-		return li
+		return &li
 	}
-	holder, err := pgLockHolder(ctx, r.l.backend.Config["conn_str"], r.l.backend.pgSchema(), r.ud.workspace)
-	if err != nil {
-		executor.Log(ctx, r.l.log).Warn("cannot tell who holds the state lock", "unit", r.ud.key, "error", r.redact(err.Error()))
-		return LockInfo{}
+	holder, herr := pgLockHolder(ctx, r.l.backend.Config["conn_str"], r.l.backend.pgSchema(), r.ud.workspace)
+	if herr != nil {
+		executor.Log(ctx, r.l.log).Info("cannot tell who holds the state lock", "unit", r.ud.key, "error", r.redact(herr.Error()))
+		return nil
 	}
-	return holder
+	return &holder
+}
+
+// lockRefused reports whether a command failed because it could not take the state lock.
+func lockRefused(stdout []byte, err error) bool {
+	_, locked := lockInfoOf(stdout, err.Error())
+	return locked
 }
 
 // staleLock reports whether init failed because .terraform.lock.hcl names a provider package
