@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # test.sh runs every test of Eos with the real servers they need: it builds (or takes from the
-# cache under ~/.cache/eos) Mattermost with its PostgreSQL, a Nomad agent and a Vault dev server,
+# cache under ~/.cache/eos) Mattermost with its PostgreSQL, a Nomad agent, a Vault dev server and
+# a PostgreSQL for Terraform's pg backend,
 # starts them on loopback, exports where they listen, runs `go vet` and `go test ./...`, and stops
 # the servers whatever happens. Called by `make test`; arguments go to `go test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export GOTOOLCHAIN=local CHECKPOINT_DISABLE=1
-servers=(mattermost nomad vault)
+servers=(mattermost nomad vault postgres)
 state=$(mktemp -d "${TMPDIR:-/tmp}/eos-test.XXXXXX")
 chmod 755 "$state"
 cleanup() {
