@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # test.sh runs every test of Eos with the real servers they need: it builds (or takes from the
 # cache under ~/.cache/eos) Mattermost with its PostgreSQL, a Nomad agent, a Vault dev server and
-# a PostgreSQL for Terraform's pg backend,
-# starts them on loopback, exports where they listen, runs `go vet` and `go test ./...`, and stops
-# the servers whatever happens. Called by `make test`; arguments go to `go test`.
+# a PostgreSQL for Terraform's pg backend, starts them on loopback, exports where they listen,
+# runs `go vet` and `go test ./...`, and stops the servers whatever happens. Called by
+# `make test`; arguments go to `go test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
