@@ -36,7 +36,7 @@ terraform:
 
 ## run: the bot on its embedded default: console chat, bbolt and Terraform state under .eos/
 run: build
-	EOS_TERRAFORM_MIRROR=$(PROVIDERS) EOSLAB_DELAY=$${EOSLAB_DELAY:-500ms} ./bin/eos serve
+	EOS_TERRAFORM_MIRROR=$(PROVIDERS) EOSLAB_DELAY=$${EOSLAB_DELAY:-500ms} EOS_LOG_LEVEL=$${EOS_LOG_LEVEL:-warn} ./bin/eos serve
 
 ## test: build, start the test servers (Mattermost, PostgreSQL), run every test, stop them
 test: build

@@ -67,6 +67,18 @@ func layerSummary(lp executor.LayerPlan) string {
 	return fmt.Sprintf("+%d ~%d −%d", add, change, destroy)
 }
 
+// skipped is the short word for a layer that will not run, as the progress and result posts
+// say it.
+func skipped(lp executor.LayerPlan) string {
+	switch lp.Status {
+	case executor.PlanNotConfigured:
+		return "not configured"
+	case executor.PlanNothing:
+		return "nothing to do"
+	}
+	return "no changes"
+}
+
 // fullChanges lists every change of every layer, for `plan ID full` and attachments. It is
 // empty when the preview already names every change.
 func fullChanges(p executor.Plan) string {

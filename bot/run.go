@@ -182,7 +182,7 @@ func newTracker(e *Engine, a adapters.Adapter, run *store.Run, plan executor.Pla
 	for _, lp := range plan.Layers {
 		ls := layerState{name: lp.Layer, icon: iconWaiting}
 		if lp.Status != executor.PlanChanges {
-			ls.icon, ls.text = iconSkipped, layerSummary(lp)
+			ls.icon, ls.text = iconSkipped, skipped(lp)
 		}
 		t.layers = append(t.layers, ls)
 	}
