@@ -53,7 +53,7 @@ func (e *Engine) HandleReaction(ctx context.Context, a adapters.Adapter, r adapt
 
 // decide changes p for reaction r; it runs inside the store's transaction.
 func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote) (decision, string) {
-	ep := e.cfg.Policy.For(p.Plan.Spec.Env)
+	ep := e.cfg.Policy.For(p.Plan.Spec.Env, p.Plan.Spec.Verb)
 	user, now := r.User.Name, e.now()
 	voted := slices.IndexFunc(p.Approvals, func(v store.Vote) bool { return v.User == user })
 	switch {

@@ -19,6 +19,18 @@ type EnvPolicy struct {
 	SelfApproval bool
 	// TTL is how long a plan waits for approval (default 30 minutes).
 	TTL time.Duration
+	// Verbs makes some verbs stricter (or looser): a verb's policy replaces the fields it
+	// sets (non-empty lists, non-zero numbers; SelfApproval always), e.g. destroy needing two
+	// approvals where create needs one.
+	Verbs map[string]VerbPolicy
+}
+
+// VerbPolicy overrides an environment's policy for one verb.
+type VerbPolicy struct {
+	Requesters   []string
+	Approvers    []string
+	Approvals    int
+	SelfApproval bool
 }
 
 // Policy is the approval policy: one EnvPolicy per environment, and a default for the rest.
@@ -36,11 +48,23 @@ func DefaultPolicy() Policy {
 	}
 }
 
-// For returns the policy of env, with defaults filled in.
-func (p Policy) For(env string) EnvPolicy {
+// For returns the policy for verb in env, with defaults filled in.
+func (p Policy) For(env, verb string) EnvPolicy {
 	ep, ok := p.Envs[env]
 	if !ok {
 		ep = p.Default
+	}
+	if vp, ok := ep.Verbs[verb]; ok {
+		if len(vp.Requesters) > 0 {
+			ep.Requesters = vp.Requesters
+		}
+		if len(vp.Approvers) > 0 {
+			ep.Approvers = vp.Approvers
+		}
+		if vp.Approvals > 0 {
+			ep.Approvals = vp.Approvals
+		}
+		ep.SelfApproval = vp.SelfApproval
 	}
 	if ep.Approvals < 1 {
 		ep.Approvals = 1

@@ -134,7 +134,7 @@ func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 		id = mine[0].ID
 	}
 	p, err := e.st.UpdatePlan(id, func(p *store.Plan) error {
-		ep := e.cfg.Policy.For(p.Plan.Spec.Env)
+		ep := e.cfg.Policy.For(p.Plan.Spec.Env, p.Plan.Spec.Verb)
 		if p.State != store.PlanPending {
 			return refuse("Plan %s is %s, not pending: nothing to cancel.", p.ID, p.State)
 		}

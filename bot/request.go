@@ -62,7 +62,7 @@ func (e *Engine) envOf(in *intents.Intent) string {
 
 // propose plans spec, stores the plan and posts its preview in the request's thread.
 func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state store.PlanState) {
-	ep := e.cfg.Policy.For(spec.Env)
+	ep := e.cfg.Policy.For(spec.Env, spec.Verb)
 	if state == store.PlanPending && !ep.MayRequest(c.user()) {
 		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("@%s can't ask for changes in %s (requesters: %s). Nothing changed.",
 			c.user(), spec.Env, mentions(ep.Requesters))))
@@ -167,5 +167,5 @@ func (e *Engine) Preview(ctx context.Context, text, user string) (adapters.Doc, 
 	now := e.now()
 	p := &store.Plan{ID: plan.Hash[:8], State: store.PlanPreview, Text: text, Requester: adapters.User{ID: user, Name: user},
 		Plan: plan, Created: now, Expires: now}
-	return previewDoc(p, e.cfg.Policy.For(spec.Env), vaultRow(plan, e.cfg.Runner.SecretsConfigured())), nil
+	return previewDoc(p, e.cfg.Policy.For(spec.Env, spec.Verb), vaultRow(plan, e.cfg.Runner.SecretsConfigured())), nil
 }

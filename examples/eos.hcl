@@ -42,9 +42,14 @@ policy "default" {
 
 policy "production" {
   approvers     = ["bob", "dave"]
-  approvals     = 2
+  approvals     = 1
   self_approval = false
   ttl           = "15m"
+
+  # Removing things in production takes two people.
+  verb "destroy" {
+    approvals = 2
+  }
 }
 
 # A drift digest every weekday at 08:00 Berlin time in ops/infra: one headline, one line per

@@ -191,6 +191,17 @@ type PolicyConfig struct {
 	Approvals    int      `hcl:"approvals,optional"`
 	SelfApproval bool     `hcl:"self_approval,optional"`
 	TTL          string   `hcl:"ttl,optional"`
+	// Verbs make single verbs stricter: verb "destroy" { approvals = 2 }.
+	Verbs []VerbPolicyConfig `hcl:"verb,block"`
+}
+
+// VerbPolicyConfig overrides an environment's policy for one verb.
+type VerbPolicyConfig struct {
+	Verb         string   `hcl:"verb,label"`
+	Requesters   []string `hcl:"requesters,optional"`
+	Approvers    []string `hcl:"approvers,optional"`
+	Approvals    int      `hcl:"approvals,optional"`
+	SelfApproval bool     `hcl:"self_approval,optional"`
 }
 
 // loadConfig reads path (if not empty), applies EOS_* overrides and fills defaults.
@@ -321,6 +332,12 @@ func (c *Config) policy() (bot.Policy, error) {
 	p := bot.DefaultPolicy()
 	for _, pc := range c.Policies {
 		ep := bot.EnvPolicy{Requesters: pc.Requesters, Approvers: pc.Approvers, Approvals: pc.Approvals, SelfApproval: pc.SelfApproval}
+		for _, v := range pc.Verbs {
+			if ep.Verbs == nil {
+				ep.Verbs = map[string]bot.VerbPolicy{}
+			}
+			ep.Verbs[v.Verb] = bot.VerbPolicy{Requesters: v.Requesters, Approvers: v.Approvers, Approvals: v.Approvals, SelfApproval: v.SelfApproval}
+		}
 		if pc.TTL != "" {
 			d, err := time.ParseDuration(pc.TTL)
 			if err != nil || d <= 0 {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -128,4 +129,43 @@ func TestConfigChoosesAdapters(t *testing.T) {
 	if cfg.Slack.AppToken != "xapp-a" || cfg.Slack.BotToken != "xoxb-b" || cfg.Discord.Token != "d" || cfg.Mattermost.Token != "m" {
 		t.Errorf("all three adapters from one configuration: %+v %+v %+v", cfg.Slack, cfg.Discord, cfg.Mattermost)
 	}
+}
+
+func TestConfigFilePolicyWithVerbs(t *testing.T) {
+	path := t.TempDir() + "/eos.hcl"
+	os.WriteFile(path, []byte(`
+policy "production" {
+  approvers = ["bob"]
+  ttl       = "15m"
+  verb "destroy" {
+    approvals = 2
+    approvers = ["bob", "dave"]
+  }
+}
+`), 0o644)
+	cfg, err := loadConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := cfg.policy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ep := p.For("production", "destroy"); ep.Approvals != 2 || len(ep.Approvers) != 2 || ep.TTL.Minutes() != 15 {
+		t.Errorf("destroy in production = %+v", ep)
+	}
+	if ep := p.For("production", "create"); ep.Approvals != 1 || len(ep.Approvers) != 1 {
+		t.Errorf("create in production = %+v", ep)
+	}
+	if _, err := loadConfig(writeTemp(t, `policy "x" { colour = "red" }`)); err == nil || !strings.Contains(err.Error(), "colour") {
+		t.Errorf("an unknown setting was accepted: %v", err)
+	}
+}
+
+func writeTemp(t *testing.T, text string) string {
+	path := t.TempDir() + "/eos.hcl"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
