@@ -169,3 +169,21 @@ func writeTemp(t *testing.T, text string) string {
 	}
 	return path
 }
+
+// The commented sample in examples/ is a configuration Eos accepts.
+func TestExampleConfigLoads(t *testing.T) {
+	cfg, err := loadConfig("../../examples/eos.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cfg.policy(); err != nil {
+		t.Fatal(err)
+	}
+	ds, err := cfg.digests()
+	if err != nil || len(ds) != 1 || ds[0].Location.String() != "Europe/Berlin" {
+		t.Fatalf("digests = %+v, %v", ds, err)
+	}
+	if cfg.Mattermost == nil || cfg.Mattermost.URL != "https://chat.example.org" || cfg.consoleEnabled() {
+		t.Errorf("mattermost/console from the sample: %+v console=%v", cfg.Mattermost, cfg.consoleEnabled())
+	}
+}
