@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/adapters/slack/slackfake"
 )
 
 // recorder is an adapters.Handler that hands what it hears to the test.
@@ -41,9 +42,9 @@ type running struct {
 }
 
 // start runs an adapter against f until the test ends, and waits for its first connection.
-func start(t *testing.T, f *fakeSlack, channels ...string) *running {
+func start(t *testing.T, f *slackfake.Fake, channels ...string) *running {
 	t.Helper()
-	a, err := New(Config{AppToken: appToken, BotToken: botToken, APIURL: f.apiURL(), Channels: channels,
+	a, err := New(Config{AppToken: appToken, BotToken: botToken, APIURL: f.APIURL(), Channels: channels,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +65,7 @@ func start(t *testing.T, f *fakeSlack, channels ...string) *running {
 			t.Errorf("Run returned %v after cancellation, want nil", err)
 		}
 	})
-	next(t, f.connected, "the first connection")
+	next(t, f.Connected, "the first connection")
 	return r
 }
 
@@ -77,7 +78,7 @@ func direct(user, text, ts string) event {
 }
 
 func TestMessagesAddressedToTheBot(t *testing.T) {
-	f := newFakeSlack(t)
+	f := slackfake.New(t)
 	r := start(t, f)
 	tests := []struct {
 		name  string
@@ -106,15 +107,15 @@ func TestMessagesAddressedToTheBot(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			env := f.send(tt.event)
-			if got := next(t, f.acks, "the envelope's ack"); got != env {
+			env := f.Send(tt.event)
+			if got := next(t, f.Acks, "the envelope's ack"); got != env {
 				t.Fatalf("acked %q, want %q", got, env)
 			}
 			if tt.want == nil {
 				// Events are handled in order: if the next message heard is the sentinel,
 				// the one before was dropped.
-				env := f.send(direct("UAL", "sentinel", "1700000009.000009"+tt.name))
-				next(t, f.acks, "the sentinel's ack")
+				env := f.Send(direct("UAL", "sentinel", "1700000009.000009"+tt.name))
+				next(t, f.Acks, "the sentinel's ack")
 				if got := next(t, r.h.msgs, "the sentinel"); got.Text != "sentinel" {
 					t.Fatalf("delivered %+v, want it ignored (envelope %s)", got, env)
 				}
@@ -129,13 +130,13 @@ func TestMessagesAddressedToTheBot(t *testing.T) {
 }
 
 func TestChannelsRestrictWhereTheBotListens(t *testing.T) {
-	f := newFakeSlack(t)
+	f := slackfake.New(t)
 	r := start(t, f, "#infra")
-	f.send(mention("UAL", "CRANDOM01", "1700000000.000001", "<@UBOT> create grafana"))
-	f.send(direct("UAL", "create grafana", "1700000000.000002"))
-	f.send(mention("UAL", "CINFRA001", "1700000000.000003", "<@UBOT> create jenkins"))
+	f.Send(mention("UAL", "CRANDOM01", "1700000000.000001", "<@UBOT> create grafana"))
+	f.Send(direct("UAL", "create grafana", "1700000000.000002"))
+	f.Send(mention("UAL", "CINFRA001", "1700000000.000003", "<@UBOT> create jenkins"))
 	for range 3 {
-		next(t, f.acks, "an ack")
+		next(t, f.Acks, "an ack")
 	}
 	if got := next(t, r.h.msgs, "the message in #infra"); got.Post.Channel != "CINFRA001" || got.Text != "@eos create jenkins" {
 		t.Errorf("delivered %+v, want only the mention in #infra", got)
@@ -143,7 +144,7 @@ func TestChannelsRestrictWhereTheBotListens(t *testing.T) {
 }
 
 func TestReactionsAreCanonical(t *testing.T) {
-	f := newFakeSlack(t)
+	f := slackfake.New(t)
 	r := start(t, f)
 	preview, err := r.Reply(context.Background(), adapters.PostRef{Channel: "CINFRA001", ID: "1700000000.000100"},
 		adapters.NewDoc(adapters.Heading{Text: "Plan 7f3a9c21"}))
@@ -171,13 +172,13 @@ func TestReactionsAreCanonical(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			env := f.send(tt.event)
-			if got := next(t, f.acks, "the ack"); got != env {
+			env := f.Send(tt.event)
+			if got := next(t, f.Acks, "the ack"); got != env {
 				t.Fatalf("acked %q, want %q", got, env)
 			}
 			if tt.want == nil {
-				f.send(reaction("reaction_added", "UAL", "wrench"))
-				next(t, f.acks, "the sentinel's ack")
+				f.Send(reaction("reaction_added", "UAL", "wrench"))
+				next(t, f.Acks, "the sentinel's ack")
 				if got := next(t, r.h.reactions, "the sentinel"); got.Emoji != "wrench" {
 					t.Fatalf("delivered %+v, want it ignored", got)
 				}
@@ -195,14 +196,14 @@ func TestReactionsAreCanonical(t *testing.T) {
 }
 
 func TestReconnectsWhenTheSocketDrops(t *testing.T) {
-	f := newFakeSlack(t)
+	f := slackfake.New(t)
 	r := start(t, f)
-	f.drop()
-	if n := next(t, f.connected, "a new connection"); n != 2 {
+	f.Drop()
+	if n := next(t, f.Connected, "a new connection"); n != 2 {
 		t.Fatalf("connection %d after the drop, want the second apps.connections.open", n)
 	}
-	env := f.send(mention("UAL", "CINFRA001", "1700000300.000001", "<@UBOT> create grafana"))
-	if got := next(t, f.acks, "the ack"); got != env {
+	env := f.Send(mention("UAL", "CINFRA001", "1700000300.000001", "<@UBOT> create grafana"))
+	if got := next(t, f.Acks, "the ack"); got != env {
 		t.Fatalf("acked %q, want %q", got, env)
 	}
 	if got := next(t, r.h.msgs, "the message after reconnecting"); got.Text != "@eos create grafana" {
@@ -211,11 +212,11 @@ func TestReconnectsWhenTheSocketDrops(t *testing.T) {
 }
 
 func TestFailedConnectionsBackOff(t *testing.T) {
-	f := newFakeSlack(t)
-	f.openErrs = []string{"internal_error", "internal_error"}
+	f := slackfake.New(t)
+	f.OpenErrs = []string{"internal_error", "internal_error"}
 	r := start(t, f)
-	if f.opens != 3 {
-		t.Errorf("apps.connections.open called %d times, want 3", f.opens)
+	if f.Opens != 3 {
+		t.Errorf("apps.connections.open called %d times, want 3", f.Opens)
 	}
 	r.mu.Lock()
 	delays := append([]time.Duration(nil), r.delays...)
@@ -223,15 +224,15 @@ func TestFailedConnectionsBackOff(t *testing.T) {
 	if len(delays) != 2 || delays[0] > time.Second || delays[1] <= time.Second/2 || delays[1] > 2*time.Second {
 		t.Errorf("waited %v between attempts, want two growing delays within 1 s and 2 s", delays)
 	}
-	f.send(direct("UAL", "help", "1700000400.000001"))
+	f.Send(direct("UAL", "help", "1700000400.000001"))
 	if got := next(t, r.h.msgs, "a message"); got.Text != "help" {
 		t.Errorf("delivered %q", got.Text)
 	}
 }
 
 func TestRefusedTokenEndsRun(t *testing.T) {
-	f := newFakeSlack(t)
-	a, err := New(Config{AppToken: appToken, BotToken: "xoxb-wrong", APIURL: f.apiURL(),
+	f := slackfake.New(t)
+	a, err := New(Config{AppToken: appToken, BotToken: "xoxb-wrong", APIURL: f.APIURL(),
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/adapters/slack/slackfake"
 	"github.com/slack-go/slack/slacktest"
 )
 
@@ -40,7 +41,7 @@ func blockTexts(t *testing.T, blocks []json.RawMessage) []string {
 }
 
 func TestPostReplyEditReact(t *testing.T) {
-	f := newFakeSlack(t)
+	f := slackfake.New(t)
 	r := start(t, f)
 	ctx := context.Background()
 	request := adapters.PostRef{Platform: "slack", Channel: "CINFRA001", ID: "1700000000.000100"}
@@ -71,7 +72,7 @@ func TestPostReplyEditReact(t *testing.T) {
 		t.Errorf("editing an unknown post: %v, want message_not_found", err)
 	}
 
-	posts, updates, reacted := f.recorded()
+	posts, updates, reacted := f.Recorded()
 	if len(posts) != 3 {
 		t.Fatalf("%d posts, want 3", len(posts))
 	}
@@ -93,22 +94,22 @@ func TestPostReplyEditReact(t *testing.T) {
 	if got := blockTexts(t, updates[0].Blocks); len(got) != 1 || got[0] != "Run 7f3a9c21 · done in 41 s" {
 		t.Errorf("edited blocks %q", got)
 	}
-	if want := (call{Channel: "CINFRA001", TS: request.ID, Name: "eyes"}); len(reacted) != 1 || reacted[0].Channel != want.Channel || reacted[0].TS != want.TS || reacted[0].Name != want.Name {
+	if want := (slackfake.Call{Channel: "CINFRA001", TS: request.ID, Name: "eyes"}); len(reacted) != 1 || reacted[0].Channel != want.Channel || reacted[0].TS != want.TS || reacted[0].Name != want.Name {
 		t.Errorf("reactions.add calls %+v, want one %+v", reacted, want)
 	}
 }
 
 func TestReactionsReadsUsers(t *testing.T) {
-	f := newFakeSlack(t)
+	f := slackfake.New(t)
 	r := start(t, f)
 	post := adapters.PostRef{Platform: "slack", Channel: "CINFRA001", ID: "1700000000.000500", Thread: "1700000000.000100"}
-	f.mu.Lock()
-	f.reactions["CINFRA001/1700000000.000500"] = []fakeReaction{
+	f.Mu.Lock()
+	f.Reactions["CINFRA001/1700000000.000500"] = []slackfake.Reaction{
 		{Name: "eyes", Count: 1, Users: []string{botID}},
 		{Name: "+1::skin-tone-2", Count: 2, Users: []string{"UBO", "UAL"}},
 		{Name: "x", Count: 1, Users: []string{"USEC"}},
 	}
-	f.mu.Unlock()
+	f.Mu.Unlock()
 	got, err := r.Reactions(context.Background(), post)
 	if err != nil {
 		t.Fatal(err)
@@ -127,14 +128,14 @@ func TestReactionsReadsUsers(t *testing.T) {
 }
 
 func TestOverlongReplyContinuesInThread(t *testing.T) {
-	f := newFakeSlack(t)
+	f := slackfake.New(t)
 	r := start(t, f)
 	request := adapters.PostRef{Platform: "slack", Channel: "CINFRA001", ID: "1700000000.000100"}
 	ref, err := r.Reply(context.Background(), request, longPlan())
 	if err != nil {
 		t.Fatal(err)
 	}
-	posts, _, _ := f.recorded()
+	posts, _, _ := f.Recorded()
 	if len(posts) < 2 || ref.ID != posts[0].TS {
 		t.Fatalf("%d posts, ref %+v; want the preview first and continuations", len(posts), ref)
 	}
