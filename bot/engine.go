@@ -224,10 +224,16 @@ func (e *Engine) say(ctx context.Context, a adapters.Adapter, post adapters.Post
 	return ref
 }
 
-func (e *Engine) audit(entry store.Entry) {
+// entry stamps an audit entry with the time.
+func (e *Engine) entry(entry store.Entry) store.Entry {
 	if entry.At.IsZero() {
 		entry.At = e.now()
 	}
+	return entry
+}
+
+func (e *Engine) audit(entry store.Entry) {
+	entry = e.entry(entry)
 	if err := e.st.Append(entry); err != nil {
 		e.log.Error("writing audit log", "kind", entry.Kind, "err", err)
 	}

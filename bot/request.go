@@ -73,9 +73,9 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 		e.say(ctx, c.a, c.m.Post, reply(busy))
 		return
 	}
-	pctx, cancel := context.WithTimeout(ctx, planTimeout)
+	planCtx, cancel := context.WithTimeout(ctx, planTimeout)
 	defer cancel()
-	plan, err := e.cfg.Runner.Plan(pctx, spec)
+	plan, err := e.cfg.Runner.Plan(planCtx, spec)
 	if err != nil {
 		e.fail(ctx, c, "planning", err)
 		return
@@ -86,21 +86,26 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 		Requester: c.m.Author, Request: c.m.Post, Plan: plan, Needed: ep.Approvals,
 		Created: now, Expires: now.Add(ep.TTL), Updated: now,
 	}
-	if err := e.st.CreatePlan(p); err != nil {
+	request := e.entry(store.Entry{Kind: "request", User: c.user(), Platform: c.a.Name(), PlanID: p.ID, Hash: plan.Hash,
+		Service: spec.Target, Env: spec.Env, Text: c.m.Text})
+	if err := e.st.CreatePlan(p, request); err != nil {
 		e.fail(ctx, c, "storing the plan", err)
 		return
 	}
 	e.m.plans.WithLabelValues(spec.Verb, spec.Env).Inc()
-	e.audit(store.Entry{Kind: "request", User: c.user(), Platform: c.a.Name(), PlanID: p.ID, Hash: plan.Hash, Service: spec.Target, Env: spec.Env, Text: c.m.Text})
-	ref := e.say(ctx, c.a, c.m.Post, previewDoc(p, ep, vaultRow(plan, e.cfg.Runner.SecretsConfigured())))
+	// A stored plan's preview is posted and recorded even if Eos is shutting down meanwhile:
+	// a preview on the platform that the store does not know would ignore its reactions.
+	pctx, cancelPost := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancelPost()
+	ref := e.say(pctx, c.a, c.m.Post, previewDoc(p, ep, vaultRow(plan, e.cfg.Runner.SecretsConfigured())))
 	if ref.ID == "" {
 		return
 	}
-	if err := e.st.SetPreview(p.ID, ref); err != nil {
+	shown := e.entry(store.Entry{Kind: "preview", Platform: c.a.Name(), PlanID: p.ID, Hash: plan.Hash, Service: spec.Target, Env: spec.Env,
+		Text: fmt.Sprintf("preview posted, %s", planCounts(plan))})
+	if err := e.st.SetPreview(p.ID, ref, shown); err != nil {
 		e.log.Error("recording preview post", "plan", p.ID, "err", err)
 	}
-	e.audit(store.Entry{Kind: "preview", Platform: c.a.Name(), PlanID: p.ID, Hash: plan.Hash, Service: spec.Target, Env: spec.Env,
-		Text: fmt.Sprintf("preview posted, %s", planCounts(plan))})
 }
 
 // busy says who holds the (env/service) key, or "" when it is free.

@@ -26,17 +26,21 @@ type Entry struct {
 // Append adds e to the audit log with the next sequence number. Entries are never changed
 // or removed.
 func (s *Store) Append(e Entry) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketAudit)
-		seq, err := b.NextSequence()
-		if err != nil {
-			return err
-		}
-		e.Seq = seq
-		var key [8]byte
-		binary.BigEndian.PutUint64(key[:], seq)
-		return put(tx, bucketAudit, string(key[:]), e)
-	})
+	return s.db.Update(func(tx *bolt.Tx) error { return appendTx(tx, e) })
+}
+
+// appendTx appends e inside a write transaction, so a change and its audit line commit
+// together (one fsync, and never one without the other).
+func appendTx(tx *bolt.Tx, e Entry) error {
+	b := tx.Bucket(bucketAudit)
+	seq, err := b.NextSequence()
+	if err != nil {
+		return err
+	}
+	e.Seq = seq
+	var key [8]byte
+	binary.BigEndian.PutUint64(key[:], seq)
+	return put(tx, bucketAudit, string(key[:]), e)
 }
 
 // Audit lists entries for which keep returns true (nil keeps all), oldest first.

@@ -62,14 +62,20 @@ func (p *Plan) Key() string { return p.Plan.Spec.Env + "/" + p.Plan.Spec.Target 
 
 func postKey(ref adapters.PostRef) string { return ref.Platform + "/" + ref.Channel + "/" + ref.ID }
 
-// CreatePlan stores a new plan. Its id must be new.
-func (s *Store) CreatePlan(p *Plan) error {
+// CreatePlan stores a new plan, and the audit entries about it, in one transaction. Its id
+// must be new.
+func (s *Store) CreatePlan(p *Plan, audit ...Entry) error {
 	return s.db.Update(func(tx *bolt.Tx) error {
 		if tx.Bucket(bucketPlans).Get([]byte(p.ID)) != nil {
 			return fmt.Errorf("plan %s already exists", p.ID)
 		}
 		if p.Preview.ID != "" {
 			if err := tx.Bucket(bucketPosts).Put([]byte(postKey(p.Preview)), []byte(p.ID)); err != nil {
+				return err
+			}
+		}
+		for _, e := range audit {
+			if err := appendTx(tx, e); err != nil {
 				return err
 			}
 		}
@@ -101,17 +107,24 @@ func (s *Store) PlanByPost(ref adapters.PostRef) (*Plan, error) {
 	return p, err
 }
 
-// SetPreview records the post that shows plan id, so reactions on it find the plan.
-func (s *Store) SetPreview(id string, ref adapters.PostRef) error {
-	_, err := s.UpdatePlan(id, func(p *Plan) error {
-		p.Preview = ref
-		return nil
-	})
-	if err != nil {
-		return err
-	}
+// SetPreview records the post that shows plan id, so reactions on it find the plan, and the
+// audit entries about it, in one transaction.
+func (s *Store) SetPreview(id string, ref adapters.PostRef, audit ...Entry) error {
 	return s.db.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketPosts).Put([]byte(postKey(ref)), []byte(id))
+		p, err := get[Plan](tx, bucketPlans, id)
+		if err != nil {
+			return err
+		}
+		p.Preview = ref
+		if err := tx.Bucket(bucketPosts).Put([]byte(postKey(ref)), []byte(id)); err != nil {
+			return err
+		}
+		for _, e := range audit {
+			if err := appendTx(tx, e); err != nil {
+				return err
+			}
+		}
+		return put(tx, bucketPlans, id, p)
 	})
 }
 
