@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/adapters/discord/discordfake"
 )
 
 // recorder is a Handler that keeps what it hears.
@@ -59,10 +60,10 @@ func (w logWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func newTestAdapter(t *testing.T, f *fakeDiscord, channels ...string) *Adapter {
+func newTestAdapter(t *testing.T, f *discordfake.Fake, channels ...string) *Adapter {
 	t.Helper()
 	a, err := New(Config{
-		Token: fakeToken, APIBase: f.apiBase(), Channels: channels,
+		Token: fakeToken, APIBase: f.APIBase(), Channels: channels,
 		Logger: slog.New(slog.NewTextHandler(logWriter{t}, nil)),
 	})
 	if err != nil {
@@ -73,7 +74,7 @@ func newTestAdapter(t *testing.T, f *fakeDiscord, channels ...string) *Adapter {
 
 // running starts Run against f and waits for the first identify; Run must end with nil
 // when the test is over.
-func running(t *testing.T, f *fakeDiscord) (*Adapter, *recorder) {
+func running(t *testing.T, f *discordfake.Fake) (*Adapter, *recorder) {
 	t.Helper()
 	a, rec := newTestAdapter(t, f), newRecorder()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -90,7 +91,7 @@ func running(t *testing.T, f *fakeDiscord) (*Adapter, *recorder) {
 			t.Error("Run did not return within 10 s of cancel")
 		}
 	})
-	if h := f.waitHandshake(); h != "identify" {
+	if h := f.WaitHandshake(); h != "identify" {
 		t.Fatalf("first gateway handshake = %s, want identify", h)
 	}
 	return a, rec
@@ -118,21 +119,21 @@ func TestMessagesAddressedToTheBot(t *testing.T) {
 	}
 	// Events are delivered in order, so an ignored message is proven ignored when the next
 	// addressed one arrives first. The sentinel ends the list.
-	sentinel := f.addMessage(textChannel, "502", "<@"+botID+"> sentinel")
+	sentinel := f.AddMessage(textChannel, "502", "<@"+botID+"> sentinel")
 	for _, tt := range tests {
-		m := f.addMessage(tt.channel, tt.author, tt.content)
-		f.messageCreate(m)
+		m := f.AddMessage(tt.channel, tt.author, tt.content)
+		f.MessageCreate(m)
 		if tt.want == "" {
 			continue
 		}
 		got := rec.nextMessage(t)
-		wantAuthor := f.users[tt.author].Name
+		wantAuthor := f.Users[tt.author].Name
 		if got.Text != tt.want || got.Direct != tt.direct || got.Author.Name != wantAuthor || got.Author.ID != tt.author ||
 			got.Post != (adapters.PostRef{Platform: "discord", Channel: tt.channel, ID: m.ID}) || got.At.IsZero() {
 			t.Errorf("%s: delivered %+v, want text %q direct %v author %s on %s/%s", tt.name, got, tt.want, tt.direct, wantAuthor, tt.channel, m.ID)
 		}
 	}
-	f.messageCreate(sentinel)
+	f.MessageCreate(sentinel)
 	if got := rec.nextMessage(t); got.Text != "@eos sentinel" {
 		t.Errorf("delivered %q where the sentinel was expected: an ignored message got through", got.Text)
 	}
@@ -140,10 +141,10 @@ func TestMessagesAddressedToTheBot(t *testing.T) {
 
 func TestMessageInAThreadAnswersThere(t *testing.T) {
 	f := newFakeDiscord(t)
-	f.channels["250"] = &fakeChannel{ID: "250", Guild: guildID, Parent: textChannel, Type: 11}
+	f.Channels["250"] = &discordfake.Channel{ID: "250", Guild: guildID, Parent: textChannel, Type: 11}
 	_, rec := running(t, f)
-	m := f.addMessage("250", "501", "<@"+botID+"> status")
-	f.messageCreate(m)
+	m := f.AddMessage("250", "501", "<@"+botID+"> status")
+	f.MessageCreate(m)
 	got := rec.nextMessage(t)
 	if got.Post.Thread != "250" || got.Post.Channel != "250" {
 		t.Errorf("message in a thread delivered as %+v, want Channel and Thread 250", got.Post)
@@ -152,8 +153,8 @@ func TestMessageInAThreadAnswersThere(t *testing.T) {
 
 func TestServedChannelsOnly(t *testing.T) {
 	f := newFakeDiscord(t)
-	f.channels["201"] = &fakeChannel{ID: "201", Guild: guildID, Type: 0}
-	f.channels["250"] = &fakeChannel{ID: "250", Guild: guildID, Parent: textChannel, Type: 11}
+	f.Channels["201"] = &discordfake.Channel{ID: "201", Guild: guildID, Type: 0}
+	f.Channels["250"] = &discordfake.Channel{ID: "250", Guild: guildID, Parent: textChannel, Type: 11}
 	a, rec := newTestAdapter(t, f, textChannel), newRecorder()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -165,10 +166,10 @@ func TestServedChannelsOnly(t *testing.T) {
 		channel string
 		served  bool
 	}{{"201", false}, {dmChannel, false}, {"250", true}, {textChannel, true}} {
-		m := f.addMessage(tc.channel, "501", "<@"+botID+"> status")
-		f.mu.Lock()
-		msg := f.messageJSON(m)
-		f.mu.Unlock()
+		m := f.AddMessage(tc.channel, "501", "<@"+botID+"> status")
+		f.Mu.Lock()
+		msg := f.MessageJSON(m)
+		f.Mu.Unlock()
 		dm := decodeMessage(t, msg)
 		if err := a.onMessage(ctx, rec, self, dm); err != nil {
 			t.Fatal(err)
@@ -192,7 +193,7 @@ func TestReplyStartsAThreadFromTheRequest(t *testing.T) {
 	f := newFakeDiscord(t)
 	a := newTestAdapter(t, f)
 	ctx := context.Background()
-	req := f.addMessage(textChannel, "501", "<@"+botID+"> create nextcloud")
+	req := f.AddMessage(textChannel, "501", "<@"+botID+"> create nextcloud")
 	reqRef := adapters.PostRef{Platform: "discord", Channel: textChannel, ID: req.ID}
 
 	preview, err := a.Reply(ctx, reqRef, goldenDocs["preview"])
@@ -203,8 +204,8 @@ func TestReplyStartsAThreadFromTheRequest(t *testing.T) {
 	if preview != want {
 		t.Errorf("preview = %+v, want %+v (a post in the thread named after the request)", preview, want)
 	}
-	if len(f.threads) != 1 || f.threads[0] != textChannel+"/"+req.ID+" Plan 7f3a9c21 · create nextcloud in production · asked by @alice" {
-		t.Errorf("threads started = %q, want one from the request named after the heading", f.threads)
+	if len(f.Threads) != 1 || f.Threads[0] != textChannel+"/"+req.ID+" Plan 7f3a9c21 · create nextcloud in production · asked by @alice" {
+		t.Errorf("threads started = %q, want one from the request named after the heading", f.Threads)
 	}
 	// A second answer to the request, and an answer to the preview, go to the same thread.
 	again, err := a.Reply(ctx, reqRef, adapters.NewDoc(adapters.Text{Text: "again"}))
@@ -220,7 +221,7 @@ func TestReplyStartsAThreadFromTheRequest(t *testing.T) {
 			t.Errorf("later reply = %+v, want it in thread %s", ref, req.ID)
 		}
 	}
-	posted := f.botMessages()
+	posted := f.BotMessages()
 	if len(posted) != 3 || posted[0].Content != Render(goldenDocs["preview"]) {
 		t.Fatalf("posted %d messages, first %q; want 3, the preview first", len(posted), posted[0].Content)
 	}
@@ -229,31 +230,31 @@ func TestReplyStartsAThreadFromTheRequest(t *testing.T) {
 func TestReplyInADirectMessageReferencesTheRequest(t *testing.T) {
 	f := newFakeDiscord(t)
 	a := newTestAdapter(t, f)
-	req := f.addMessage(dmChannel, "501", "help")
+	req := f.AddMessage(dmChannel, "501", "help")
 	ref, err := a.Reply(context.Background(), adapters.PostRef{Platform: "discord", Channel: dmChannel, ID: req.ID}, goldenDocs["error"])
 	if err != nil {
 		t.Fatal(err)
 	}
-	posted := f.botMessages()
-	if ref.Channel != dmChannel || ref.Thread != "" || len(posted) != 1 || posted[0].Reference != req.ID || len(f.threads) != 0 {
-		t.Errorf("DM reply = %+v, posted %+v, threads %q; want a reply to %s in the DM, no thread", ref, posted, f.threads, req.ID)
+	posted := f.BotMessages()
+	if ref.Channel != dmChannel || ref.Thread != "" || len(posted) != 1 || posted[0].Reference != req.ID || len(f.Threads) != 0 {
+		t.Errorf("DM reply = %+v, posted %+v, threads %q; want a reply to %s in the DM, no thread", ref, posted, f.Threads, req.ID)
 	}
 }
 
 func TestThreadsOff(t *testing.T) {
 	f := newFakeDiscord(t)
 	off := false
-	a, err := New(Config{Token: fakeToken, APIBase: f.apiBase(), Threads: &off})
+	a, err := New(Config{Token: fakeToken, APIBase: f.APIBase(), Threads: &off})
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := f.addMessage(textChannel, "501", "<@"+botID+"> status")
+	req := f.AddMessage(textChannel, "501", "<@"+botID+"> status")
 	ref, err := a.Reply(context.Background(), adapters.PostRef{Platform: "discord", Channel: textChannel, ID: req.ID}, goldenDocs["progress"])
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ref.Channel != textChannel || ref.Thread != "" || len(f.threads) != 0 || f.botMessages()[0].Reference != req.ID {
-		t.Errorf("with Threads off: reply %+v, threads %q; want a reply in the channel", ref, f.threads)
+	if ref.Channel != textChannel || ref.Thread != "" || len(f.Threads) != 0 || f.BotMessages()[0].Reference != req.ID {
+		t.Errorf("with Threads off: reply %+v, threads %q; want a reply in the channel", ref, f.Threads)
 	}
 }
 
@@ -275,18 +276,18 @@ func TestEditReactAndReadReactions(t *testing.T) {
 	if err := a.React(ctx, post, "no-such-emoji"); err == nil {
 		t.Error("React with an unknown name succeeded")
 	}
-	m := f.messages[post.ID]
-	if m.Content != "**Run 7f3a9c21 · done in 41 s**" || m.Edits != 1 || len(f.botMessages()) != 1 {
-		t.Errorf("after Edit: content %q, %d edits, %d messages; want the new text in place", m.Content, m.Edits, len(f.botMessages()))
+	m := f.Messages[post.ID]
+	if m.Content != "**Run 7f3a9c21 · done in 41 s**" || m.Edits != 1 || len(f.BotMessages()) != 1 {
+		t.Errorf("after Edit: content %q, %d edits, %d messages; want the new text in place", m.Content, m.Edits, len(f.BotMessages()))
 	}
 	if got := m.Reactions["👀"]; len(got) != 1 || got[0] != botID {
 		t.Errorf("reactions = %v, want 👀 by the bot", m.Reactions)
 	}
 
-	f.mu.Lock()
+	f.Mu.Lock()
 	m.Reactions["✅"] = []string{"502"}
 	m.Reactions["👎"] = []string{"501"}
-	f.mu.Unlock()
+	f.Mu.Unlock()
 	list, err := a.Reactions(ctx, post)
 	if err != nil {
 		t.Fatal(err)
@@ -306,11 +307,11 @@ func TestEditReactAndReadReactions(t *testing.T) {
 func TestReactionsArriveCanonicalised(t *testing.T) {
 	f := newFakeDiscord(t)
 	_, rec := running(t, f)
-	preview := f.addMessage(textChannel, botID, "Plan")
-	dm := f.addMessage(dmChannel, botID, "Plan")
-	f.reaction(preview, botID, "👀", false) // the bot's own: ignored
+	preview := f.AddMessage(textChannel, botID, "Plan")
+	dm := f.AddMessage(dmChannel, botID, "Plan")
+	f.Reaction(preview, botID, "👀", false) // the bot's own: ignored
 	tests := []struct {
-		msg     *fakeMessage
+		msg     *discordfake.Message
 		user    string
 		emoji   string
 		removed bool
@@ -324,11 +325,11 @@ func TestReactionsArriveCanonicalised(t *testing.T) {
 		{dm, "501", "✅", false, "white_check_mark"}, // no member in a DM: the name is looked up
 	}
 	for _, tt := range tests {
-		f.reaction(tt.msg, tt.user, tt.emoji, tt.removed)
+		f.Reaction(tt.msg, tt.user, tt.emoji, tt.removed)
 		got := rec.nextReaction(t)
 		want := adapters.Reaction{
 			Post:  adapters.PostRef{Platform: "discord", Channel: tt.msg.Channel, ID: tt.msg.ID},
-			User:  adapters.User{ID: tt.user, Name: f.users[tt.user].Name},
+			User:  adapters.User{ID: tt.user, Name: f.Users[tt.user].Name},
 			Emoji: tt.want, Removed: tt.removed, At: got.At,
 		}
 		if got != want || got.At.IsZero() {
@@ -342,18 +343,18 @@ func TestReactionsArriveCanonicalised(t *testing.T) {
 func TestApprovalSurvivesGatewayLoss(t *testing.T) {
 	f := newFakeDiscord(t)
 	_, rec := running(t, f)
-	preview := f.addMessage(textChannel, botID, "Plan")
-	f.reaction(preview, "501", "👀", false)
+	preview := f.AddMessage(textChannel, botID, "Plan")
+	f.Reaction(preview, "501", "👀", false)
 	if got := rec.nextReaction(t); got.Emoji != "eyes" {
 		t.Fatalf("before the drop: %+v", got)
 	}
 
-	f.drop()
-	f.reaction(preview, "502", "✅", false) // while the socket is down
-	if h := f.waitHandshake(); h != "resume" {
+	f.Drop()
+	f.Reaction(preview, "502", "✅", false) // while the socket is down
+	if h := f.WaitHandshake(); h != "resume" {
 		t.Fatalf("after the drop the client did %s, want resume", h)
 	}
-	f.reaction(preview, "502", "👍", false) // after the resume
+	f.Reaction(preview, "502", "👍", false) // after the resume
 
 	for _, want := range []string{"white_check_mark", "+1"} {
 		got := rec.nextReaction(t)
@@ -361,10 +362,10 @@ func TestApprovalSurvivesGatewayLoss(t *testing.T) {
 			t.Errorf("after the drop: delivered %+v, want %s by bob on %s", got, want, preview.ID)
 		}
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.identifies != 1 {
-		t.Errorf("the client identified %d times, want 1 (a resume, not a new session)", f.identifies)
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	if f.Identifies != 1 {
+		t.Errorf("the client identified %d times, want 1 (a resume, not a new session)", f.Identifies)
 	}
 }
 
@@ -377,7 +378,7 @@ func TestOverLongDocSplitsIntoMessages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	posted := f.botMessages()
+	posted := f.BotMessages()
 	want := split(chunks(doc), maxLength)
 	if len(posted) != len(want) || posted[0].ID != ref.ID {
 		t.Fatalf("posted %d messages (first %s), want %d with the first returned (%s)", len(posted), posted[0].ID, len(want), ref.ID)
@@ -406,7 +407,7 @@ func TestOverLongDocSplitsIntoMessages(t *testing.T) {
 
 func TestRunRefusedToken(t *testing.T) {
 	f := newFakeDiscord(t)
-	a, err := New(Config{Token: "wrong", APIBase: f.apiBase()})
+	a, err := New(Config{Token: "wrong", APIBase: f.APIBase()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -447,7 +448,7 @@ func slogValue(c Config) string {
 
 func TestAttachmentRefusedIsPostedAsText(t *testing.T) {
 	f := newFakeDiscord(t)
-	f.rejectFiles = true
+	f.RejectFiles = true
 	a := newTestAdapter(t, f)
 	doc := goldenDocs["preview"]
 	doc.Attachment = &adapters.Attachment{Name: "plan.txt", Text: "resource volume.data: + create"}
@@ -455,7 +456,7 @@ func TestAttachmentRefusedIsPostedAsText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	posted := f.botMessages()
+	posted := f.BotMessages()
 	want := []string{Render(goldenDocs["preview"]), "-# plan.txt\n\n```\nresource volume.data: + create\n```"}
 	if len(posted) != 2 || posted[0].ID != ref.ID || posted[0].Content != want[0] || posted[1].Content != want[1] {
 		t.Errorf("posted %+v, want the preview then the attachment as text %q", posted, want[1])
@@ -474,7 +475,7 @@ func TestEditOverLongDocContinuesInFollowUps(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := split(chunks(longPlan()), maxLength)
-	posted := f.botMessages()
+	posted := f.BotMessages()
 	if len(posted) != len(want) || posted[0].Content != want[0] || posted[0].Edits != 1 || posted[len(posted)-1].Content != want[len(want)-1] {
 		t.Errorf("after editing in a long Doc: %d messages, want the first edited and %d follow-ups", len(posted), len(want)-1)
 	}

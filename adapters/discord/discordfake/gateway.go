@@ -1,4 +1,4 @@
-package discord
+package discordfake
 
 import (
 	"encoding/json"
@@ -13,7 +13,7 @@ import (
 // The fake's gateway: Hello, Identify → READY, heartbeats, dispatches kept for RESUME, and a
 // drop that closes the socket as a network failure would.
 
-func (f *fakeDiscord) websocket(w http.ResponseWriter, r *http.Request) {
+func (f *Fake) websocket(w http.ResponseWriter, r *http.Request) {
 	if q := r.URL.Query(); q.Get("v") != "9" || q.Get("encoding") != "json" {
 		http.Error(w, "this fake speaks gateway v9 in JSON", http.StatusBadRequest)
 		return
@@ -39,23 +39,23 @@ func (f *fakeDiscord) websocket(w http.ResponseWriter, r *http.Request) {
 				Intents int    `json:"intents"`
 			}
 			json.Unmarshal(in.D, &id)
-			if id.Token != "Bot "+fakeToken {
+			if id.Token != "Bot "+Token {
 				conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(4004, "Authentication failed."))
 				return
 			}
-			if id.Intents != int(intents) {
+			if id.Intents != int(f.intents) {
 				conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(4013, "Invalid intent(s)."))
 				return
 			}
-			f.mu.Lock()
-			f.identifies++
-			f.sessionID = fmt.Sprintf("session-%d", f.identifies)
+			f.Mu.Lock()
+			f.Identifies++
+			f.sessionID = fmt.Sprintf("session-%d", f.Identifies)
 			f.conn = conn
-			f.mu.Unlock()
+			f.Mu.Unlock()
 			f.dispatch("READY", map[string]any{
-				"v": 9, "user": userJSON(f.users[botID]), "guilds": []any{}, "session_id": f.sessionID,
+				"v": 9, "user": userJSON(f.Users[BotID]), "guilds": []any{}, "session_id": f.sessionID,
 				"resume_gateway_url": "ws" + strings.TrimPrefix(f.srv.URL, "http") + "/ws",
-				"application":        map[string]any{"id": botID, "flags": 0},
+				"application":        map[string]any{"id": BotID, "flags": 0},
 			})
 			f.handshakes <- "identify"
 		case 6: // resume
@@ -65,9 +65,9 @@ func (f *fakeDiscord) websocket(w http.ResponseWriter, r *http.Request) {
 				Seq       int    `json:"seq"`
 			}
 			json.Unmarshal(in.D, &res)
-			f.mu.Lock()
-			if res.Token != "Bot "+fakeToken || res.SessionID != f.sessionID {
-				f.mu.Unlock()
+			f.Mu.Lock()
+			if res.Token != "Bot "+Token || res.SessionID != f.sessionID {
+				f.Mu.Unlock()
 				f.write(conn, frame{Op: 9, D: raw(false)})
 				continue
 			}
@@ -78,7 +78,7 @@ func (f *fakeDiscord) websocket(w http.ResponseWriter, r *http.Request) {
 					missed = append(missed, fr)
 				}
 			}
-			f.mu.Unlock()
+			f.Mu.Unlock()
 			// Discord replays the missed events in order, finishing with RESUMED.
 			for _, fr := range missed {
 				f.write(conn, fr)
@@ -98,7 +98,7 @@ func raw(v any) json.RawMessage {
 	return b
 }
 
-func (f *fakeDiscord) write(conn *websocket.Conn, fr frame) {
+func (f *Fake) write(conn *websocket.Conn, fr frame) {
 	f.wmu.Lock()
 	defer f.wmu.Unlock()
 	conn.WriteJSON(fr)
@@ -106,31 +106,31 @@ func (f *fakeDiscord) write(conn *websocket.Conn, fr frame) {
 
 // dispatch sends an event (op 0) to the connected client, or keeps it for a RESUME when the
 // client is disconnected.
-func (f *fakeDiscord) dispatch(event string, d any) {
-	f.mu.Lock()
+func (f *Fake) dispatch(event string, d any) {
+	f.Mu.Lock()
 	f.seq++
 	s, t := f.seq, event
 	fr := frame{Op: 0, D: raw(d), S: &s, T: &t}
 	f.sent = append(f.sent, fr)
 	conn := f.conn
-	f.mu.Unlock()
+	f.Mu.Unlock()
 	if conn != nil {
 		f.write(conn, fr)
 	}
 }
 
-// drop closes the client's socket as a network failure would.
-func (f *fakeDiscord) drop() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
+// Drop closes the client's socket as a network failure would.
+func (f *Fake) Drop() {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
 	if f.conn != nil {
 		f.conn.NetConn().Close()
 		f.conn = nil
 	}
 }
 
-// waitHandshake waits for the next client greeting and returns its kind.
-func (f *fakeDiscord) waitHandshake() string {
+// WaitHandshake waits for the next client greeting and returns its kind.
+func (f *Fake) WaitHandshake() string {
 	f.t.Helper()
 	select {
 	case h := <-f.handshakes:
@@ -141,18 +141,18 @@ func (f *fakeDiscord) waitHandshake() string {
 	}
 }
 
-// messageCreate dispatches MESSAGE_CREATE for a message someone wrote.
-func (f *fakeDiscord) messageCreate(m *fakeMessage) {
-	f.mu.Lock()
-	d := f.messageJSON(m)
-	f.mu.Unlock()
+// MessageCreate dispatches MESSAGE_CREATE for a message someone wrote.
+func (f *Fake) MessageCreate(m *Message) {
+	f.Mu.Lock()
+	d := f.MessageJSON(m)
+	f.Mu.Unlock()
 	f.dispatch("MESSAGE_CREATE", d)
 }
 
-// reaction dispatches MESSAGE_REACTION_ADD or _REMOVE as user on message m. Guild reactions
+// Reaction dispatches MESSAGE_REACTION_ADD or _REMOVE as user on message m. Guild reactions
 // carry the member, as Discord sends them.
-func (f *fakeDiscord) reaction(m *fakeMessage, user, emoji string, removed bool) {
-	f.mu.Lock()
+func (f *Fake) Reaction(m *Message, user, emoji string, removed bool) {
+	f.Mu.Lock()
 	d := map[string]any{
 		"user_id": user, "channel_id": m.Channel, "message_id": m.ID,
 		"emoji": map[string]any{"id": nil, "name": emoji},
@@ -161,12 +161,12 @@ func (f *fakeDiscord) reaction(m *fakeMessage, user, emoji string, removed bool)
 	if removed {
 		event = "MESSAGE_REACTION_REMOVE"
 	}
-	if g := f.channels[m.Channel].Guild; g != "" {
+	if g := f.Channels[m.Channel].Guild; g != "" {
 		d["guild_id"] = g
 		if !removed {
-			d["member"] = map[string]any{"user": userJSON(f.users[user]), "roles": []any{}, "joined_at": "2026-01-01T00:00:00.000000+00:00"}
+			d["member"] = map[string]any{"user": userJSON(f.Users[user]), "roles": []any{}, "joined_at": "2026-01-01T00:00:00.000000+00:00"}
 		}
 	}
-	f.mu.Unlock()
+	f.Mu.Unlock()
 	f.dispatch(event, d)
 }
