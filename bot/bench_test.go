@@ -2,11 +2,14 @@ package bot_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"sort"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/adapters/console"
 	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/store"
@@ -68,4 +71,83 @@ func BenchmarkRequestToPreview(b *testing.B) {
 	if posts := con.Posts(); len(posts) < 2*b.N {
 		b.Fatalf("%d posts for %d requests: previews missing", len(posts), b.N)
 	}
+}
+
+// BenchmarkConcurrentConversations runs 500 conversations at once: 500 requests arrive
+// together, then the 500 previews are approved together and their runs apply instant layers.
+// Every conversation must end with a run recorded as done. It reports the p99 of request →
+// preview and of approval → run done.
+func BenchmarkConcurrentConversations(b *testing.B) {
+	const n = 500
+	cat, err := catalog.Load(catalog.Embedded())
+	if err != nil {
+		b.Fatal(err)
+	}
+	runner, _ := executor.NewRunner(executor.RunnerConfig{Layers: []executor.Layer{instantLayer{executor.Terraform}, instantLayer{executor.Nomad}}})
+	var previewLat, runLat []time.Duration
+	for i := 0; i < b.N; i++ {
+		st, err := store.Open(filepath.Join(b.TempDir(), "eos.db"), time.Second)
+		if err != nil {
+			b.Fatal(err)
+		}
+		e, err := bot.New(bot.Config{Catalog: cat, Runner: runner, Store: st, ProgressInterval: time.Hour})
+		if err != nil {
+			b.Fatal(err)
+		}
+		con := console.New(console.Config{})
+		e.Attach(con)
+		ctx := context.Background()
+		var mu sync.Mutex
+		var wg sync.WaitGroup
+		for c := 0; c < n; c++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				start := time.Now()
+				// Every conversation is about its own environment, so none waits for a lock.
+				e.HandleMessage(ctx, con, con.Say(fmt.Sprintf("@eos create grafana in env%d", c)))
+				mu.Lock()
+				previewLat = append(previewLat, time.Since(start))
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+		plans, err := st.Plans(func(p *store.Plan) bool { return p.State == store.PlanPending })
+		if err != nil || len(plans) != n {
+			b.Fatalf("%d of %d requests got a plan (%v)", len(plans), n, err)
+		}
+		for _, p := range plans {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				start := time.Now()
+				e.HandleReaction(ctx, con, adapters.Reaction{Post: p.Preview, User: adapters.User{ID: "bob", Name: "bob"}, Emoji: "+1"})
+				for {
+					if r, err := st.Run(p.ID); err == nil && r.State == store.RunDone {
+						break
+					}
+					if err := e.Wait(ctx); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+				mu.Lock()
+				runLat = append(runLat, time.Since(start))
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+		runs, _ := st.Runs(func(r *store.Run) bool { return r.State == store.RunDone })
+		if len(runs) != n {
+			b.Fatalf("%d of %d conversations ended with a run done", len(runs), n)
+		}
+		st.Close()
+	}
+	b.ReportMetric(float64(p99(previewLat).Nanoseconds()), "preview-p99-ns")
+	b.ReportMetric(float64(p99(runLat).Nanoseconds()), "run-p99-ns")
+}
+
+func p99(d []time.Duration) time.Duration {
+	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	return d[len(d)*99/100]
 }
