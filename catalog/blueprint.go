@@ -104,6 +104,9 @@ type Blueprint struct {
 	// Variants lists the Terraform modules, DefaultVariant first, then in manifest order; nil
 	// without a terraform part. Terraform.Path is the default variant's module.
 	Variants []Variant
+	// NomadVariants lists the Nomad job files the same way: DefaultVariant (the nomad block's
+	// job) first, then its variant blocks; nil without a nomad part. Nomad.Path is the default.
+	NomadVariants []Variant
 	// Files is the blueprint folder.
 	Files fs.FS
 	// Source names the folder in messages ("embedded:nextcloud" or a path on disk).
@@ -161,6 +164,27 @@ func (b *Blueprint) variants() []Variant {
 		return []Variant{{Name: DefaultVariant, Path: b.Terraform.Path, Range: b.Terraform.Range}}
 	}
 	return b.Variants
+}
+
+// NomadVariant looks a Nomad variant up by name; "" is DefaultVariant. A name the nomad part
+// does not declare gives its default job with ok false; nil without a nomad part.
+func (b *Blueprint) NomadVariant(name string) (v *Variant, ok bool) {
+	if b.Nomad == nil {
+		return nil, false
+	}
+	if name == "" {
+		name = DefaultVariant
+	}
+	vs := b.NomadVariants
+	if len(vs) == 0 {
+		vs = []Variant{{Name: DefaultVariant, Path: b.Nomad.Path, Range: b.Nomad.Range}}
+	}
+	for i := range vs {
+		if vs[i].Name == name {
+			return &vs[i], true
+		}
+	}
+	return &vs[0], false
 }
 
 // Catalog is every blueprint Eos knows: the embedded ones and those operators add.

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"io/fs"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -14,18 +15,17 @@ type nomadVariable struct {
 	typed string   // the type as written, for messages
 }
 
-// nomadJob parses the blueprint's Nomad job template; ok is false when it does not parse (Load
+// nomadJob parses one Nomad variant's job template; ok is false when it does not parse (Load
 // reports that).
-func (f *folder) nomadJob() (*hclsyntax.Body, map[string]nomadVariable, bool) {
-	p := f.b.Nomad
-	if p == nil || p.Path == "" || !fs.ValidPath(p.Path) {
+func (f *folder) nomadJob(v Variant) (*hclsyntax.Body, map[string]nomadVariable, bool) {
+	if v.Path == "" || !fs.ValidPath(v.Path) {
 		return nil, nil, false
 	}
-	src, err := fs.ReadFile(f.files, p.Path)
+	src, err := fs.ReadFile(f.files, v.Path)
 	if err != nil {
 		return nil, nil, false
 	}
-	file, hds := hclsyntax.ParseConfig(src, f.display(p.Path), hcl.InitialPos)
+	file, hds := hclsyntax.ParseConfig(src, f.display(v.Path), hcl.InitialPos)
 	if hds.HasErrors() {
 		return nil, nil, false
 	}
@@ -35,66 +35,95 @@ func (f *folder) nomadJob() (*hclsyntax.Body, map[string]nomadVariable, bool) {
 		if blk.Type != "variable" || len(blk.Labels) != 1 {
 			continue
 		}
-		v := nomadVariable{typ: cty.DynamicPseudoType}
+		nv := nomadVariable{typ: cty.DynamicPseudoType}
 		if a := blk.Body.Attributes["type"]; a != nil {
 			if ty, ok := typeExpr(a.Expr); ok {
-				v.typ = ty
-				v.typed = string(a.Expr.Range().SliceBytes(src))
+				nv.typ = ty
+				nv.typed = string(a.Expr.Range().SliceBytes(src))
 			}
 		}
-		vars[blk.Labels[0]] = v
+		vars[blk.Labels[0]] = nv
 	}
 	return body, vars, true
 }
 
-// checkNomadReferences reports every var.NAME the job uses without a variable block declaring
-// it: Nomad would refuse the job at deploy time.
-func (f *folder) checkNomadReferences() Diagnostics {
-	body, vars, ok := f.nomadJob()
-	if !ok {
+// nomadVariants is the Nomad variants of the folder's blueprint, default first; none without a
+// nomad part.
+func (f *folder) nomadVariants() []Variant {
+	if f.b.Nomad == nil {
 		return nil
 	}
+	if len(f.b.NomadVariants) == 0 {
+		return []Variant{{Name: DefaultVariant, Path: f.b.Nomad.Path, Range: f.b.Nomad.Range}}
+	}
+	return f.b.NomadVariants
+}
+
+// checkNomadReferences reports every var.NAME a job variant uses without a variable block
+// declaring it: Nomad would refuse the job at deploy time.
+func (f *folder) checkNomadReferences() Diagnostics {
 	var diags Diagnostics
-	for _, blk := range body.Blocks {
-		if blk.Type == "variable" {
+	for _, v := range f.nomadVariants() {
+		body, vars, ok := f.nomadJob(v)
+		if !ok {
 			continue
 		}
-		hclsyntax.VisitAll(blk, func(n hclsyntax.Node) hcl.Diagnostics {
-			st, ok := n.(*hclsyntax.ScopeTraversalExpr)
-			if !ok || st.Traversal.RootName() != "var" {
+		for _, blk := range body.Blocks {
+			if blk.Type == "variable" {
+				continue
+			}
+			hclsyntax.VisitAll(blk, func(n hclsyntax.Node) hcl.Diagnostics {
+				st, ok := n.(*hclsyntax.ScopeTraversalExpr)
+				if !ok || st.Traversal.RootName() != "var" {
+					return nil
+				}
+				name, ok := traversalName(st.Traversal)
+				switch _, declared := vars[name]; {
+				case !ok:
+					diags = append(diags, at(st.SrcRange, "refer to a variable by name, like var.NAME"))
+				case !declared:
+					diags = append(diags, at(st.SrcRange, "var.%s is not declared in %s: add a variable %q block", name, v.Path, name))
+				}
 				return nil
-			}
-			name, ok := traversalName(st.Traversal)
-			switch _, declared := vars[name]; {
-			case !ok:
-				diags = append(diags, at(st.SrcRange, "refer to a variable by name, like var.NAME"))
-			case !declared:
-				diags = append(diags, at(st.SrcRange, "var.%s is not declared in %s: add a variable %q block", name, f.b.Nomad.Path, name))
-			}
-			return nil
-		})
+			})
+		}
 	}
 	return diags
 }
 
-// checkNomadTypes converts each value the manifest passes to the type its variable block
-// declares.
+// checkNomadTypes converts each value the manifest passes to the type each job variant's
+// variable block declares; one problem per variable names every variant refusing it.
 func (f *folder) checkNomadTypes(values map[string]any) Diagnostics {
-	_, vars, ok := f.nomadJob()
-	if !ok {
-		return nil
+	type refusal struct {
+		typed string
+		err   error
+		paths []string
+	}
+	refused := map[string]*refusal{}
+	for _, v := range f.nomadVariants() {
+		_, vars, ok := f.nomadJob(v)
+		if !ok {
+			continue
+		}
+		for name, value := range values {
+			nv, declared := vars[name]
+			if !declared || nv.typ == cty.DynamicPseudoType {
+				continue
+			}
+			if err := fits(value, nv.typ); err != nil {
+				if refused[name] == nil {
+					refused[name] = &refusal{typed: nv.typed, err: err}
+				}
+				refused[name].paths = append(refused[name].paths, v.Path)
+			}
+		}
 	}
 	keys, _ := staticKeys(f.b.Nomad.Data)
 	var diags Diagnostics
-	for _, name := range sortedKeys(values) {
-		v, declared := vars[name]
-		if !declared || v.typ == cty.DynamicPseudoType {
-			continue
-		}
-		if err := fits(values[name], v.typ); err != nil {
-			diags = append(diags, at(keyRange(keys, name, f.b.Nomad.Range), "nomad variable %q is %s in %s, but the manifest gives it %s: %v",
-				name, v.typed, f.b.Nomad.Path, jsonText(values[name]), err))
-		}
+	for _, name := range sortedKeys(refused) {
+		r := refused[name]
+		diags = append(diags, at(keyRange(keys, name, f.b.Nomad.Range), "nomad variable %q is %s in %s, but the manifest gives it %s: %v",
+			name, r.typed, strings.Join(r.paths, " and "), jsonText(values[name]), r.err))
 	}
 	return diags
 }

@@ -17,7 +17,9 @@
 //	  salt/nextcloud.sls         Salt state (YAML + Jinja reading the pillar)
 //	  terraform/local/*.tf       Terraform module on eoslab, the simulated cloud (the default)
 //	  terraform/production/*.tf  the same resources on a real cloud (Hetzner Cloud, Cloudflare)
-//	  nomad/nextcloud.nomad.hcl  Nomad job with an HCL2 variable block per template variable
+//	  nomad/local.nomad.hcl      Nomad job on raw_exec, standing for the service on a dev agent
+//	  nomad/nextcloud.nomad.hcl  the production job (docker); both with an HCL2 variable block
+//	                             per template variable
 //
 // # The manifest
 //
@@ -79,7 +81,10 @@
 //	    variables = { name = service.name, env = env, volume_gb = gib(flag.storage) }
 //	  }
 //	  nomad {
-//	    job       = "nomad/nextcloud.nomad.hcl"
+//	    job = "nomad/local.nomad.hcl"               # the "local" variant
+//	    variant "production" {                      # more variants, optional; each a job
+//	      job = "nomad/nextcloud.nomad.hcl"         #   taking the same variables
+//	    }
 //	    variables = { domain = flag.domain, sso = flag.sso }
 //	  }
 //	}
@@ -103,7 +108,7 @@
 //	  }
 //	}
 //
-// # Terraform variants
+// # Variants
 //
 // One blueprint can deploy to more than one cloud. The terraform block's module is the variant
 // named "local" (DefaultVariant): the shipped blueprints use eoslab there, Eos's own provider
@@ -115,6 +120,16 @@
 // environment's configuration sets it), Resolve renders dependencies with the same variant, and
 // a blueprint without a terraform part ignores it. Credentials never are variables: providers
 // read them from the environment (HCLOUD_TOKEN, CLOUDFLARE_API_TOKEN, EOSLAB_ROOT).
+//
+// The nomad block has variants the same way: its job is "local" (the shipped blueprints run a
+// small real process on the raw_exec driver there, which a Nomad dev agent has, serving a page
+// that names the service), and variant blocks name other jobs ("production" runs the real
+// image on docker). Every job variant must declare each variable the manifest sets, and Check
+// looks for undeclared var.NAME and type mismatches in each. The same Request.Variant picks
+// both parts; a part without that variant renders its default (a blueprint may have a
+// production module and no production job, or the reverse), but a variant that a blueprint
+// with a terraform part declares in no part is a RequestError, so a production environment
+// never silently gets the simulated cloud. Blueprint.NomadVariants lists the job variants.
 //
 // # Expressions
 //
@@ -151,7 +166,7 @@
 // renders each blueprint with example values and checks them against the types the Terraform
 // and Nomad variables declare; wants the same outputs from every Terraform variant and every
 // provider a resource uses in required_providers with a source and a version (read with
-// terraform-config-inspect); finds var.NAME in a Nomad job that no variable block declares;
+// terraform-config-inspect); finds var.NAME in a Nomad job variant that no variable block declares;
 // runs `terraform fmt -check` (the real binary) on every .tf file; and parses every Salt state
 // as YAML once its Jinja is replaced. That last check is pure Go and approximate: comments and
 // statements become blanks and each {{ expression }} a plain scalar, so it finds mistakes in

@@ -150,9 +150,9 @@ func (d *decoder) blocks(b *Blueprint, blocks hcl.Blocks) {
 		case "salt":
 			b.Salt = d.part(blk)
 		case "terraform":
-			b.Terraform, b.Variants = d.terraform(blk)
+			b.Terraform, b.Variants = d.variantPart(blk)
 		case "nomad":
-			b.Nomad = d.part(blk)
+			b.Nomad, b.NomadVariants = d.variantPart(blk)
 		}
 	}
 }
@@ -276,7 +276,7 @@ func (d *decoder) secret(blk *hcl.Block) SecretDecl {
 	return s
 }
 
-// part decodes a salt or nomad block.
+// part decodes a salt block.
 func (d *decoder) part(blk *hcl.Block) *Part {
 	p, _ := d.partContent(blk, nil)
 	return p
@@ -301,21 +301,22 @@ func (d *decoder) partContent(blk *hcl.Block, blocks []hcl.BlockHeaderSchema) (*
 	return p, content
 }
 
-// terraform decodes the terraform block: its module is DefaultVariant, and each variant block
-// names another module receiving the same variables.
-func (d *decoder) terraform(blk *hcl.Block) (*Part, []Variant) {
+// variantPart decodes a terraform or nomad block: its module (or job) is DefaultVariant, and
+// each variant block names another module (or job) receiving the same variables.
+func (d *decoder) variantPart(blk *hcl.Block) (*Part, []Variant) {
+	attr := partSchemas[blk.Type][0]
 	p, content := d.partContent(blk, []hcl.BlockHeaderSchema{{Type: "variant", LabelNames: []string{"name"}}})
 	variants := []Variant{{Name: DefaultVariant, Path: p.Path, Range: p.Range}}
 	seen := map[string]hcl.Range{}
 	for _, vb := range content.Blocks {
 		name := vb.Labels[0]
-		vc, hds := vb.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "module", Required: true}}})
+		vc, hds := vb.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: attr, Required: true}}})
 		d.addHCL(hds)
 		switch first, dup := seen[name]; {
 		case !d.checkWord(vb.LabelRanges[0], "variant name", name):
 			continue
 		case name == DefaultVariant:
-			d.errorf(vb.LabelRanges[0], "variant %q is the terraform block's own module; give this variant another name", name)
+			d.errorf(vb.LabelRanges[0], "variant %q is the %s block's own %s; give this variant another name", name, blk.Type, attr)
 			continue
 		case dup:
 			d.errorf(vb.DefRange, "variant %q is declared twice (first at line %d)", name, first.Start.Line)
@@ -323,7 +324,7 @@ func (d *decoder) terraform(blk *hcl.Block) (*Part, []Variant) {
 		}
 		seen[name] = vb.DefRange
 		v := Variant{Name: name, Range: vb.DefRange}
-		if a := vc.Attributes["module"]; a != nil {
+		if a := vc.Attributes[attr]; a != nil {
 			v.Path, _ = d.str(a)
 			v.Range = a.Expr.Range()
 		}

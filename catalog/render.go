@@ -12,13 +12,15 @@ import (
 )
 
 // Request is what to render: flags and args as typed values (from the grammar), the
-// environment, and which Terraform variant the environment deploys with.
+// environment, and which variant (Terraform module, Nomad job) the environment deploys with.
 type Request struct {
 	Flags map[string]Value
 	Args  []Value
 	Env   string
-	// Variant names the Terraform module to render: "" is DefaultVariant ("local"). A
-	// blueprint without a terraform part ignores it.
+	// Variant names the Terraform module and the Nomad job to render: "" is DefaultVariant
+	// ("local"). A part without that variant renders its default, but a variant neither part
+	// declares is a RequestError when the blueprint has a terraform part (a production
+	// environment must not get the simulated cloud silently). Parts a blueprint lacks ignore it.
 	Variant string
 }
 
@@ -56,6 +58,10 @@ type RenderedTerraform struct {
 
 // RenderedNomad is the job specification and the values of its HCL2 variables.
 type RenderedNomad struct {
+	// Variant is the name of the variant whose job Template holds ("local", "production").
+	Variant string
+	// Job is that job file's path in the blueprint folder.
+	Job      string
 	Template string
 	Vars     map[string]any
 }
@@ -102,7 +108,10 @@ func (b *Blueprint) Render(req Request) (*Rendered, error) {
 	if p := b.Terraform; p != nil && err == nil {
 		v, ok := b.Variant(req.Variant)
 		if !ok {
-			return nil, b.requestErr("no Terraform variant %q (%s)", req.Variant, nameList("variants", b.VariantNames()))
+			if _, nomadHas := b.NomadVariant(req.Variant); !nomadHas {
+				return nil, b.requestErr("no Terraform variant %q (%s)", req.Variant, nameList("variants", b.VariantNames()))
+			}
+			v, _ = b.Variant(DefaultVariant) // only the Nomad part has this variant
 		}
 		r.Terraform = &RenderedTerraform{Variant: v.Name}
 		if r.Terraform.Files, err = b.readTree(v.Path); err == nil {
@@ -110,8 +119,9 @@ func (b *Blueprint) Render(req Request) (*Rendered, error) {
 		}
 	}
 	if p := b.Nomad; p != nil && err == nil {
-		r.Nomad = &RenderedNomad{}
-		if r.Nomad.Template, err = b.readFile(p.Path); err == nil {
+		v, _ := b.NomadVariant(req.Variant) // a variant the job lacks runs its default job
+		r.Nomad = &RenderedNomad{Variant: v.Name, Job: v.Path}
+		if r.Nomad.Template, err = b.readFile(v.Path); err == nil {
 			r.Nomad.Vars, err = b.object(ctx, p.Data)
 		}
 	}

@@ -136,7 +136,7 @@ func (d *decoder) checkCall(b *Blueprint, call *hclsyntax.FunctionCallExpr) {
 
 // checkParts reports layer files that are missing, and template variables the manifest sets but
 // the template does not declare (or declares without a default and the manifest leaves unset).
-// Every Terraform variant is checked against the one variables attribute.
+// Every Terraform and Nomad variant is checked against its part's one variables attribute.
 func (d *decoder) checkParts(b *Blueprint) {
 	if p := b.Salt; p != nil && d.validPath(p, "salt state") {
 		d.regularFile(p, "salt state")
@@ -149,10 +149,15 @@ func (d *decoder) checkParts(b *Blueprint) {
 			}
 		}
 	}
-	if p := b.Nomad; p != nil && d.validPath(p, "nomad job") && d.regularFile(p, "nomad job") {
-		vars, ok := d.declaredVariables(p, []string{p.Path}, "job")
-		if ok {
-			d.checkVariables(p, "nomad", vars)
+	if p := b.Nomad; p != nil {
+		for _, v := range b.NomadVariants {
+			job := &Part{Path: v.Path, Data: p.Data, Range: v.Range}
+			if !d.validPath(job, "nomad job") || !d.regularFile(job, "nomad job") {
+				continue
+			}
+			if vars, ok := d.declaredVariables(job, []string{job.Path}, "job"); ok {
+				d.checkVariables(job, "nomad", vars)
+			}
 		}
 	}
 }

@@ -142,11 +142,11 @@ func TestLoadVariantProblems(t *testing.T) {
 }
 
 // TestVariantsOfHandBuiltBlueprint: a blueprint built without Load (New) and without Variants
-// renders its terraform part's module as the default variant.
+// renders its terraform part's module (and its nomad part's job) as the default variant.
 func TestVariantsOfHandBuiltBlueprint(t *testing.T) {
 	nc := service(t, loadEmbedded(t), "nextcloud")
 	bare := *nc
-	bare.Variants = nil
+	bare.Variants, bare.NomadVariants = nil, nil
 	if got := bare.VariantNames(); !reflect.DeepEqual(got, []string{"local"}) {
 		t.Errorf("variants = %v, want [local]", got)
 	}

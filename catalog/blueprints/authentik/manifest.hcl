@@ -42,7 +42,10 @@ service "authentik" {
   }
 
   nomad {
-    job = "nomad/authentik.nomad.hcl"
+    job = "nomad/local.nomad.hcl"
+    variant "production" {
+      job = "nomad/authentik.nomad.hcl"
+    }
     variables = {
       env          = env
       domain       = flag.domain

@@ -44,7 +44,10 @@ service "grafana" {
   }
 
   nomad {
-    job = "nomad/grafana.nomad.hcl"
+    job = "nomad/local.nomad.hcl"
+    variant "production" {
+      job = "nomad/grafana.nomad.hcl"
+    }
     variables = {
       env          = env
       domain       = flag.domain

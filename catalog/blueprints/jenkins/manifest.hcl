@@ -45,7 +45,10 @@ service "jenkins" {
   }
 
   nomad {
-    job = "nomad/jenkins.nomad.hcl"
+    job = "nomad/local.nomad.hcl"
+    variant "production" {
+      job = "nomad/jenkins.nomad.hcl"
+    }
     variables = {
       env          = env
       domain       = flag.domain

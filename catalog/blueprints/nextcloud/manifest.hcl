@@ -63,7 +63,10 @@ service "nextcloud" {
   }
 
   nomad {
-    job = "nomad/nextcloud.nomad.hcl"
+    job = "nomad/local.nomad.hcl"
+    variant "production" {
+      job = "nomad/nextcloud.nomad.hcl"
+    }
     variables = {
       env          = env
       domain       = flag.domain

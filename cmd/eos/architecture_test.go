@@ -1,0 +1,90 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// The import rules of ../shared/design/ARCHITECTURE.md: who may import whom inside Eos.
+var mayImport = map[string][]string{
+	"adapters":    {},
+	"adapters/":   {"adapters"}, // each platform: the neutral model only
+	"catalog":     {},
+	"intents":     {"catalog"},
+	"executor":    {"catalog"},
+	"executor/":   {"executor", "catalog"},
+	"internal/":   {},
+	"bot/store":   {"adapters", "executor", "catalog"},
+	"bot":         {"adapters", "intents", "catalog", "executor", "bot/store"},
+	"bot/eostest": nil, // test support: anything
+	"cmd/":        nil, // wiring: anything
+}
+
+func TestImportRules(t *testing.T) {
+	const mod = "github.com/eosbot/eos/"
+	out, err := exec.Command("go", "list", "-json", "../../...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	checked := 0
+	for {
+		var p struct {
+			ImportPath string
+			Imports    []string
+		}
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		pkg := strings.TrimPrefix(p.ImportPath, mod)
+		allowed, ok := rule(pkg)
+		if !ok {
+			t.Errorf("package %s has no import rule: add it to mayImport", pkg)
+			continue
+		}
+		if allowed == nil {
+			continue
+		}
+		checked++
+		for _, imp := range p.Imports {
+			if !strings.HasPrefix(imp, mod) {
+				continue
+			}
+			dep := strings.TrimPrefix(imp, mod)
+			if !contains(allowed, dep) && !strings.HasPrefix(dep, pkg+"/") {
+				t.Errorf("%s imports %s, which the architecture forbids", pkg, dep)
+			}
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("only %d packages checked", checked)
+	}
+}
+
+// rule finds the most specific rule for pkg: an exact name, else the longest "prefix/".
+func rule(pkg string) ([]string, bool) {
+	if r, ok := mayImport[pkg]; ok {
+		return r, true
+	}
+	best, found := "", false
+	for k := range mayImport {
+		if strings.HasSuffix(k, "/") && strings.HasPrefix(pkg, k) && len(k) > len(best) {
+			best, found = k, true
+		}
+	}
+	return mayImport[best], found
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
