@@ -160,7 +160,7 @@ func (f *Fake) recordMessage(r *http.Request, ts string) (Call, error) {
 			return c, err
 		}
 	}
-	return c, checkLimits(c)
+	return c, c.WithinLimits()
 }
 
 // Slack's documented limits: 50 blocks per message, 3,000 characters in a section's text,
@@ -172,8 +172,9 @@ const (
 	MaxText        = 40000
 )
 
-// checkLimits refuses a message beyond Slack's limits, as Slack does (invalid_blocks).
-func checkLimits(c Call) error {
+// WithinLimits reports why c is beyond Slack's limits, or nil; the fake refuses such a message
+// as Slack does (invalid_blocks).
+func (c Call) WithinLimits() error {
 	if len(c.Blocks) > MaxBlocks {
 		return fmt.Errorf("%d blocks, more than %d", len(c.Blocks), MaxBlocks)
 	}
@@ -356,6 +357,13 @@ func (f *Fake) Send(event map[string]any) string {
 		f.t.Fatalf("fake: sending envelope: %v", err)
 	}
 	return id
+}
+
+// Live reports whether a Socket Mode connection is open.
+func (f *Fake) Live() bool {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	return f.conn != nil
 }
 
 // Drop closes the live connection as a network failure would.
