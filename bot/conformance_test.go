@@ -270,11 +270,6 @@ func TestConformanceReconnectionKeepsTheConversation(t *testing.T) {
 // bob approves while the connection is down: the approval must count all the same.
 func TestConformanceApprovalAcrossADrop(t *testing.T) {
 	forEachPlatform(t, func(t *testing.T, p platform, h *eostest.Harness) {
-		if _, ok := p.(*mattermostPlatform); ok {
-			// The Mattermost adapter catches up posts after a reconnection, not reactions:
-			// TestE2EMattermostApprovalWhileReconnecting shows the gap and fails until it is closed.
-			t.Skip("known gap: a reaction given while the Mattermost adapter reconnects is lost (TestE2EMattermostApprovalWhileReconnecting)")
-		}
 		root, preview, id := askOn(t, p, "alice", "@eos create grafana")
 		if !p.dropConnection(t) {
 			t.Skip("this platform has no connection to drop")
