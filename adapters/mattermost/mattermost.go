@@ -61,7 +61,7 @@ type Adapter struct {
 	api     api
 	wsURL   string
 	log     *slog.Logger
-	backoff backoff
+	backoff adapters.Backoff
 	users   *userCache
 	recent  *recentSet
 
@@ -117,7 +117,7 @@ func New(cfg Config) (*Adapter, error) {
 		api:     client,
 		wsURL:   ws.String(),
 		log:     logger.With("adapter", platform),
-		backoff: newBackoff(cfg.MinBackoff, cfg.MaxBackoff),
+		backoff: adapters.Backoff{Min: cfg.MinBackoff, Max: cfg.MaxBackoff},
 		users:   newUserCache(),
 		recent:  newRecentSet(512),
 		pause:   sleep,

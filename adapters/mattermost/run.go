@@ -44,7 +44,7 @@ func (a *Adapter) Run(ctx context.Context, h adapters.Handler) error {
 		if connected {
 			attempt = 0
 		}
-		d := a.backoff.delay(attempt)
+		d := a.backoff.Delay(attempt)
 		attempt++
 		a.log.Warn("websocket down, reconnecting", "err", err, "attempt", attempt, "in", d)
 		if !a.pause(ctx, d) {

@@ -65,7 +65,7 @@ type Adapter struct {
 	cfg     Config
 	api     *slack.Client
 	log     *slog.Logger
-	backoff backoff
+	backoff adapters.Backoff
 	served  served
 
 	users   *bounded[adapters.User] // user id → user
@@ -118,7 +118,7 @@ func New(cfg Config) (*Adapter, error) {
 		cfg:     cfg,
 		api:     slack.New(cfg.BotToken, opts...),
 		log:     logger.With("adapter", platform),
-		backoff: newBackoff(cfg.MinBackoff, cfg.MaxBackoff),
+		backoff: adapters.Backoff{Min: cfg.MinBackoff, Max: cfg.MaxBackoff},
 		served:  newServed(cfg.Channels),
 		users:   newBounded[adapters.User](1024),
 		names:   newBounded[string](1024),

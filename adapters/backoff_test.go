@@ -1,4 +1,4 @@
-package mattermost
+package adapters
 
 import (
 	"testing"
@@ -24,9 +24,9 @@ func TestBackoffDelay(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b := newBackoff(s, 30*s)
-			b.rand = func() float64 { return tt.rand }
-			if got := b.delay(tt.attempt); got != tt.want {
+			b := Backoff{Min: s, Max: 30 * s}
+			b.Rand = func() float64 { return tt.rand }
+			if got := b.Delay(tt.attempt); got != tt.want {
 				t.Errorf("delay(%d) with rand %v = %s, want %s", tt.attempt, tt.rand, got, tt.want)
 			}
 		})
