@@ -3,6 +3,7 @@ package mattermost
 import (
 	"context"
 	"slices"
+	"time"
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/mattermost/mattermost/server/public/model"
@@ -20,6 +21,10 @@ func (a *Adapter) catchUp(ctx context.Context, h adapters.Handler, self *model.U
 	if since == 0 {
 		return
 	}
+	// Look a little further back than the newest post heard: a post whose CreateAt the server
+	// stamped just before that moment (clocks, scheduling) would otherwise fall in the gap.
+	// Posts already delivered are skipped (a.recent) and repeated reactions change nothing.
+	since -= catchUpMargin.Milliseconds()
 	channels := served
 	if channels == nil {
 		var err error
@@ -68,6 +73,9 @@ func (a *Adapter) catchUp(ctx context.Context, h adapters.Handler, self *model.U
 		a.log.Info("caught up after reconnecting", "posts", len(missed), "reactions", len(reactions))
 	}
 }
+
+// catchUpMargin is how much further back than the newest post heard a catch-up reads.
+const catchUpMargin = 5 * time.Second
 
 // missedReaction is a reaction added while the websocket was down.
 type missedReaction struct {
