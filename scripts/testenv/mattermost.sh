@@ -14,6 +14,8 @@
 #   EOS_TEST_MATTERMOST_STATE           STATE_DIR, so a test can restart the server
 # The cache lives in ${XDG_CACHE_HOME:-$HOME/.cache}/eos/mattermost/v6.7.2 (bin/ and src/).
 set -euo pipefail
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 MM_VERSION=v6.7.2
 MM_MODULE=github.com/mattermost/mattermost-server/v6
@@ -22,12 +24,6 @@ CACHE_DIR=${XDG_CACHE_HOME:-$HOME/.cache}/eos/mattermost/$MM_VERSION
 ADMIN_USER=admin
 ADMIN_PASSWORD='Admin-Passw0rd!'
 READY_TRIES=240 # × 0.5 s
-
-log() { printf 'mattermost.sh: %s\n' "$*" >&2; }
-die() {
-	log "$*"
-	exit 1
-}
 
 # cache_ok reports whether the cache holds a complete build.
 cache_ok() {
@@ -70,21 +66,6 @@ build() {
 	cache_ok || die "build finished but the cache is incomplete"
 	log "built and cached in $((SECONDS - start)) s: $CACHE_DIR"
 }
-
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
-
-# as_pg runs a command as the postgres user when we are root (postgres refuses to run as root).
-as_pg() {
-	if [[ $EUID -eq 0 ]]; then
-		runuser -u postgres -- "$@"
-	else
-		"$@"
-	fi
-}
-
-alive() { [[ -f $1 ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
 start_postgres() {
 	local state=$1 pgdir port

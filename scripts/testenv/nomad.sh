@@ -12,6 +12,8 @@
 #   EOS_TEST_NOMAD_STATE   STATE_DIR
 # The cache lives in ${XDG_CACHE_HOME:-$HOME/.cache}/eos/nomad/v1.4.1/bin/nomad.
 set -euo pipefail
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 NOMAD_VERSION=v1.4.1
 NOMAD_MODULE=github.com/hashicorp/nomad
@@ -20,12 +22,6 @@ NOMAD_MODULE=github.com/hashicorp/nomad
 NOMAD_API_VERSION=v0.0.0-20221006174558-2aa7e66bdb52
 CACHE_DIR=${XDG_CACHE_HOME:-$HOME/.cache}/eos/nomad/$NOMAD_VERSION
 READY_TRIES=240 # × 0.5 s
-
-log() { printf 'nomad.sh: %s\n' "$*" >&2; }
-die() {
-	log "$*"
-	exit 1
-}
 
 cache_ok() { [[ -x $CACHE_DIR/bin/nomad ]]; }
 
@@ -70,12 +66,6 @@ build() {
 	cache_ok || die "build finished but the cache is incomplete"
 	log "built and cached in $((SECONDS - start)) s: $CACHE_DIR"
 }
-
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
-
-alive() { [[ -f $1 ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
 start() {
 	local state=$1 start=$SECONDS http rpc serf url i

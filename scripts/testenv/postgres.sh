@@ -10,34 +10,17 @@
 #   EOS_TEST_PG_CONN   postgres://postgres@127.0.0.1:PORT/eos_state?sslmode=disable
 # The cluster trusts every local connection: it is for tests on loopback only.
 set -euo pipefail
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 DB_NAME=eos_state
-
-log() { printf 'postgres.sh: %s\n' "$*" >&2; }
-die() {
-	log "$*"
-	exit 1
-}
 
 build() {
 	local b
 	for b in initdb pg_ctl createdb; do
 		[[ -x $PG_BIN/$b ]] || die "$PG_BIN/$b is missing: install postgresql-15 or set PG_BIN"
 	done
-}
-
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
-
-# as_pg runs a command as the postgres user when we are root (postgres refuses to run as root).
-as_pg() {
-	if [[ $EUID -eq 0 ]]; then
-		runuser -u postgres -- "$@"
-	else
-		"$@"
-	fi
 }
 
 start() {

@@ -12,6 +12,8 @@
 #   EOS_TEST_VAULT_STATE   STATE_DIR
 # The cache lives in ${XDG_CACHE_HOME:-$HOME/.cache}/eos/vault/v1.13.0/bin/vault.
 set -euo pipefail
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 VAULT_VERSION=v1.13.0
 VAULT_MODULE=github.com/hashicorp/vault
@@ -19,12 +21,6 @@ CACHE_DIR=${XDG_CACHE_HOME:-$HOME/.cache}/eos/vault/$VAULT_VERSION
 # A throwaway root token: the dev server holds nothing but test data and listens on loopback.
 ROOT_TOKEN=eos-test-root
 READY_TRIES=240 # × 0.5 s
-
-log() { printf 'vault.sh: %s\n' "$*" >&2; }
-die() {
-	log "$*"
-	exit 1
-}
 
 cache_ok() { [[ -x $CACHE_DIR/bin/vault ]]; }
 
@@ -79,12 +75,6 @@ for r in json.load(sys.stdin).get("Replace") or []:
 	cache_ok || die "build finished but the cache is incomplete"
 	log "built and cached in $((SECONDS - start)) s: $CACHE_DIR"
 }
-
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
-
-alive() { [[ -f $1 ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
 start() {
 	local state=$1 start=$SECONDS port url i
