@@ -62,7 +62,11 @@ func (e *Engine) Recover(ctx context.Context) error {
 // can list them, and handles them as if they had just arrived: an approval given while Eos
 // was down counts. Reactions are idempotent, so one already counted changes nothing.
 func (e *Engine) catchUpReactions(ctx context.Context) error {
-	pending, err := e.st.Plans(func(p *store.Plan) bool { return p.State == store.PlanPending && p.Preview.ID != "" })
+	// Expired plans are left to the sweeper: no need to ask the platform about them.
+	now := e.now()
+	pending, err := e.st.Plans(func(p *store.Plan) bool {
+		return p.State == store.PlanPending && p.Preview.ID != "" && now.Before(p.Expires)
+	})
 	if err != nil {
 		return fmt.Errorf("reading pending plans: %w", err)
 	}
