@@ -1,6 +1,7 @@
 // Package adapters owns the platform-neutral chat model: who said what where (Message, Reaction,
 // PostRef, User), the rich message Eos posts (Doc), and the small interfaces a chat platform
-// implements (Adapter, plus the optional Editor, Threader, Reactor and ReactionReader).
+// implements (Adapter, plus the optional Editor, Threader, Reactor, ReactionReader, Deleter and
+// GroupResolver).
 //
 // It imports nothing of Eos. Each platform lives in its own sub-package and imports only this one;
 // the engine (package bot) never learns which platform it talks to.
@@ -8,6 +9,7 @@ package adapters
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -103,6 +105,26 @@ type Reactor interface {
 type ReactionReader interface {
 	Reactions(ctx context.Context, post PostRef) ([]Reaction, error)
 }
+
+// Deleter is implemented by platforms on which the bot can remove someone else's post. The
+// engine uses it to take down a message in which a person typed a secret. Delete returns
+// ErrNotPermitted when the platform or the bot's role does not allow it.
+type Deleter interface {
+	Delete(ctx context.Context, post PostRef) error
+}
+
+// GroupResolver is implemented by platforms that have user groups (Slack user groups, Mattermost
+// groups, Discord roles). The approval policy names a group as "group:NAME"; the engine asks
+// the platform whether the user belongs to it. ErrNoSuchGroup says the group does not exist.
+type GroupResolver interface {
+	MemberOf(ctx context.Context, user User, group string) (bool, error)
+}
+
+// ErrNotPermitted is returned by an optional operation the platform refuses the bot.
+var ErrNotPermitted = errors.New("not permitted for the bot on this platform")
+
+// ErrNoSuchGroup is returned by GroupResolver.MemberOf for a group the platform does not know.
+var ErrNoSuchGroup = errors.New("no such group")
 
 // Vote is what a reaction means to an approval.
 type Vote int
