@@ -37,11 +37,13 @@ func (e *Engine) HandleReaction(ctx context.Context, a adapters.Adapter, r adapt
 		e.log.Error("finding plan for reaction", "post", r.Post.ID, "err", err)
 		return
 	}
+	ep := e.cfg.Policy.For(p.Plan.Spec.Env, p.Plan.Spec.Verb)
+	who := e.person(ctx, a, r.User, ep.Approvers)
 	var d decision
 	var explain string
 	id := p.ID
 	p, err = e.st.UpdatePlan(id, func(p *store.Plan) error {
-		d, explain = e.decide(p, r, vote)
+		d, explain = e.decide(p, r, vote, who)
 		return nil
 	})
 	if err != nil {
@@ -51,8 +53,9 @@ func (e *Engine) HandleReaction(ctx context.Context, a adapters.Adapter, r adapt
 	e.act(ctx, a, p, r, d, explain)
 }
 
-// decide changes p for reaction r; it runs inside the store's transaction.
-func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote) (decision, string) {
+// decide changes p for reaction r by who; it runs inside the store's transaction, so who's
+// groups are resolved before it.
+func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, who Person) (decision, string) {
 	ep := e.cfg.Policy.For(p.Plan.Spec.Env, p.Plan.Spec.Verb)
 	user, now := r.User.Name, e.now()
 	voted := slices.IndexFunc(p.Approvals, func(v store.Vote) bool { return v.User == user })
@@ -74,14 +77,14 @@ func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote) 
 		}
 		return ignored, fmt.Sprintf("Plan %s is %s: nothing started. Ask again for a new plan.", p.ID, p.State)
 	case vote == adapters.Reject:
-		if !ep.MayReject(user, p.Requester.Name) {
+		if !ep.MayReject(who, p.Requester.Name) {
 			return ignored, e.notAllowed(p, user, "reject", "approvers: "+ep.who())
 		}
 		p.State, p.Updated = store.PlanRejected, now
 		p.Rejection = &store.Vote{User: user, UserID: r.User.ID, Platform: r.Post.Platform, At: now}
 		return rejected, ""
 	}
-	if ok, why := ep.MayApprove(user, p.Requester.Name); !ok {
+	if ok, why := ep.MayApprove(who, p.Requester.Name); !ok {
 		return ignored, e.notAllowed(p, user, "approve", why)
 	}
 	if voted >= 0 {

@@ -3,7 +3,6 @@ package bot
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -75,40 +74,50 @@ func (p Policy) For(env, verb string) EnvPolicy {
 	return ep
 }
 
-func allowed(list []string, user string) bool {
-	return len(list) == 0 || slices.Contains(list, user)
+// Person is someone the policy judges: a handle, and the policy groups the platform says the
+// handle belongs to (resolved before the judgement, so the policy itself does no I/O).
+type Person struct {
+	Name string
+	// Groups are names of groups listed in the policy ("group:sre" lists sre) that Name is in.
+	Groups []string
 }
 
-// MayRequest reports whether user may ask for plans in this environment.
-func (ep EnvPolicy) MayRequest(user string) bool { return allowed(ep.Requesters, user) }
+// groupPrefix marks a policy entry naming a platform group instead of a person.
+const groupPrefix = "group:"
 
-// MayApprove reports whether user may approve a plan asked by requester, and if not, why.
-func (ep EnvPolicy) MayApprove(user, requester string) (bool, string) {
-	if !allowed(ep.Approvers, user) {
+func allowed(list []string, p Person) bool {
+	if len(list) == 0 || slices.Contains(list, p.Name) {
+		return true
+	}
+	for _, g := range p.Groups {
+		if slices.Contains(list, groupPrefix+g) {
+			return true
+		}
+	}
+	return false
+}
+
+// MayRequest reports whether p may ask for plans in this environment.
+func (ep EnvPolicy) MayRequest(p Person) bool { return allowed(ep.Requesters, p) }
+
+// MayApprove reports whether p may approve a plan asked by requester, and if not, why.
+func (ep EnvPolicy) MayApprove(p Person, requester string) (bool, string) {
+	if !allowed(ep.Approvers, p) {
 		return false, "approvers: " + ep.who()
 	}
-	if user == requester && !ep.SelfApproval {
+	if p.Name == requester && !ep.SelfApproval {
 		return false, "the requester's own approval does not count here"
 	}
 	return true, ""
 }
 
-// MayReject reports whether user may reject: an approver, or the requester withdrawing.
-func (ep EnvPolicy) MayReject(user, requester string) bool {
-	return user == requester || allowed(ep.Approvers, user)
+// MayReject reports whether p may reject: an approver, or the requester withdrawing.
+func (ep EnvPolicy) MayReject(p Person, requester string) bool {
+	return p.Name == requester || allowed(ep.Approvers, p)
 }
 
 // who describes the approvers for a message.
-func (ep EnvPolicy) who() string {
-	if len(ep.Approvers) == 0 {
-		return "anyone"
-	}
-	names := make([]string, len(ep.Approvers))
-	for i, a := range ep.Approvers {
-		names[i] = "@" + a
-	}
-	return strings.Join(names, ", ")
-}
+func (ep EnvPolicy) who() string { return mentions(ep.Approvers) }
 
 // Needs describes what a plan needs, for the preview: "Needs 1 approval from anyone, not
 // from @alice".

@@ -133,12 +133,17 @@ func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 		sort.Slice(mine, func(i, j int) bool { return mine[i].Created.After(mine[j].Created) })
 		id = mine[0].ID
 	}
+	// Group membership is asked of the platform before the store transaction, not inside it.
+	who := Person{Name: c.user()}
+	if p, err := e.st.Plan(id); err == nil {
+		who = e.person(ctx, c.a, c.m.Author, e.cfg.Policy.For(p.Plan.Spec.Env, p.Plan.Spec.Verb).Approvers)
+	}
 	p, err := e.st.UpdatePlan(id, func(p *store.Plan) error {
 		ep := e.cfg.Policy.For(p.Plan.Spec.Env, p.Plan.Spec.Verb)
 		if p.State != store.PlanPending {
 			return refuse("Plan %s is %s, not pending: nothing to cancel.", p.ID, p.State)
 		}
-		if !ep.MayReject(c.user(), p.Requester.Name) {
+		if !ep.MayReject(who, p.Requester.Name) {
 			return refuse("@%s can't cancel plan %s: only @%s or an approver (%s) can.", c.user(), p.ID, p.Requester.Name, ep.who())
 		}
 		p.State, p.Updated = store.PlanCancelled, e.now()

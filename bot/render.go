@@ -229,10 +229,19 @@ func humanDuration(d time.Duration) string {
 	return d.String()
 }
 
+// mentions names the people and groups of a policy list: "@bob, anyone in group sre", or
+// "anyone" for an empty list.
 func mentions(users []string) string {
+	if len(users) == 0 {
+		return "anyone"
+	}
 	out := make([]string, len(users))
 	for i, u := range users {
-		out[i] = "@" + u
+		if g, ok := strings.CutPrefix(u, groupPrefix); ok {
+			out[i] = "anyone in group " + g
+		} else {
+			out[i] = "@" + u
+		}
 	}
 	return strings.Join(out, ", ")
 }

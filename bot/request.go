@@ -63,7 +63,7 @@ func (e *Engine) envOf(in *intents.Intent) string {
 // propose plans spec, stores the plan and posts its preview in the request's thread.
 func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state store.PlanState) {
 	ep := e.cfg.Policy.For(spec.Env, spec.Verb)
-	if state == store.PlanPending && !ep.MayRequest(c.user()) {
+	if state == store.PlanPending && !ep.MayRequest(e.person(ctx, c.a, c.m.Author, ep.Requesters)) {
 		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("@%s can't ask for changes in %s (requesters: %s). Nothing changed.",
 			c.user(), spec.Env, mentions(ep.Requesters))))
 		e.audit(store.Entry{Kind: "refusal", User: c.user(), Platform: c.a.Name(), Service: spec.Target, Env: spec.Env, Text: "not a requester: " + c.m.Text})
