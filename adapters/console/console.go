@@ -38,6 +38,9 @@ type Config struct {
 	// Idle, when set, is called by /wait and at the end of input: it returns when the bot
 	// has finished what it started (runs in flight).
 	Idle func(ctx context.Context) error
+	// Groups are the console's user groups, for approval policies that name "group:NAME":
+	// group name → member names (without @). A name not listed here is no group.
+	Groups map[string][]string
 }
 
 // Post is one post as the console keeps it.
@@ -47,7 +50,9 @@ type Post struct {
 	Author string
 	Text   string
 	// Edits counts how often the post was edited.
-	Edits     int
+	Edits int
+	// Removed is true once the post was deleted; Text is then RemovedText.
+	Removed   bool
 	Reactions []adapters.Reaction
 	// Attachment is the attached file's text, if any.
 	Attachment string
@@ -69,6 +74,8 @@ var (
 	_ adapters.Editor         = (*Adapter)(nil)
 	_ adapters.Reactor        = (*Adapter)(nil)
 	_ adapters.ReactionReader = (*Adapter)(nil)
+	_ adapters.Deleter        = (*Adapter)(nil)
+	_ adapters.GroupResolver  = (*Adapter)(nil)
 )
 
 // New makes a console adapter.
