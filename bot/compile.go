@@ -106,8 +106,8 @@ func (e *Engine) refuseSecrets(bp *catalog.Blueprint, in *intents.Intent, env st
 			continue
 		}
 		name := strings.ReplaceAll(f.Name, "-", "_")
-		return refuse("Secrets are never typed in chat: I generate %s's %s and keep it in Vault at %s. Ask again without --%s.",
-			bp.Name, strings.ReplaceAll(f.Name, "-", " "), e.secretPath(env, bp.Name, name), f.Name)
+		return &userError{secret: true, msg: fmt.Sprintf("Secrets are never typed in chat: I generate %s's %s and keep it in Vault at %s. Ask again without --%s.",
+			bp.Name, strings.ReplaceAll(f.Name, "-", " "), e.secretPath(env, bp.Name, name), f.Name)}
 	}
 	return nil
 }

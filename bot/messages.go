@@ -90,8 +90,12 @@ func (e *Engine) parseErrorDoc(err error) adapters.Doc {
 	return adapters.NewDoc(blocks...)
 }
 
-// userError is a refusal whose text is meant for the channel.
-type userError struct{ msg string }
+// userError is a refusal whose text is meant for the channel. secret marks a message in which
+// someone typed a secret, which is taken down where the platform allows.
+type userError struct {
+	msg    string
+	secret bool
+}
 
 func (u *userError) Error() string { return u.msg }
 
@@ -102,6 +106,10 @@ func refuse(format string, args ...any) error { return &userError{msg: fmt.Sprin
 func (e *Engine) fail(ctx context.Context, c conv, what string, err error) {
 	var ue *userError
 	if errors.As(err, &ue) {
+		if ue.secret {
+			e.secretTyped(ctx, c, ue.msg)
+			return
+		}
 		e.say(ctx, c.a, c.m.Post, reply(ue.msg))
 		return
 	}
