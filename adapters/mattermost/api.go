@@ -2,6 +2,7 @@ package mattermost
 
 import (
 	"context"
+	"net/http"
 
 	"github.com/mattermost/mattermost/server/public/model"
 )
@@ -21,6 +22,9 @@ type api interface {
 	UploadFile(ctx context.Context, data []byte, channelID, filename string) (*model.FileUploadResponse, *model.Response, error)
 	SaveReaction(ctx context.Context, reaction *model.Reaction) (*model.Reaction, *model.Response, error)
 	GetReactions(ctx context.Context, postID string) ([]*model.Reaction, *model.Response, error)
+	DeletePost(ctx context.Context, postID string) (*model.Response, error)
+	// DoAPIGet reaches endpoints the client has no method for (groups filtered by member).
+	DoAPIGet(ctx context.Context, url, etag string) (*http.Response, error)
 }
 
 var _ api = (*model.Client4)(nil)

@@ -1,7 +1,12 @@
 // Package mattermost connects Eos to a Mattermost server: it listens on the websocket for posts
 // addressed to the bot and for reactions, reconnects with backoff when the connection drops, and
-// posts, threads, edits and reacts through the REST API (v4). It renders adapters.Doc as
-// Mattermost markdown and respects the server's post length limit.
+// posts, threads, edits, reacts and deletes through the REST API (v4). It renders adapters.Doc
+// as Mattermost markdown and respects the server's post length limit.
+//
+// Deleting someone else's post (a message with a typed secret) needs the delete_others_posts
+// permission, which team admins have. Approval groups are Mattermost groups, which only a
+// licensed server has; against the unlicensed test server only the refusal is verified (see
+// MemberOf).
 //
 // It imports only package adapters of Eos (never bot, intents, catalog or executor) and the
 // Mattermost client library.
@@ -30,6 +35,8 @@ var (
 	_ adapters.Editor         = (*Adapter)(nil)
 	_ adapters.Reactor        = (*Adapter)(nil)
 	_ adapters.ReactionReader = (*Adapter)(nil)
+	_ adapters.Deleter        = (*Adapter)(nil)
+	_ adapters.GroupResolver  = (*Adapter)(nil)
 )
 
 // Config configures an Adapter.

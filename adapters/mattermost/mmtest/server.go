@@ -1,6 +1,7 @@
 // Package mmtest is the test support for end-to-end tests against a real Mattermost server,
 // the one scripts/testenv/mattermost.sh starts: it seeds the cast (alice asks, bob approves,
-// carol watches, the bot eos serves channel infra of team eos-test), makes fresh channels,
+// carol watches, the bot eos serves channel infra of team eos-test as a team admin, so that it
+// may delete others' posts; otherbot is a plain bot that may not), makes fresh channels,
 // waits for posts with a deadline, and restarts the server without pulling it from under
 // tests of other packages that use it at the same time.
 //
@@ -38,12 +39,14 @@ type Server struct {
 	Admin    *model.Client4
 	Team     *model.Team
 	Infra    *model.Channel // channel infra, where every account is a member
-	Bot      *model.User    // the bot eos
+	Bot      *model.User    // the bot eos, team admin of Team (it may delete others' posts)
 	BotToken string         // a token of eos, for an adapter
 	Alice    *Person        // asks for changes
 	Bob      *Person        // approves
 	Carol    *Person        // may not approve production plans
-	OtherBot *Person        // a second bot, whose posts eos must ignore
+	OtherBot *Person        // a second bot, whose posts eos must ignore; a plain team member
+	// OtherBotToken is a token of otherbot, for an adapter without eos's permissions.
+	OtherBotToken string
 
 	lock *os.File // this test's hold on the server (see Real and Restart)
 }
@@ -133,6 +136,11 @@ func seed(ctx context.Context, url, adminUser, adminPassword string) (*Server, e
 	if s.Bot, s.BotToken, err = s.botAccount(ctx, "eos"); err != nil {
 		return nil, err
 	}
+	// Taking down a message with a typed secret needs delete_others_posts, which team admins
+	// have; a production bot gets it the same way.
+	if _, err := s.Admin.UpdateTeamMemberRoles(ctx, team.Id, s.Bot.Id, "team_user team_admin"); err != nil {
+		return nil, fmt.Errorf("making eos a team admin: %w", err)
+	}
 	other, otherToken, err := s.botAccount(ctx, "otherbot")
 	if err != nil {
 		return nil, err
@@ -140,6 +148,7 @@ func seed(ctx context.Context, url, adminUser, adminPassword string) (*Server, e
 	oc := model.NewAPIv4Client(url)
 	oc.SetToken(otherToken)
 	s.OtherBot = &Person{User: other, Client: oc}
+	s.OtherBotToken = otherToken
 	return s, nil
 }
 
