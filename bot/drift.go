@@ -205,10 +205,15 @@ func (e *Engine) driftHistory(ctx context.Context, c conv, in *intents.Intent) {
 
 // reconcile answers `reconcile SERVICE`: an ordinary plan that re-applies the declared state.
 func (e *Engine) reconcile(ctx context.Context, c conv, in *intents.Intent) {
-	env := e.envOf(in)
-	d, err := e.st.Declared(env + "/" + in.Noun)
+	e.reconcileService(ctx, c, e.envOf(in), in.Noun)
+}
+
+// reconcileService proposes re-applying the declared state of service in env, for `reconcile`
+// and for a 🔧 on a drift digest.
+func (e *Engine) reconcileService(ctx context.Context, c conv, env, service string) {
+	d, err := e.st.Declared(env + "/" + service)
 	if err != nil || d.Destroyed {
-		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to reconcile. @eos status", in.Noun, env)))
+		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to reconcile. @eos status", service, env)))
 		return
 	}
 	spec := d.Spec

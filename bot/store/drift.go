@@ -5,14 +5,18 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/eosbot/eos/adapters"
 )
 
 var (
 	bucketDrift   = []byte("drift")   // env/service \x00 RFC3339Nano → DriftRecord
 	bucketDigests = []byte("digests") // digest name → DigestState
+	// platform/channel/post id → DigestPost
+	bucketDigestPosts = []byte("digest-posts")
 )
 
-func init() { allBuckets = append(allBuckets, bucketDrift, bucketDigests) }
+func init() { allBuckets = append(allBuckets, bucketDrift, bucketDigests, bucketDigestPosts) }
 
 // DriftRecord is one drift check of one service.
 type DriftRecord struct {
@@ -98,4 +102,111 @@ func (s *Store) Digest(name string) (DigestState, error) {
 // SetDigest records a digest's state.
 func (s *Store) SetDigest(d DigestState) error {
 	return s.db.Update(func(tx *bolt.Tx) error { return put(tx, bucketDigests, d.Name, d) })
+}
+
+// DigestPost is a post of a drift digest that stands for services that are not clean: a 🔧
+// reaction on it asks for a reconcile plan of its service.
+type DigestPost struct {
+	Post   adapters.PostRef `json:"post"`
+	Digest string           `json:"digest"`
+	// Keys are the env/service keys the post is about: one for a service's own reply, every
+	// listed service for the headline.
+	Keys []string  `json:"keys"`
+	At   time.Time `json:"at"`
+	// Claim is the latest 🔧 that asked for a plan from this post.
+	Claim *Claim `json:"claim,omitempty"`
+	// Hinted is set once a 🔧 on a headline listing several services was answered.
+	Hinted bool `json:"hinted,omitempty"`
+}
+
+// Claim is a 🔧 turned into a plan: who asked, when, and the plan once it is stored.
+type Claim struct {
+	User string    `json:"user"`
+	At   time.Time `json:"at"`
+	// PlanID is empty while the plan is being made.
+	PlanID string `json:"plan_id,omitempty"`
+}
+
+// AddDigestPosts remembers what each post of a digest stands for.
+func (s *Store) AddDigestPosts(posts ...DigestPost) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		for _, p := range posts {
+			if err := put(tx, bucketDigestPosts, postKey(p.Post), p); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// DigestPost returns what ref stands for, or ErrNotFound when it is no digest's post.
+func (s *Store) DigestPost(ref adapters.PostRef) (*DigestPost, error) {
+	var p *DigestPost
+	err := s.db.View(func(tx *bolt.Tx) (err error) {
+		p, err = get[DigestPost](tx, bucketDigestPosts, postKey(ref))
+		return err
+	})
+	return p, err
+}
+
+// ClaimDigestPost lets user ask for a plan from ref, in one transaction, unless the post's
+// current claim is still live: a plan being made for less than stale, or a plan still
+// pending. It returns that live claim (and changes nothing), or nil when user now holds it.
+func (s *Store) ClaimDigestPost(ref adapters.PostRef, user string, at time.Time, stale time.Duration) (*Claim, error) {
+	var live *Claim
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		p, err := get[DigestPost](tx, bucketDigestPosts, postKey(ref))
+		if err != nil {
+			return err
+		}
+		if c := p.Claim; c != nil {
+			switch {
+			case c.PlanID == "" && at.Sub(c.At) < stale:
+				live = c
+			case c.PlanID != "":
+				if plan, err := get[Plan](tx, bucketPlans, c.PlanID); err == nil && plan.State == PlanPending {
+					live = c
+				}
+			}
+		}
+		if live != nil {
+			return nil
+		}
+		p.Claim = &Claim{User: user, At: at}
+		return put(tx, bucketDigestPosts, postKey(ref), p)
+	})
+	return live, err
+}
+
+// SetClaimPlan records the plan user's claim on ref produced; an empty planID releases the
+// claim (no plan was made). A claim that is no longer user's is left alone.
+func (s *Store) SetClaimPlan(ref adapters.PostRef, user, planID string) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		p, err := get[DigestPost](tx, bucketDigestPosts, postKey(ref))
+		if err != nil {
+			return err
+		}
+		if p.Claim == nil || p.Claim.User != user || p.Claim.PlanID != "" {
+			return nil
+		}
+		if planID == "" {
+			p.Claim = nil
+		} else {
+			p.Claim.PlanID = planID
+		}
+		return put(tx, bucketDigestPosts, postKey(ref), p)
+	})
+}
+
+// MarkHinted sets ref's Hinted flag and reports whether it was the first to.
+func (s *Store) MarkHinted(ref adapters.PostRef) (first bool, err error) {
+	err = s.db.Update(func(tx *bolt.Tx) error {
+		p, err := get[DigestPost](tx, bucketDigestPosts, postKey(ref))
+		if err != nil || p.Hinted {
+			return err
+		}
+		p.Hinted, first = true, true
+		return put(tx, bucketDigestPosts, postKey(ref), p)
+	})
+	return first, err
 }
