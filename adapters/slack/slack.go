@@ -2,7 +2,8 @@
 // endpoint) for mentions of the bot, direct messages and reactions, acknowledges every envelope,
 // reconnects with backoff when the socket drops, and posts, threads, edits and reacts through the
 // Web API. It renders adapters.Doc as Block Kit within Slack's limits; what does not fit goes to
-// replies in the post's thread.
+// replies in the post's thread. It deletes a person's message only with an admin's user token
+// (Config.AdminUserToken), and resolves approval groups as Slack user groups.
 //
 // It imports only package adapters of Eos (never bot, intents, catalog or executor) and the
 // slack-go library.
@@ -31,6 +32,8 @@ var (
 	_ adapters.Editor         = (*Adapter)(nil)
 	_ adapters.Reactor        = (*Adapter)(nil)
 	_ adapters.ReactionReader = (*Adapter)(nil)
+	_ adapters.Deleter        = (*Adapter)(nil)
+	_ adapters.GroupResolver  = (*Adapter)(nil)
 )
 
 // Config configures an Adapter.
@@ -38,8 +41,15 @@ type Config struct {
 	// AppToken is the app-level token (xapp-…) with the connections:write scope, used to open
 	// Socket Mode connections. Never logged.
 	AppToken string
-	// BotToken is the bot token (xoxb-…) used for the Web API. Never logged.
+	// BotToken is the bot token (xoxb-…) used for the Web API. Never logged. Approval groups
+	// (user groups) need its usergroups:read scope.
 	BotToken string
+	// AdminUserToken, optional, is a user token (xoxp-…) of a workspace admin or owner with the
+	// chat:write scope. Slack lets a bot token delete only the bot's own messages; with this
+	// token Delete can take down anyone's message (one with a typed secret). Without it,
+	// Delete of a person's message returns adapters.ErrNotPermitted. Used for nothing else;
+	// never logged.
+	AdminUserToken string
 	// Channels the bot serves, as channel ids ("C0123ABC") or names ("infra" or "#infra").
 	// Empty means every channel the bot is a member of, plus direct messages; a non-empty list
 	// restricts the bot to exactly these channels (list a direct message's id to serve it).
@@ -64,6 +74,7 @@ func (c Config) LogValue() slog.Value {
 type Adapter struct {
 	cfg     Config
 	api     *slack.Client
+	admin   *slack.Client // with Config.AdminUserToken, for chat.delete; nil without
 	log     *slog.Logger
 	backoff adapters.Backoff
 	served  served
@@ -72,6 +83,7 @@ type Adapter struct {
 	names   *bounded[string]        // channel id → channel name, for Config.Channels by name
 	threads *bounded[string]        // ts of a post the bot made → its thread's root ts
 	seen    *bounded[struct{}]      // channel/ts of messages delivered, so each is delivered once
+	groups  *groupCache             // the workspace's user groups, for MemberOf
 
 	mu   sync.Mutex
 	self *identity // the bot, learned with auth.test
@@ -93,13 +105,21 @@ func New(cfg Config) (*Adapter, error) {
 	if !strings.HasPrefix(cfg.BotToken, "xoxb-") {
 		return nil, errors.New("slack: BotToken must be a bot token (xoxb-…)")
 	}
-	opts := []slack.Option{slack.OptionAppLevelToken(cfg.AppToken)}
+	if cfg.AdminUserToken != "" && !strings.HasPrefix(cfg.AdminUserToken, "xoxp-") {
+		return nil, errors.New("slack: AdminUserToken must be a user token (xoxp-…)")
+	}
+	var apiURL []slack.Option
 	if cfg.APIURL != "" {
 		u, err := url.Parse(cfg.APIURL)
 		if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 			return nil, fmt.Errorf("slack: APIURL %q must be http(s)://host[:port]/path/", cfg.APIURL)
 		}
-		opts = append(opts, slack.OptionAPIURL(strings.TrimRight(cfg.APIURL, "/")+"/"))
+		apiURL = append(apiURL, slack.OptionAPIURL(strings.TrimRight(cfg.APIURL, "/")+"/"))
+	}
+	opts := append([]slack.Option{slack.OptionAppLevelToken(cfg.AppToken)}, apiURL...)
+	var admin *slack.Client
+	if cfg.AdminUserToken != "" {
+		admin = slack.New(cfg.AdminUserToken, apiURL...)
 	}
 	if cfg.MinBackoff <= 0 {
 		cfg.MinBackoff = time.Second
@@ -117,6 +137,7 @@ func New(cfg Config) (*Adapter, error) {
 	return &Adapter{
 		cfg:     cfg,
 		api:     slack.New(cfg.BotToken, opts...),
+		admin:   admin,
 		log:     logger.With("adapter", platform),
 		backoff: adapters.Backoff{Min: cfg.MinBackoff, Max: cfg.MaxBackoff},
 		served:  newServed(cfg.Channels),
@@ -124,6 +145,7 @@ func New(cfg Config) (*Adapter, error) {
 		names:   newBounded[string](1024),
 		threads: newBounded[string](1024),
 		seen:    newBounded[struct{}](1024),
+		groups:  &groupCache{now: time.Now},
 		pause:   sleep,
 	}, nil
 }

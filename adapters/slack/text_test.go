@@ -73,6 +73,7 @@ func TestNewChecksConfig(t *testing.T) {
 		{"missing bot token", Config{AppToken: appToken}},
 		{"bad API URL", Config{AppToken: appToken, BotToken: botToken, APIURL: "ftp://x"}},
 		{"backoff bounds reversed", Config{AppToken: appToken, BotToken: botToken, MinBackoff: time.Minute, MaxBackoff: time.Second}},
+		{"bot token as admin user token", Config{AppToken: appToken, BotToken: botToken, AdminUserToken: botToken}},
 	}
 	for _, tt := range tests {
 		if _, err := New(tt.cfg); err == nil {

@@ -1,6 +1,7 @@
 // Package slackfake is a small, honest stand-in for the parts of Slack the Eos Slack adapter
 // calls: the Web API methods (auth.test, users.info, conversations.info, chat.postMessage,
-// chat.update, reactions.add, reactions.get, apps.connections.open), with the payload shapes of
+// chat.update, chat.delete, reactions.add, reactions.get, usergroups.list,
+// apps.connections.open), with the payload shapes of
 // Slack's documentation, and a Socket Mode websocket that says hello, sends events_api envelopes
 // and records acks. Tests inject what people do (Send) and read what the bot did (Recorded).
 //
@@ -12,6 +13,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -20,11 +22,13 @@ import (
 	"github.com/gorilla/websocket"
 )
 
-// The tokens the fake accepts and the bot's user id.
+// The tokens the fake accepts and the bot's user id. AdminUserToken is a workspace admin's
+// user token: chat.delete accepts it for anyone's message, the bot token only for the bot's.
 const (
-	BotToken = "xoxb-test-bot-token"
-	AppToken = "xapp-test-app-token"
-	BotID    = "UBOT"
+	BotToken       = "xoxb-test-bot-token"
+	AppToken       = "xapp-test-app-token"
+	AdminUserToken = "xoxp-test-admin-token"
+	BotID          = "UBOT"
 )
 
 // Fake is a Slack workspace on loopback. Tests may read and change the exported fields while
@@ -39,12 +43,18 @@ type Fake struct {
 	posts     []Call            // chat.postMessage
 	updates   []Call            // chat.update
 	reacted   []Call            // reactions.add
+	deleted   []Deletion        // chat.delete
+	said      map[string]string // channel/ts → user, of the messages people sent (Send)
 	Reactions map[string][]Reaction
-	OpenErrs  []string // errors apps.connections.open answers with, first to last
-	Opens     int
-	ts        int
-	conn      *websocket.Conn
-	envelopes int
+	// UserGroups are the workspace's user groups (usergroups.list); GroupLists counts the
+	// calls.
+	UserGroups []UserGroup
+	GroupLists int
+	OpenErrs   []string // errors apps.connections.open answers with, first to last
+	Opens      int
+	ts         int
+	conn       *websocket.Conn
+	envelopes  int
 
 	Connected chan int    // the number of each connection greeted with hello
 	Acks      chan string // envelope ids acknowledged
@@ -64,6 +74,21 @@ type Reaction struct {
 	Users []string `json:"users"`
 }
 
+// UserGroup is a usergroups.list user group object (the fields the adapter reads).
+type UserGroup struct {
+	ID         string   `json:"id"`
+	Handle     string   `json:"handle"`
+	Name       string   `json:"name"`
+	DateDelete int64    `json:"date_delete"` // non-zero: disabled
+	Users      []string `json:"users,omitempty"`
+}
+
+// Deletion is one message deleted with chat.delete, and the kind of token that deleted it
+// ("bot" or "admin").
+type Deletion struct {
+	Channel, TS, By string
+}
+
 // Call is one recorded Web API Call.
 type Call struct {
 	Channel, TS, ThreadTS, Text, Name string
@@ -71,8 +96,9 @@ type Call struct {
 }
 
 // New starts a fake on loopback with the bot (BotID), alice (UAL), bob (UBO), carol (UCA), secops
-// (USEC) and a bot ci-bot (UCI), and the channels #infra (CINFRA001) and #random (CRANDOM01). It
-// is closed when the test ends.
+// (USEC) and a bot ci-bot (UCI), the channels #infra (CINFRA001) and #random (CRANDOM01), and
+// the user groups @ops ("Operations": bob), @dba ("Databases": carol) and a disabled @retired
+// ("Retired": bob). It is closed when the test ends.
 func New(t testing.TB) *Fake {
 	f := &Fake{
 		t: t,
@@ -86,6 +112,12 @@ func New(t testing.TB) *Fake {
 		},
 		channels:  map[string]string{"CINFRA001": "infra", "CRANDOM01": "random"},
 		Reactions: map[string][]Reaction{},
+		said:      map[string]string{},
+		UserGroups: []UserGroup{
+			{ID: "S0OPS", Handle: "ops", Name: "Operations", Users: []string{"UBO"}},
+			{ID: "S0DBA", Handle: "dba", Name: "Databases", Users: []string{"UCA"}},
+			{ID: "S0OLD", Handle: "retired", Name: "Retired", DateDelete: 1700000000, Users: []string{"UBO"}},
+		},
 		Connected: make(chan int, 16),
 		Acks:      make(chan string, 64),
 	}
@@ -95,6 +127,8 @@ func New(t testing.TB) *Fake {
 	mux.HandleFunc("/api/conversations.info", f.web(BotToken, f.conversationsInfo))
 	mux.HandleFunc("/api/chat.postMessage", f.web(BotToken, f.postMessage))
 	mux.HandleFunc("/api/chat.update", f.web(BotToken, f.update))
+	mux.HandleFunc("/api/chat.delete", f.webAs([]string{BotToken, AdminUserToken}, f.delete))
+	mux.HandleFunc("/api/usergroups.list", f.web(BotToken, f.userGroupsList))
 	mux.HandleFunc("/api/reactions.add", f.web(BotToken, f.reactionsAdd))
 	mux.HandleFunc("/api/reactions.get", f.web(BotToken, f.reactionsGet))
 	mux.HandleFunc("/api/apps.connections.open", f.web(AppToken, f.connectionsOpen))
@@ -113,16 +147,24 @@ func (f *Fake) APIURL() string { return f.srv.URL + "/api/" }
 // web checks the token (Authorization header or token form field, as the client sends it) and
 // answers with what h returns, as JSON.
 func (f *Fake) web(token string, h func(r *http.Request) map[string]any) http.HandlerFunc {
+	return f.webAs([]string{token}, func(r *http.Request, _ string) map[string]any { return h(r) })
+}
+
+// webAs is web for a method that accepts any of tokens; h learns which one was sent.
+func (f *Fake) webAs(tokens []string, h func(r *http.Request, token string) map[string]any) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if err := r.ParseForm(); err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
 		res := map[string]any{"ok": false, "error": "invalid_auth"}
-		if r.Header.Get("Authorization") == "Bearer "+token || r.PostForm.Get("token") == token {
-			f.Mu.Lock()
-			res = h(r)
-			f.Mu.Unlock()
+		for _, token := range tokens {
+			if r.Header.Get("Authorization") == "Bearer "+token || r.PostForm.Get("token") == token {
+				f.Mu.Lock()
+				res = h(r, token)
+				f.Mu.Unlock()
+				break
+			}
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(res)
@@ -276,6 +318,41 @@ func (f *Fake) update(r *http.Request) map[string]any {
 	return map[string]any{"ok": true, "channel": c.Channel, "ts": ts, "text": c.Text}
 }
 
+// delete serves chat.delete as Slack does: the bot token deletes only the bot's own messages
+// (cant_delete_message otherwise), an admin's user token any message.
+func (f *Fake) delete(r *http.Request, token string) map[string]any {
+	ch, ts := r.PostForm.Get("channel"), r.PostForm.Get("ts")
+	bots := slices.ContainsFunc(f.posts, func(p Call) bool { return p.Channel == ch && p.TS == ts })
+	_, people := f.said[ch+"/"+ts]
+	gone := slices.ContainsFunc(f.deleted, func(d Deletion) bool { return d.Channel == ch && d.TS == ts })
+	switch {
+	case gone || !bots && !people:
+		return fail("message_not_found")
+	case token == BotToken && !bots:
+		return fail("cant_delete_message")
+	}
+	by := map[string]string{BotToken: "bot", AdminUserToken: "admin"}[token]
+	f.deleted = append(f.deleted, Deletion{Channel: ch, TS: ts, By: by})
+	return map[string]any{"ok": true, "channel": ch, "ts": ts}
+}
+
+// userGroupsList serves usergroups.list: disabled groups only with include_disabled, members
+// only with include_users.
+func (f *Fake) userGroupsList(r *http.Request) map[string]any {
+	f.GroupLists++
+	groups := []UserGroup{}
+	for _, g := range f.UserGroups {
+		if g.DateDelete != 0 && r.PostForm.Get("include_disabled") != "true" {
+			continue
+		}
+		if r.PostForm.Get("include_users") != "true" {
+			g.Users = nil
+		}
+		groups = append(groups, g)
+	}
+	return map[string]any{"ok": true, "usergroups": groups}
+}
+
 func (f *Fake) reactionsAdd(r *http.Request) map[string]any {
 	c := Call{Channel: r.PostForm.Get("channel"), TS: r.PostForm.Get("timestamp"), Name: r.PostForm.Get("name")}
 	for _, old := range f.reacted {
@@ -346,6 +423,9 @@ func (f *Fake) Send(event map[string]any) string {
 	}
 	f.envelopes++
 	id := fmt.Sprintf("env-%d", f.envelopes)
+	if ch, ts, user := str(event["channel"]), str(event["ts"]), str(event["user"]); ch != "" && ts != "" && user != "" {
+		f.said[ch+"/"+ts] = user
+	}
 	err := f.conn.WriteJSON(map[string]any{
 		"envelope_id": id, "type": "events_api", "accepts_response_payload": false, "retry_attempt": 0, "retry_reason": "",
 		"payload": map[string]any{
@@ -357,6 +437,15 @@ func (f *Fake) Send(event map[string]any) string {
 		f.t.Fatalf("fake: sending envelope: %v", err)
 	}
 	return id
+}
+
+func str(v any) string { s, _ := v.(string); return s }
+
+// Deleted returns the messages deleted so far, in order.
+func (f *Fake) Deleted() []Deletion {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	return append([]Deletion(nil), f.deleted...)
 }
 
 // Live reports whether a Socket Mode connection is open.
