@@ -96,7 +96,9 @@ func TestMemberOfUserGroups(t *testing.T) {
 			change: func() { f.UserGroups[0].Users = append(f.UserGroups[0].Users, "UCA") }},
 		{name: "a miss on an older list reads it again", advance: 10 * time.Second, user: carol, group: "ops", want: true, lists: 2},
 		{name: "a new group is found at once", advance: 10 * time.Second, user: bob, group: "sre", want: true, lists: 3,
-			change: func() { f.UserGroups = append(f.UserGroups, slackfake.UserGroup{ID: "S0SRE", Handle: "sre", Name: "SRE", Users: []string{"UBO"}}) }},
+			change: func() {
+				f.UserGroups = append(f.UserGroups, slackfake.UserGroup{ID: "S0SRE", Handle: "sre", Name: "SRE", Users: []string{"UBO"}})
+			}},
 		{name: "a hit within the minute asks nothing", advance: 30 * time.Second, user: bob, group: "ops", want: true, lists: 3},
 		{name: "after a minute the list is read again", advance: 31 * time.Second, user: bob, group: "dba", lists: 4},
 		{name: "no such group", advance: 10 * time.Second, user: bob, group: "nope", err: adapters.ErrNoSuchGroup, lists: 5},
