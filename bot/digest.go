@@ -29,6 +29,11 @@ type Digest struct {
 	// Envs and Services limit what it covers; empty means everything.
 	Envs     []string
 	Services []string
+	// Parallelism is how many services are checked at once (default: the number of cores).
+	Parallelism int
+	// CheckTimeout bounds one service's check over every layer (default 5 minutes); a check
+	// that runs out of time is reported unknown, never clean.
+	CheckTimeout time.Duration
 }
 
 // digestPlan is a Digest with its parsed schedule.
@@ -139,7 +144,7 @@ func (e *Engine) runDigest(ctx context.Context, d digestPlan, previous, due time
 	}
 	ed, canEdit := a.(adapters.Editor)
 	lastEdit := time.Time{}
-	results := e.checkDriftProgress(ctx, todo, func(done int) {
+	results := e.checkDrift(ctx, todo, d.scan(), func(done int) {
 		if canEdit && time.Since(lastEdit) > e.cfg.ProgressInterval && done < len(todo) {
 			lastEdit = time.Now()
 			ed.Edit(ctx, ref, reply(fmt.Sprintf("Drift · scanning %d/%d…", done, len(todo))))
@@ -154,17 +159,49 @@ func (e *Engine) runDigest(ctx context.Context, d digestPlan, previous, due time
 	}
 	e.recordDrift(results)
 	doc := digestDoc(results, before, e.now(), due, late)
+	headline := ref
 	if canEdit {
 		if err := ed.Edit(ctx, ref, doc); err != nil {
 			e.log.Warn("editing digest", "digest", d.Name, "err", err)
 		}
-	} else {
-		a.Post(ctx, d.Channel, doc)
+	} else if headline, err = a.Post(ctx, d.Channel, doc); err != nil {
+		e.log.Error("posting digest", "digest", d.Name, "err", err)
+		return
 	}
-	if details := driftDoc(results, e.now()); drifted(results) > 0 {
-		e.say(ctx, a, ref, details)
+	e.postDetails(ctx, a, d.Name, headline, results)
+}
+
+// postDetails replies in the digest's thread once per service that is not clean, and
+// remembers which post stands for which service, so a 🔧 on it plans that service's fix
+// (on the headline too, when it lists a single service).
+func (e *Engine) postDetails(ctx context.Context, a adapters.Adapter, digest string, headline adapters.PostRef, results []serviceDrift) {
+	var listed []string
+	for _, r := range results {
+		if r.Status != executor.DriftClean {
+			listed = append(listed, r.Env+"/"+r.Service)
+		}
+	}
+	if len(listed) == 0 {
+		return
+	}
+	remember := func(post adapters.PostRef, keys []string) {
+		if post.ID == "" {
+			return
+		}
+		if err := e.st.AddDigestPosts(store.DigestPost{Post: post, Digest: digest, Keys: keys, At: e.now()}); err != nil {
+			e.log.Error("recording a digest post", "digest", digest, "post", post.ID, "err", err)
+		}
+	}
+	remember(headline, listed)
+	for _, r := range results {
+		if r.Status != executor.DriftClean {
+			remember(e.say(ctx, a, headline, serviceDriftDoc(r)), []string{r.Env + "/" + r.Service})
+		}
 	}
 }
+
+// scan is the digest's bound on its scan.
+func (d digestPlan) scan() scan { return scan{parallelism: d.Parallelism, timeout: d.CheckTimeout} }
 
 func drifted(results []serviceDrift) int {
 	n := 0
@@ -192,77 +229,4 @@ func (e *Engine) recordDrift(results []serviceDrift) {
 	if err := e.st.RecordDrift(recs); err != nil {
 		e.log.Error("recording drift history", "err", err)
 	}
-}
-
-// layerCounts is "Terraform: 2 changes · Nomad: 1 change", or why the check failed.
-func layerCounts(r serviceDrift) string {
-	var parts []string
-	for _, l := range r.Layers {
-		switch l.Status {
-		case executor.DriftDrifted:
-			n := len(l.Changes)
-			parts = append(parts, fmt.Sprintf("%s: %d change%s", l.Layer.Title(), n, plural(n)))
-		case executor.DriftUnknown:
-			parts = append(parts, fmt.Sprintf("unknown: %s check failed (%s)", l.Layer.Title(), firstLineOf(l.Reason)))
-		}
-	}
-	return strings.Join(parts, " · ")
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
-func firstLineOf(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
-}
-
-// digestDoc is the digest's post: a headline, one line per service that is not clean.
-func digestDoc(results []serviceDrift, before map[string]string, at, due time.Time, late bool) adapters.Doc {
-	when := due.UTC().Format("Mon 02 Jan 15:04 UTC")
-	lateNote := ""
-	if late {
-		lateNote = fmt.Sprintf(" · late: due %s, Eos was not running", due.UTC().Format("Mon 15:04"))
-	}
-	n, newCount, resolved, unknown := drifted(results), 0, 0, 0
-	for _, r := range results {
-		if r.Status == executor.DriftUnknown {
-			unknown++
-		}
-	}
-	var items []string
-	for _, r := range results {
-		key := r.Env + "/" + r.Service
-		prev, seen := before[key]
-		switch {
-		case r.Status == executor.DriftClean:
-			if seen && prev != string(executor.DriftClean) {
-				resolved++
-			}
-			continue
-		case !seen || prev == string(executor.DriftClean):
-			newCount++
-			items = append(items, fmt.Sprintf("%s (%s) · %s · new", r.Service, r.Env, layerCounts(r)))
-		default:
-			items = append(items, fmt.Sprintf("%s (%s) · %s · since an earlier digest", r.Service, r.Env, layerCounts(r)))
-		}
-	}
-	if n == 0 {
-		line := fmt.Sprintf("Drift · %s · all %d services match their declared state.", when, len(results))
-		if resolved > 0 {
-			line += fmt.Sprintf(" %d resolved since the last digest.", resolved)
-		}
-		return reply(line + lateNote)
-	}
-	head := fmt.Sprintf("Drift · %s · %d of %d services drifted", when, n-unknown, len(results))
-	if unknown > 0 {
-		head += fmt.Sprintf(" · %d unknown (not counted as clean)", unknown)
-	}
-	head += fmt.Sprintf(" · %d new since the last digest · %d resolved%s", newCount, resolved, lateNote)
-	return adapters.NewDoc(adapters.Heading{Text: head}, adapters.List{Items: items},
-		adapters.Context{Text: "@eos reconcile SERVICE to plan a fix · details in the thread"})
 }

@@ -17,8 +17,16 @@ import (
 	"github.com/eosbot/eos/intents"
 )
 
-// driftTimeout bounds one service's drift check.
+// driftTimeout bounds one service's drift check unless a digest says otherwise.
 const driftTimeout = 5 * time.Minute
+
+// scan bounds a drift scan.
+type scan struct {
+	// parallelism is how many services are checked at once; below 1 means the number of cores.
+	parallelism int
+	// timeout bounds one service's check over every layer; 0 means driftTimeout.
+	timeout time.Duration
+}
 
 // serviceDrift is one declared service's drift, over every layer.
 type serviceDrift struct {
@@ -50,28 +58,37 @@ func (e *Engine) drift(ctx context.Context, c conv, in *intents.Intent) {
 		e.say(ctx, c.a, c.m.Post, reply("Nothing matching is deployed, so nothing can drift. @eos status"))
 		return
 	}
-	results := e.checkDriftProgress(ctx, todo, func(int) {})
+	results := e.checkDrift(ctx, todo, scan{}, nil)
 	e.recordDrift(results)
 	e.say(ctx, c.a, c.m.Post, driftDoc(results, e.now()))
 }
 
-// checkDriftProgress checks every service, up to the number of cores at once, calling
-// progress with the number done after each.
-func (e *Engine) checkDriftProgress(ctx context.Context, todo []*store.Deployed, progress func(done int)) []serviceDrift {
+// checkDrift checks every service, sc.parallelism at once, each within sc.timeout, and calls
+// progress (when not nil) with the number done after each. The results are in service order.
+func (e *Engine) checkDrift(ctx context.Context, todo []*store.Deployed, sc scan, progress func(done int)) []serviceDrift {
+	limit, timeout := sc.parallelism, sc.timeout
+	if limit < 1 {
+		limit = runtime.NumCPU()
+	}
+	if timeout <= 0 {
+		timeout = driftTimeout
+	}
 	results := make([]serviceDrift, len(todo))
 	var g errgroup.Group
-	g.SetLimit(runtime.NumCPU())
+	g.SetLimit(limit)
 	var mu sync.Mutex
 	done := 0
 	for i, d := range todo {
 		g.Go(func() error {
 			defer func() {
 				mu.Lock()
+				defer mu.Unlock()
 				done++
-				progress(done)
-				mu.Unlock()
+				if progress != nil {
+					progress(done)
+				}
 			}()
-			dctx, cancel := context.WithTimeout(ctx, driftTimeout)
+			dctx, cancel := context.WithTimeout(ctx, timeout)
 			defer cancel()
 			env, service, _ := strings.Cut(d.Key, "/")
 			layers := e.cfg.Runner.Drift(dctx, d.Spec)
@@ -80,7 +97,12 @@ func (e *Engine) checkDriftProgress(ctx context.Context, todo []*store.Deployed,
 		})
 	}
 	g.Wait()
-	sort.Slice(results, func(i, j int) bool { return results[i].Service+results[i].Env < results[j].Service+results[j].Env })
+	sort.Slice(results, func(i, j int) bool {
+		if results[i].Service != results[j].Service {
+			return results[i].Service < results[j].Service
+		}
+		return results[i].Env < results[j].Env
+	})
 	return results
 }
 
@@ -96,49 +118,6 @@ func overall(layers []executor.LayerDrift) executor.DriftStatus {
 		}
 	}
 	return status
-}
-
-func driftDoc(results []serviceDrift, at time.Time) adapters.Doc {
-	drifted, unknown := 0, 0
-	var items []string
-	for _, r := range results {
-		switch r.Status {
-		case executor.DriftDrifted:
-			drifted++
-		case executor.DriftUnknown:
-			unknown++
-		default:
-			continue
-		}
-		var parts []string
-		for _, l := range r.Layers {
-			switch l.Status {
-			case executor.DriftDrifted:
-				var what []string
-				for _, ch := range l.Changes {
-					s := ch.Address
-					if ch.Detail != "" {
-						s += " " + ch.Detail
-					}
-					what = append(what, s)
-				}
-				parts = append(parts, fmt.Sprintf("%s: %s", l.Layer.Title(), strings.Join(what, ", ")))
-			case executor.DriftUnknown:
-				parts = append(parts, fmt.Sprintf("unknown: %s check failed: %s (not counted as clean)", l.Layer.Title(), l.Reason))
-			}
-		}
-		items = append(items, fmt.Sprintf("%s (%s) · %s", r.Service, r.Env, strings.Join(parts, " · ")))
-	}
-	when := at.UTC().Format("Mon 02 Jan 15:04 UTC")
-	if drifted == 0 && unknown == 0 {
-		return reply(fmt.Sprintf("Drift · %s · all %d services match their declared state.", when, len(results)))
-	}
-	head := fmt.Sprintf("Drift · %s · %d of %d services drifted", when, drifted, len(results))
-	if unknown > 0 {
-		head += fmt.Sprintf(" · %d unknown", unknown)
-	}
-	return adapters.NewDoc(adapters.Heading{Text: head}, adapters.List{Items: items},
-		adapters.Context{Text: "@eos update SERVICE to re-apply the declared state · @eos status SERVICE"})
 }
 
 // rollback answers `rollback SERVICE`: a plan that re-applies the state declared before the

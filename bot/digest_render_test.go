@@ -1,0 +1,142 @@
+package bot
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/adapters/discord"
+	"github.com/eosbot/eos/adapters/mattermost"
+	"github.com/eosbot/eos/adapters/slack"
+	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/executor"
+)
+
+// digestFixture is a digest's results: one service drifted in two resources, one whose check
+// failed with a multi-line reason, one clean again.
+func digestFixture() []serviceDrift {
+	return []serviceDrift{
+		{Service: "grafana", Env: "staging", Status: executor.DriftDrifted, Layers: []executor.LayerDrift{
+			{Layer: executor.Salt, Status: executor.DriftSkipped, Reason: "not configured"},
+			{Layer: executor.Terraform, Status: executor.DriftDrifted, Changes: []executor.Change{
+				{Action: executor.Update, Address: "eoslab_server.main", Detail: `size "small" → "xlarge", changed outside Terraform`},
+				{Action: executor.Create, Address: "eoslab_dns_record.main", Detail: "declared but missing"},
+			}},
+		}},
+		{Service: "jenkins", Env: "production", Status: executor.DriftUnknown, Layers: []executor.LayerDrift{
+			{Layer: executor.Terraform, Status: executor.DriftUnknown, Reason: "terraform plan in production/jenkins: exit status 1\n\nError: Failed to load state: unsupported checksum\n\n  on terraform.tfstate line 1"},
+		}},
+		{Service: "nextcloud", Env: "production", Status: executor.DriftClean},
+	}
+}
+
+// The digest's headline, each service's reply and the answers to a 🔧, as every platform
+// shows them.
+func TestDigestThreadGolden(t *testing.T) {
+	results := digestFixture()
+	before := map[string]string{"production/nextcloud": "drifted", "staging/grafana": "drifted"}
+	docs := []struct {
+		name string
+		doc  adapters.Doc
+	}{
+		{"headline", digestDoc(results, before, at, at, false)},
+		{"headline_single", digestDoc([]serviceDrift{results[0], results[2]}, nil, at, at, false)},
+		{"reply_drifted", serviceDriftDoc(results[0])},
+		{"reply_unknown", serviceDriftDoc(results[1])},
+		{"wrench_on_headline", reply(severalDrifted([]string{"staging/grafana", "production/jenkins"}))},
+		{"wrench_pending", reply(alreadyAsked("grafana", "staging", &store.Claim{User: "alice", At: at, PlanID: "7f3a9c21"}))},
+	}
+	platforms := []struct {
+		name, file string
+		render     func(adapters.Doc) string
+	}{
+		{"console", "digest_thread.console.golden", func(d adapters.Doc) string { return d.Plain() }},
+		{"mattermost", "digest_thread.mattermost.golden", mattermost.Render},
+		{"discord", "digest_thread.discord.golden", discord.Render},
+		{"slack", "digest_thread.slack.golden.json", slackJSON(t)},
+	}
+	for _, p := range platforms {
+		t.Run(p.name, func(t *testing.T) {
+			var b strings.Builder
+			for _, d := range docs {
+				b.WriteString("=== " + d.name + "\n" + strings.TrimRight(p.render(d.doc), "\n") + "\n")
+			}
+			goldenText(t, p.file, b.String())
+		})
+	}
+}
+
+func slackJSON(t *testing.T) func(adapters.Doc) string {
+	return func(d adapters.Doc) string {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(slack.Render(d)); err != nil {
+			t.Fatal(err)
+		}
+		return buf.String()
+	}
+}
+
+// goldenText compares got with testdata/name, rewriting it under -update.
+func goldenText(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./bot -run %s -update)", err, t.Name())
+	}
+	if got != string(want) {
+		t.Errorf("%s differs:\n--- got\n%s--- want\n%s", path, got, want)
+	}
+}
+
+// The headline's closing line says where a 🔧 works: on the headline itself only when it
+// lists a single service.
+func TestDigestFooter(t *testing.T) {
+	results := digestFixture()
+	for _, tc := range []struct {
+		name    string
+		results []serviceDrift
+		want    string
+	}{
+		{"one service", []serviceDrift{results[0], results[2]}, "React 🔧 on this post, or @eos reconcile grafana in staging, to plan a fix"},
+		{"one unknown", results[1:], "React 🔧 on this post, or @eos reconcile jenkins in production, to plan a fix"},
+		{"several", results, "React 🔧 on a service's reply in the thread, or @eos reconcile SERVICE in ENV, to plan a fix"},
+		{"none", results[2:], ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := digestDoc(tc.results, nil, at, at, false).Plain()
+			if tc.want == "" {
+				if strings.Contains(got, "🔧") {
+					t.Errorf("a quiet digest asks for a 🔧:\n%s", got)
+				}
+				return
+			}
+			if !strings.Contains(got, tc.want) {
+				t.Errorf("digest lacks %q:\n%s", tc.want, got)
+			}
+		})
+	}
+}
+
+// A long failure reason is cut in the reply, saying how much was left out.
+func TestServiceDriftDocCutsLongReasons(t *testing.T) {
+	reason := strings.Repeat("line\n", 40) + "last"
+	doc := serviceDriftDoc(serviceDrift{Service: "jenkins", Env: "production", Status: executor.DriftUnknown,
+		Layers: []executor.LayerDrift{{Layer: executor.Terraform, Status: executor.DriftUnknown, Reason: reason}}})
+	got := doc.Plain()
+	if !strings.Contains(got, "… 29 more lines") || strings.Contains(got, "last") {
+		t.Errorf("reason not cut to %d lines:\n%s", reasonLines, got)
+	}
+}

@@ -1,0 +1,178 @@
+package bot
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/executor"
+)
+
+// reasonLines bounds how much of a failed check's reason a digest reply shows.
+const reasonLines = 12
+
+// driftDoc answers `drift`: every service that is not clean, with what changed.
+func driftDoc(results []serviceDrift, at time.Time) adapters.Doc {
+	drifted, unknown := 0, 0
+	var items []string
+	for _, r := range results {
+		switch r.Status {
+		case executor.DriftDrifted:
+			drifted++
+		case executor.DriftUnknown:
+			unknown++
+		default:
+			continue
+		}
+		var parts []string
+		for _, l := range r.Layers {
+			switch l.Status {
+			case executor.DriftDrifted:
+				parts = append(parts, fmt.Sprintf("%s: %s", l.Layer.Title(), strings.Join(changeTexts(l.Changes), ", ")))
+			case executor.DriftUnknown:
+				parts = append(parts, fmt.Sprintf("unknown: %s check failed: %s (not counted as clean)", l.Layer.Title(), l.Reason))
+			}
+		}
+		items = append(items, fmt.Sprintf("%s (%s) · %s", r.Service, r.Env, strings.Join(parts, " · ")))
+	}
+	when := at.UTC().Format("Mon 02 Jan 15:04 UTC")
+	if drifted == 0 && unknown == 0 {
+		return reply(fmt.Sprintf("Drift · %s · all %d services match their declared state.", when, len(results)))
+	}
+	head := fmt.Sprintf("Drift · %s · %d of %d services drifted", when, drifted, len(results))
+	if unknown > 0 {
+		head += fmt.Sprintf(" · %d unknown", unknown)
+	}
+	return adapters.NewDoc(adapters.Heading{Text: head}, adapters.List{Items: items},
+		adapters.Context{Text: "@eos reconcile SERVICE in ENV to plan a fix · @eos drift history SERVICE"})
+}
+
+// changeTexts is each change as "address detail".
+func changeTexts(changes []executor.Change) []string {
+	out := make([]string, len(changes))
+	for i, ch := range changes {
+		out[i] = strings.TrimSpace(ch.Address + " " + ch.Detail)
+	}
+	return out
+}
+
+// digestDoc is the digest's headline post: one line per service that is not clean, and how
+// to plan a fix. The details of each service are its own reply in the thread.
+func digestDoc(results []serviceDrift, before map[string]string, at, due time.Time, late bool) adapters.Doc {
+	when := due.UTC().Format("Mon 02 Jan 15:04 UTC")
+	lateNote := ""
+	if late {
+		lateNote = fmt.Sprintf(" · late: due %s, Eos was not running", due.UTC().Format("Mon 15:04"))
+	}
+	n, newCount, resolved, unknown := drifted(results), 0, 0, 0
+	var items []string
+	var listed []serviceDrift
+	for _, r := range results {
+		key := r.Env + "/" + r.Service
+		prev, seen := before[key]
+		if r.Status == executor.DriftUnknown {
+			unknown++
+		}
+		switch {
+		case r.Status == executor.DriftClean:
+			if seen && prev != string(executor.DriftClean) {
+				resolved++
+			}
+			continue
+		case !seen || prev == string(executor.DriftClean):
+			newCount++
+			items = append(items, fmt.Sprintf("%s (%s) · %s · new", r.Service, r.Env, layerCounts(r)))
+		default:
+			items = append(items, fmt.Sprintf("%s (%s) · %s · since an earlier digest", r.Service, r.Env, layerCounts(r)))
+		}
+		listed = append(listed, r)
+	}
+	if n == 0 {
+		line := fmt.Sprintf("Drift · %s · all %d services match their declared state.", when, len(results))
+		if resolved > 0 {
+			line += fmt.Sprintf(" %d resolved since the last digest.", resolved)
+		}
+		return reply(line + lateNote)
+	}
+	head := fmt.Sprintf("Drift · %s · %d of %d services drifted", when, n-unknown, len(results))
+	if unknown > 0 {
+		head += fmt.Sprintf(" · %d unknown (not counted as clean)", unknown)
+	}
+	head += fmt.Sprintf(" · %d new since the last digest · %d resolved%s", newCount, resolved, lateNote)
+	return adapters.NewDoc(adapters.Heading{Text: head}, adapters.List{Items: items}, adapters.Context{Text: digestFooter(listed)})
+}
+
+// digestFooter says how to plan a fix: a reaction on the headline works when it lists one
+// service; with several, each service's reply is the post to react on.
+func digestFooter(listed []serviceDrift) string {
+	if len(listed) == 1 {
+		r := listed[0]
+		return fmt.Sprintf("React 🔧 on this post, or @eos reconcile %s in %s, to plan a fix · details in the thread", r.Service, r.Env)
+	}
+	return "React 🔧 on a service's reply in the thread, or @eos reconcile SERVICE in ENV, to plan a fix"
+}
+
+// serviceDriftDoc is one service's reply in the digest's thread: what drifted per layer, with
+// resource names, or why its check failed. A 🔧 on it plans the reconcile.
+func serviceDriftDoc(r serviceDrift) adapters.Doc {
+	blocks := []adapters.Block{adapters.Heading{Text: fmt.Sprintf("%s (%s) · %s", r.Service, r.Env, layerCounts(r))}}
+	var items []string
+	var failed []string
+	for _, l := range r.Layers {
+		switch l.Status {
+		case executor.DriftDrifted:
+			for _, c := range changeTexts(l.Changes) {
+				items = append(items, l.Layer.Title()+" · "+c)
+			}
+		case executor.DriftUnknown:
+			items = append(items, l.Layer.Title()+" · check failed, not counted as clean: "+firstLineOf(l.Reason))
+			if strings.Contains(strings.TrimSpace(l.Reason), "\n") {
+				failed = append(failed, l.Layer.Title()+": "+headLines(strings.TrimSpace(l.Reason), reasonLines))
+			}
+		}
+	}
+	blocks = append(blocks, adapters.List{Items: items})
+	if len(failed) > 0 {
+		blocks = append(blocks, adapters.Code{Text: strings.Join(failed, "\n\n")})
+	}
+	blocks = append(blocks, adapters.Context{Text: fmt.Sprintf("React 🔧 on this reply, or @eos reconcile %s in %s, to plan a fix · @eos drift history %s in %s",
+		r.Service, r.Env, r.Service, r.Env)})
+	return adapters.NewDoc(blocks...)
+}
+
+// layerCounts is "Terraform: 2 changes · Nomad: 1 change", or why the check failed.
+func layerCounts(r serviceDrift) string {
+	var parts []string
+	for _, l := range r.Layers {
+		switch l.Status {
+		case executor.DriftDrifted:
+			n := len(l.Changes)
+			parts = append(parts, fmt.Sprintf("%s: %d change%s", l.Layer.Title(), n, plural(n)))
+		case executor.DriftUnknown:
+			parts = append(parts, fmt.Sprintf("unknown: %s check failed (%s)", l.Layer.Title(), firstLineOf(l.Reason)))
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func firstLineOf(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
+}
+
+// headLines is the first n lines of s, saying how many more there were.
+func headLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) <= n {
+		return s
+	}
+	return strings.Join(lines[:n], "\n") + fmt.Sprintf("\n… %d more lines", len(lines)-n)
+}
