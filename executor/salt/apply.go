@@ -63,61 +63,23 @@ func (l *Layer) Rollback(ctx context.Context, spec executor.Spec, previous *exec
 	return "re-applied the previous Salt states of " + strings.Join(names, ", "), nil
 }
 
-// tally counts an apply's progress.
-type tally struct {
-	done, changed int
-	minions       []string
-	failed        *executor.Change
-}
-
-// applyUnits runs units for real, one after the other, and stops at the first failure.
+// applyUnits runs units for real, one after the other, and stops at the first failure. total
+// is the number of states the plan saw (0 if unknown), the events' Total.
 func (l *Layer) applyUnits(ctx context.Context, units []executor.Unit, total int, report func(executor.Event)) (tally, error) {
-	var t tally
-	seen := map[string]bool{}
+	t := &tally{}
 	for _, u := range units {
-		var firstErr error
-		rets, err := l.runUnit(ctx, u, false, func(m minionReturn) {
-			if !seen[m.Minion] {
-				seen[m.Minion] = true
-				t.minions = append(t.minions, m.Minion)
-			}
-			if m.Err != "" {
-				if firstErr == nil {
-					t.failed = &executor.Change{Unit: u.Service, Action: executor.Update, Address: m.Minion, Detail: m.Err}
-					firstErr = fmt.Errorf("%s: minion %s: %s", u.Service, m.Minion, m.Err)
-				}
-				return
-			}
-			for _, s := range m.States {
-				t.done++
-				ev := executor.Event{Layer: executor.Salt, Unit: u.Service, Resource: m.Minion + ": " + s.display(),
-					Action: executor.NoOp, Done: t.done, Total: total, Message: "unchanged", Time: l.now()}
-				switch {
-				case s.failed():
-					ev.Action, ev.Message = executor.Update, "failed: "+firstLine(s.Comment)
-				case s.Changed:
-					t.changed++
-					ev.Action, ev.Message = executor.Update, "changed"
-				}
-				if report != nil {
-					report(ev)
-				}
-			}
-			if s, bad := m.firstFailure(); bad && firstErr == nil {
-				t.failed = &executor.Change{Unit: u.Service, Action: executor.Update, Address: m.Minion + ": " + s.display(), Detail: s.Comment}
-				firstErr = fmt.Errorf("%s: %s on %s failed: %s", u.Service, s.display(), m.Minion, s.Comment)
-			}
-		})
+		p := newUnitProgress(l, u.Service, t, total, report)
+		rets, err := l.runUnit(ctx, u, false, &watch{state: p.state, ret: p.ret})
 		if err != nil {
 			if t.failed == nil {
 				t.failed = &executor.Change{Unit: u.Service, Action: executor.Update, Address: u.Service, Detail: err.Error()}
 			}
-			return t, fmt.Errorf("%s: %w", u.Service, err)
+			return *t, fmt.Errorf("%s: %w", u.Service, err)
 		}
-		if firstErr != nil {
-			return t, firstErr
+		if p.err != nil {
+			return *t, p.err
 		}
-		executor.Log(ctx, l.log).Info("applied", "unit", u.Service, "minions", minionsOf(rets), "states", t.done, "changed", t.changed)
+		executor.Log(ctx, l.log).Info("applied", "unit", u.Service, "minions", minionsOf(rets), "states", t.done, "changed", t.changed, "streamed", p.streamed)
 	}
-	return t, nil
+	return *t, nil
 }

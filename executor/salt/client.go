@@ -18,11 +18,14 @@ import (
 // renewBefore is how long before its announced expiry a salt-api token is replaced.
 const renewBefore = time.Minute
 
-// client speaks salt-api's rest_cherrypy interface: POST /login, POST / with lowstate, and
-// GET /jobs/<jid>. It keeps the session token and logs in again when it expires.
+// client speaks salt-api's rest_cherrypy interface: POST /login, POST / with lowstate,
+// GET /jobs/<jid> and the GET /events stream. It keeps the session token and logs in again
+// when it expires.
 type client struct {
-	base     *url.URL
-	http     *http.Client
+	base *url.URL
+	http *http.Client
+	// stream is http without its overall timeout, for /events, which stays open.
+	stream   *http.Client
 	username string
 	password string
 	eauth    string

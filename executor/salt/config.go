@@ -52,8 +52,17 @@ type Config struct {
 	// PollInterval is the longest wait between two looks at a running job (default 2s; the
 	// first looks come sooner).
 	PollInterval time.Duration
-	// HTTPTimeout bounds each request to salt-api (default 60s).
+	// HTTPTimeout bounds each request to salt-api (default 60s); the /events stream is bound
+	// by Timeout instead.
 	HTTPTimeout time.Duration
+	// DisableEvents stops the layer from following salt-api's /events stream while it
+	// applies. By default it opens the stream before starting each state run and asks
+	// state.apply for state events (the state_events=True keyword argument, Salt 3006 and
+	// later; older minions ignore it and need state_events: True in the master's
+	// configuration), so each state is reported as it finishes. Without the stream
+	// (disabled, refused, dropped, or buffered by a proxy) progress arrives per minion, as
+	// each returns, from /jobs.
+	DisableEvents bool
 	// Logger receives structured logs; nil means discard. Pillar data and the password are
 	// never logged.
 	Logger *slog.Logger
@@ -75,8 +84,12 @@ type Layer struct {
 	saltEnv  string
 	timeout  time.Duration
 	poll     time.Duration
-	log      *slog.Logger
-	now      func() time.Time
+	// events says whether applies follow /events; safety is how often /jobs is still
+	// looked at while the stream is up, in case it lost a return.
+	events bool
+	safety time.Duration
+	log    *slog.Logger
+	now    func() time.Time
 }
 
 var _ executor.Layer = (*Layer)(nil)
@@ -115,6 +128,7 @@ func New(cfg Config) (*Layer, error) {
 		api: &client{
 			base:     base,
 			http:     &http.Client{Transport: transport, Timeout: cfg.HTTPTimeout},
+			stream:   &http.Client{Transport: transport},
 			username: cfg.Username,
 			password: cfg.Password,
 			eauth:    cfg.EAuth,
@@ -126,6 +140,8 @@ func New(cfg Config) (*Layer, error) {
 		saltEnv:  cfg.SaltEnv,
 		timeout:  cfg.Timeout,
 		poll:     cfg.PollInterval,
+		events:   !cfg.DisableEvents,
+		safety:   max(safetyPoll, cfg.PollInterval),
 		log:      logger,
 		now:      time.Now,
 	}, nil

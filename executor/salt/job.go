@@ -6,18 +6,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/url"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/eosbot/eos/executor"
 )
-
-// firstPoll is the wait before the first look at a job; later waits double up to the
-// configured PollInterval.
-const firstPoll = 250 * time.Millisecond
 
 // slsFor names a unit's state file by its content: "eos/nextcloud_1a2b3c4d5e6f.sls" in the
 // file_roots and "eos.nextcloud_1a2b3c4d5e6f" as an sls name. A new text gets a new name, so
@@ -78,22 +71,30 @@ type job struct {
 	minions []string
 }
 
-// startRun writes the unit's state file and starts state.apply of it on the unit's targets
-// with the pillar as data (test=True for a dry run), asynchronously.
-func (l *Layer) startRun(ctx context.Context, u executor.Unit, test bool) (job, error) {
-	sls, err := l.writeState(ctx, u)
-	if err != nil {
-		return job{}, err
-	}
+// watch receives what a run reports as it goes: a state that finished (from the event
+// stream, when it is followed) and each minion's whole return (from /jobs).
+type watch struct {
+	// state gets a finished state of minion.
+	state func(minion string, s stateResult)
+	// ret gets a minion's return.
+	ret func(minionReturn)
+}
+
+// startJob starts state.apply of sls on the unit's targets with the pillar as data (test=True
+// for a dry run), asynchronously; stateEvents asks the minions to fire an event per state.
+func (l *Layer) startJob(ctx context.Context, u executor.Unit, sls string, test, stateEvents bool) (job, error) {
 	tgt, tgtType, list := l.target(u)
 	pillar := u.Salt.Pillar
 	if pillar == nil {
 		pillar = map[string]any{}
 	}
+	kwarg := map[string]any{"pillar": pillar, "test": test, "saltenv": l.saltEnv}
+	if stateEvents {
+		kwarg["state_events"] = true
+	}
 	ret, err := l.api.lowstate(ctx, map[string]any{
 		"client": "local_async", "tgt": tgt, "tgt_type": tgtType,
-		"fun": "state.apply", "arg": []any{sls},
-		"kwarg": map[string]any{"pillar": pillar, "test": test, "saltenv": l.saltEnv},
+		"fun": "state.apply", "arg": []any{sls}, "kwarg": kwarg,
 	})
 	if err != nil {
 		return job{}, fmt.Errorf("starting state.apply %s on %s: %w", sls, tgt, err)
@@ -111,71 +112,47 @@ func (l *Layer) startRun(ctx context.Context, u executor.Unit, test bool) (job, 
 		return job{}, fmt.Errorf("minion %s is not known to the Salt master (no accepted key)", strings.Join(missing, ", "))
 	}
 	sort.Strings(started.Minions)
-	executor.Log(ctx, l.log).Info("started state.apply", "unit", u.Service, "sls", sls, "jid", started.JID, "minions", started.Minions, "test", test)
+	executor.Log(ctx, l.log).Info("started state.apply", "unit", u.Service, "sls", sls, "jid", started.JID, "minions", started.Minions, "test", test, "state_events", stateEvents)
 	return job{jid: started.JID, minions: started.Minions}, nil
 }
 
-// follow polls /jobs/<jid> until every minion of j has returned, handing each return to
-// onReturn as it arrives (minions returning in the same poll in name order). Minions that have
-// not returned when the timeout passes are reported as unreachable.
-func (l *Layer) follow(ctx context.Context, j job, onReturn func(minionReturn)) error {
-	deadline := l.now().Add(l.timeout)
-	seen := map[string]bool{}
-	wait := firstPoll
-	for {
-		var out struct {
-			Return []map[string]json.RawMessage `json:"return"`
-		}
-		if err := l.api.call(ctx, http.MethodGet, "/jobs/"+url.PathEscape(j.jid), nil, &out); err != nil {
-			return fmt.Errorf("following job %s: %w", j.jid, err)
-		}
-		if len(out.Return) > 0 {
-			for _, m := range j.minions {
-				raw, ok := out.Return[0][m]
-				if !ok || seen[m] {
-					continue
-				}
-				seen[m] = true
-				onReturn(parseReturn(m, raw))
-			}
-		}
-		if len(seen) == len(j.minions) {
-			return nil
-		}
-		left := deadline.Sub(l.now())
-		if left <= 0 {
-			var missing []string
-			for _, m := range j.minions {
-				if !seen[m] {
-					missing = append(missing, m)
-				}
-			}
-			return fmt.Errorf("minion %s did not return within %s (unreachable, or still running job %s)", strings.Join(missing, ", "), l.timeout, j.jid)
-		}
-		t := time.NewTimer(min(wait, left))
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		case <-t.C:
-		}
-		wait = min(2*wait, l.poll)
+// runUnit writes the unit's state file, runs it on the unit's targets and collects every
+// minion's return. With a watch that takes states (an apply) it first opens the event stream,
+// when the layer follows it, so that each state can be reported as it finishes; if the stream
+// cannot be opened the run is followed through /jobs alone.
+func (l *Layer) runUnit(ctx context.Context, u executor.Unit, test bool, w *watch) ([]minionReturn, error) {
+	sls, err := l.writeState(ctx, u)
+	if err != nil {
+		return nil, err
 	}
-}
-
-// runUnit starts a run and collects every minion's return.
-func (l *Layer) runUnit(ctx context.Context, u executor.Unit, test bool, onReturn func(minionReturn)) ([]minionReturn, error) {
-	j, err := l.startRun(ctx, u, test)
+	var es *eventStream
+	if l.events && w != nil && w.state != nil {
+		es, err = l.api.openEvents(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			executor.Log(ctx, l.log).Warn("cannot follow salt-api's event stream; progress will come per minion from /jobs", "unit", u.Service, "err", err)
+			es = nil
+		} else {
+			defer es.close()
+		}
+	}
+	j, err := l.startJob(ctx, u, sls, test, es != nil)
 	if err != nil {
 		return nil, err
 	}
 	var rets []minionReturn
-	err = l.follow(ctx, j, func(m minionReturn) {
+	collect := &watch{ret: func(m minionReturn) {
 		rets = append(rets, m)
-		if onReturn != nil {
-			onReturn(m)
+		if w != nil && w.ret != nil {
+			w.ret(m)
 		}
-	})
+	}}
+	if w != nil {
+		collect.state = w.state
+	}
+	err = l.follow(ctx, j, es, collect)
 	return rets, err
 }
 

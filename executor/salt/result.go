@@ -24,11 +24,19 @@ type stateResult struct {
 
 // display names the state for people: "lvm.lv_present data-nextcloud", with the name when it
 // differs from the ID ("file.managed nginx (/etc/nginx/nginx.conf)").
+//
+// A state reported by the event stream has no module and function (Salt's progress event
+// does not carry them); it shows as its ID, with the name when it differs.
 func (s stateResult) display() string {
-	if s.Module == "" {
+	var d string
+	switch {
+	case s.Module != "":
+		d = s.Module + "." + s.Fun + " " + s.ID
+	case s.ID != "":
+		d = s.ID
+	default:
 		return s.Key
 	}
-	d := s.Module + "." + s.Fun + " " + s.ID
 	if s.Name != "" && s.Name != s.ID {
 		d += " (" + s.Name + ")"
 	}
