@@ -1,7 +1,9 @@
 // Package discord connects Eos to Discord: it listens on the gateway for messages addressed to
 // the bot (a leading mention, or a direct message) and for reactions, resumes the gateway
-// session when the connection drops, and posts, threads, edits and reacts through the REST
-// API. It renders adapters.Doc as Discord markdown within the 2,000-character message limit.
+// session when the connection drops, and posts, threads, edits, reacts and deletes through the
+// REST API. It renders adapters.Doc as Discord markdown within the 2,000-character message
+// limit. Approval groups are the guild's roles; deleting a person's message needs Manage
+// Messages.
 //
 // It imports only package adapters of Eos (never bot, intents, catalog or executor) and the
 // discordgo client library.
@@ -40,6 +42,8 @@ var (
 	_ adapters.Editor         = (*Adapter)(nil)
 	_ adapters.Reactor        = (*Adapter)(nil)
 	_ adapters.ReactionReader = (*Adapter)(nil)
+	_ adapters.Deleter        = (*Adapter)(nil)
+	_ adapters.GroupResolver  = (*Adapter)(nil)
 )
 
 // Config configures an Adapter.
@@ -55,6 +59,10 @@ type Config struct {
 	// answers there; where it does not (direct messages), answers reply to the request. Nil
 	// means true.
 	Threads *bool
+	// Guild is the id of the guild (server) whose roles are the approval groups ("group:NAME"
+	// names a role). Empty means the one guild the bot is in; a bot in several guilds must
+	// name one, or MemberOf fails.
+	Guild string
 	// APIBase is the REST API's base URL, ending in the API version
 	// ("https://discord.com/api/v9/", the default). Tests point it at a fake; the gateway's
 	// address is asked from APIBase + "gateway", as from Discord.
@@ -66,7 +74,7 @@ type Config struct {
 // LogValue keeps the token out of logs when a Config is logged.
 func (c Config) LogValue() slog.Value {
 	return slog.GroupValue(slog.Any("channels", c.Channels), slog.Bool("threads", c.threads()),
-		slog.String("api_base", c.APIBase))
+		slog.String("guild", c.Guild), slog.String("api_base", c.APIBase))
 }
 
 func (c Config) threads() bool { return c.Threads == nil || *c.Threads }
@@ -79,6 +87,7 @@ type Adapter struct {
 	served   map[string]bool // Config.Channels; nil serves every channel
 	users    *userCache
 	channels *channelCache
+	roles    *roleCache
 
 	mu   sync.Mutex
 	self *discordgo.User // the bot, learned with users/@me
@@ -89,6 +98,9 @@ func New(cfg Config) (*Adapter, error) {
 	token := strings.TrimSpace(strings.TrimPrefix(cfg.Token, "Bot "))
 	if token == "" {
 		return nil, errors.New("discord: Token is required")
+	}
+	if strings.Trim(cfg.Guild, "0123456789") != "" {
+		return nil, fmt.Errorf("discord: guild %q is not a guild id (a number)", cfg.Guild)
 	}
 	var transport http.RoundTripper = http.DefaultTransport
 	if cfg.APIBase != "" {
@@ -131,6 +143,7 @@ func New(cfg Config) (*Adapter, error) {
 		users:  newUserCache(),
 	}
 	a.channels = newChannelCache()
+	a.roles = &roleCache{now: time.Now, guild: cfg.Guild}
 	return a, nil
 }
 

@@ -2,7 +2,8 @@
 // for the Eos Discord adapter's tests and the conformance suite. It implements only the calls the
 // adapter makes, with the payload shapes of Discord's documentation: REST objects as JSON,
 // gateway frames as {op, d, s, t}. Tests inject what people do (AddMessage, MessageCreate,
-// Reaction), read what the bot did (BotMessages) and drop the gateway (Drop).
+// Reaction), set the guild's roles and members (Roles, Members) and the bot's permission
+// (ManageMessages), read what the bot did (BotMessages, Deleted) and drop the gateway (Drop).
 //
 // It is test support: it imports nothing of Eos and must not be imported by production code.
 package discordfake
@@ -34,6 +35,11 @@ const (
 	TextChannel = "200" // a guild text channel
 	DMChannel   = "300" // a direct message channel
 )
+
+// Role is a guild role.
+type Role struct {
+	ID, Name string
+}
 
 // User is a Discord user.
 type User struct {
@@ -70,6 +76,18 @@ type Fake struct {
 	Threads  []string   // POST .../threads, as "channel/message name"
 	nextID   int
 
+	// Guilds are the guilds the bot is in (GET /users/@me/guilds); Roles and Members describe
+	// GuildID: its roles, and each member's role ids.
+	Guilds  []string
+	Roles   []Role
+	Members map[string][]string
+	// RoleLists counts the GET /guilds/{id}/roles calls.
+	RoleLists int
+	// ManageMessages grants the bot Manage Messages in the guild's channels, so it may delete
+	// others' messages there (never in a DM). False, as for a bot nobody granted it.
+	ManageMessages bool
+	deleted        []string // ids of deleted messages, in order
+
 	// gateway
 	conn      *websocket.Conn
 	wmu       sync.Mutex // serialises writes on conn
@@ -94,7 +112,9 @@ type frame struct {
 
 // New starts a fake on loopback that accepts Token and requires exactly intents at Identify, with
 // the bot (BotID), alice (501), bob (502), carol (504), a bot ci-bot (503), a guild text channel
-// (TextChannel) and a direct-message channel (DMChannel). It is closed when the test ends.
+// (TextChannel) and a direct-message channel (DMChannel). Everyone is a member of the guild
+// (GuildID), whose roles are @everyone, ops (700: bob) and dba (701: carol). It is closed when
+// the test ends.
 func New(t testing.TB, intents discordgo.Intent) *Fake {
 	f := &Fake{
 		t:       t,
@@ -112,6 +132,9 @@ func New(t testing.TB, intents discordgo.Intent) *Fake {
 		},
 		Messages:   map[string]*Message{},
 		nextID:     1000,
+		Guilds:     []string{GuildID},
+		Roles:      []Role{{ID: GuildID, Name: "@everyone"}, {ID: "700", Name: "ops"}, {ID: "701", Name: "dba"}},
+		Members:    map[string][]string{BotID: {}, "501": {}, "502": {"700"}, "503": {}, "504": {"701"}},
 		handshakes: make(chan string, 16),
 	}
 	mux := http.NewServeMux()
@@ -121,6 +144,10 @@ func New(t testing.TB, intents discordgo.Intent) *Fake {
 	mux.HandleFunc("POST /api/v9/channels/{ch}/messages", f.auth(f.createMessage))
 	mux.HandleFunc("GET /api/v9/channels/{ch}/messages/{id}", f.auth(f.getMessage))
 	mux.HandleFunc("PATCH /api/v9/channels/{ch}/messages/{id}", f.auth(f.editMessage))
+	mux.HandleFunc("DELETE /api/v9/channels/{ch}/messages/{id}", f.auth(f.deleteMessage))
+	mux.HandleFunc("GET /api/v9/users/@me/guilds", f.auth(f.userGuilds))
+	mux.HandleFunc("GET /api/v9/guilds/{g}/roles", f.auth(f.guildRoles))
+	mux.HandleFunc("GET /api/v9/guilds/{g}/members/{u}", f.auth(f.guildMember))
 	mux.HandleFunc("POST /api/v9/channels/{ch}/messages/{id}/threads", f.auth(f.startThread))
 	mux.HandleFunc("PUT /api/v9/channels/{ch}/messages/{id}/reactions/{emoji}/@me", f.auth(f.addReaction))
 	mux.HandleFunc("GET /api/v9/channels/{ch}/messages/{id}/reactions/{emoji}", f.auth(f.listReactions))
