@@ -41,7 +41,9 @@ policy "default" {
 }
 
 policy "production" {
-  approvers     = ["bob", "dave"]
+  # People by handle, or everyone in a platform group (a Slack user group, a Mattermost group,
+  # a Discord role).
+  approvers     = ["bob", "dave", "group:sre"]
   approvals     = 1
   self_approval = false
   ttl           = "15m"

@@ -55,6 +55,8 @@ type Options struct {
 	// CatalogDirs are operator blueprint folders (each holding blueprint folders), loaded
 	// after the embedded catalog.
 	CatalogDirs []string
+	// ConsoleGroups are the console's user groups, for "group:NAME" in Policy.
+	ConsoleGroups map[string][]string
 }
 
 // Harness is a running bot and the console it listens to.
@@ -126,7 +128,7 @@ func New(t testing.TB, opts Options) *Harness {
 	if testing.Verbose() {
 		transcript = os.Stdout
 	}
-	con := console.New(console.Config{In: r, Out: transcript, Echo: true, Idle: engine.Wait})
+	con := console.New(console.Config{In: r, Out: transcript, Echo: true, Idle: engine.Wait, Groups: opts.ConsoleGroups})
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &Harness{t: t, Engine: engine, Console: con, Store: st, DataDir: opts.DataDir, Log: logs, in: w, cancel: cancel, done: make(chan error, 1)}
 	go func() { h.done <- engine.Run(ctx, append([]adapters.Adapter{con}, opts.Adapters...)...) }()

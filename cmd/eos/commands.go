@@ -48,14 +48,14 @@ func serveCmd(loadCfg func() (*Config, error)) *cobra.Command {
 				as = append(as, mm)
 			}
 			if cfg.Slack != nil {
-				sl, err := slack.New(slack.Config{AppToken: cfg.Slack.AppToken, BotToken: cfg.Slack.BotToken, Channels: cfg.Slack.Channels, Logger: log.With("adapter", "slack")})
+				sl, err := slack.New(slack.Config{AppToken: cfg.Slack.AppToken, BotToken: cfg.Slack.BotToken, AdminUserToken: cfg.Slack.AdminUserToken, Channels: cfg.Slack.Channels, Logger: log.With("adapter", "slack")})
 				if err != nil {
 					return err
 				}
 				as = append(as, sl)
 			}
 			if cfg.Discord != nil {
-				dc, err := discord.New(discord.Config{Token: cfg.Discord.Token, Channels: cfg.Discord.Channels, Logger: log.With("adapter", "discord")})
+				dc, err := discord.New(discord.Config{Token: cfg.Discord.Token, Channels: cfg.Discord.Channels, Guild: cfg.Discord.Guild, Logger: log.With("adapter", "discord")})
 				if err != nil {
 					return err
 				}
@@ -129,7 +129,7 @@ func newConsole(a *app, user, script string, cmd *cobra.Command) *console.Adapte
 	}
 	return console.New(console.Config{
 		In: in, Out: cmd.OutOrStdout(), User: user, BotName: a.cfg.BotName,
-		Prompt: interactive, Echo: !interactive, Idle: a.engine.Wait,
+		Prompt: interactive, Echo: !interactive, Idle: a.engine.Wait, Groups: a.cfg.consoleGroups(),
 	})
 }
 

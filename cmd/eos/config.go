@@ -106,6 +106,9 @@ type ConsoleConfig struct {
 	Enabled *bool `hcl:"enabled,optional"`
 	// User is the name the console user approves as (default $USER).
 	User string `hcl:"user,optional"`
+	// Groups are the console's user groups, for "group:NAME" in the policy
+	// (groups = { sre = ["bob", "dave"] }).
+	Groups map[string][]string `hcl:"groups,optional"`
 }
 
 // MattermostConfig connects to a Mattermost server.
@@ -171,6 +174,10 @@ type SlackConfig struct {
 	// EOS_SLACK_BOT_TOKEN) calls the Web API. Prefer the variables to writing them here.
 	AppToken string `hcl:"app_token,optional"`
 	BotToken string `hcl:"bot_token,optional"`
+	// AdminUserToken (xoxp-…, EOS_SLACK_ADMIN_USER_TOKEN), optional, is a workspace admin's
+	// user token, used only to delete a message in which someone typed a secret: a bot token
+	// may delete only the bot's own messages.
+	AdminUserToken string `hcl:"admin_user_token,optional"`
 	// Channels the bot serves (ids or names); empty means every channel it is in, plus DMs.
 	Channels []string `hcl:"channels,optional"`
 }
@@ -181,6 +188,9 @@ type DiscordConfig struct {
 	Token string `hcl:"token,optional"`
 	// Channels the bot serves (ids); empty means every channel it sees, plus DMs.
 	Channels []string `hcl:"channels,optional"`
+	// Guild is the server (guild id) whose roles stand for "group:NAME" in the policy; empty
+	// means the bot's only guild.
+	Guild string `hcl:"guild,optional"`
 }
 
 // PolicyConfig is the approval policy of one environment; the label "default" applies to
@@ -269,6 +279,7 @@ func (c *Config) applyEnv(getenv func(string) string) {
 	if c.Slack != nil {
 		set(&c.Slack.AppToken, "EOS_SLACK_APP_TOKEN")
 		set(&c.Slack.BotToken, "EOS_SLACK_BOT_TOKEN")
+		set(&c.Slack.AdminUserToken, "EOS_SLACK_ADMIN_USER_TOKEN")
 	}
 	if getenv("EOS_DISCORD_TOKEN") != "" && c.Discord == nil {
 		c.Discord = &DiscordConfig{}
@@ -361,6 +372,14 @@ func (c *Config) consoleEnabled() bool {
 		return *c.Console.Enabled
 	}
 	return c.Mattermost == nil && c.Slack == nil && c.Discord == nil
+}
+
+// consoleGroups are the console's groups (Console is always set once the config is loaded).
+func (c *Config) consoleGroups() map[string][]string {
+	if c.Console == nil {
+		return nil
+	}
+	return c.Console.Groups
 }
 
 // cacheDir is Eos's cache outside any checkout: ${XDG_CACHE_HOME:-$HOME/.cache}/eos.
