@@ -15,9 +15,11 @@ import (
 
 // fakeSaltAPI is a small salt-api (rest_cherrypy) that speaks the documented request and
 // response shapes of exactly what the layer calls: POST /login, POST / with the wheel client's
-// file_roots.write and the local_async client's state.apply, and GET /jobs/<jid>. Minions are
-// simulated by run, which decides each minion's return. A job reveals one more minion's
-// return on each poll, as a real job fills in while minions finish.
+// file_roots.write and the local_async client's state.apply, GET /jobs/<jid>, and, when
+// streaming is set, the GET /events stream (fake_events_test.go). Minions are simulated by
+// run, which decides each minion's return. Without a stream open when the job starts, a job
+// reveals one more minion's return on each poll, as a real job fills in while minions finish;
+// with one, a minion's return shows in /jobs once the stream has sent its return event.
 type fakeSaltAPI struct {
 	t   *testing.T
 	srv *httptest.Server
@@ -39,19 +41,25 @@ type fakeSaltAPI struct {
 	calls []applyCall
 	jobs  map[string]*fakeJob
 	jid   int
+	// The event stream: see fakeStream.
+	fakeStream
 }
 
 // applyCall is one state.apply the fake received.
 type applyCall struct {
 	Tgt, TgtType, SLS, Text string
 	Pillar                  map[string]any
-	Test                    bool
+	Test, StateEvents       bool
 }
 
 type fakeJob struct {
 	minions []string
 	returns map[string]any
 	polls   int
+	// released are the minions whose return /jobs shows; streamed says the event stream
+	// releases them (else polls do).
+	released map[string]bool
+	streamed bool
 }
 
 func newFakeSaltAPI(t *testing.T, minions ...string) *fakeSaltAPI {
@@ -61,6 +69,7 @@ func newFakeSaltAPI(t *testing.T, minions ...string) *fakeSaltAPI {
 	mux.HandleFunc("POST /login", f.login)
 	mux.HandleFunc("POST /{$}", f.lowstate)
 	mux.HandleFunc("GET /jobs/{jid}", f.job)
+	mux.HandleFunc("GET /events", f.events)
 	f.srv = httptest.NewServer(mux)
 	t.Cleanup(f.srv.Close)
 	return f
@@ -155,6 +164,7 @@ func (f *fakeSaltAPI) startJob(c map[string]any) any {
 	sls, _ := args[0].(string)
 	pillar, _ := kwarg["pillar"].(map[string]any)
 	test, _ := kwarg["test"].(bool)
+	stateEvents, _ := kwarg["state_events"].(bool)
 	var matched []string
 	for _, m := range f.minions {
 		switch tgtType {
@@ -174,10 +184,10 @@ func (f *fakeSaltAPI) startJob(c map[string]any) any {
 		return map[string]any{}
 	}
 	text, found := f.files[strings.ReplaceAll(sls, ".", "/")+".sls"]
-	f.calls = append(f.calls, applyCall{Tgt: tgt, TgtType: tgtType, SLS: sls, Text: text, Pillar: pillar, Test: test})
+	f.calls = append(f.calls, applyCall{Tgt: tgt, TgtType: tgtType, SLS: sls, Text: text, Pillar: pillar, Test: test, StateEvents: stateEvents})
 	f.jid++
 	jid := fmt.Sprintf("20240101000000%06d", f.jid)
-	j := &fakeJob{minions: matched, returns: map[string]any{}}
+	j := &fakeJob{minions: matched, returns: map[string]any{}, released: map[string]bool{}}
 	for _, m := range matched {
 		switch {
 		case f.down[m]:
@@ -188,6 +198,7 @@ func (f *fakeSaltAPI) startJob(c map[string]any) any {
 		}
 	}
 	f.jobs[jid] = j
+	f.publishJob(jid, j, c, stateEvents)
 	return map[string]any{"jid": jid, "minions": matched}
 }
 
@@ -210,13 +221,20 @@ func (f *fakeSaltAPI) job(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	sort.Strings(returned)
-	result, ret := map[string]any{}, map[string]any{}
-	for i, m := range returned {
-		if i >= j.polls {
-			break
+	if !j.streamed {
+		for _, m := range returned {
+			if !j.released[m] {
+				j.released[m] = true
+				break
+			}
 		}
-		result[m] = map[string]any{"return": j.returns[m]}
-		ret[m] = j.returns[m]
+	}
+	result, ret := map[string]any{}, map[string]any{}
+	for _, m := range returned {
+		if j.released[m] {
+			result[m] = map[string]any{"return": j.returns[m]}
+			ret[m] = j.returns[m]
+		}
 	}
 	writeJSON(w, map[string]any{
 		"info":   []any{map[string]any{"jid": r.PathValue("jid"), "Function": "state.apply", "Minions": j.minions, "Result": result}},
