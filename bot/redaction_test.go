@@ -1,6 +1,10 @@
 package bot_test
 
 import (
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -24,6 +28,11 @@ func TestSensitiveValuesAreRedacted(t *testing.T) {
 	if !strings.Contains(full.Text, "terraform_data.client") || !strings.Contains(full.Text, "(sensitive)") {
 		t.Errorf("the full plan should name the resource and mark the sensitive value:\n%s", full.Text)
 	}
+	// The golden files hold what people see, with the plan id, hash and expiry time
+	// normalised; they are checked for the value like everything else.
+	normal := strings.NewReplacer(uid, "PLANID")
+	goldenText(t, "redacted_preview", expiresRe.ReplaceAllString(normal.Replace(up.Text), "expires HH:MM UTC"))
+	goldenText(t, "redacted_plan_full", hashRe.ReplaceAllString(normal.Replace(full.Text), "hash HASH…"))
 	h.React("bob", up.ID, "+1")
 	h.WaitText(up.ID, "Run "+uid+" · done in")
 	h.Idle()
@@ -44,5 +53,32 @@ func TestSensitiveValuesAreRedacted(t *testing.T) {
 		if strings.Contains(e.Text, secret) {
 			t.Errorf("audit entry %d shows the sensitive value: %s", e.Seq, e.Text)
 		}
+	}
+}
+
+var (
+	expiresRe = regexp.MustCompile(`expires \d\d:\d\d UTC`)
+	hashRe    = regexp.MustCompile(`hash [0-9a-f]+…`)
+)
+
+// goldenText compares text with testdata/NAME.golden (rewritten with -update, the flag of the
+// package's golden files) and fails if the sensitive value is in it.
+func goldenText(t *testing.T, name, text string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+		if err := os.WriteFile(path, []byte(text+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./bot -run %s -update)", err, t.Name())
+	}
+	if string(want) != text+"\n" {
+		t.Errorf("%s differs from %s:\n%s", name, path, text)
+	}
+	if strings.Contains(string(want), "s3cr3t") {
+		t.Errorf("%s holds the sensitive value", path)
 	}
 }
