@@ -1,7 +1,7 @@
 // Package adapters owns the platform-neutral chat model: who said what where (Message, Reaction,
 // PostRef, User), the rich message Eos posts (Doc), and the small interfaces a chat platform
-// implements (Adapter, plus the optional Editor, Threader, Reactor, ReactionReader, Deleter and
-// GroupResolver).
+// implements (Adapter, plus the optional Editor, Threader, Reactor, ReactionReader, Deleter,
+// GroupResolver and Connection).
 //
 // It imports nothing of Eos. Each platform lives in its own sub-package and imports only this one;
 // the engine (package bot) never learns which platform it talks to.
@@ -118,6 +118,13 @@ type Deleter interface {
 // the platform whether the user belongs to it. ErrNoSuchGroup says the group does not exist.
 type GroupResolver interface {
 	MemberOf(ctx context.Context, user User, group string) (bool, error)
+}
+
+// Connection is implemented by adapters that hold a connection to their platform (a websocket,
+// a socket-mode session, a gateway). Connected returns nil while it is up, and otherwise why
+// not ("reconnecting: websocket closed"). /healthz reports it.
+type Connection interface {
+	Connected() error
 }
 
 // ErrNotPermitted is returned by an optional operation the platform refuses the bot.
