@@ -8,16 +8,50 @@
 // file sync is needed. It then runs state.apply of that state on the unit's targets with the
 // compiled pillar passed as request data (kwarg "pillar"), never templated into the state text:
 // with test=True to plan and to check drift, for real to apply. Jobs run asynchronously
-// (client local_async) and are followed through /jobs/<jid> until every targeted minion has
-// returned or the timeout passes; each state of a minion's return becomes a progress event, in
-// Salt's execution order (__run_num__).
+// (client local_async); /jobs/<jid> is the source of truth for every minion's return, and a run
+// ends when every targeted minion has returned there or the timeout passes.
+//
+// # Progress while an apply runs
+//
+// Before starting each apply job the layer opens salt-api's event stream, GET /events
+// (Server-Sent Events, text/event-stream; the session token goes in the X-Auth-Token header,
+// never in the URL, although rest_cherrypy also takes ?token=), and waits for its first bytes:
+// rest_cherrypy subscribes to the master's bus before writing "retry: 400", so no event of the
+// job can be missed. Each event is a "data: {"tag": ..., "data": {...}}" line; only those of the
+// job's jid are used. The apply asks the minions for state events with the state_events=True
+// keyword argument of state.apply (Salt 3006 and later, salt PR #63316; older minions ignore
+// it, and then only state_events: True in the master's configuration, which applies to every
+// state run, makes them fire). A minion then fires salt/job/<jid>/prog/<minion>/<run_num> as
+// each state finishes, whose data holds the state's return without its module and function
+// ({"ret": {"__id__", "name", "result", "changes", "comment", "__run_num__", ...}, "len": N}):
+// each becomes a progress event right away, named "<minion>: <id> (<name>)", counted per minion
+// and state against the plan's total, with "changed", "unchanged" or "failed: <comment>". A
+// minion's salt/job/<jid>/ret/<minion> event makes the layer read /jobs/<jid> at once; the
+// return taken from there reports the states the stream did not (named "<minion>:
+// <module>.<function> <id> (<name>)", as without a stream), each state once, and alone decides
+// whether the unit failed. While the stream is up /jobs is otherwise read only every 30s, in
+// case a return event was lost.
+//
+// Without a stream (Config.DisableEvents, a refused or failing /events, one answering other
+// than text/event-stream, or nothing within 10s, as behind a buffering proxy) the job is
+// followed by polling /jobs alone, and progress arrives per minion as each returns. A stream
+// that ends or breaks mid-job (newer salt-api ends it when the token expires) is not
+// reopened, since Salt does not replay missed events: the rest of that job is followed by
+// polling, which finishes it with the right result. A 401 on /events logs in again once. The layer's timeout
+// and the context bound the run in every case.
+//
+// Salt was verified only against the contract server in the tests (fake_test.go,
+// fake_events_test.go), which speaks the shapes documented by rest_cherrypy and Salt's event
+// system; no real master ran. Plans and drift checks (test=True) do not open the stream.
 //
 // state.template_str would avoid the file write, but Salt's template_str ignores both the
 // "pillar" and the "test" keyword arguments (it builds its State without pillar_override and
 // never reads test), so a plan made with it would really apply; it is not used.
 //
 // The salt-api user needs, in the master's external_auth: the states module on the targets
-// ("state.apply"), "@wheel" (file_roots.write) and "@jobs" (jobs.list_job).
+// ("state.apply"), "@wheel" (file_roots.write) and "@jobs" (jobs.list_job). The event stream
+// needs no permission beyond a valid token: rest_cherrypy's /events does not check eauth
+// permissions, and shows the whole bus to any logged-in user.
 //
 // It imports executor and nothing else of Eos; it never knows it is driven from chat.
 package salt

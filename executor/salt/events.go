@@ -48,7 +48,7 @@ func (s *eventStream) close() {
 	<-s.done
 }
 
-// openEvents opens salt-api's event stream and returns once salt-api has sent its first line
+// openEvents opens salt-api's event stream and returns once salt-api has sent its first bytes
 // ("retry: 400"): rest_cherrypy subscribes to the master's bus before it writes that line, so
 // a job started afterwards misses none of its events. A 401 (the token expired) logs in once
 // more and retries once. The stream lives until close or until ctx ends; it has no overall
