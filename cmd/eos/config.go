@@ -151,6 +151,9 @@ type SaltConfig struct {
 	EAuth string `hcl:"eauth,optional"`
 	// Targets are the default minions (a glob like "*" or a list).
 	Targets []string `hcl:"targets,optional"`
+	// DisableEvents stops following salt-api's /events stream during an apply (progress then
+	// comes per minion, from polling /jobs).
+	DisableEvents bool `hcl:"disable_events,optional"`
 }
 
 // NomadConfig connects the Nomad layer.
