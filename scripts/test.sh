@@ -3,11 +3,17 @@
 # cache under ~/.cache/eos) Mattermost with its PostgreSQL, a Nomad agent, a Vault dev server and
 # a PostgreSQL for Terraform's pg backend, starts them on loopback, exports where they listen,
 # runs `go vet` and `go test ./...`, and stops the servers whatever happens. Called by
-# `make test`; arguments go to `go test`.
+# `make test`; arguments go to `go test`. `test.sh --bench [ARGS]` runs the benchmarks instead
+# (`make bench`), with the same servers, so the ones that need Mattermost run too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export GOTOOLCHAIN=local CHECKPOINT_DISABLE=1
+bench=false
+if [[ ${1:-} == --bench ]]; then
+	bench=true
+	shift
+fi
 servers=(mattermost nomad vault postgres)
 state=$(mktemp -d "${TMPDIR:-/tmp}/eos-test.XXXXXX")
 chmod 755 "$state"
@@ -30,7 +36,7 @@ fi
 # Builds only happen on a cache miss (Mattermost ~10 minutes, Nomad and Vault several each on
 # two cores); one at a time, so they do not starve each other.
 for s in "${servers[@]}"; do
-	echo "test.sh: preparing $s"
+	echo "test.sh: preparing $s" >&2
 	scripts/testenv/$s.sh build
 done
 for s in "${servers[@]}"; do
@@ -46,6 +52,11 @@ done
 # another checkout rebuilding it must not pull the provider from under these tests.
 scripts/eoslab-mirror.sh "$state/providers" >/dev/null
 export EOS_TEST_PROVIDER_MIRROR="$state/providers"
+if $bench; then
+	echo "test.sh: go test -bench ./..." >&2
+	go test -run '^$' -bench . -benchmem -timeout 60m "$@" ./...
+	exit
+fi
 echo "test.sh: go vet and go test ./..."
 go vet ./...
 go test -count=1 -timeout 45m "$@" ./...
