@@ -121,9 +121,9 @@ func (b *BackendConfig) env(appName string) map[string]string {
 	return out
 }
 
-// initOptions are the -backend-config pairs for the arguments that are not secret, sorted so
-// the command line is stable.
-func (b *BackendConfig) initOptions() []tfexec.InitOption {
+// initArgs are the arguments that are not secret as "key=value" pairs for -backend-config,
+// sorted so the command line is stable.
+func (b *BackendConfig) initArgs() []string {
 	keys := make([]string, 0, len(b.Config))
 	for k := range b.Config {
 		if _, secret := secretArgs[b.Type][k]; !secret {
@@ -131,9 +131,19 @@ func (b *BackendConfig) initOptions() []tfexec.InitOption {
 		}
 	}
 	sort.Strings(keys)
-	opts := make([]tfexec.InitOption, 0, len(keys))
+	args := make([]string, 0, len(keys))
 	for _, k := range keys {
-		opts = append(opts, tfexec.BackendConfig(k+"="+b.Config[k]))
+		args = append(args, k+"="+b.Config[k])
+	}
+	return args
+}
+
+// initOptions are initArgs as terraform-exec options.
+func (b *BackendConfig) initOptions() []tfexec.InitOption {
+	args := b.initArgs()
+	opts := make([]tfexec.InitOption, 0, len(args))
+	for _, a := range args {
+		opts = append(opts, tfexec.BackendConfig(a))
 	}
 	return opts
 }

@@ -73,6 +73,8 @@ type Layer struct {
 	bin        string
 	workDir    string
 	cliFile    string
+	cliConfig  []byte
+	mirror     string
 	env        map[string]string
 	secrets    []string
 	timeout    time.Duration
@@ -129,6 +131,8 @@ func New(cfg Config) (*Layer, error) {
 		bin:        path,
 		workDir:    cfg.WorkDir,
 		cliFile:    cfg.CLIConfigFile,
+		cliConfig:  text,
+		mirror:     cfg.Mirror,
 		env:        processEnv(os.Environ(), cfg.Env, cfg.CLIConfigFile),
 		secrets:    secrets,
 		timeout:    cfg.Timeout,

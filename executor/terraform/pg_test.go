@@ -192,3 +192,40 @@ func TestPgBackendConcurrentApplyOneWins(t *testing.T) {
 		t.Errorf("the loser's retry plans %s (%v), want no changes", p.Status, p.Changes)
 	}
 }
+
+// A new unit of a module another unit was initialised for starts from that init (no init of
+// its own), still gets its own workspace, and the kept init holds no connection string.
+func TestPgBackendNewUnitFromInitSnapshot(t *testing.T) {
+	t.Parallel()
+	b := pgBackend(t)
+	bin, commands := countingTerraform(t)
+	l, err := New(Config{Binary: bin, WorkDir: filepath.Join(t.TempDir(), "work"), Timeout: time.Minute, Backend: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, second := serverSpec("small"), serverSpec("small")
+	second.Env = "staging"
+	for _, s := range []executor.Spec{first, second} {
+		p := mustPlan(t, l, s)
+		if add, _, _ := p.Counts(); add != 3 {
+			t.Fatalf("%s: plan adds %d, want 3", s.Env, add)
+		}
+		mustApply(t, l, s, p)
+	}
+	got := commands()
+	if n := strings.Count(strings.Join(got, " "), "init"); n != 1 {
+		t.Errorf("terraform ran %v: %d inits, want 1", got, n)
+	}
+	if ws := pgWorkspaces(t, b); strings.Join(ws, ",") != "local_nextcloud,staging_nextcloud" {
+		t.Errorf("workspaces with state = %v, want local_nextcloud and staging_nextcloud", ws)
+	}
+	filepath.WalkDir(filepath.Join(l.workDir, snapshotsDir), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if text, err := os.ReadFile(path); err == nil && strings.Contains(string(text), b.Config["conn_str"]) {
+			t.Errorf("%s holds the connection string", path)
+		}
+		return nil
+	})
+}

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -24,6 +25,8 @@ type run struct {
 	l      *Layer
 	ud     *unitDir
 	redact func(string) string
+	// initSkipped is set when prepare found the directory initialised without running init.
+	initSkipped bool
 }
 
 func (l *Layer) newRun(ud *unitDir, u executor.Unit) *run {
@@ -98,6 +101,10 @@ func (r *run) exec(ctx context.Context, op string, sink io.Writer, fn func(ctx c
 			}
 			ferr = lockError(op, r.ud.key, li, r.redact)
 		}
+		var ce *commandError
+		if errors.As(ferr, &ce) && ce.cause == nil && needsInit(out.Bytes(), err) {
+			ce.cause = errNotInitialised
+		}
 		log.Warn("terraform command failed", "error", ferr.Error())
 		return ferr
 	}
@@ -115,8 +122,8 @@ func creationLocked(stdout []byte, err error) bool {
 	return bytes.Contains(stdout, []byte(s)) || strings.Contains(err.Error(), s)
 }
 
-// prepare writes the module and the backend override, initialises the directory and selects
-// the unit's workspace.
+// prepare writes the module and the backend override, makes sure the directory is
+// initialised for them and selects the unit's workspace.
 func (r *run) prepare(ctx context.Context, part *executor.TerraformPart) error {
 	if err := writeModule(r.ud.dir, part); err != nil {
 		return fmt.Errorf("preparing %s: %w", r.ud.key, err)
@@ -124,51 +131,10 @@ func (r *run) prepare(ctx context.Context, part *executor.TerraformPart) error {
 	if err := writeBackendFile(r.ud.dir, &r.l.backend); err != nil {
 		return fmt.Errorf("preparing %s: %w", r.ud.key, err)
 	}
-	opts, err := r.initOptions()
-	if err != nil {
+	if err := r.initialise(ctx, false); err != nil {
 		return err
 	}
-	// Not InitJSON: init -json needs Terraform 1.9, and its errors read as well from stderr.
-	err = r.exec(ctx, "init", nil, func(ctx context.Context, _ io.Writer) error {
-		return r.ud.tf.Init(ctx, opts...)
-	})
-	if err != nil && r.l.renewLocks && staleLock(err) {
-		// A provider rebuilt into the mirror no longer matches the checksum (or the version)
-		// the lock file recorded, and a plain init refuses it. The mirror is the operator's
-		// own, so renew the lock from it.
-		executor.Log(ctx, r.l.log).Warn("provider mirror changed since the last init; renewing the dependency lock", "unit", r.ud.key)
-		err = r.exec(ctx, "init", nil, func(ctx context.Context, _ io.Writer) error {
-			return r.ud.tf.Init(ctx, append(opts, tfexec.Upgrade(true))...)
-		})
-	}
-	if err != nil {
-		return err
-	}
-	return r.selectWorkspace(ctx)
-}
-
-// initOptions: never upgrade providers, use the configured backend with its non-secret
-// arguments. terraform-exec always adds -input=false. When the directory was initialised with
-// another backend, -reconfigure switches without migrating state; local state left behind
-// would be lost to the new backend, so that case is refused instead.
-func (r *run) initOptions() ([]tfexec.InitOption, error) {
-	b := &r.l.backend
-	opts := []tfexec.InitOption{tfexec.Backend(true), tfexec.Upgrade(false), tfexec.Get(true)}
-	opts = append(opts, b.initOptions()...)
-	prev, err := initializedBackend(r.ud.dir)
-	if err != nil {
-		return nil, fmt.Errorf("preparing %s: %w", r.ud.key, err)
-	}
-	switch {
-	case b.remote() && hasLocalState(r.ud.dir):
-		return nil, fmt.Errorf("preparing %s: %s holds local Terraform state, but the backend is now %s; "+
-			"Eos does not move state: migrate it (terraform init -migrate-state there) or remove it", r.ud.key, r.ud.dir, b.Type)
-	case b.remote() || prev != BackendLocal:
-		// A remote backend's arguments may have changed since the last init (a new schema);
-		// without -reconfigure, init would stop to ask about migrating.
-		opts = append(opts, tfexec.Reconfigure(true))
-	}
-	return opts, nil
+	return r.initialised(ctx, r.selectWorkspace)
 }
 
 // selectWorkspace makes the unit's workspace current, creating it in the backend the first
@@ -246,28 +212,18 @@ func lockRefused(stdout []byte, err error) bool {
 	return locked
 }
 
-// staleLock reports whether init failed because .terraform.lock.hcl names a provider package
-// the mirror no longer has.
-func staleLock(err error) bool {
-	msg := err.Error()
-	for _, s := range []string{"dependency lock file", "previously-selected version", "locked provider", "checksums previously recorded"} {
-		if strings.Contains(msg, s) {
-			return true
-		}
-	}
-	return false
-}
-
 // plan runs terraform plan and reports whether it found changes (detailed exit code 2).
 func (r *run) plan(ctx context.Context, opts []tfexec.PlanOption) (bool, error) {
 	var changed bool
 	if r.l.lockWait > 0 {
 		opts = append(opts, tfexec.LockTimeout(r.l.lockWait.String()))
 	}
-	err := r.exec(ctx, "plan", nil, func(ctx context.Context, w io.Writer) error {
-		var err error
-		changed, err = r.ud.tf.PlanJSON(ctx, w, opts...)
-		return err
+	err := r.initialised(ctx, func(ctx context.Context) error {
+		return r.exec(ctx, "plan", nil, func(ctx context.Context, w io.Writer) error {
+			var err error
+			changed, err = r.ud.tf.PlanJSON(ctx, w, opts...)
+			return err
+		})
 	})
 	return changed, err
 }
@@ -290,11 +246,17 @@ func (r *run) apply(ctx context.Context, file string, sink io.Writer) error {
 	})
 }
 
-// planAndShow makes a saved plan in file and reads it back.
+// planAndShow makes a saved plan in file and reads it back. A plan that changes nothing is
+// not read back: it is returned empty. Terraform's exit code 0 means no resource or output
+// change, and in refresh-only mode no change to the state either, so show would list nothing
+// that the callers keep (no-ops, reads).
 func (r *run) planAndShow(ctx context.Context, file string, opts []tfexec.PlanOption) (bool, *tfjson.Plan, error) {
 	changed, err := r.plan(ctx, opts)
 	if err != nil {
 		return false, nil, err
+	}
+	if !changed {
+		return false, &tfjson.Plan{}, nil
 	}
 	p, err := r.show(ctx, file)
 	if err != nil {

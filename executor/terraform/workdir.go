@@ -81,13 +81,16 @@ func (l *Layer) lockUnit(env string, u executor.Unit) (ud *unitDir, release func
 	return ud, ud.mu.Unlock, nil
 }
 
-// checkName refuses names that would escape WorkDir or be awkward as directory names.
+// checkName refuses names that would escape WorkDir or be awkward as directory names, and
+// hidden names, which the layer keeps for itself (WorkDir/.eos-init).
 func checkName(s string) error {
 	switch {
-	case s == "", s == ".", s == "..":
+	case s == "":
 		return fmt.Errorf("%q is not a usable name", s)
 	case strings.ContainsAny(s, `/\`+"\x00"):
 		return fmt.Errorf("%q must not contain path separators", s)
+	case strings.HasPrefix(s, "."):
+		return fmt.Errorf("%q: names starting with a dot are reserved", s)
 	}
 	return nil
 }

@@ -98,6 +98,7 @@ func TestUnitNamesAreChecked(t *testing.T) {
 	for _, s := range []executor.Spec{
 		{Env: "../prod", Units: []executor.Unit{{Service: "web"}}},
 		{Env: "prod", Units: []executor.Unit{{Service: ".."}}},
+		{Env: snapshotsDir, Units: []executor.Unit{{Service: "web"}}},
 	} {
 		if _, _, err := l.lockUnit(s.Env, s.Units[0]); err == nil {
 			t.Errorf("lockUnit(%q, %q) accepted a path", s.Env, s.Units[0].Service)
