@@ -31,7 +31,8 @@ type Config struct {
 	// Binary is the terraform executable; "" means look it up on PATH.
 	Binary string
 	// WorkDir is the root under which each unit gets its own working directory:
-	// WorkDir/<env>/<service>. It is created if missing.
+	// WorkDir/<env>/<service>. WorkDir/.eos-init keeps one init snapshot per module (see
+	// initcache.go). It is created if missing.
 	WorkDir string
 	// CLIConfigFile is where the layer writes Terraform's CLI configuration
 	// (TF_CLI_CONFIG_FILE), so the host's ~/.terraformrc never leaks into a run.

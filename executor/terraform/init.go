@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/hashicorp/terraform-exec/tfexec"
@@ -33,7 +34,7 @@ func (r *run) initialise(ctx context.Context, force bool) error {
 			executor.Log(ctx, r.l.log).Warn("cannot use the init snapshot; running terraform init", "unit", r.ud.key, "error", err)
 		}
 		if ok {
-			r.initSkipped = true
+			r.initSkipped, r.seededFrom = true, key
 			return nil
 		}
 	}
@@ -64,6 +65,13 @@ func (r *run) initialised(ctx context.Context, fn func(ctx context.Context) erro
 		return err
 	}
 	executor.Log(ctx, r.l.log).Info("the working directory needs terraform init after all", "unit", r.ud.key)
+	if r.seededFrom != "" {
+		// The snapshot it came from is as broken: later units must not start from it.
+		if err := os.RemoveAll(r.l.snapshotPath(r.seededFrom)); err != nil {
+			executor.Log(ctx, r.l.log).Warn("cannot remove a stale init snapshot", "unit", r.ud.key, "error", err)
+		}
+		r.seededFrom = ""
+	}
 	if err := r.initialise(ctx, true); err != nil {
 		return err
 	}

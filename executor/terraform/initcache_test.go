@@ -122,6 +122,30 @@ func TestSkippedInitIsRunWhenThePlanNeedsIt(t *testing.T) {
 			t.Errorf("%s: plan adds %d, want 4 (three resources and the child module's)", env, add)
 		}
 	}
+
+	// A broken snapshot is dropped by the first unit seeded from it, and made again.
+	snapshots, err := filepath.Glob(filepath.Join(l.workDir, snapshotsDir, "*", ".terraform", "modules"))
+	if err != nil || len(snapshots) != 1 {
+		t.Fatalf("snapshots with modules: %v, %v; want one", snapshots, err)
+	}
+	if err := os.RemoveAll(snapshots[0]); err != nil {
+		t.Fatal(err)
+	}
+	for _, step := range []struct {
+		env  string
+		want []string
+	}{
+		{"c", []string{"version", "plan", "init", "plan", "show"}},
+		{"d", []string{"version", "init", "plan", "show"}},
+		{"e", []string{"version", "plan", "show"}},
+	} {
+		if _, err := l.Plan(ctx, benchSpec(step.env, module, "small")); err != nil {
+			t.Fatalf("plan of %s: %v", step.env, err)
+		}
+		if got := commands(); !slices.Equal(got, step.want) {
+			t.Errorf("%s: terraform ran %v, want %v", step.env, got, step.want)
+		}
+	}
 }
 
 func TestInitKey(t *testing.T) {

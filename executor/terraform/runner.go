@@ -25,8 +25,10 @@ type run struct {
 	l      *Layer
 	ud     *unitDir
 	redact func(string) string
-	// initSkipped is set when prepare found the directory initialised without running init.
+	// initSkipped is set when prepare found the directory initialised without running init;
+	// seededFrom is then the init key of the snapshot it was seeded from, if it was.
 	initSkipped bool
+	seededFrom  string
 }
 
 func (l *Layer) newRun(ud *unitDir, u executor.Unit) *run {
