@@ -44,6 +44,7 @@ var (
 	_ adapters.ReactionReader = (*Adapter)(nil)
 	_ adapters.Deleter        = (*Adapter)(nil)
 	_ adapters.GroupResolver  = (*Adapter)(nil)
+	_ adapters.Connection     = (*Adapter)(nil)
 )
 
 // Config configures an Adapter.
@@ -91,6 +92,8 @@ type Adapter struct {
 
 	mu   sync.Mutex
 	self *discordgo.User // the bot, learned with users/@me
+
+	link link // whether the gateway session is up, for Connected
 }
 
 // New checks cfg and returns an Adapter; it does not contact Discord (Run does).

@@ -51,6 +51,7 @@ func (a *Adapter) Run(ctx context.Context, h adapters.Handler) error {
 		a.s.AddHandler(func(_ *discordgo.Session, r *discordgo.MessageReactionAdd) { push(r) }),
 		a.s.AddHandler(func(_ *discordgo.Session, r *discordgo.MessageReactionRemove) { push(r) }),
 		a.s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Disconnect) {
+			a.link.lost(errGatewayLost)
 			select {
 			case down <- struct{}{}:
 			default:
@@ -68,6 +69,8 @@ func (a *Adapter) Run(ctx context.Context, h adapters.Handler) error {
 		},
 	}
 
+	a.link.start()
+	defer a.link.stop()
 	attempt := 0
 	for {
 		self, err := a.connect(ctx)
@@ -80,7 +83,12 @@ func (a *Adapter) Run(ctx context.Context, h adapters.Handler) error {
 		if cfgErr := (*configError)(nil); errors.As(err, &cfgErr) {
 			return cfgErr
 		}
-		if err == nil {
+		if err != nil {
+			a.link.lost(err)
+		} else {
+			// Open returns once Discord answered with READY or RESUMED, or when the session
+			// was already open again (ErrWSAlreadyOpen).
+			a.link.connected()
 			attempt = 0
 			a.log.Info("connected to the gateway", "bot", self.Username)
 			err = a.serve(ctx, h, self, events, down)
@@ -126,12 +134,15 @@ func (a *Adapter) serve(ctx context.Context, h adapters.Handler, self *discordgo
 		case <-ctx.Done():
 			return nil
 		case <-down:
-			return errors.New("the gateway connection was lost")
+			return errGatewayLost
 		case ev := <-events:
 			a.dispatch(ctx, h, self, ev)
 		}
 	}
 }
+
+// errGatewayLost is why the adapter is down after discordgo reported a Disconnect.
+var errGatewayLost = errors.New("the gateway connection was lost")
 
 // backoff is the delay before connection attempt n+1: none right after a connection
 // dropped, then jittered exponential between minBackoff and maxBackoff.

@@ -220,6 +220,9 @@ func TestE2EReconnectsAfterTheConnectionDrops(t *testing.T) {
 	n := nonce()
 	s.Alice.Say(t, s.Infra.Id, "", "@eos before "+n)
 	a.rec.message(t, func(m adapters.Message) bool { return m.Text == "@eos before "+n }, nil)
+	if err := a.Connected(); err != nil {
+		t.Fatalf("Connected() while connected = %v", err)
+	}
 
 	if !a.dropConnection() {
 		t.Fatal("no live connection to drop")
@@ -229,10 +232,16 @@ func TestE2EReconnectsAfterTheConnectionDrops(t *testing.T) {
 	case <-time.After(waitFor):
 		t.Fatal("the adapter did not notice the dropped connection")
 	}
+	if err := a.Connected(); err == nil || !strings.HasPrefix(err.Error(), "reconnecting: websocket closed") {
+		t.Errorf("Connected() while waiting to reconnect = %v, want reconnecting: websocket closed…", err)
+	}
 	// Written while the bot is away: delivered by the catch-up after reconnecting.
 	s.Alice.Say(t, s.Infra.Id, "", "@eos while away "+n)
 	close(release)
 	a.waitConnected(t)
+	if err := a.Connected(); err != nil {
+		t.Errorf("Connected() after reconnecting = %v", err)
+	}
 	s.Alice.Say(t, s.Infra.Id, "", "@eos after "+n)
 
 	var texts []string
@@ -271,6 +280,9 @@ func TestE2EPostsBeforeTheFirstConnectionAreDelivered(t *testing.T) {
 	case <-waiting:
 	case <-time.After(waitFor):
 		t.Fatal("the first connection did not fail")
+	}
+	if err := a.Connected(); err == nil || !strings.HasPrefix(err.Error(), "connecting: opening the websocket") {
+		t.Errorf("Connected() after a failed first attempt = %v, want connecting: opening the websocket…", err)
 	}
 	n := nonce()
 	s.Alice.Say(t, s.Infra.Id, "", "@eos early "+n)

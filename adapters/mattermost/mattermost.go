@@ -37,6 +37,7 @@ var (
 	_ adapters.ReactionReader = (*Adapter)(nil)
 	_ adapters.Deleter        = (*Adapter)(nil)
 	_ adapters.GroupResolver  = (*Adapter)(nil)
+	_ adapters.Connection     = (*Adapter)(nil)
 )
 
 // Config configures an Adapter.
@@ -79,6 +80,8 @@ type Adapter struct {
 
 	wsMu sync.Mutex
 	ws   *model.WebSocketClient // the live socket, so tests can drop it
+
+	link link // whether the websocket is up, for Connected
 
 	// pause waits between reconnection attempts (sleep; tests hold it to act while the bot
 	// is disconnected) and reports false when ctx ends first.

@@ -25,6 +25,8 @@ func (a *Adapter) Run(ctx context.Context, h adapters.Handler) error {
 	if h == nil {
 		return errors.New("slack: Run needs a Handler")
 	}
+	a.link.start()
+	defer a.link.stop()
 	attempt := 0
 	for {
 		connected, err := a.session(ctx, h)
@@ -34,6 +36,7 @@ func (a *Adapter) Run(ctx context.Context, h adapters.Handler) error {
 		if cfgErr := (*configError)(nil); errors.As(err, &cfgErr) {
 			return cfgErr
 		}
+		a.link.lost(err)
 		if connected {
 			attempt = 0
 		}
@@ -73,10 +76,20 @@ func (a *Adapter) session(ctx context.Context, h adapters.Handler) (connected bo
 			case socketmode.EventTypeConnected:
 				connected = true
 				a.log.Info("connected", "bot", self.name)
+			case socketmode.EventTypeHello:
+				a.link.connected()
+			case socketmode.EventTypeConnecting:
+				// The client reopens a dropped socket by itself; this is the first news of it.
+				if c, ok := ev.Data.(*slack.ConnectingEvent); ok && c.ConnectionCount > 0 && a.link.err() == nil {
+					a.link.lost(errSocketClosed)
+				}
+			case socketmode.EventTypeDisconnect:
+				a.link.lost(errSlackAskedToReconnect)
+				a.handle(sessCtx, client, h, self, ev)
 			case socketmode.EventTypeConnectionError:
 				cancel()
 				<-done
-				return connected, fmt.Errorf("connecting: %w", connectionError(ev))
+				return connected, fmt.Errorf("opening a socket: %w", connectionError(ev))
 			case socketmode.EventTypeInvalidAuth:
 				cancel()
 				<-done
@@ -89,6 +102,11 @@ func (a *Adapter) session(ctx context.Context, h adapters.Handler) (connected bo
 		}
 	}
 }
+
+var (
+	errSocketClosed          = errors.New("the socket mode connection closed")
+	errSlackAskedToReconnect = errors.New("Slack asked the app to reconnect")
+)
 
 // runError classifies what socketmode's RunContext returned.
 func (a *Adapter) runError(err error) error {

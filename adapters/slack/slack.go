@@ -34,6 +34,7 @@ var (
 	_ adapters.ReactionReader = (*Adapter)(nil)
 	_ adapters.Deleter        = (*Adapter)(nil)
 	_ adapters.GroupResolver  = (*Adapter)(nil)
+	_ adapters.Connection     = (*Adapter)(nil)
 )
 
 // Config configures an Adapter.
@@ -87,6 +88,8 @@ type Adapter struct {
 
 	mu   sync.Mutex
 	self *identity // the bot, learned with auth.test
+
+	link link // whether Socket Mode is up, for Connected
 
 	// pause waits between reconnection attempts and reports false when ctx ends first.
 	pause func(ctx context.Context, d time.Duration) bool

@@ -3,7 +3,8 @@
 // adapter makes, with the payload shapes of Discord's documentation: REST objects as JSON,
 // gateway frames as {op, d, s, t}. Tests inject what people do (AddMessage, MessageCreate,
 // Reaction), set the guild's roles and members (Roles, Members) and the bot's permission
-// (ManageMessages), read what the bot did (BotMessages, Deleted) and drop the gateway (Drop).
+// (ManageMessages), read what the bot did (BotMessages, Deleted) and drop the gateway (Drop),
+// holding the next connection back as long as they need (Hold, Release).
 //
 // It is test support: it imports nothing of Eos and must not be imported by production code.
 package discordfake
@@ -96,6 +97,7 @@ type Fake struct {
 	sent      []frame // every dispatch, for replay on RESUME
 	// handshakes receives "identify" or "resume" each time a client is greeted.
 	handshakes chan string
+	held       chan struct{} // while not nil, new connections wait until it is closed (Hold)
 	Identifies int
 
 	// rejectFiles makes every upload fail as too large.
@@ -161,6 +163,7 @@ func New(t testing.TB, intents discordgo.Intent) *Fake {
 func (f *Fake) APIBase() string { return f.srv.URL + "/api/v9/" }
 
 func (f *Fake) close() {
+	f.Release()
 	f.Mu.Lock()
 	if f.conn != nil {
 		f.conn.Close()

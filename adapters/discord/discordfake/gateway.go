@@ -10,13 +10,24 @@ import (
 	"github.com/gorilla/websocket"
 )
 
-// The fake's gateway: Hello, Identify → READY, heartbeats, dispatches kept for RESUME, and a
-// drop that closes the socket as a network failure would.
+// The fake's gateway: Hello, Identify → READY, heartbeats, dispatches kept for RESUME, a
+// drop that closes the socket as a network failure would, and a hold that keeps the next
+// connection waiting.
 
 func (f *Fake) websocket(w http.ResponseWriter, r *http.Request) {
 	if q := r.URL.Query(); q.Get("v") != "9" || q.Get("encoding") != "json" {
 		http.Error(w, "this fake speaks gateway v9 in JSON", http.StatusBadRequest)
 		return
+	}
+	f.Mu.Lock()
+	held := f.held
+	f.Mu.Unlock()
+	if held != nil {
+		select {
+		case <-held:
+		case <-r.Context().Done():
+			return
+		}
 	}
 	up := websocket.Upgrader{}
 	conn, err := up.Upgrade(w, r, nil)
@@ -126,6 +137,27 @@ func (f *Fake) Drop() {
 	if f.conn != nil {
 		f.conn.NetConn().Close()
 		f.conn = nil
+	}
+}
+
+// Hold keeps new gateway connections waiting, unanswered, until Release: with Drop, a test
+// holds the bot disconnected for as long as it needs. Dispatches meanwhile are kept for the
+// RESUME.
+func (f *Fake) Hold() {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	if f.held == nil {
+		f.held = make(chan struct{})
+	}
+}
+
+// Release lets the connections Hold kept waiting, and any new one, through.
+func (f *Fake) Release() {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	if f.held != nil {
+		close(f.held)
+		f.held = nil
 	}
 }
 

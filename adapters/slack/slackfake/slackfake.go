@@ -55,6 +55,7 @@ type Fake struct {
 	ts         int
 	conn       *websocket.Conn
 	envelopes  int
+	held       chan struct{} // while not nil, new sockets wait until it is closed (Hold)
 
 	Connected chan int    // the number of each connection greeted with hello
 	Acks      chan string // envelope ids acknowledged
@@ -135,6 +136,7 @@ func New(t testing.TB) *Fake {
 	mux.HandleFunc("/link", f.socket)
 	f.srv = httptest.NewServer(mux)
 	t.Cleanup(func() {
+		f.Release()
 		f.Drop()
 		f.srv.Close()
 	})
@@ -386,6 +388,16 @@ func (f *Fake) connectionsOpen(*http.Request) map[string]any {
 func (f *Fake) socket(w http.ResponseWriter, r *http.Request) {
 	// The client sends Slack's own origin, which is not this server's.
 	up := websocket.Upgrader{CheckOrigin: func(r *http.Request) bool { return r.Header.Get("Origin") == "https://api.slack.com" }}
+	f.Mu.Lock()
+	held := f.held
+	f.Mu.Unlock()
+	if held != nil {
+		select {
+		case <-held:
+		case <-r.Context().Done():
+			return
+		}
+	}
 	conn, err := up.Upgrade(w, r, nil)
 	if err != nil {
 		return
@@ -462,6 +474,26 @@ func (f *Fake) Drop() {
 	if f.conn != nil {
 		f.conn.Close()
 		f.conn = nil
+	}
+}
+
+// Hold keeps new Socket Mode connections waiting, unanswered, until Release: with Drop, a test
+// holds the app disconnected for as long as it needs.
+func (f *Fake) Hold() {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	if f.held == nil {
+		f.held = make(chan struct{})
+	}
+}
+
+// Release lets the connections Hold kept waiting, and any new one, through.
+func (f *Fake) Release() {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	if f.held != nil {
+		close(f.held)
+		f.held = nil
 	}
 }
 
