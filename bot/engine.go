@@ -77,7 +77,7 @@ type Engine struct {
 	digests  []digestPlan
 	digestMu sync.Mutex // one digest run at a time
 	m        *metrics
-	states   map[string]string // adapter name → running / stopped: reason
+	states   map[string]string // adapter name → running / stopped[: reason]; Health adds the connection
 }
 
 var _ adapters.Handler = (*Engine)(nil)
@@ -163,7 +163,7 @@ func (e *Engine) Run(ctx context.Context, as ...adapters.Adapter) error {
 	// nothing left to do.
 	g, gctx := errgroup.WithContext(ctx)
 	for _, a := range as {
-		e.setState(a.Name(), "running")
+		e.setState(a.Name(), adapterRunning)
 		g.Go(func() error {
 			err := a.Run(gctx, e)
 			if err != nil {

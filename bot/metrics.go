@@ -3,11 +3,14 @@ package bot
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/eosbot/eos/adapters"
 )
 
 // metrics are the engine's Prometheus series.
@@ -46,7 +49,7 @@ func newMetrics() *metrics {
 }
 
 // Handler serves the operations endpoints: /metrics (Prometheus) and /healthz (adapters
-// running, store writable; 503 when not healthy).
+// running and connected, store writable; 503 when not healthy).
 func (e *Engine) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(e.m.reg, promhttp.HandlerOpts{}))
@@ -63,23 +66,46 @@ func (e *Engine) Handler() http.Handler {
 
 // Health is what /healthz reports.
 type Health struct {
-	OK       bool              `json:"ok"`
-	Store    string            `json:"store"`
+	OK    bool   `json:"ok"`
+	Store string `json:"store"`
+	// Adapters is each adapter's state: "running" (an adapter without a connection to its
+	// platform, such as the console), "connected", "disconnected: <why>", or "stopped[: why]".
 	Adapters map[string]string `json:"adapters"`
 	Time     time.Time         `json:"time"`
 }
 
-// Health checks that the store accepts writes and every adapter is still running.
+// Adapter states on /healthz.
+const (
+	adapterRunning      = "running"
+	adapterConnected    = "connected"
+	adapterDisconnected = "disconnected: "
+)
+
+// Health checks that the store accepts writes and that every adapter is still running and,
+// when it holds a connection to its platform (adapters.Connection), connected.
 func (e *Engine) Health(ctx context.Context) Health {
 	h := Health{OK: true, Store: "writable", Adapters: map[string]string{}, Time: e.now().UTC()}
 	if err := e.st.Writable(); err != nil {
 		h.OK, h.Store = false, err.Error()
 	}
 	e.mu.Lock()
-	defer e.mu.Unlock()
-	for name, state := range e.states {
+	states := maps.Clone(e.states)
+	conns := map[string]adapters.Connection{}
+	for name, a := range e.adapters {
+		if c, ok := a.(adapters.Connection); ok {
+			conns[name] = c
+		}
+	}
+	e.mu.Unlock()
+	for name, state := range states {
+		if c, ok := conns[name]; ok && state == adapterRunning {
+			state = adapterConnected
+			if err := c.Connected(); err != nil {
+				state = adapterDisconnected + err.Error()
+			}
+		}
 		h.Adapters[name] = state
-		if state != "running" {
+		if state != adapterRunning && state != adapterConnected {
 			h.OK = false
 		}
 	}

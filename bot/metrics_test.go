@@ -1,12 +1,16 @@
 package bot_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/eostest"
 )
@@ -52,6 +56,76 @@ func TestMetricsCountAConversation(t *testing.T) {
 	var health bot.Health
 	if err := json.Unmarshal([]byte(body), &health); err != nil || code != 200 || !health.OK || health.Adapters["console"] != "running" || health.Store != "writable" {
 		t.Fatalf("/healthz = %d %s", code, body)
+	}
+}
+
+// linked is an adapter holding a connection whose state the test sets. Its Run waits until
+// ctx ends or the test is over.
+type linked struct {
+	started, off chan struct{}
+
+	mu   sync.Mutex
+	down error
+}
+
+func (*linked) Name() string { return "chat" }
+
+func (l *linked) Run(ctx context.Context, _ adapters.Handler) error {
+	close(l.started)
+	select {
+	case <-ctx.Done():
+	case <-l.off:
+	}
+	return nil
+}
+
+func (*linked) Post(context.Context, string, adapters.Doc) (adapters.PostRef, error) {
+	return adapters.PostRef{}, errors.New("linked: nobody reads this platform")
+}
+
+func (l *linked) Connected() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.down
+}
+
+func (l *linked) set(down error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.down = down
+}
+
+var _ adapters.Connection = (*linked)(nil)
+
+func TestHealthReportsTheConnection(t *testing.T) {
+	t.Parallel()
+	chat := &linked{started: make(chan struct{}), off: make(chan struct{})}
+	h := eostest.New(t, eostest.Options{Adapters: []adapters.Adapter{chat}})
+	t.Cleanup(func() { close(chat.off) }) // before the harness stops: the engine waits for it
+	<-chat.started
+
+	for _, tt := range []struct {
+		name  string
+		down  error
+		code  int
+		state string
+	}{
+		{"connecting", errors.New("connecting"), 503, "disconnected: connecting"},
+		{"connected", nil, 200, "connected"},
+		{"dropped", errors.New("reconnecting: websocket closed: EOF"), 503, "disconnected: reconnecting: websocket closed: EOF"},
+		{"back", nil, 200, "connected"},
+	} {
+		chat.set(tt.down)
+		code, body := get(t, h, "/healthz")
+		var health bot.Health
+		if err := json.Unmarshal([]byte(body), &health); err != nil {
+			t.Fatalf("%s: /healthz = %d %s: %v", tt.name, code, body, err)
+		}
+		want := map[string]string{"console": "running", "chat": tt.state}
+		if code != tt.code || health.OK != (tt.code == 200) || len(health.Adapters) != len(want) ||
+			health.Adapters["console"] != want["console"] || health.Adapters["chat"] != want["chat"] {
+			t.Errorf("%s: /healthz = %d %s; want %d with adapters %v", tt.name, code, body, tt.code, want)
+		}
 	}
 }
 
