@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/eosbot/eos/adapters/console"
 	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/eostest"
 )
@@ -63,7 +64,9 @@ func TestScheduledDigest(t *testing.T) {
 	if !strings.Contains(got.Text, "grafana (local) · Terraform: 1 change · new") {
 		t.Errorf("digest line:\n%s", got.Text)
 	}
-	h.WaitText(got.ID, "eoslab_server.main") // details in the thread
+	h.WaitPost(got.ID, func(p console.Post) bool { // the service's details, in the digest's thread
+		return p.Thread == got.ID && strings.Contains(p.Text, `eoslab_server.main size "small" → "xlarge", changed outside Terraform`)
+	})
 
 	// Eos "sleeps" through three schedules: one late digest, not three.
 	clock.Advance(3 * 24 * time.Hour)
