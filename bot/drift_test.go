@@ -160,8 +160,8 @@ func TestWrenchOnDigestPlansReconcile(t *testing.T) {
 	h.React("alice", head.ID, "🔧")
 	h.React("carol", grafana.ID, "🔧") // not a requester
 	h.React("carol", grafana.ID, "🔧")
-	h.Say("alice", "@eos drift history grafana")
-	h.WaitText(after, "Drift history of local/grafana") // every reaction above is handled
+	h.Say("alice", "@eos drift history grafana in local") // as the reply suggests
+	h.WaitText(after, "Drift history of local/grafana")   // every reaction above is handled
 
 	// alice's 🔧 delivered three times at once and once more a second later (a reconnecting
 	// adapter replays it), then bob's while her plan waits.
