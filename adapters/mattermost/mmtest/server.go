@@ -2,8 +2,9 @@
 // the one scripts/testenv/mattermost.sh starts: it seeds the cast (alice asks, bob approves,
 // carol watches, the bot eos serves channel infra of team eos-test as a team admin, so that it
 // may delete others' posts; otherbot is a plain bot that may not), makes fresh channels,
-// waits for posts with a deadline, and restarts the server without pulling it from under
-// tests of other packages that use it at the same time.
+// waits for posts with a deadline, and restarts the server (or keeps it down while a test
+// looks at the bot, Outage) without pulling it from under tests of other packages that use it
+// at the same time.
 //
 // It imports only the standard library and the Mattermost client library, never a package of
 // Eos, so that both the adapter's tests and the engine's can use it.
