@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -48,7 +50,8 @@ func (c *consolePlatform) say(t *testing.T, user, _ string, text string) string 
 	var id int
 	_, err := c.h.Console.WaitFor(ctx, func(posts []console.Post) bool {
 		for _, p := range posts[after:] {
-			if p.Author == user && p.Text == text {
+			// The bot may have removed it already (a typed secret).
+			if p.Author == user && (p.Text == text || p.Removed) {
 				id = p.ID
 				return true
 			}
@@ -80,9 +83,35 @@ func (c *consolePlatform) thread(_ *testing.T, root string) []post {
 	return out
 }
 
-func (*consolePlatform) limit() int                     { return 0 }
-func (*consolePlatform) withinLimit(post) error         { return nil }
-func (*consolePlatform) dropConnection(*testing.T) bool { return false }
+func (c *consolePlatform) posts(*testing.T) []post {
+	var out []post
+	for _, p := range c.h.Console.Posts() {
+		if p.Author == "eos" {
+			q := post{ID: strconv.Itoa(p.ID), Text: p.Text + "\n" + p.Attachment, Edited: p.Edits > 0}
+			if p.Thread != 0 {
+				q.Root = strconv.Itoa(p.Thread)
+			}
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+func (c *consolePlatform) gone(t *testing.T, id string) bool {
+	t.Helper()
+	for _, p := range c.h.Console.Posts() {
+		if strconv.Itoa(p.ID) == id {
+			return p.Removed
+		}
+	}
+	t.Fatalf("the console has no post %s", id)
+	return false
+}
+
+func (*consolePlatform) limit() int                             { return 0 }
+func (*consolePlatform) withinLimit(post) error                 { return nil }
+func (*consolePlatform) dropConnection(*testing.T, func()) bool { return false }
+func (*consolePlatform) deletes() bool                          { return true }
 
 // unicodeEmoji is how people type an emoji where the platform sends Unicode.
 var unicodeEmoji = map[string]string{"+1": "👍", "x": "❌"}
@@ -133,6 +162,12 @@ func (m *mattermostPlatform) thread(t *testing.T, root string) []post {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m.botPosts(t, posts)
+}
+
+// botPosts are the bot's posts among posts, as people read them.
+func (m *mattermostPlatform) botPosts(t *testing.T, posts []*model.Post) []post {
+	t.Helper()
 	var out []post
 	for _, p := range posts {
 		if p.UserId != m.s.Bot.Id {
@@ -147,10 +182,38 @@ func (m *mattermostPlatform) thread(t *testing.T, root string) []post {
 			}
 			text += "\n" + string(data)
 		}
-		out = append(out, post{ID: p.Id, Text: text, Edited: p.EditAt != 0, raw: p.Message})
+		out = append(out, post{ID: p.Id, Text: text, Edited: p.EditAt != 0, Root: p.RootId, raw: p.Message})
 	}
 	return out
 }
+
+func (m *mattermostPlatform) posts(t *testing.T) []post {
+	t.Helper()
+	list, _, err := m.s.Admin.GetPostsForChannel(context.Background(), m.ch.Id, 0, 200, "", false, false)
+	if err != nil {
+		t.Fatalf("reading channel %s: %v", m.ch.Name, err)
+	}
+	posts := make([]*model.Post, 0, len(list.Order))
+	for _, id := range slices.Backward(list.Order) { // Order is newest first
+		posts = append(posts, list.Posts[id])
+	}
+	return m.botPosts(t, posts)
+}
+
+func (m *mattermostPlatform) gone(t *testing.T, id string) bool {
+	t.Helper()
+	p, resp, err := m.s.Admin.GetPost(context.Background(), id, "")
+	switch {
+	case resp != nil && resp.StatusCode == http.StatusNotFound:
+		return true
+	case err != nil:
+		t.Fatalf("reading post %s: %v", id, err)
+	}
+	return p.DeleteAt != 0
+}
+
+// The bot is a team admin (mmtest): it may delete people's posts.
+func (*mattermostPlatform) deletes() bool { return true }
 
 func (*mattermostPlatform) limit() int { return mmMaxRunes }
 
@@ -162,8 +225,9 @@ func (*mattermostPlatform) withinLimit(p post) error {
 	return nil
 }
 
-func (m *mattermostPlatform) dropConnection(t *testing.T) bool {
-	m.s.Restart(t)
+// dropConnection stops the server, so the adapter can but wait, and starts it again.
+func (m *mattermostPlatform) dropConnection(t *testing.T, whileDown func()) bool {
+	m.s.Outage(t, whileDown)
 	return true
 }
 
@@ -232,14 +296,21 @@ func (s *slackPlatform) react(t *testing.T, user, post, emoji string) {
 		"item": map[string]any{"type": "message", "channel": "CINFRA001", "ts": post}, "event_ts": s.nextTS()})
 }
 
-func (s *slackPlatform) thread(_ *testing.T, root string) []post {
+func (s *slackPlatform) thread(t *testing.T, root string) []post {
+	var out []post
+	for _, p := range s.posts(t) {
+		if p.Root == root {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func (s *slackPlatform) posts(*testing.T) []post {
 	posts, updates, _ := s.f.Recorded()
 	var out []post
 	for _, c := range posts {
-		if c.ThreadTS != root {
-			continue
-		}
-		p := post{ID: c.TS, Text: c.Content(), raw: c}
+		p := post{ID: c.TS, Text: c.Content(), Root: c.ThreadTS, raw: c}
 		for _, u := range updates {
 			if u.Channel == c.Channel && u.TS == c.TS {
 				p.Text, p.Edited, p.raw = u.Content(), true, u
@@ -250,12 +321,25 @@ func (s *slackPlatform) thread(_ *testing.T, root string) []post {
 	return out
 }
 
+func (s *slackPlatform) gone(_ *testing.T, ts string) bool {
+	return slices.ContainsFunc(s.f.Deleted(), func(d slackfake.Deletion) bool { return d.Channel == "CINFRA001" && d.TS == ts })
+}
+
+// Without Config.AdminUserToken, Slack lets the bot delete only its own posts.
+func (*slackPlatform) deletes() bool { return false }
+
 func (*slackPlatform) limit() int { return slackfake.MaxSectionText }
 
 func (*slackPlatform) withinLimit(p post) error { return p.raw.(slackfake.Call).WithinLimits() }
 
-func (s *slackPlatform) dropConnection(*testing.T) bool {
+// dropConnection drops the socket and holds the next one until whileDown is done.
+func (s *slackPlatform) dropConnection(_ *testing.T, whileDown func()) bool {
+	s.f.Hold()
+	defer s.f.Release()
 	s.f.Drop()
+	if whileDown != nil {
+		whileDown()
+	}
 	return true
 }
 
@@ -311,20 +395,40 @@ func (d *discordPlatform) react(t *testing.T, user, id, emoji string) {
 	d.f.Reaction(m, discordUsers[user], unicodeEmoji[emoji], false)
 }
 
-func (d *discordPlatform) thread(_ *testing.T, root string) []post {
+func (d *discordPlatform) thread(t *testing.T, root string) []post {
+	var out []post
+	for _, p := range d.posts(t) {
+		if p.Root == root {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// posts: a thread started from a message has the message's id; a reply where there are no
+// threads references the message it answers.
+func (d *discordPlatform) posts(*testing.T) []post {
 	var out []post
 	for _, m := range d.f.BotMessages() {
-		if m.Channel != root && m.Reference != root {
-			continue
-		}
 		text := m.Content
 		for _, f := range m.Files {
 			text += "\n" + f
 		}
-		out = append(out, post{ID: m.ID, Text: text, Edited: m.Edits > 0, raw: m})
+		root := m.Channel
+		if m.Channel == discordfake.TextChannel || m.Channel == discordfake.DMChannel {
+			root = m.Reference
+		}
+		out = append(out, post{ID: m.ID, Text: text, Edited: m.Edits > 0, Root: root, raw: m})
 	}
 	return out
 }
+
+func (d *discordPlatform) gone(_ *testing.T, id string) bool {
+	return slices.Contains(d.f.Deleted(), id)
+}
+
+// The fake grants the bot no Manage Messages: it may delete only its own messages.
+func (*discordPlatform) deletes() bool { return false }
 
 func (*discordPlatform) limit() int { return discordfake.MaxContent }
 
@@ -335,8 +439,14 @@ func (*discordPlatform) withinLimit(p post) error {
 	return nil
 }
 
-func (d *discordPlatform) dropConnection(*testing.T) bool {
+// dropConnection drops the gateway and holds the next connection until whileDown is done.
+func (d *discordPlatform) dropConnection(_ *testing.T, whileDown func()) bool {
+	d.f.Hold()
+	defer d.f.Release()
 	d.f.Drop()
+	if whileDown != nil {
+		whileDown()
+	}
 	return true
 }
 

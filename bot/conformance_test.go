@@ -1,9 +1,12 @@
 package bot_test
 
 import (
+	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -35,9 +38,17 @@ type platform interface {
 	limit() int
 	// withinLimit reports why p is too big for the platform, or nil.
 	withinLimit(p post) error
-	// dropConnection breaks the adapter's connection as a network failure would; false when
-	// the platform has none.
-	dropConnection(t *testing.T) bool
+	// dropConnection breaks the adapter's connection as a network failure would and keeps it
+	// down while whileDown (when not nil) runs; then the adapter may reconnect. It reports
+	// false, without calling whileDown, when the platform has no connection.
+	dropConnection(t *testing.T, whileDown func()) bool
+	// posts is every post of the bot people can still see in the channel, in threads or at
+	// channel level (Root tells), oldest first.
+	posts(t *testing.T) []post
+	// gone reports whether a person's post id is no longer there for people to see.
+	gone(t *testing.T, id string) bool
+	// deletes reports whether the bot may delete people's posts, as the suite sets it up.
+	deletes() bool
 }
 
 // post is one post of the bot, as people see it now.
@@ -45,6 +56,8 @@ type post struct {
 	ID     string
 	Text   string // the text, block texts or content, with any attached file's text after it
 	Edited bool
+	// Root is the thread's root, empty for a post at channel level (filled in by posts).
+	Root string
 	// raw is the platform's own form of the post, for withinLimit.
 	raw any
 }
@@ -249,10 +262,22 @@ func anyLine(lines []string, subs ...string) bool {
 	return false
 }
 
+// The connection drops mid-conversation: /healthz says so while it is down, the conversation
+// goes on once it is back, and /healthz says connected again.
 func TestConformanceReconnectionKeepsTheConversation(t *testing.T) {
 	forEachPlatform(t, func(t *testing.T, p platform, h *eostest.Harness) {
 		root, preview, id := askOn(t, p, "alice", "@eos create grafana")
-		if !p.dropConnection(t) {
+		// The request came through the connection, where there is one: it is up.
+		waitHealth(t, h, "healthy", func(hl bot.Health) bool { return hl.OK })
+		down := func() {
+			got := waitHealth(t, h, "an adapter disconnected", func(hl bot.Health) bool {
+				return !hl.OK && slices.ContainsFunc(slices.Collect(maps.Values(hl.Adapters)), func(s string) bool {
+					return strings.HasPrefix(s, "disconnected: ")
+				})
+			})
+			t.Logf("health while the connection is down: %v", got.Adapters)
+		}
+		if !p.dropConnection(t, down) {
 			t.Skip("this platform has no connection to drop")
 		}
 		// alice asks at once, whether or not the adapter is back yet; it answers once it is.
@@ -264,14 +289,93 @@ func TestConformanceReconnectionKeepsTheConversation(t *testing.T) {
 		if r, err := h.Store.Run(id); err != nil || r.State != store.RunDone {
 			t.Fatalf("run %s = %+v, %v; want done", id, r, err)
 		}
+		waitHealth(t, h, "connected again", connectedHealth)
 	})
+}
+
+// connectedHealth holds when the engine is healthy and an adapter reports its connection up
+// (the platform's, beside the console, which has none and is "running").
+func connectedHealth(hl bot.Health) bool {
+	return hl.OK && slices.Contains(slices.Collect(maps.Values(hl.Adapters)), "connected")
+}
+
+// waitHealth waits until the engine's Health satisfies cond and returns it.
+func waitHealth(t *testing.T, h *eostest.Harness, what string, cond func(bot.Health) bool) bot.Health {
+	t.Helper()
+	deadline := time.Now().Add(eostest.Timeout)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		hl := h.Engine.Health(context.Background())
+		if cond(hl) {
+			return hl
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("health not %s within %s: ok=%v store=%q adapters=%v", what, eostest.Timeout, hl.OK, hl.Store, hl.Adapters)
+		}
+		<-tick.C
+	}
+}
+
+// alice types a secret in her request: the bot refuses it, never repeats it, and takes the
+// message down where the platform lets it (answering at channel level, since the thread went
+// with the message), or asks her to.
+func TestConformanceTypedSecret(t *testing.T) {
+	forEachPlatform(t, func(t *testing.T, p platform, h *eostest.Harness) {
+		root := p.say(t, "alice", "", "@eos create grafana --admin-password hunter2")
+		answer := waitAnswer(t, p, "Secrets are never typed in chat")
+		if p.deletes() {
+			if !strings.Contains(answer.Text, "I deleted your message") || answer.Root != "" || !strings.HasPrefix(answer.Text, "@alice ") {
+				t.Errorf("the answer should say the message was deleted, at channel level, naming alice; in thread %q:\n%s", answer.Root, answer.Text)
+			}
+			if !p.gone(t, root) {
+				t.Errorf("alice's message %s is still there", root)
+			}
+		} else {
+			if !strings.Contains(answer.Text, "please delete yours") || answer.Root != root {
+				t.Errorf("the answer should ask alice to delete her message, in its thread %q; in thread %q:\n%s", root, answer.Root, answer.Text)
+			}
+			if p.gone(t, root) {
+				t.Errorf("alice's message %s is gone, though the bot may not delete it", root)
+			}
+		}
+		h.Idle()
+		for _, q := range p.posts(t) {
+			if strings.Contains(q.Text, "hunter2") {
+				t.Errorf("post %s of the bot shows the secret:\n%s", q.ID, q.Text)
+			}
+		}
+		if plans, _ := h.Store.Plans(func(*store.Plan) bool { return true }); len(plans) != 0 {
+			t.Errorf("a request with a typed secret made %d plans", len(plans))
+		}
+	})
+}
+
+// waitAnswer waits for a post of the bot anywhere in the channel containing every one of texts.
+func waitAnswer(t *testing.T, p platform, texts ...string) post {
+	t.Helper()
+	deadline := time.Now().Add(eostest.Timeout)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		posts := p.posts(t)
+		for _, q := range posts {
+			if containsAll(q.Text, texts...) {
+				return q
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no post saying %q in the channel within %s; the bot's posts:\n%s", texts, eostest.Timeout, joinPosts(posts))
+		}
+		<-tick.C
+	}
 }
 
 // bob approves while the connection is down: the approval must count all the same.
 func TestConformanceApprovalAcrossADrop(t *testing.T) {
 	forEachPlatform(t, func(t *testing.T, p platform, h *eostest.Harness) {
 		root, preview, id := askOn(t, p, "alice", "@eos create grafana")
-		if !p.dropConnection(t) {
+		if !p.dropConnection(t, nil) {
 			t.Skip("this platform has no connection to drop")
 		}
 		p.react(t, "bob", preview.ID, "+1")
