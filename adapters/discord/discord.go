@@ -93,7 +93,7 @@ type Adapter struct {
 	mu   sync.Mutex
 	self *discordgo.User // the bot, learned with users/@me
 
-	link link // whether the gateway session is up, for Connected
+	link adapters.Link // whether the gateway session is up, for Connected
 }
 
 // New checks cfg and returns an Adapter; it does not contact Discord (Run does).

@@ -51,7 +51,7 @@ func (a *Adapter) Run(ctx context.Context, h adapters.Handler) error {
 		a.s.AddHandler(func(_ *discordgo.Session, r *discordgo.MessageReactionAdd) { push(r) }),
 		a.s.AddHandler(func(_ *discordgo.Session, r *discordgo.MessageReactionRemove) { push(r) }),
 		a.s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Disconnect) {
-			a.link.lost(errGatewayLost)
+			a.link.Lost(errGatewayLost)
 			select {
 			case down <- struct{}{}:
 			default:
@@ -69,8 +69,8 @@ func (a *Adapter) Run(ctx context.Context, h adapters.Handler) error {
 		},
 	}
 
-	a.link.start()
-	defer a.link.stop()
+	a.link.Start()
+	defer a.link.Stop()
 	attempt := 0
 	for {
 		self, err := a.connect(ctx)
@@ -84,11 +84,11 @@ func (a *Adapter) Run(ctx context.Context, h adapters.Handler) error {
 			return cfgErr
 		}
 		if err != nil {
-			a.link.lost(err)
+			a.link.Lost(err)
 		} else {
 			// Open returns once Discord answered with READY or RESUMED, or when the session
 			// was already open again (ErrWSAlreadyOpen).
-			a.link.connected()
+			a.link.Connected()
 			attempt = 0
 			a.log.Info("connected to the gateway", "bot", self.Username)
 			err = a.serve(ctx, h, self, events, down)

@@ -81,7 +81,7 @@ type Adapter struct {
 	wsMu sync.Mutex
 	ws   *model.WebSocketClient // the live socket, so tests can drop it
 
-	link link // whether the websocket is up, for Connected
+	link adapters.Link // whether the websocket is up, for Connected
 
 	// pause waits between reconnection attempts (sleep; tests hold it to act while the bot
 	// is disconnected) and reports false when ctx ends first.

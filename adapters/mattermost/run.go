@@ -32,8 +32,8 @@ func (a *Adapter) Run(ctx context.Context, h adapters.Handler) error {
 	a.mu.Lock()
 	a.lastSeen = max(a.lastSeen, time.Now().UnixMilli())
 	a.mu.Unlock()
-	a.link.start()
-	defer a.link.stop()
+	a.link.Start()
+	defer a.link.Stop()
 	attempt := 0
 	for {
 		connected, err := a.session(ctx, h)
@@ -43,7 +43,7 @@ func (a *Adapter) Run(ctx context.Context, h adapters.Handler) error {
 		if cfgErr := (*configError)(nil); errors.As(err, &cfgErr) {
 			return cfgErr
 		}
-		a.link.lost(err)
+		a.link.Lost(err)
 		if connected {
 			attempt = 0
 		}
@@ -122,7 +122,7 @@ func (a *Adapter) session(ctx context.Context, h adapters.Handler) (connected bo
 					continue
 				}
 				connected = true
-				a.link.connected()
+				a.link.Connected()
 				a.catchUp(ctx, h, self)
 				a.mu.Lock()
 				// Catch-ups start from here at the latest, even if no post is heard meanwhile.

@@ -25,8 +25,8 @@ func (a *Adapter) Run(ctx context.Context, h adapters.Handler) error {
 	if h == nil {
 		return errors.New("slack: Run needs a Handler")
 	}
-	a.link.start()
-	defer a.link.stop()
+	a.link.Start()
+	defer a.link.Stop()
 	attempt := 0
 	for {
 		connected, err := a.session(ctx, h)
@@ -36,7 +36,7 @@ func (a *Adapter) Run(ctx context.Context, h adapters.Handler) error {
 		if cfgErr := (*configError)(nil); errors.As(err, &cfgErr) {
 			return cfgErr
 		}
-		a.link.lost(err)
+		a.link.Lost(err)
 		if connected {
 			attempt = 0
 		}
@@ -77,14 +77,14 @@ func (a *Adapter) session(ctx context.Context, h adapters.Handler) (connected bo
 				connected = true
 				a.log.Info("connected", "bot", self.name)
 			case socketmode.EventTypeHello:
-				a.link.connected()
+				a.link.Connected()
 			case socketmode.EventTypeConnecting:
 				// The client reopens a dropped socket by itself; this is the first news of it.
-				if c, ok := ev.Data.(*slack.ConnectingEvent); ok && c.ConnectionCount > 0 && a.link.err() == nil {
-					a.link.lost(errSocketClosed)
+				if c, ok := ev.Data.(*slack.ConnectingEvent); ok && c.ConnectionCount > 0 && a.link.Err() == nil {
+					a.link.Lost(errSocketClosed)
 				}
 			case socketmode.EventTypeDisconnect:
-				a.link.lost(errSlackAskedToReconnect)
+				a.link.Lost(errSlackAskedToReconnect)
 				a.handle(sessCtx, client, h, self, ev)
 			case socketmode.EventTypeConnectionError:
 				cancel()

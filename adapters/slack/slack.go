@@ -89,7 +89,7 @@ type Adapter struct {
 	mu   sync.Mutex
 	self *identity // the bot, learned with auth.test
 
-	link link // whether Socket Mode is up, for Connected
+	link adapters.Link // whether Socket Mode is up, for Connected
 
 	// pause waits between reconnection attempts and reports false when ctx ends first.
 	pause func(ctx context.Context, d time.Duration) bool
