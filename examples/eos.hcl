@@ -55,12 +55,16 @@ policy "production" {
 }
 
 # A drift digest every weekday at 08:00 Berlin time in ops/infra: one headline, one line per
-# drifted service, details in the thread. A digest missed while Eos was down runs once at
-# start-up and says it is late.
+# drifted service, each service's details as its own reply in the thread (react 🔧 on it to plan
+# the reconcile). A digest missed while Eos was down runs once at start-up and says it is late.
 digest "weekday-morning" {
   platform = "mattermost"
   channel  = "ops/infra"
   schedule = "0 8 * * 1-5"
   timezone = "Europe/Berlin"
   envs     = ["production", "staging"]
+
+  # Two services checked at a time, each given at most five minutes (then reported unknown).
+  parallelism   = 2
+  check_timeout = "5m"
 }

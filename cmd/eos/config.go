@@ -57,6 +57,11 @@ type DigestConfig struct {
 	// Envs and Services limit what it covers; empty means everything.
 	Envs     []string `hcl:"envs,optional"`
 	Services []string `hcl:"services,optional"`
+	// Parallelism is how many services are checked at once (default: the number of cores).
+	Parallelism int `hcl:"parallelism,optional"`
+	// CheckTimeout bounds one service's check, like "5m" (default); a check that runs out of
+	// time is reported unknown, never clean.
+	CheckTimeout string `hcl:"check_timeout,optional"`
 }
 
 // TerraformConfig configures the Terraform layer.
@@ -413,8 +418,19 @@ func (c *Config) digests() ([]bot.Digest, error) {
 			}
 			loc = l
 		}
+		var timeout time.Duration
+		if d.CheckTimeout != "" {
+			t, err := time.ParseDuration(d.CheckTimeout)
+			if err != nil || t <= 0 {
+				return nil, fmt.Errorf("digest %q: check_timeout %q is not a duration like \"5m\"", d.Name, d.CheckTimeout)
+			}
+			timeout = t
+		}
+		if d.Parallelism < 0 {
+			return nil, fmt.Errorf("digest %q: parallelism %d: want 1 or more (0 means the number of cores)", d.Name, d.Parallelism)
+		}
 		out = append(out, bot.Digest{Name: d.Name, Platform: d.Platform, Channel: d.Channel, Schedule: d.Schedule,
-			Location: loc, Envs: d.Envs, Services: d.Services})
+			Location: loc, Envs: d.Envs, Services: d.Services, Parallelism: d.Parallelism, CheckTimeout: timeout})
 	}
 	return out, nil
 }

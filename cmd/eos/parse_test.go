@@ -187,3 +187,38 @@ func TestExampleConfigLoads(t *testing.T) {
 		t.Errorf("mattermost/console from the sample: %+v console=%v", cfg.Mattermost, cfg.consoleEnabled())
 	}
 }
+
+// A digest's scan bound and check timeout reach the engine; mistakes in them are named.
+func TestDigestScanSettings(t *testing.T) {
+	cfg, err := loadConfig(writeTemp(t, `digest "d" {
+  platform = "console"
+  channel = "local"
+  schedule = "0 8 * * *"
+  parallelism = 3
+  check_timeout = "90s"
+}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := cfg.digests()
+	if err != nil || len(ds) != 1 || ds[0].Parallelism != 3 || ds[0].CheckTimeout.Seconds() != 90 {
+		t.Fatalf("digests = %+v, %v", ds, err)
+	}
+	for text, want := range map[string]string{
+		`check_timeout = "soon"`: `check_timeout "soon" is not a duration`,
+		`parallelism = -1`:       `parallelism -1: want 1 or more`,
+	} {
+		cfg, err := loadConfig(writeTemp(t, `digest "d" {
+  platform = "console"
+  channel = "local"
+  schedule = "0 8 * * *"
+  `+text+`
+}`))
+		if err == nil {
+			_, err = cfg.digests()
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want %q", text, err, want)
+		}
+	}
+}
