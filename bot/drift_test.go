@@ -78,7 +78,7 @@ func TestDriftReportsEachKind(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			want: []string{"0 of 1 services drifted · 1 unknown", "unknown: Terraform check failed", "(not counted as clean)"},
+			want: []string{"0 of 1 services drifted · 1 unknown", "unknown: Terraform check failed", "Unsupported state file format", "(not counted as clean)"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -101,6 +101,8 @@ func TestLockInfoOf(t *testing.T) {
 		{"json", jsonOut, "exit status 1", true},
 		{"text", "", text, true},
 		{"other error", `{"type":"diagnostic","diagnostic":{"severity":"error","summary":"Unsupported argument"}}`, "Error: Unsupported argument", false},
+		// Terraform 1.11's answer for a corrupted local state: the lock's summary, but no holder.
+		{"unreadable state", `{"@level":"error","diagnostic":{"severity":"error","summary":"Error acquiring the state lock","detail":"Error message: 2 problems:\n\n- Unsupported state file format: The state file could not be parsed as JSON: syntax error at byte offset 2.\n\nTerraform acquires a state lock to protect the state from being written\nby multiple users at the same time."},"type":"diagnostic"}`, "exit status 1", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

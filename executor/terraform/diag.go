@@ -190,9 +190,14 @@ func textDiagnostics(text string) []diagnostic {
 const initPreamble = "Terraform encountered problems during initiali"
 
 // firstParagraph keeps what a person needs from a diagnostic's detail; later paragraphs are
-// about where a rule was declared and the like.
+// about where a rule was declared and the like. A first paragraph that only announces a list
+// ("Error message: 2 problems:") keeps the list after it.
 func firstParagraph(s string) string {
-	p, _, _ := strings.Cut(strings.TrimSpace(s), "\n\n")
+	p, rest, _ := strings.Cut(strings.TrimSpace(s), "\n\n")
+	if strings.HasSuffix(p, ":") && rest != "" {
+		next, _, _ := strings.Cut(rest, "\n\n")
+		p += " " + next
+	}
 	return p
 }
 

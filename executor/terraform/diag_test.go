@@ -98,3 +98,13 @@ func TestFailureMessages(t *testing.T) {
 		})
 	}
 }
+
+// A detail that announces a list keeps the list: the reason a corrupted state is unreadable.
+func TestDiagnosticKeepsAnAnnouncedList(t *testing.T) {
+	line := `{"@level":"error","diagnostic":{"severity":"error","summary":"Error acquiring the state lock","detail":"Error message: 2 problems:\n\n- Unsupported state file format: The state file could not be parsed as JSON: syntax error at byte offset 2.\n\nTerraform acquires a state lock to protect the state from being written\nby multiple users at the same time."},"type":"diagnostic"}`
+	got := jsonDiagnostics([]byte(line))
+	want := "Error acquiring the state lock: Error message: 2 problems: - Unsupported state file format: The state file could not be parsed as JSON: syntax error at byte offset 2."
+	if len(got) != 1 || got[0].String() != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}

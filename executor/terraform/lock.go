@@ -59,7 +59,7 @@ func lockInfoOf(stdout []byte, errText string) (LockInfo, bool) {
 	for sc.Scan() {
 		m, ok := parseUILine(sc.Bytes())
 		if ok && m.Diagnostic != nil && strings.HasPrefix(m.Diagnostic.Summary, lockSummary) {
-			return parseLockInfo(m.Diagnostic.Detail), true
+			return parseLockInfo(m.Diagnostic.Detail), heldLock(m.Diagnostic.Detail)
 		}
 	}
 	text := ansiRE.ReplaceAllString(errText, "")
@@ -72,7 +72,18 @@ func lockInfoOf(stdout []byte, errText string) (LockInfo, bool) {
 		line, _ = strings.CutPrefix(strings.TrimSpace(line), "│")
 		lines = append(lines, line)
 	}
-	return parseLockInfo(strings.Join(lines, "\n")), true
+	detail := strings.Join(lines, "\n")
+	return parseLockInfo(detail), heldLock(detail)
+}
+
+// heldLock tells a lock held by someone else from the other failures Terraform reports under
+// the same summary: a state file it cannot read ("Unsupported state file format") or a
+// backend it cannot reach is a broken check, not a busy one. A held lock comes with the
+// holder's "Lock Info:" (local, consul, s3), "already locked" (pg) or, when the local lock
+// file could not be read, the flock's "resource temporarily unavailable".
+func heldLock(detail string) bool {
+	d := strings.ToLower(detail)
+	return strings.Contains(d, "lock info:") || strings.Contains(d, "already locked") || strings.Contains(d, "resource temporarily unavailable")
 }
 
 // parseLockInfo reads the "Lock Info:" block of Terraform's lock diagnostic:
