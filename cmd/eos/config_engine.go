@@ -1,0 +1,114 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/eosbot/eos/bot"
+)
+
+// policy turns the policy blocks into the engine's Policy.
+func (c *Config) policy() (bot.Policy, error) {
+	p := bot.DefaultPolicy()
+	for _, pc := range c.Policies {
+		ep := bot.EnvPolicy{Requesters: pc.Requesters, Approvers: pc.Approvers, Approvals: pc.Approvals, SelfApproval: pc.SelfApproval}
+		for _, v := range pc.Verbs {
+			if ep.Verbs == nil {
+				ep.Verbs = map[string]bot.VerbPolicy{}
+			}
+			ep.Verbs[v.Verb] = bot.VerbPolicy{Requesters: v.Requesters, Approvers: v.Approvers, Approvals: v.Approvals, SelfApproval: v.SelfApproval}
+		}
+		if pc.TTL != "" {
+			d, err := time.ParseDuration(pc.TTL)
+			if err != nil || d <= 0 {
+				return p, fmt.Errorf("policy %q: ttl %q is not a duration like 30m", pc.Env, pc.TTL)
+			}
+			ep.TTL = d
+		}
+		if pc.Env == "default" {
+			p.Default = ep
+		} else {
+			p.Envs[pc.Env] = ep
+		}
+	}
+	return p, nil
+}
+
+// consoleEnabled says whether `eos serve` runs the console.
+func (c *Config) consoleEnabled() bool {
+	if c.Console.Enabled != nil {
+		return *c.Console.Enabled
+	}
+	return c.Mattermost == nil && c.Slack == nil && c.Discord == nil
+}
+
+// consoleGroups are the console's groups (Console is always set once the config is loaded).
+func (c *Config) consoleGroups() map[string][]string {
+	if c.Console == nil {
+		return nil
+	}
+	return c.Console.Groups
+}
+
+// cacheDir is Eos's cache outside any checkout: ${XDG_CACHE_HOME:-$HOME/.cache}/eos.
+func cacheDir() string {
+	if d := os.Getenv("XDG_CACHE_HOME"); d != "" {
+		return filepath.Join(d, "eos")
+	}
+	if d, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(d, ".cache", "eos")
+	}
+	return filepath.Join(os.TempDir(), "eos-cache")
+}
+
+func dirExists(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
+// digests turns the digest blocks into the engine's Digests.
+func (c *Config) digests() ([]bot.Digest, error) {
+	var out []bot.Digest
+	for _, d := range c.Digests {
+		loc := time.UTC
+		if d.Timezone != "" {
+			l, err := time.LoadLocation(d.Timezone)
+			if err != nil {
+				return nil, fmt.Errorf("digest %q: time zone %q: %w", d.Name, d.Timezone, err)
+			}
+			loc = l
+		}
+		var timeout time.Duration
+		if d.CheckTimeout != "" {
+			t, err := time.ParseDuration(d.CheckTimeout)
+			if err != nil || t <= 0 {
+				return nil, fmt.Errorf("digest %q: check_timeout %q is not a duration like \"5m\"", d.Name, d.CheckTimeout)
+			}
+			timeout = t
+		}
+		if d.Parallelism < 0 {
+			return nil, fmt.Errorf("digest %q: parallelism %d: want 1 or more (0 means the number of cores)", d.Name, d.Parallelism)
+		}
+		out = append(out, bot.Digest{Name: d.Name, Platform: d.Platform, Channel: d.Channel, Schedule: d.Schedule,
+			Location: loc, Envs: d.Envs, Services: d.Services, Parallelism: d.Parallelism, CheckTimeout: timeout})
+	}
+	return out, nil
+}
+
+// secretsPath is where the refusal of a typed secret says Eos keeps it: the Vault mount and
+// path template.
+func (c *Config) secretsPath() string {
+	if c.Vault == nil {
+		return ""
+	}
+	mount, tmpl := c.Vault.Mount, c.Vault.PathTemplate
+	if mount == "" {
+		mount = "secret"
+	}
+	if tmpl == "" {
+		tmpl = "eos/{env}/{service}/{name}"
+	}
+	return mount + "/" + tmpl
+}
