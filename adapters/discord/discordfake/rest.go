@@ -1,0 +1,73 @@
+package discordfake
+
+// The REST API's plumbing (the token check, errors and answers as JSON), the gateway's URL, and
+// the users and channels.
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+)
+
+func (f *Fake) auth(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bot "+Token {
+			apiError(w, http.StatusUnauthorized, 0, "401: Unauthorized")
+			return
+		}
+		f.Mu.Lock()
+		defer f.Mu.Unlock()
+		h(w, r)
+	}
+}
+
+func apiError(w http.ResponseWriter, status, code int, msg string) {
+	writeJSON(w, status, map[string]any{"code": code, "message": msg})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+func (f *Fake) gateway(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, 200, map[string]any{"url": "ws" + strings.TrimPrefix(f.srv.URL, "http") + "/ws"})
+}
+
+func userJSON(u User) map[string]any {
+	return map[string]any{"id": u.ID, "username": u.Name, "discriminator": "0", "global_name": nil, "avatar": nil, "bot": u.Bot}
+}
+
+func (f *Fake) getUser(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if id == "@me" {
+		id = BotID
+	}
+	u, ok := f.Users[id]
+	if !ok {
+		apiError(w, 404, 10013, "Unknown User")
+		return
+	}
+	writeJSON(w, 200, userJSON(u))
+}
+
+func channelJSON(c *Channel) map[string]any {
+	m := map[string]any{"id": c.ID, "type": c.Type}
+	if c.Guild != "" {
+		m["guild_id"] = c.Guild
+	}
+	if c.Parent != "" {
+		m["parent_id"] = c.Parent
+	}
+	return m
+}
+
+func (f *Fake) getChannel(w http.ResponseWriter, r *http.Request) {
+	c, ok := f.Channels[r.PathValue("ch")]
+	if !ok {
+		apiError(w, 404, 10003, "Unknown Channel")
+		return
+	}
+	writeJSON(w, 200, channelJSON(c))
+}
