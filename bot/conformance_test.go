@@ -17,10 +17,10 @@ import (
 	"github.com/eosbot/eos/bot/store"
 )
 
-// The conformance suite: the same conversation, through the real engine, on every adapter. The
-// platforms are in conformance_{console,mattermost,slack,discord}_test.go: the console (the harness's own), Mattermost
-// (a real server, skipped without EOS_TEST_MATTERMOST_URL, failing in CI), Slack and Discord
-// (the small fakes of slackfake and discordfake). The cast: alice asks, bob approves, carol
+// The conformance suite: the same conversation, through the real engine, on every adapter.
+// Each platform has its file, conformance_<platform>_test.go: the console (the harness's own),
+// Mattermost (a real server, skipped without EOS_TEST_MATTERMOST_URL, failing in CI), Slack and
+// Discord (the small fakes of slackfake and discordfake). The cast: alice asks, bob approves, carol
 // may not approve production plans.
 
 // platform is one chat platform with the engine serving it.
