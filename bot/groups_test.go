@@ -80,3 +80,22 @@ func TestTypedSecretIsTakenDown(t *testing.T) {
 		t.Errorf("audit refusal = %q", refusal)
 	}
 }
+
+// A message that does not parse but holds a secret is answered with the mistake, the secret
+// masked, and taken down like any typed secret.
+func TestMistakeWithASecretIsTakenDown(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{})
+	after := h.Last()
+	h.Say("alice", "@eos create grafana --admin-pasword hunter2")
+	got := h.WaitText(after, `did you mean "--admin-password"?`, "I deleted your message")
+	if !strings.Contains(got.Text, "--admin-pasword •••••••") {
+		t.Errorf("the caret display should show the value masked:\n%s", got.Text)
+	}
+	h.Idle()
+	for _, post := range h.Console.Posts() {
+		if strings.Contains(post.Text, "hunter2") {
+			t.Errorf("post %d shows the secret: %q", post.ID, post.Text)
+		}
+	}
+}

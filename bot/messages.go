@@ -62,6 +62,11 @@ func (e *Engine) HandleMessage(ctx context.Context, a adapters.Adapter, m adapte
 	in, err := e.parser.Parse(m.Text)
 	if err != nil {
 		e.m.parseErrors.Inc()
+		if _, typed := e.parser.MaskSecrets(m.Text); typed {
+			// The error's display is masked; the message itself must go too.
+			e.takeDown(ctx, c, e.parseErrorDoc(err))
+			return
+		}
 		e.say(ctx, a, m.Post, e.parseErrorDoc(err))
 		return
 	}

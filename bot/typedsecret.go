@@ -3,7 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
+	"slices"
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/store"
@@ -14,29 +14,41 @@ import (
 // refusal without the value. The answer is posted where it survives the deletion: a platform
 // that removes a thread with its root (Mattermost) would take a reply down with the message.
 func (e *Engine) secretTyped(ctx context.Context, c conv, refusal string) {
+	e.takeDown(ctx, c, reply(refusal))
+}
+
+// takeDown posts answer about a message that holds a typed secret, followed by a sentence
+// saying whether the bot took the message down or the author must.
+func (e *Engine) takeDown(ctx context.Context, c conv, answer adapters.Doc) {
 	err := adapters.ErrNotPermitted
 	if d, ok := c.a.(adapters.Deleter); ok {
 		err = d.Delete(ctx, c.m.Post)
 	}
-	outcome := "message deleted"
+	outcome, sentence := "message deleted", "I deleted your message; treat the value as exposed and do not use it."
 	switch {
 	case err == nil:
-		refusal += " I deleted your message; treat the value as exposed and do not use it."
 	case errors.Is(err, adapters.ErrNotPermitted):
 		outcome = "message not deleted: not permitted"
-		refusal += " I am not allowed to delete messages here: please delete yours, and treat the value as exposed."
+		sentence = "I am not allowed to delete messages here: please delete yours, and treat the value as exposed."
 	default:
 		outcome = "message not deleted: " + err.Error()
 		e.log.Warn("deleting a message with a typed secret", "platform", c.a.Name(), "post", c.m.Post.ID, "err", err)
-		refusal += " I could not delete your message: please delete it, and treat the value as exposed."
+		sentence = "I could not delete your message: please delete it, and treat the value as exposed."
 	}
 	e.audit(store.Entry{Kind: "refusal", User: c.user(), Platform: c.a.Name(), Text: "secret typed in chat; " + outcome})
-	if err == nil && c.m.Post.Thread == "" {
-		// The message was a thread's root; answer at channel level, naming its author.
-		if _, perr := c.a.Post(ctx, c.m.Post.Channel, reply(fmt.Sprintf("@%s %s", c.user(), refusal))); perr != nil {
-			e.log.Error("posting", "platform", c.a.Name(), "err", perr)
-		}
+	blocks := append(slices.Clone(answer.Blocks), adapters.Text{Text: sentence})
+	if err != nil || c.m.Post.Thread != "" {
+		e.say(ctx, c.a, c.m.Post, adapters.NewDoc(blocks...))
 		return
 	}
-	e.say(ctx, c.a, c.m.Post, reply(refusal))
+	// The message was a thread's root, gone with its thread: answer at channel level, naming
+	// its author.
+	if t, ok := blocks[0].(adapters.Text); ok {
+		blocks[0] = adapters.Text{Text: "@" + c.user() + " " + t.Text}
+	} else {
+		blocks = append([]adapters.Block{adapters.Text{Text: "@" + c.user()}}, blocks...)
+	}
+	if _, perr := c.a.Post(ctx, c.m.Post.Channel, adapters.NewDoc(blocks...)); perr != nil {
+		e.log.Error("posting", "platform", c.a.Name(), "err", perr)
+	}
 }

@@ -65,6 +65,7 @@ func (p *Parser) Parse(text string) (*Intent, error) {
 	buf.intent.Raw = text
 	st := state{p: p, input: text, lex: &buf.lex, buf: buf, in: &buf.intent}
 	if err := st.parse(); err != nil {
+		err.Input, _ = p.MaskSecrets(err.Input)
 		return nil, err
 	}
 	return st.in, nil

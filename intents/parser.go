@@ -1,6 +1,7 @@
 package intents
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -66,6 +67,7 @@ type Parser struct {
 	svcNames []string            // sorted
 	svcList  string              // "authentik, grafana, …"
 	topics   []string            // every help topic, sorted, for suggestions
+	secrets  []string            // lowercase names of the flags some blueprint marks secret
 }
 
 // verbInfo is what a verb word means.
@@ -154,6 +156,17 @@ func NewParser(cat *catalog.Catalog) *Parser {
 	for _, bp := range cat.Services() {
 		p.services[strings.ToLower(bp.Name)] = newSchema(bp)
 		p.svcNames = append(p.svcNames, bp.Name)
+	}
+	every := cat.Services()
+	for _, v := range cat.OperationVerbs() {
+		every = append(every, cat.Operations(v)...)
+	}
+	for _, bp := range every {
+		for _, f := range bp.Flags {
+			if name := strings.ToLower(f.Name); f.Secret && !slices.Contains(p.secrets, name) {
+				p.secrets = append(p.secrets, name)
+			}
+		}
 	}
 	p.svcList = strings.Join(p.svcNames, ", ")
 	p.topics = helpTopics(cat)
