@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# consul.sh builds, starts and stops a real Consul v1.21.0 agent in -dev mode (a single server,
+# in memory, its own leader) on free loopback ports, for the tests of Terraform's consul state
+# backend (executor/terraform).
+#
+#   consul.sh build               build the agent into the cache (a no-op on a cache hit)
+#   consul.sh start STATE_DIR     start the agent, wait for a leader, write STATE_DIR/env
+#   consul.sh stop STATE_DIR      stop the agent; always safe to call
+#
+# STATE_DIR/env is a sourceable file exporting:
+#   EOS_TEST_CONSUL_ADDR    127.0.0.1:PORT (the agent's HTTP API; no ACLs, no TLS)
+#   EOS_TEST_CONSUL_STATE   STATE_DIR
+# The agent serves HTTP, server RPC and Serf LAN on free loopback ports; DNS, gRPC, gRPC-TLS,
+# HTTPS and Serf WAN are off.
+# The cache lives in ${XDG_CACHE_HOME:-$HOME/.cache}/eos/consul/v1.21.0/bin/consul.
+set -euo pipefail
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+CONSUL_VERSION=v1.21.0
+CONSUL_MODULE=github.com/hashicorp/consul
+CACHE_DIR=${XDG_CACHE_HOME:-$HOME/.cache}/eos/consul/$CONSUL_VERSION
+READY_TRIES=240 # × 0.5 s
+
+cache_ok() { [[ -x $CACHE_DIR/bin/consul ]]; }
+
+# build compiles the agent into a temporary directory next to the cache and renames it into
+# place, so an interrupted build never leaves a half-filled cache behind. A lock keeps two
+# concurrent builds from racing.
+build() {
+	cache_ok && return 0
+	local parent
+	parent=$(dirname "$CACHE_DIR")
+	mkdir -p "$parent"
+	exec 9>"$parent/.lock"
+	flock 9
+	if cache_ok; then
+		exec 9>&-
+		return 0
+	fi
+	command -v go >/dev/null || die "go is not installed"
+	local tmp dir start=$SECONDS
+	tmp=$(mktemp -d "$parent/.build.XXXXXX")
+	chmod 755 "$tmp"
+	# shellcheck disable=SC2064 # expand $tmp now: it is local
+	trap "rm -rf '$tmp'" EXIT
+	log "downloading $CONSUL_MODULE@$CONSUL_VERSION"
+	dir=$(cd "$tmp" && GOTOOLCHAIN=local GOFLAGS=-mod=mod go mod download -json "$CONSUL_MODULE@$CONSUL_VERSION" |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')
+	[[ -d $dir ]] || die "go mod download gave no module directory"
+	cp -r "$dir" "$tmp/src"
+	chmod -R u+w "$tmp/src"
+	mkdir -p "$tmp/bin"
+	log "compiling (several minutes on two cores)"
+	(
+		cd "$tmp/src"
+		# The release's go.mod replaces its nested modules (api, sdk, proto-public,
+		# envoyextensions, troubleshoot) with local directories that a module download does not
+		# carry. The versions go.mod requires are the ones this release was cut with, so the
+		# proxy's copies build it.
+		local old
+		for old in $(GOTOOLCHAIN=local go mod edit -json |
+			python3 -c 'import json,sys
+for r in json.load(sys.stdin).get("Replace") or []:
+    if r["New"]["Path"].startswith("./") or r["New"]["Path"].startswith("../"):
+        print(r["Old"]["Path"])'); do
+			GOTOOLCHAIN=local go mod edit -dropreplace "$old"
+		done
+		GOTOOLCHAIN=local GOFLAGS=-mod=mod go build -o "$tmp/bin/consul" .
+	)
+	rm -rf "$tmp/src"
+	rm -rf "$CACHE_DIR"
+	mv "$tmp" "$CACHE_DIR"
+	trap - EXIT
+	exec 9>&-
+	cache_ok || die "build finished but the cache is incomplete"
+	log "built and cached in $((SECONDS - start)) s: $CACHE_DIR"
+}
+
+start() {
+	local state=$1 start=$SECONDS http server serf addr i
+	build
+	mkdir -p "$state"
+	state=$(cd "$state" && pwd)
+	alive "$state/consul.pid" && die "an agent is already running for $state"
+	# On any failure below, leave nothing running.
+	# shellcheck disable=SC2064 # expand $state now: it is local
+	trap "stop '$state'" EXIT
+	http=$(free_port)
+	server=$(free_port)
+	serf=$(free_port)
+	addr=127.0.0.1:$http
+	(
+		export CHECKPOINT_DISABLE=1
+		setsid "$CACHE_DIR/bin/consul" agent -dev -bind=127.0.0.1 -client=127.0.0.1 \
+			-node=eos-test -disable-host-node-id -log-level=info \
+			-http-port="$http" -server-port="$server" -serf-lan-port="$serf" -serf-wan-port=-1 \
+			-dns-port=-1 -grpc-port=-1 -grpc-tls-port=-1 -https-port=-1 \
+			>>"$state/consul.log" 2>&1 </dev/null &
+		echo $! >"$state/consul.pid"
+	)
+	for ((i = 0; i < READY_TRIES; i++)); do
+		# The KV store and sessions (Terraform's lock) need a leader; until one is elected the
+		# endpoint answers "".
+		[[ $(curl -fsS "http://$addr/v1/status/leader" 2>/dev/null) == \"?*\" ]] && break
+		alive "$state/consul.pid" || break
+		sleep 0.5
+	done
+	if ((i == READY_TRIES)) || ! alive "$state/consul.pid"; then
+		log "consul did not become ready at $addr; last lines of its log:"
+		tail -30 "$state/consul.log" >&2 || true
+		return 1
+	fi
+	cat >"$state/env" <<ENV
+export EOS_TEST_CONSUL_ADDR=$addr
+export EOS_TEST_CONSUL_STATE=$state
+ENV
+	trap - EXIT
+	log "ready in $((SECONDS - start)) s at $addr (state in $state)"
+}
+
+stop() {
+	local state=$1 pid i
+	[[ -d $state ]] || return 0
+	if [[ -f $state/consul.pid ]]; then
+		pid=$(cat "$state/consul.pid")
+		if kill -0 "$pid" 2>/dev/null; then
+			kill -INT "$pid" 2>/dev/null || true
+			for ((i = 0; i < 60; i++)); do
+				kill -0 "$pid" 2>/dev/null || break
+				sleep 0.5
+			done
+			kill -KILL "$pid" 2>/dev/null || true
+		fi
+		rm -f "$state/consul.pid"
+	fi
+	rm -f "$state/env"
+}
+
+cmd=${1:-}
+case "$cmd" in
+build) build ;;
+start | stop)
+	[[ $# -eq 2 ]] || die "usage: $0 $cmd STATE_DIR"
+	"$cmd" "$2"
+	;;
+*) die "usage: $0 build | start STATE_DIR | stop STATE_DIR" ;;
+esac
