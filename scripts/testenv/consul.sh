@@ -17,6 +17,10 @@ set -euo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
+# The newest 1.x that builds from the module proxy here: the proxy refuses the zips of v1.21.1
+# to v1.21.4 (403), and v1.22.0 requires nested-module releases (proto-public v0.7.0,
+# envoyextensions v0.9.0, troubleshoot v0.8.0) that the checksum database does not know. It
+# builds with Go 1.26 as is (no -checklinkname=0).
 CONSUL_VERSION=v1.21.0
 CONSUL_MODULE=github.com/hashicorp/consul
 CACHE_DIR=${XDG_CACHE_HOME:-$HOME/.cache}/eos/consul/$CONSUL_VERSION
