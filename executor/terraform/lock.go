@@ -17,6 +17,13 @@ var ErrStateLocked = errors.New("the terraform state is locked")
 // lockSummary is Terraform's diagnostic summary when it cannot take the state lock.
 const lockSummary = "Error acquiring the state lock"
 
+// consulLockSummary is in the summary when Terraform's consul backend cannot open a named
+// workspace because another run holds its lock: every command on a named workspace first takes
+// the lock for a moment (to write an empty state if there is none), and a refusal there comes
+// as "error loading state: failed to lock state in Consul: Lock Info: ..." with the holder's
+// lock information in the summary itself and no detail.
+const consulLockSummary = "failed to lock state in Consul"
+
 // LockInfo is what a backend says about the holder of a state lock.
 type LockInfo struct {
 	// Who is the holder, like "root@build-1" (Terraform's user@host), or an Eos process.
@@ -58,12 +65,22 @@ func lockInfoOf(stdout []byte, errText string) (LockInfo, bool) {
 	sc.Buffer(make([]byte, 0, 64*1024), 4*1024*1024)
 	for sc.Scan() {
 		m, ok := parseUILine(sc.Bytes())
-		if ok && m.Diagnostic != nil && strings.HasPrefix(m.Diagnostic.Summary, lockSummary) {
+		if !ok || m.Diagnostic == nil {
+			continue
+		}
+		if strings.HasPrefix(m.Diagnostic.Summary, lockSummary) {
 			return parseLockInfo(m.Diagnostic.Detail), heldLock(m.Diagnostic.Detail)
+		}
+		if strings.Contains(m.Diagnostic.Summary, consulLockSummary) {
+			detail := m.Diagnostic.Summary + "\n" + m.Diagnostic.Detail
+			return parseLockInfo(detail), heldLock(detail)
 		}
 	}
 	text := ansiRE.ReplaceAllString(errText, "")
 	i := strings.Index(text, lockSummary)
+	if i < 0 {
+		i = strings.Index(text, consulLockSummary)
+	}
 	if i < 0 {
 		return LockInfo{}, false
 	}

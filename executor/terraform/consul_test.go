@@ -1,0 +1,244 @@
+package terraform
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/eosbot/eos/executor"
+)
+
+// consulBackend gives a test its own key prefix in the Consul agent that
+// scripts/testenv/consul.sh started (EOS_TEST_CONSUL_ADDR). Without it the test skips, unless
+// CI is set.
+func consulBackend(t *testing.T) *BackendConfig {
+	t.Helper()
+	addr := os.Getenv("EOS_TEST_CONSUL_ADDR")
+	if addr == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("EOS_TEST_CONSUL_ADDR is required in CI: run scripts/test.sh (scripts/testenv/consul.sh)")
+		}
+		t.Skip("EOS_TEST_CONSUL_ADDR not set; scripts/testenv/consul.sh start DIR sets it")
+	}
+	b := make([]byte, 4)
+	rand.Read(b)
+	prefix := "eos-test-" + hex.EncodeToString(b)
+	t.Cleanup(func() { consulKV(t, addr, http.MethodDelete, prefix+"?recurse") })
+	return &BackendConfig{Type: BackendConsul, Config: map[string]string{
+		"address": addr,
+		"scheme":  "http",
+		"path":    prefix + "/eos",
+	}}
+}
+
+// consulKV calls the agent's KV API on key (which may carry a query) and returns the body; a
+// 404 is an empty body.
+func consulKV(t *testing.T, addr, method, key string) []byte {
+	t.Helper()
+	req, err := http.NewRequestWithContext(testCtx(t), method, "http://"+addr+"/v1/kv/"+key, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("consul %s %s: %v", method, key, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("consul %s %s: reading the answer: %v", method, key, err)
+	}
+	if resp.StatusCode == http.StatusNotFound {
+		return nil
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("consul %s %s: %s: %s", method, key, resp.Status, body)
+	}
+	return body
+}
+
+// consulKeys lists the keys under the backend's path, relative to it: Terraform keeps a
+// workspace's state at "<path>-env:<workspace>" and its lock beside it ("/.lock",
+// "/.lockinfo").
+func consulKeys(t *testing.T, b *BackendConfig) []string {
+	t.Helper()
+	path := b.Config["path"]
+	body := consulKV(t, b.Config["address"], http.MethodGet, path+"?keys")
+	if body == nil {
+		return nil
+	}
+	var keys []string
+	if err := json.Unmarshal(body, &keys); err != nil {
+		t.Fatalf("decoding the key list %s: %v", body, err)
+	}
+	for i, k := range keys {
+		keys[i] = strings.TrimPrefix(k, path)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// consulState reads a workspace's state from the KV store; "" when it has none.
+func consulState(t *testing.T, b *BackendConfig, workspace string) string {
+	t.Helper()
+	key := url.PathEscape(b.Config["path"] + "-env:" + workspace)
+	return string(consulKV(t, b.Config["address"], http.MethodGet, key+"?raw"))
+}
+
+func newConsulLayer(t *testing.T, b *BackendConfig) *Layer {
+	t.Helper()
+	l, err := New(Config{
+		Binary:  terraformBinary(t),
+		WorkDir: filepath.Join(t.TempDir(), "work"),
+		Timeout: time.Minute,
+		Backend: b,
+	})
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	return l
+}
+
+// State applied through the consul backend lives in Consul's KV store under the unit's
+// workspace: no state file in the working directory, the lock let go after the apply, and
+// another Eos with a fresh working directory sees the resources as existing.
+func TestConsulBackendKeepsStateInConsul(t *testing.T) {
+	t.Parallel()
+	b := consulBackend(t)
+	a := newConsulLayer(t, b)
+	s := serverSpec("small")
+	if p := mustPlan(t, a, s); p.Status != executor.PlanChanges || len(p.Changes) != 3 {
+		t.Fatalf("first plan = %s with %d changes, want 3 creations", p.Status, len(p.Changes))
+	} else {
+		mustApply(t, a, s, p)
+	}
+
+	dir := filepath.Join(a.workDir, "local", "nextcloud")
+	for _, name := range []string{"terraform.tfstate", "terraform.tfstate.d"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("a local %s exists (%v); the state should be in Consul", name, err)
+		}
+	}
+	if st := consulState(t, b, "local_nextcloud"); !strings.Contains(st, `"terraform_data"`) || !strings.Contains(st, `"volume"`) {
+		t.Errorf("Consul's state of workspace local_nextcloud = %.200q, want the applied resources", st)
+	}
+	// Terraform deletes .lockinfo when it unlocks; the .lock key may stay, without a session.
+	for _, k := range consulKeys(t, b) {
+		if k != "-env:local_nextcloud" && k != "-env:local_nextcloud/.lock" {
+			t.Errorf("key %s%s left in Consul; want only the state and a released lock", b.Config["path"], k)
+		}
+	}
+
+	other := newConsulLayer(t, b)
+	if p := mustPlan(t, other, s); p.Status != executor.PlanNoChanges {
+		t.Errorf("a fresh working directory plans %s (%v); want no changes from the shared state", p.Status, p.Changes)
+	}
+	if d, err := other.Drift(testCtx(t), serverSpec("large")); err != nil || d.Status != executor.DriftDrifted {
+		t.Errorf("drift against a changed declaration = %+v, %v; want drifted", d, err)
+	}
+}
+
+// Two Eos instances (separate working directories) apply the same unit at once through one
+// Consul: Terraform's lock (a Consul session on "<state>/.lock") lets exactly one through; the
+// other is refused with a message naming the holder from Consul's lock information, rolls
+// nothing back, and afterwards plans no changes.
+func TestConsulBackendConcurrentApplyOneWins(t *testing.T) {
+	t.Parallel()
+	b := consulBackend(t)
+	layers := []*Layer{newConsulLayer(t, b), newConsulLayer(t, b)}
+	s := spec(unit("slow", map[string]string{"main.tf": slowModule}, nil))
+	plans := make([]executor.LayerPlan, len(layers))
+	for i, l := range layers {
+		plans[i] = mustPlan(t, l, s)
+		if plans[i].Status != executor.PlanChanges {
+			t.Fatalf("plan %d = %s, want changes", i, plans[i].Status)
+		}
+	}
+
+	errs := make([]error, len(layers))
+	var wg sync.WaitGroup
+	for i, l := range layers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = l.Apply(testCtx(t), s, plans[i], func(executor.Event) {})
+		}()
+	}
+	wg.Wait()
+
+	var winners, losers []int
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			winners = append(winners, i)
+		case errors.Is(err, ErrStateLocked):
+			losers = append(losers, i)
+		default:
+			t.Fatalf("apply %d failed for another reason: %v", i, err)
+		}
+	}
+	if len(winners) != 1 || len(losers) != 1 {
+		t.Fatalf("winners %v, losers %v; want exactly one of each (errors %v)", winners, losers, errs)
+	}
+	loser := layers[losers[0]]
+	msg := errs[losers[0]].Error()
+	t.Logf("the loser was told: %s", msg)
+	// Terraform records the holder as user@host, which both instances share here.
+	wantPrefix := "terraform apply for local/slow: the state is locked by " + loser.who + " (apply since "
+	if !strings.HasPrefix(msg, wantPrefix) || !strings.HasSuffix(msg, " UTC); try again when that run is done") {
+		t.Errorf("lock message = %q\nwant it to start %q and name the apply holding the lock", msg, wantPrefix)
+	}
+
+	note, err := loser.Rollback(testCtx(t), s, nil, nil)
+	if err != nil || !strings.Contains(note, "nothing was applied") {
+		t.Errorf("loser's rollback = %q, %v; want nothing rolled back", note, err)
+	}
+	if p := mustPlan(t, loser, s); p.Status != executor.PlanNoChanges {
+		t.Errorf("the loser's retry plans %s (%v), want no changes", p.Status, p.Changes)
+	}
+	if st := consulState(t, b, "local_slow"); !strings.Contains(st, `"slow"`) {
+		t.Errorf("Consul's state of workspace local_slow = %.200q, want the winner's resource", st)
+	}
+}
+
+// consulLockSummaryText is Terraform 1.11's refusal when another run holds the lock of a named
+// workspace in Consul: the holder's lock information is in the summary, the detail is empty.
+const consulLockSummaryText = "error loading state: failed to lock state in Consul: Lock Info:\n  ID:        733a204c-951c-e5cc-e958-0fd144afadaa\n  Path:      eos/state-env:local_web\n  Operation: OperationTypeApply\n  Who:       ops@build-1\n  Version:   1.11.4\n  Created:   2026-11-23 05:54:07.051281468 +0000 UTC\n  Info:      consul session: 733a204c-951c-e5cc-e958-0fd144afadaa\n"
+
+func TestLockInfoOfConsul(t *testing.T) {
+	holder := LockInfo{Who: "ops@build-1", Operation: "apply", Created: time.Date(2026, 11, 23, 5, 54, 7, 51281468, time.UTC)}
+	text := "exit status 1\n\n\x1b[31m╷\x1b[0m\n\x1b[31m│\x1b[0m \x1b[1mError: "
+	for _, line := range strings.Split(consulLockSummaryText, "\n") {
+		text += "│ " + line + "\n"
+	}
+	text += "╵\n"
+	tests := []struct {
+		name, stdout, stderr string
+		want                 LockInfo
+		ok                   bool
+	}{
+		{"json", `{"@level":"error","diagnostic":{"severity":"error","summary":` + jsonString(consulLockSummaryText) + `,"detail":""},"type":"diagnostic"}`, "exit status 1", holder, true},
+		{"text", "", text, holder, true},
+		// Consul down is a failed check, not a held lock: there is no holder to name.
+		{"unreachable", `{"@level":"error","diagnostic":{"severity":"error","summary":"error loading state: failed to lock state in Consul: Put \"http://127.0.0.1:1/v1/session/create\": dial tcp 127.0.0.1:1: connect: connection refused","detail":""},"type":"diagnostic"}`, "exit status 1", LockInfo{}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := lockInfoOf([]byte(tt.stdout), tt.stderr)
+			if ok != tt.ok || (ok && (got.Who != tt.want.Who || got.Operation != tt.want.Operation || !got.Created.Equal(tt.want.Created))) {
+				t.Fatalf("lockInfoOf = %+v, %v; want %+v, %v", got, ok, tt.want, tt.ok)
+			}
+		})
+	}
+}
