@@ -14,7 +14,7 @@ if [[ ${1:-} == --bench ]]; then
 	bench=true
 	shift
 fi
-servers=(mattermost nomad vault postgres)
+servers=(mattermost nomad vault consul postgres)
 state=$(mktemp -d "${TMPDIR:-/tmp}/eos-test.XXXXXX")
 chmod 755 "$state"
 cleanup() {
