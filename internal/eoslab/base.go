@@ -4,53 +4,16 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
-	"errors"
-	"fmt"
 	"net/netip"
 	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
-
-// storeResource is embedded by every resource: it receives the Store built by
-// Provider.Configure.
-type storeResource struct {
-	store *Store
-}
-
-// Configure implements resource.ResourceWithConfigure.
-func (r *storeResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	if req.ProviderData == nil {
-		return // validation before the provider is configured
-	}
-	store, ok := req.ProviderData.(*Store)
-	if !ok {
-		resp.Diagnostics.AddError("eoslab: unexpected provider data",
-			fmt.Sprintf("expected *eoslab.Store, got %T; this is a bug in the provider", req.ProviderData))
-		return
-	}
-	r.store = store
-}
-
-// addStoreError reports a failed store operation with a summary a person can
-// act on.
-func addStoreError(diags *diag.Diagnostics, action string, ref Ref, err error) {
-	switch {
-	case errors.Is(err, ErrExists):
-		diags.AddError(fmt.Sprintf("eoslab %s %q already exists", ref.Kind, ref.Name),
-			fmt.Sprintf("Cannot %s: %v. Remove the file or import the object.", action, err))
-	case errors.Is(err, ErrSimulatedFailure):
-		diags.AddError(fmt.Sprintf("eoslab simulated failure: cannot %s %s %q", action, ref.Kind, ref.Name),
-			fmt.Sprintf("%q is listed in fail_on (or $%s), so eoslab refuses to %s it.", ref.Name, EnvFailOn, action))
-	default:
-		diags.AddError(fmt.Sprintf("eoslab: cannot %s %s %q", action, ref.Kind, ref.Name), err.Error())
-	}
-}
 
 // fakeID derives a stable numeric cloud ID from an object's reference, so
 // plans and golden files are reproducible.
@@ -108,5 +71,16 @@ func computedID() schema.StringAttribute {
 		Computed:      true,
 		Description:   "Stable numeric cloud ID, derived from the object's type and key.",
 		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+	}
+}
+
+// nameAttribute is the schema of a resource's required name: validated by
+// resourceName, and replacing the resource when it changes.
+func nameAttribute(description string) schema.StringAttribute {
+	return schema.StringAttribute{
+		Required:      true,
+		Description:   description,
+		Validators:    []validator.String{resourceName},
+		PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -44,9 +45,19 @@ var (
 )
 
 // dnsRecordResource is eoslab_dns_record, one record in a DNS zone.
-type dnsRecordResource struct{ storeResource }
+type dnsRecordResource struct {
+	fileResource[dnsRecordModel, dnsRecordFile]
+}
 
-func newDNSRecordResource() resource.Resource { return &dnsRecordResource{} }
+func newDNSRecordResource() resource.Resource {
+	return &dnsRecordResource{fileResource[dnsRecordModel, dnsRecordFile]{
+		kind:     dnsRecordKind,
+		ref:      dnsRecordModel.ref,
+		computed: dnsRecordComputed,
+		toFile:   dnsRecordToFile,
+		fromFile: dnsRecordFromFile,
+	}}
+}
 
 type dnsRecordModel struct {
 	ID    types.String `tfsdk:"id"`
@@ -85,10 +96,6 @@ func dnsRecordRef(zone, name, typ string) Ref {
 
 func (m dnsRecordModel) ref() Ref {
 	return dnsRecordRef(m.Zone.ValueString(), m.Name.ValueString(), m.Type.ValueString())
-}
-
-func (r *dnsRecordResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_dns_record"
 }
 
 func (r *dnsRecordResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -171,74 +178,9 @@ func checkRecordValue(typ, value string) string {
 	return ""
 }
 
-func (r *dnsRecordResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m dnsRecordModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ref := m.ref()
-	m.ID = types.StringValue(fakeID(ref))
-	m.FQDN = types.StringValue(ref.Name)
-	if err := r.store.Create(ctx, ref, dnsRecordToFile(m)); err != nil {
-		addStoreError(&resp.Diagnostics, "create", ref, err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
-}
-
-func (r *dnsRecordResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m dnsRecordModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ref := m.ref()
-	var f dnsRecordFile
-	found, err := r.store.Get(ctx, ref, &f)
-	if err != nil {
-		addStoreError(&resp.Diagnostics, "read", ref, err)
-		return
-	}
-	if !found {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	m.ID = types.StringValue(f.ID)
-	m.Value = types.StringValue(f.Value)
-	m.TTL = types.Int64Value(f.TTL)
-	m.FQDN = types.StringValue(f.FQDN)
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
-}
-
-func (r *dnsRecordResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var m dnsRecordModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ref := m.ref()
-	if err := r.store.Put(ctx, ref, dnsRecordToFile(m)); err != nil {
-		addStoreError(&resp.Diagnostics, "update", ref, err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
-}
-
-func (r *dnsRecordResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m dnsRecordModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ref := m.ref()
-	if err := r.store.Delete(ctx, ref); err != nil {
-		addStoreError(&resp.Diagnostics, "delete", ref, err)
-	}
-}
-
 // ImportState imports a record by "zone/name/type", for example
-// terraform import eoslab_dns_record.x example.com/cloud/A.
+// terraform import eoslab_dns_record.x example.com/cloud/A. It replaces
+// fileResource's import by name.
 func (r *dnsRecordResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	parts := strings.Split(req.ID, "/")
 	if len(parts) != 3 || parts[0] == "" || parts[1] == "" || parts[2] == "" {
@@ -251,7 +193,13 @@ func (r *dnsRecordResource) ImportState(ctx context.Context, req resource.Import
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("type"), parts[2])...)
 }
 
-func dnsRecordToFile(m dnsRecordModel) dnsRecordFile {
+// dnsRecordComputed sets what a new record gets: its id and FQDN.
+func dnsRecordComputed(ref Ref, m *dnsRecordModel) {
+	m.ID = types.StringValue(fakeID(ref))
+	m.FQDN = types.StringValue(ref.Name)
+}
+
+func dnsRecordToFile(_ context.Context, m dnsRecordModel, _ *diag.Diagnostics) dnsRecordFile {
 	return dnsRecordFile{
 		ID:    m.ID.ValueString(),
 		Zone:  m.Zone.ValueString(),
@@ -261,4 +209,11 @@ func dnsRecordToFile(m dnsRecordModel) dnsRecordFile {
 		TTL:   m.TTL.ValueInt64(),
 		FQDN:  m.FQDN.ValueString(),
 	}
+}
+
+func dnsRecordFromFile(_ context.Context, f dnsRecordFile, m *dnsRecordModel, _ *diag.Diagnostics) {
+	m.ID = types.StringValue(f.ID)
+	m.Value = types.StringValue(f.Value)
+	m.TTL = types.Int64Value(f.TTL)
+	m.FQDN = types.StringValue(f.FQDN)
 }

@@ -10,8 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
@@ -30,10 +28,20 @@ var (
 	_ resource.ResourceWithValidateConfig = (*firewallResource)(nil)
 )
 
-// firewallResource is eoslab_firewall, a named set of rules.
-type firewallResource struct{ storeResource }
+// firewallResource is eoslab_firewall, a named set of rules, imported by name.
+type firewallResource struct {
+	fileResource[firewallModel, firewallFile]
+}
 
-func newFirewallResource() resource.Resource { return &firewallResource{} }
+func newFirewallResource() resource.Resource {
+	return &firewallResource{fileResource[firewallModel, firewallFile]{
+		kind:     firewallKind,
+		ref:      firewallModel.ref,
+		computed: func(ref Ref, m *firewallModel) { m.ID = types.StringValue(fakeID(ref)) },
+		toFile:   firewallToFile,
+		fromFile: firewallFromFile,
+	}}
+}
 
 type firewallModel struct {
 	ID    types.String        `tfsdk:"id"`
@@ -64,21 +72,14 @@ type firewallRuleFile struct {
 
 func firewallRef(name string) Ref { return Ref{Kind: firewallKind, Key: name, Name: name} }
 
-func (r *firewallResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_firewall"
-}
+func (m firewallModel) ref() Ref { return firewallRef(m.Name.ValueString()) }
 
 func (r *firewallResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		Description: "A simulated firewall, stored as ROOT/firewall/<name>.json.",
 		Attributes: map[string]schema.Attribute{
-			"id": computedID(),
-			"name": schema.StringAttribute{
-				Required:      true,
-				Description:   "Firewall name; changing it replaces the firewall.",
-				Validators:    []validator.String{resourceName},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
+			"id":   computedID(),
+			"name": nameAttribute("Firewall name; changing it replaces the firewall."),
 			"rules": schema.ListNestedAttribute{
 				Required:    true,
 				Description: "Rules, changed in place.",
@@ -158,92 +159,6 @@ func checkPort(protocol string, port types.String) string {
 	return ""
 }
 
-func (r *firewallResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m firewallModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ref := firewallRef(m.Name.ValueString())
-	m.ID = types.StringValue(fakeID(ref))
-	f := firewallToFile(ctx, m, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.store.Create(ctx, ref, f); err != nil {
-		addStoreError(&resp.Diagnostics, "create", ref, err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
-}
-
-func (r *firewallResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m firewallModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ref := firewallRef(m.Name.ValueString())
-	var f firewallFile
-	found, err := r.store.Get(ctx, ref, &f)
-	if err != nil {
-		addStoreError(&resp.Diagnostics, "read", ref, err)
-		return
-	}
-	if !found {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	m.ID = types.StringValue(f.ID)
-	m.Rules = make([]firewallRuleModel, 0, len(f.Rules))
-	for _, rule := range f.Rules {
-		ips, diags := types.ListValueFrom(ctx, types.StringType, rule.SourceIPs)
-		resp.Diagnostics.Append(diags...)
-		m.Rules = append(m.Rules, firewallRuleModel{
-			Direction: types.StringValue(rule.Direction),
-			Protocol:  types.StringValue(rule.Protocol),
-			Port:      types.StringPointerValue(rule.Port),
-			SourceIPs: ips,
-		})
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
-}
-
-func (r *firewallResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var m firewallModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ref := firewallRef(m.Name.ValueString())
-	f := firewallToFile(ctx, m, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.store.Put(ctx, ref, f); err != nil {
-		addStoreError(&resp.Diagnostics, "update", ref, err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
-}
-
-func (r *firewallResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var name types.String
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("name"), &name)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ref := firewallRef(name.ValueString())
-	if err := r.store.Delete(ctx, ref); err != nil {
-		addStoreError(&resp.Diagnostics, "delete", ref, err)
-	}
-}
-
-// ImportState imports a firewall by name: terraform import eoslab_firewall.x NAME.
-func (r *firewallResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
-}
-
 func firewallToFile(ctx context.Context, m firewallModel, diags *diag.Diagnostics) firewallFile {
 	f := firewallFile{ID: m.ID.ValueString(), Name: m.Name.ValueString(), Rules: []firewallRuleFile{}}
 	for _, rule := range m.Rules {
@@ -255,4 +170,19 @@ func firewallToFile(ctx context.Context, m firewallModel, diags *diag.Diagnostic
 		})
 	}
 	return f
+}
+
+func firewallFromFile(ctx context.Context, f firewallFile, m *firewallModel, diags *diag.Diagnostics) {
+	m.ID = types.StringValue(f.ID)
+	m.Rules = make([]firewallRuleModel, 0, len(f.Rules))
+	for _, rule := range f.Rules {
+		ips, d := types.ListValueFrom(ctx, types.StringType, rule.SourceIPs)
+		diags.Append(d...)
+		m.Rules = append(m.Rules, firewallRuleModel{
+			Direction: types.StringValue(rule.Direction),
+			Protocol:  types.StringValue(rule.Protocol),
+			Port:      types.StringPointerValue(rule.Port),
+			SourceIPs: ips,
+		})
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -26,10 +25,20 @@ var (
 	_ resource.ResourceWithImportState = (*serverResource)(nil)
 )
 
-// serverResource is eoslab_server, a virtual machine.
-type serverResource struct{ storeResource }
+// serverResource is eoslab_server, a virtual machine, imported by name.
+type serverResource struct {
+	fileResource[serverModel, serverFile]
+}
 
-func newServerResource() resource.Resource { return &serverResource{} }
+func newServerResource() resource.Resource {
+	return &serverResource{fileResource[serverModel, serverFile]{
+		kind:     serverKind,
+		ref:      serverModel.ref,
+		computed: serverComputed,
+		toFile:   serverToFile,
+		fromFile: serverFromFile,
+	}}
+}
 
 type serverModel struct {
 	ID          types.String `tfsdk:"id"`
@@ -54,21 +63,14 @@ type serverFile struct {
 
 func serverRef(name string) Ref { return Ref{Kind: serverKind, Key: name, Name: name} }
 
-func (r *serverResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_server"
-}
+func (m serverModel) ref() Ref { return serverRef(m.Name.ValueString()) }
 
 func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		Description: "A simulated virtual machine, stored as ROOT/server/<name>.json.",
 		Attributes: map[string]schema.Attribute{
-			"id": computedID(),
-			"name": schema.StringAttribute{
-				Required:      true,
-				Description:   "Server name; changing it replaces the server.",
-				Validators:    []validator.String{resourceName},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
+			"id":   computedID(),
+			"name": nameAttribute("Server name; changing it replaces the server."),
 			"size": schema.StringAttribute{
 				Required:    true,
 				Description: "Server size; " + ServerSizes.Description(context.Background()) + ". Changed in place.",
@@ -99,91 +101,14 @@ func (r *serverResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 	}
 }
 
-func (r *serverResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m serverModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ref := serverRef(m.Name.ValueString())
+// serverComputed sets what a new server gets: its id, an address and a status.
+func serverComputed(ref Ref, m *serverModel) {
 	m.ID = types.StringValue(fakeID(ref))
 	m.IPv4Address = types.StringValue(fakeIPv4(ref.Name))
 	m.Status = types.StringValue("running")
-	f := r.toFile(ctx, m, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.store.Create(ctx, ref, f); err != nil {
-		addStoreError(&resp.Diagnostics, "create", ref, err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
 }
 
-func (r *serverResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m serverModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ref := serverRef(m.Name.ValueString())
-	var f serverFile
-	found, err := r.store.Get(ctx, ref, &f)
-	if err != nil {
-		addStoreError(&resp.Diagnostics, "read", ref, err)
-		return
-	}
-	if !found {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	labels, diags := types.MapValueFrom(ctx, types.StringType, f.Labels)
-	resp.Diagnostics.Append(diags...)
-	m.ID = types.StringValue(f.ID)
-	m.Size = types.StringValue(f.Size)
-	m.Image = types.StringValue(f.Image)
-	m.Labels = labels
-	m.IPv4Address = types.StringValue(f.IPv4Address)
-	m.Status = types.StringValue(f.Status)
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
-}
-
-func (r *serverResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var m serverModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ref := serverRef(m.Name.ValueString())
-	f := r.toFile(ctx, m, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.store.Put(ctx, ref, f); err != nil {
-		addStoreError(&resp.Diagnostics, "update", ref, err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
-}
-
-func (r *serverResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var name types.String
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("name"), &name)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ref := serverRef(name.ValueString())
-	if err := r.store.Delete(ctx, ref); err != nil {
-		addStoreError(&resp.Diagnostics, "delete", ref, err)
-	}
-}
-
-// ImportState imports a server by name: terraform import eoslab_server.x NAME.
-func (r *serverResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
-}
-
-func (r *serverResource) toFile(ctx context.Context, m serverModel, diags *diag.Diagnostics) serverFile {
+func serverToFile(ctx context.Context, m serverModel, diags *diag.Diagnostics) serverFile {
 	return serverFile{
 		ID:          m.ID.ValueString(),
 		Name:        m.Name.ValueString(),
@@ -193,4 +118,15 @@ func (r *serverResource) toFile(ctx context.Context, m serverModel, diags *diag.
 		IPv4Address: m.IPv4Address.ValueString(),
 		Status:      m.Status.ValueString(),
 	}
+}
+
+func serverFromFile(ctx context.Context, f serverFile, m *serverModel, diags *diag.Diagnostics) {
+	labels, d := types.MapValueFrom(ctx, types.StringType, f.Labels)
+	diags.Append(d...)
+	m.ID = types.StringValue(f.ID)
+	m.Size = types.StringValue(f.Size)
+	m.Image = types.StringValue(f.Image)
+	m.Labels = labels
+	m.IPv4Address = types.StringValue(f.IPv4Address)
+	m.Status = types.StringValue(f.Status)
 }

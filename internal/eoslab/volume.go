@@ -30,10 +30,21 @@ var (
 )
 
 // volumeResource is eoslab_volume, a block-storage volume that can be
-// attached to a server.
-type volumeResource struct{ storeResource }
+// attached to a server; it is imported by name.
+type volumeResource struct {
+	fileResource[volumeModel, volumeFile]
+}
 
-func newVolumeResource() resource.Resource { return &volumeResource{} }
+func newVolumeResource() resource.Resource {
+	return &volumeResource{fileResource[volumeModel, volumeFile]{
+		kind:     volumeKind,
+		ref:      volumeModel.ref,
+		computed: volumeComputed,
+		check:    checkServer,
+		toFile:   volumeToFile,
+		fromFile: volumeFromFile,
+	}}
+}
 
 type volumeModel struct {
 	ID       types.String `tfsdk:"id"`
@@ -57,21 +68,14 @@ type volumeFile struct {
 
 func volumeRef(name string) Ref { return Ref{Kind: volumeKind, Key: name, Name: name} }
 
-func (r *volumeResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_volume"
-}
+func (m volumeModel) ref() Ref { return volumeRef(m.Name.ValueString()) }
 
 func (r *volumeResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		Description: "A simulated block-storage volume, stored as ROOT/volume/<name>.json.",
 		Attributes: map[string]schema.Attribute{
-			"id": computedID(),
-			"name": schema.StringAttribute{
-				Required:      true,
-				Description:   "Volume name; changing it replaces the volume.",
-				Validators:    []validator.String{resourceName},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
+			"id":   computedID(),
+			"name": nameAttribute("Volume name; changing it replaces the volume."),
 			"size_gb": schema.Int64Attribute{
 				Required:      true,
 				Description:   fmt.Sprintf("Size in GB, %d to %d. Grows in place; a volume cannot shrink.", minVolumeGB, maxVolumeGB),
@@ -97,101 +101,21 @@ func (r *volumeResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 	}
 }
 
-func (r *volumeResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m volumeModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ref := volumeRef(m.Name.ValueString())
-	r.checkServer(ctx, m.ServerID, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	m.ID = types.StringValue(fakeID(ref))
-	m.Device = types.StringValue("/dev/disk/by-id/scsi-0EOS_Volume_" + m.ID.ValueString())
-	if err := r.store.Create(ctx, ref, volumeToFile(m)); err != nil {
-		addStoreError(&resp.Diagnostics, "create", ref, err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
-}
-
-func (r *volumeResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m volumeModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ref := volumeRef(m.Name.ValueString())
-	var f volumeFile
-	found, err := r.store.Get(ctx, ref, &f)
-	if err != nil {
-		addStoreError(&resp.Diagnostics, "read", ref, err)
-		return
-	}
-	if !found {
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	m.ID = types.StringValue(f.ID)
-	m.SizeGB = types.Int64Value(f.SizeGB)
-	m.ServerID = types.StringPointerValue(f.ServerID)
-	m.Format = types.StringPointerValue(f.Format)
-	m.Device = types.StringValue(f.Device)
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
-}
-
-func (r *volumeResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var m volumeModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ref := volumeRef(m.Name.ValueString())
-	r.checkServer(ctx, m.ServerID, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if err := r.store.Put(ctx, ref, volumeToFile(m)); err != nil {
-		addStoreError(&resp.Diagnostics, "update", ref, err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, m)...)
-}
-
-func (r *volumeResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var name types.String
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("name"), &name)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ref := volumeRef(name.ValueString())
-	if err := r.store.Delete(ctx, ref); err != nil {
-		addStoreError(&resp.Diagnostics, "delete", ref, err)
-	}
-}
-
-// ImportState imports a volume by name: terraform import eoslab_volume.x NAME.
-func (r *volumeResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
-}
-
 // checkServer fails when server_id names no existing server, as attaching to
 // a missing server fails in a real cloud.
-func (r *volumeResource) checkServer(ctx context.Context, serverID types.String, diags *diag.Diagnostics) {
-	if serverID.IsNull() {
+func checkServer(ctx context.Context, store *Store, m volumeModel, diags *diag.Diagnostics) {
+	if m.ServerID.IsNull() {
 		return
 	}
-	id := serverID.ValueString()
-	keys, err := r.store.Keys(ctx, serverKind)
+	id := m.ServerID.ValueString()
+	keys, err := store.Keys(ctx, serverKind)
 	if err != nil {
 		diags.AddAttributeError(path.Root("server_id"), "eoslab: cannot list servers", err.Error())
 		return
 	}
 	for _, key := range keys {
 		var s serverFile
-		found, err := r.store.Get(ctx, serverRef(key), &s)
+		found, err := store.Get(ctx, serverRef(key), &s)
 		if err != nil {
 			diags.AddAttributeError(path.Root("server_id"), "eoslab: cannot read server", err.Error())
 			return
@@ -201,10 +125,16 @@ func (r *volumeResource) checkServer(ctx context.Context, serverID types.String,
 		}
 	}
 	diags.AddAttributeError(path.Root("server_id"), "eoslab: server not found",
-		fmt.Sprintf("No eoslab_server has id %q under %s; cannot attach the volume.", id, r.store.Root()))
+		fmt.Sprintf("No eoslab_server has id %q under %s; cannot attach the volume.", id, store.Root()))
 }
 
-func volumeToFile(m volumeModel) volumeFile {
+// volumeComputed sets what a new volume gets: its id and device path.
+func volumeComputed(ref Ref, m *volumeModel) {
+	m.ID = types.StringValue(fakeID(ref))
+	m.Device = types.StringValue("/dev/disk/by-id/scsi-0EOS_Volume_" + m.ID.ValueString())
+}
+
+func volumeToFile(_ context.Context, m volumeModel, _ *diag.Diagnostics) volumeFile {
 	return volumeFile{
 		ID:       m.ID.ValueString(),
 		Name:     m.Name.ValueString(),
@@ -213,6 +143,14 @@ func volumeToFile(m volumeModel) volumeFile {
 		Format:   optionalString(m.Format),
 		Device:   m.Device.ValueString(),
 	}
+}
+
+func volumeFromFile(_ context.Context, f volumeFile, m *volumeModel, _ *diag.Diagnostics) {
+	m.ID = types.StringValue(f.ID)
+	m.SizeGB = types.Int64Value(f.SizeGB)
+	m.ServerID = types.StringPointerValue(f.ServerID)
+	m.Format = types.StringPointerValue(f.Format)
+	m.Device = types.StringValue(f.Device)
 }
 
 // noShrink refuses, at plan time, a size_gb below the current size.
