@@ -242,3 +242,45 @@ func TestLockInfoOfConsul(t *testing.T) {
 		})
 	}
 }
+
+// The backend's secret argument (Consul's access_token) reaches every terraform command
+// through its environment and never its command line.
+func TestConsulTokenReachesTerraformThroughItsEnvironment(t *testing.T) {
+	t.Parallel()
+	b := consulBackend(t)
+	const token = "c0nsul-t0ken-never-on-the-command-line"
+	b.Config["access_token"] = token
+	dir := t.TempDir()
+	log := filepath.Join(dir, "calls")
+	script := "#!/bin/sh\necho \"$1 token=${CONSUL_HTTP_TOKEN:-none} args=$*\" >> " + shellQuote(log) + "\nexec " + shellQuote(terraformBinary(t)) + " \"$@\"\n"
+	bin := filepath.Join(dir, "terraform")
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	l, err := New(Config{Binary: bin, WorkDir: filepath.Join(dir, "work"), Timeout: time.Minute, Backend: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustPlan(t, l, serverSpec("small"))
+	raw, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var backendCalls int
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		sub, rest, _ := strings.Cut(line, " ")
+		_, args, _ := strings.Cut(rest, " args=")
+		if strings.Contains(args, token) {
+			t.Errorf("terraform %s got the token on its command line: %s", sub, args)
+		}
+		if sub == "init" || sub == "plan" || sub == "workspace" {
+			backendCalls++
+			if !strings.HasPrefix(rest, "token="+token+" ") {
+				t.Errorf("terraform %s ran without CONSUL_HTTP_TOKEN: %s", sub, rest)
+			}
+		}
+	}
+	if backendCalls < 2 {
+		t.Errorf("only %d init/plan/workspace calls logged:\n%s", backendCalls, raw)
+	}
+}

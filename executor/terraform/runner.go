@@ -175,10 +175,11 @@ func (r *run) selectWorkspace(ctx context.Context) error {
 	})
 }
 
-// commandEnv names the command's PostgreSQL session after what it does, so another process
-// refused by the lock can tell who holds it.
+// commandEnv gives a command on a remote backend the backend's secret arguments through its
+// environment (never its command line), and names a PostgreSQL session after what the command
+// does, so another process refused by the lock can tell who holds it.
 func (r *run) commandEnv(op string) error {
-	if r.l.backend.Type != BackendPg {
+	if !r.l.backend.remote() {
 		return nil
 	}
 	env := maps.Clone(r.l.env)
