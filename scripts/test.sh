@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test.sh runs every test of Eos with the real servers they need: it builds (or takes from the
-# cache under ~/.cache/eos) Mattermost with its PostgreSQL, a Nomad agent, a Vault dev server and
-# a PostgreSQL for Terraform's pg backend, starts them on loopback, exports where they listen,
+# cache under ~/.cache/eos) Mattermost with its PostgreSQL, a Nomad agent, a Vault dev server, a
+# Consul dev agent and a PostgreSQL for Terraform's consul and pg backends, starts them on loopback, exports where they listen,
 # runs `go vet` and `go test ./...`, and stops the servers whatever happens. Called by
 # `make test`; arguments go to `go test`. `test.sh --bench [ARGS]` runs the benchmarks instead
 # (`make bench`), with the same servers, so the ones that need Mattermost run too.
