@@ -284,3 +284,55 @@ func TestConsulTokenReachesTerraformThroughItsEnvironment(t *testing.T) {
 		t.Errorf("only %d init/plan/workspace calls logged:\n%s", backendCalls, raw)
 	}
 }
+
+// With a lock timeout, a plan that finds the workspace held by another run's apply waits for
+// it instead of failing, and then sees what that apply did.
+func TestConsulLockTimeoutWaitsForTheHolder(t *testing.T) {
+	t.Parallel()
+	b := consulBackend(t)
+	holder := newConsulLayer(t, b)
+	waiter, err := New(Config{Binary: terraformBinary(t), WorkDir: filepath.Join(t.TempDir(), "work"), Timeout: time.Minute,
+		Backend: b, LockTimeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := spec(unit("slow", map[string]string{"main.tf": slowModule}, nil))
+	p := mustPlan(t, holder, s)
+	applied := make(chan error, 1)
+	go func() {
+		_, err := holder.Apply(testCtx(t), s, p, func(executor.Event) {})
+		applied <- err
+	}()
+	// The apply holds the lock once Consul has a session on the workspace's lock key.
+	deadline := time.Now().Add(30 * time.Second)
+	for !consulLockHeld(t, b, "local_slow") {
+		if time.Now().After(deadline) {
+			t.Fatal("the apply never took the lock")
+		}
+		time.Sleep(50 * time.Millisecond) // polling Consul, bounded by the deadline
+	}
+	got, err := waiter.Plan(testCtx(t), s)
+	if err != nil {
+		t.Fatalf("the waiting plan failed: %v", err)
+	}
+	if err := <-applied; err != nil {
+		t.Fatalf("the holder's apply: %v", err)
+	}
+	if got.Status != executor.PlanNoChanges {
+		t.Errorf("the waiting plan = %s (%v); want no changes, made after the holder's apply", got.Status, got.Changes)
+	}
+}
+
+// consulLockHeld reports whether a session holds the workspace's lock key.
+func consulLockHeld(t *testing.T, b *BackendConfig, workspace string) bool {
+	t.Helper()
+	body := consulKV(t, b.Config["address"], http.MethodGet, url.PathEscape(b.Config["path"]+"-env:"+workspace)+"/.lock")
+	if body == nil {
+		return false
+	}
+	var entries []struct{ Session string }
+	if err := json.Unmarshal(body, &entries); err != nil {
+		t.Fatalf("decoding the lock key %s: %v", body, err)
+	}
+	return len(entries) > 0 && entries[0].Session != ""
+}

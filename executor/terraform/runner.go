@@ -80,6 +80,19 @@ func (r *run) exec(ctx context.Context, op string, sink io.Writer, fn func(ctx c
 			err = fn(cctx, w)
 		}
 	}
+	// Terraform's consul backend takes a named workspace's lock when it opens the workspace and
+	// gives up at once there, whatever -lock-timeout says: wait as lock_timeout asks.
+	if r.l.backend.Type == BackendConsul && r.l.lockWait > 0 {
+		deadline := time.Now().Add(r.l.lockWait)
+		for err != nil && cctx.Err() == nil && time.Now().Before(deadline) && lockRefused(out.Bytes(), err) {
+			select {
+			case <-cctx.Done():
+			case <-time.After(consulLockPoll):
+				out.Reset()
+				err = fn(cctx, w)
+			}
+		}
+	}
 	var holder *LockInfo
 	if err != nil && ctx.Err() == nil {
 		holder = r.lockHolder(ctx, out.Bytes(), err)
@@ -116,6 +129,10 @@ func (r *run) exec(ctx context.Context, op string, sink io.Writer, fn func(ctx c
 
 // creationRetries bounds the attempts of a command refused by the pg backend's creation lock.
 const creationRetries = 8
+
+// consulLockPoll is how often a command refused by a consul lock is tried again while
+// lock_timeout lasts.
+const consulLockPoll = 500 * time.Millisecond
 
 // creationLocked reports whether a command was refused because another process was creating a
 // workspace (the pg backend's database-wide creation lock), not because this unit is locked.
