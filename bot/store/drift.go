@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"slices"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -59,6 +60,9 @@ func (s *Store) DriftHistory(key string, limit int) ([]DriftRecord, error) {
 		}
 		return nil
 	})
+	// Keys of one service sort by time except within a second (RFC3339Nano drops trailing
+	// zeros); the stable sort puts those in order too.
+	slices.SortStableFunc(out, func(a, b DriftRecord) int { return a.At.Compare(b.At) })
 	if limit > 0 && len(out) > limit {
 		out = out[len(out)-limit:]
 	}
