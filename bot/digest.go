@@ -14,6 +14,15 @@ import (
 	"github.com/eosbot/eos/executor"
 )
 
+// Retention of what digests leave in the store, applied by prune.
+const (
+	// driftRetention is how long drift checks are kept; each service's latest check is kept
+	// however old, and so is every check a digest still compares with.
+	driftRetention = 90 * 24 * time.Hour
+	// digestPostTTL is how long a digest's posts answer a 🔧; older ones are forgotten.
+	digestPostTTL = 30 * 24 * time.Hour
+)
+
 // Digest is a scheduled drift digest.
 type Digest struct {
 	// Name identifies the digest in the store.
@@ -87,17 +96,45 @@ func (e *Engine) RunDueDigests(ctx context.Context) int {
 			continue
 		}
 		late := d.next(due).Before(now) || now.Sub(due) > 5*time.Minute
-		e.runDigest(ctx, d, st.LastRun, due, late)
+		e.runDigest(ctx, d, st.LastRun, now, due, late)
 		if err := e.st.SetDigest(store.DigestState{Name: d.Name, LastRun: now}); err != nil {
 			e.log.Error("recording digest run", "digest", d.Name, "err", err)
 		}
 		n++
 	}
+	if n > 0 {
+		e.prune()
+	}
 	return n
 }
 
-// schedule runs due digests until ctx ends, waking at the next due time (or each minute).
+// prune forgets digest posts older than digestPostTTL and drift checks older than
+// driftRetention, keeping each service's latest check and, for a digest whose previous run
+// is older than the window, every check since that run, which its next run compares with.
+func (e *Engine) prune() {
+	now := e.now()
+	keepFrom := now.Add(-driftRetention)
+	for _, d := range e.digests {
+		if st, err := e.st.Digest(d.Name); err == nil && !st.LastRun.IsZero() && st.LastRun.Before(keepFrom) {
+			keepFrom = st.LastRun
+		}
+	}
+	if n, err := e.st.PruneDrift(keepFrom); err != nil {
+		e.log.Error("pruning drift history", "err", err)
+	} else if n > 0 {
+		e.log.Info("pruned drift history", "checks", n, "before", keepFrom)
+	}
+	if n, err := e.st.PruneDigestPosts(now.Add(-digestPostTTL)); err != nil {
+		e.log.Error("pruning digest posts", "err", err)
+	} else if n > 0 {
+		e.log.Info("forgot old digest posts", "posts", n)
+	}
+}
+
+// schedule prunes old drift history and digest posts, then runs due digests until ctx
+// ends, waking at the next due time (or each minute); each digest run prunes again.
 func (e *Engine) schedule(ctx context.Context) {
+	e.prune()
 	for {
 		e.RunDueDigests(ctx)
 		wait := time.Minute
@@ -119,7 +156,10 @@ func (e *Engine) schedule(ctx context.Context) {
 	}
 }
 
-func (e *Engine) runDigest(ctx context.Context, d digestPlan, previous, due time.Time, late bool) {
+// runDigest scans what d covers, compares it with the checks of d's previous run (at
+// previous), and posts the digest. Its checks are recorded at started, the run's LastRun, so
+// the next run finds them however long this scan takes.
+func (e *Engine) runDigest(ctx context.Context, d digestPlan, previous, started, due time.Time, late bool) {
 	a, ok := e.adapter(d.Platform)
 	if !ok {
 		e.log.Error("digest platform not running", "digest", d.Name, "platform", d.Platform)
@@ -157,7 +197,7 @@ func (e *Engine) runDigest(ctx context.Context, d digestPlan, previous, due time
 			before[key] = rec.Status
 		}
 	}
-	e.recordDrift(results)
+	e.recordDrift(results, started)
 	doc := digestDoc(results, before, e.now(), due, late)
 	headline := ref
 	if canEdit {
@@ -213,11 +253,11 @@ func drifted(results []serviceDrift) int {
 	return n
 }
 
-// recordDrift appends the results to the drift history.
-func (e *Engine) recordDrift(results []serviceDrift) {
+// recordDrift appends the results, checked at at, to the drift history.
+func (e *Engine) recordDrift(results []serviceDrift, at time.Time) {
 	var recs []store.DriftRecord
 	for _, r := range results {
-		recs = append(recs, store.DriftRecord{Key: r.Env + "/" + r.Service, At: e.now(), Status: string(r.Status), Summary: layerCounts(r)})
+		recs = append(recs, store.DriftRecord{Key: r.Env + "/" + r.Service, At: at, Status: string(r.Status), Summary: layerCounts(r)})
 	}
 	counts := map[executor.DriftStatus]float64{}
 	for _, r := range results {

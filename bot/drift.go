@@ -59,7 +59,7 @@ func (e *Engine) drift(ctx context.Context, c conv, in *intents.Intent) {
 		return
 	}
 	results := e.checkDrift(ctx, todo, scan{}, nil)
-	e.recordDrift(results)
+	e.recordDrift(results, e.now())
 	e.say(ctx, c.a, c.m.Post, driftDoc(results, e.now()))
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/store"
@@ -19,7 +20,9 @@ const wrenchEmoji = "wrench"
 //
 // A post yields at most one pending plan: a redelivered 🔧 changes nothing, and someone else's
 // 🔧 while that plan is pending is pointed at it. On a headline listing several services the
-// 🔧 is answered once, saying where to react instead.
+// 🔧 is answered once, saying where to react instead. A post older than digestPostTTL plans
+// nothing: while Eos still knows it (until the next prune) the 🔧 is answered once per person
+// with the command to use instead; once pruned it is a post Eos does not know, and ignored.
 func (e *Engine) wrench(ctx context.Context, a adapters.Adapter, r adapters.Reaction) {
 	if r.Emoji != wrenchEmoji || r.Removed || r.User.Bot {
 		return
@@ -30,6 +33,12 @@ func (e *Engine) wrench(ctx context.Context, a adapters.Adapter, r adapters.Reac
 	}
 	if err != nil {
 		e.log.Error("finding the digest post of a reaction", "post", r.Post.ID, "err", err)
+		return
+	}
+	if dp.At.Before(e.now().Add(-digestPostTTL)) {
+		if e.once(onceKey(r, "too old")) {
+			e.say(ctx, a, r.Post, reply(tooOld(e.cfg.BotName, dp.Keys)))
+		}
 		return
 	}
 	switch len(dp.Keys) {
@@ -116,6 +125,17 @@ func severalDrifted(keys []string) string {
 	}
 	return fmt.Sprintf("This digest lists %d services (%s): react 🔧 on the service's own reply in this thread, or say @eos reconcile SERVICE in ENV.",
 		len(keys), strings.Join(names, ", "))
+}
+
+// tooOld answers a 🔧 on a digest post older than digestPostTTL.
+func tooOld(botName string, keys []string) string {
+	ask := "@" + botName + " reconcile SERVICE in ENV"
+	if len(keys) == 1 {
+		env, service, _ := strings.Cut(keys[0], "/")
+		ask = fmt.Sprintf("@%s reconcile %s in %s", botName, service, env)
+	}
+	return fmt.Sprintf("This digest is too old to act on (🔧 works for %d days after a digest): ask %s. Nothing planned.",
+		int(digestPostTTL/(24*time.Hour)), ask)
 }
 
 // alreadyAsked answers a 🔧 on a post whose plan is still being made or waits for approval.
