@@ -24,3 +24,59 @@ as_pg() {
 		"$@"
 	fi
 }
+
+# build_module MODULE VERSION CACHE_DIR BINARY COMPILE [keep-src] builds a server from its Go
+# module into CACHE_DIR/bin/BINARY on a cache miss. It downloads MODULE@VERSION through the
+# module proxy, copies it somewhere writable, and runs the function COMPILE inside the copy with
+# the path of the binary to write as $1. The build happens in a temporary directory next to the
+# cache and is renamed into place, so an interrupted build never leaves a half-filled cache; a
+# lock keeps two concurrent builds from racing. The copied source is removed afterwards unless
+# keep-src is given (Mattermost serves files from it).
+build_module() {
+	local module=$1 version=$2 cache=$3 binary=$4 compile=$5 keep=${6:-}
+	[[ -x $cache/bin/$binary ]] && return 0
+	local parent
+	parent=$(dirname "$cache")
+	mkdir -p "$parent"
+	exec 9>"$parent/.lock"
+	flock 9
+	if [[ -x $cache/bin/$binary ]]; then
+		exec 9>&-
+		return 0
+	fi
+	command -v go >/dev/null || die "go is not installed"
+	local tmp dir start=$SECONDS
+	tmp=$(mktemp -d "$parent/.build.XXXXXX")
+	chmod 755 "$tmp"
+	# shellcheck disable=SC2064 # expand $tmp now: it is local
+	trap "rm -rf '$tmp'" EXIT
+	log "downloading $module@$version"
+	dir=$(cd "$tmp" && GOTOOLCHAIN=local GOFLAGS=-mod=mod go mod download -json "$module@$version" |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')
+	[[ -d $dir ]] || die "go mod download gave no module directory"
+	cp -r "$dir" "$tmp/src"
+	chmod -R u+w "$tmp/src"
+	mkdir -p "$tmp/bin"
+	log "compiling $binary (several minutes on two cores)"
+	(cd "$tmp/src" && "$compile" "$tmp/bin/$binary")
+	[[ $keep == keep-src ]] || rm -rf "$tmp/src"
+	rm -rf "$cache"
+	mv "$tmp" "$cache"
+	trap - EXIT
+	exec 9>&-
+	[[ -x $cache/bin/$binary ]] || die "build finished but the cache is incomplete"
+	log "built and cached in $((SECONDS - start)) s: $cache"
+}
+
+# drop_local_replaces drops the go.mod replace directives that point into the module's own tree
+# (its nested modules, which a module download does not carry); run it in the module's copy.
+drop_local_replaces() {
+	local old
+	for old in $(GOTOOLCHAIN=local go mod edit -json |
+		python3 -c 'import json,sys
+for r in json.load(sys.stdin).get("Replace") or []:
+    if r["New"]["Path"].startswith("./") or r["New"]["Path"].startswith("../"):
+        print(r["Old"]["Path"])'); do
+		GOTOOLCHAIN=local go mod edit -dropreplace "$old"
+	done
+}

@@ -30,41 +30,15 @@ cache_ok() {
 	[[ -x $CACHE_DIR/bin/mattermost && -d $CACHE_DIR/src/i18n && -d $CACHE_DIR/src/templates && -d $CACHE_DIR/src/fonts ]]
 }
 
-# build compiles the server into a temporary directory next to the cache and renames it into
-# place, so an interrupted build never leaves a half-filled cache behind. A lock keeps two
-# concurrent builds from racing.
+# compile builds the mattermost binary at $1, inside the module's copy (see build_module).
+compile() {
+	GOTOOLCHAIN=local GOFLAGS=-mod=mod go build -ldflags=-checklinkname=0 -o "$1" ./cmd/mattermost
+}
+
 build() {
-	cache_ok && return 0
-	local parent
-	parent=$(dirname "$CACHE_DIR")
-	mkdir -p "$parent"
-	exec 9>"$parent/.lock"
-	flock 9
-	if cache_ok; then
-		exec 9>&-
-		return 0
-	fi
-	command -v go >/dev/null || die "go is not installed"
-	local tmp dir start=$SECONDS
-	tmp=$(mktemp -d "$parent/.build.XXXXXX")
-	chmod 755 "$tmp"
-	# shellcheck disable=SC2064 # expand $tmp now: it is local
-	trap "rm -rf '$tmp'" EXIT
-	log "downloading $MM_MODULE@$MM_VERSION"
-	dir=$(cd "$tmp" && GOTOOLCHAIN=local GOFLAGS=-mod=mod go mod download -json "$MM_MODULE@$MM_VERSION" |
-		python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')
-	[[ -d $dir ]] || die "go mod download gave no module directory"
-	cp -r "$dir" "$tmp/src"
-	chmod -R u+w "$tmp/src"
-	mkdir -p "$tmp/bin"
-	log "compiling (about ten minutes on two cores)"
-	(cd "$tmp/src" && GOTOOLCHAIN=local GOFLAGS=-mod=mod go build -ldflags=-checklinkname=0 -o "$tmp/bin/mattermost" ./cmd/mattermost)
-	rm -rf "$CACHE_DIR"
-	mv "$tmp" "$CACHE_DIR"
-	trap - EXIT
-	exec 9>&-
-	cache_ok || die "build finished but the cache is incomplete"
-	log "built and cached in $((SECONDS - start)) s: $CACHE_DIR"
+	# A cache whose source lacks the files the server reads at start is built again.
+	cache_ok || rm -rf "$CACHE_DIR/bin"
+	build_module "$MM_MODULE" "$MM_VERSION" "$CACHE_DIR" mattermost compile keep-src
 }
 
 start_postgres() {

@@ -23,49 +23,14 @@ NOMAD_API_VERSION=v0.0.0-20221006174558-2aa7e66bdb52
 CACHE_DIR=${XDG_CACHE_HOME:-$HOME/.cache}/eos/nomad/$NOMAD_VERSION
 READY_TRIES=240 # × 0.5 s
 
-cache_ok() { [[ -x $CACHE_DIR/bin/nomad ]]; }
 
-# build compiles the agent into a temporary directory next to the cache and renames it into
-# place, so an interrupted build never leaves a half-filled cache behind. A lock keeps two
-# concurrent builds from racing.
-build() {
-	cache_ok && return 0
-	local parent
-	parent=$(dirname "$CACHE_DIR")
-	mkdir -p "$parent"
-	exec 9>"$parent/.lock"
-	flock 9
-	if cache_ok; then
-		exec 9>&-
-		return 0
-	fi
-	command -v go >/dev/null || die "go is not installed"
-	local tmp dir start=$SECONDS
-	tmp=$(mktemp -d "$parent/.build.XXXXXX")
-	chmod 755 "$tmp"
-	# shellcheck disable=SC2064 # expand $tmp now: it is local
-	trap "rm -rf '$tmp'" EXIT
-	log "downloading $NOMAD_MODULE@$NOMAD_VERSION"
-	dir=$(cd "$tmp" && GOTOOLCHAIN=local GOFLAGS=-mod=mod go mod download -json "$NOMAD_MODULE@$NOMAD_VERSION" |
-		python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')
-	[[ -d $dir ]] || die "go mod download gave no module directory"
-	cp -r "$dir" "$tmp/src"
-	chmod -R u+w "$tmp/src"
-	mkdir -p "$tmp/bin"
-	log "compiling (several minutes on two cores)"
-	(
-		cd "$tmp/src"
-		GOTOOLCHAIN=local go mod edit -dropreplace "$NOMAD_MODULE/api" -require "$NOMAD_MODULE/api@$NOMAD_API_VERSION"
-		GOTOOLCHAIN=local GOFLAGS=-mod=mod go build -ldflags=-checklinkname=0 -o "$tmp/bin/nomad" .
-	)
-	rm -rf "$tmp/src"
-	rm -rf "$CACHE_DIR"
-	mv "$tmp" "$CACHE_DIR"
-	trap - EXIT
-	exec 9>&-
-	cache_ok || die "build finished but the cache is incomplete"
-	log "built and cached in $((SECONDS - start)) s: $CACHE_DIR"
+# compile builds the nomad binary at $1, inside the module's copy (see build_module).
+compile() {
+	GOTOOLCHAIN=local go mod edit -dropreplace "$NOMAD_MODULE/api" -require "$NOMAD_MODULE/api@$NOMAD_API_VERSION"
+	GOTOOLCHAIN=local GOFLAGS=-mod=mod go build -ldflags=-checklinkname=0 -o "$1" .
 }
+
+build() { build_module "$NOMAD_MODULE" "$NOMAD_VERSION" "$CACHE_DIR" nomad compile; }
 
 start() {
 	local state=$1 start=$SECONDS http rpc serf url i

@@ -22,59 +22,17 @@ CACHE_DIR=${XDG_CACHE_HOME:-$HOME/.cache}/eos/vault/$VAULT_VERSION
 ROOT_TOKEN=eos-test-root
 READY_TRIES=240 # × 0.5 s
 
-cache_ok() { [[ -x $CACHE_DIR/bin/vault ]]; }
 
-# build compiles the server into a temporary directory next to the cache and renames it into
-# place, so an interrupted build never leaves a half-filled cache behind. A lock keeps two
-# concurrent builds from racing.
-build() {
-	cache_ok && return 0
-	local parent
-	parent=$(dirname "$CACHE_DIR")
-	mkdir -p "$parent"
-	exec 9>"$parent/.lock"
-	flock 9
-	if cache_ok; then
-		exec 9>&-
-		return 0
-	fi
-	command -v go >/dev/null || die "go is not installed"
-	local tmp dir start=$SECONDS
-	tmp=$(mktemp -d "$parent/.build.XXXXXX")
-	chmod 755 "$tmp"
-	# shellcheck disable=SC2064 # expand $tmp now: it is local
-	trap "rm -rf '$tmp'" EXIT
-	log "downloading $VAULT_MODULE@$VAULT_VERSION"
-	dir=$(cd "$tmp" && GOTOOLCHAIN=local GOFLAGS=-mod=mod go mod download -json "$VAULT_MODULE@$VAULT_VERSION" |
-		python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')
-	[[ -d $dir ]] || die "go mod download gave no module directory"
-	cp -r "$dir" "$tmp/src"
-	chmod -R u+w "$tmp/src"
-	mkdir -p "$tmp/bin"
-	log "compiling (several minutes on two cores)"
-	(
-		cd "$tmp/src"
-		# The release's go.mod replaces its nested modules (api, sdk, ...) with local directories
-		# that a module download does not carry. The versions go.mod requires (api v1.9.0,
-		# sdk v0.8.1) are the ones this release was cut with, so the proxy's copies build it.
-		local old
-		for old in $(GOTOOLCHAIN=local go mod edit -json |
-			python3 -c 'import json,sys
-for r in json.load(sys.stdin).get("Replace") or []:
-    if r["New"]["Path"].startswith("./") or r["New"]["Path"].startswith("../"):
-        print(r["Old"]["Path"])'); do
-			GOTOOLCHAIN=local go mod edit -dropreplace "$old"
-		done
-		GOTOOLCHAIN=local GOFLAGS=-mod=mod go build -ldflags=-checklinkname=0 -o "$tmp/bin/vault" .
-	)
-	rm -rf "$tmp/src"
-	rm -rf "$CACHE_DIR"
-	mv "$tmp" "$CACHE_DIR"
-	trap - EXIT
-	exec 9>&-
-	cache_ok || die "build finished but the cache is incomplete"
-	log "built and cached in $((SECONDS - start)) s: $CACHE_DIR"
+# compile builds the vault binary at $1, inside the module's copy (see build_module).
+compile() {
+	# The release's go.mod replaces its nested modules (api, sdk, ...) with local directories
+	# that a module download does not carry. The versions go.mod requires (api v1.9.0, sdk
+	# v0.8.1) are the ones this release was cut with, so the proxy's copies build it.
+	drop_local_replaces
+	GOTOOLCHAIN=local GOFLAGS=-mod=mod go build -ldflags=-checklinkname=0 -o "$1" .
 }
+
+build() { build_module "$VAULT_MODULE" "$VAULT_VERSION" "$CACHE_DIR" vault compile; }
 
 start() {
 	local state=$1 start=$SECONDS port url i
