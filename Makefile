@@ -2,6 +2,8 @@
 # they need (Terraform, the eoslab provider mirror, test servers) into the cache outside the
 # checkout: $(EOS_CACHE).
 SHELL := /bin/bash
+# A recipe piped into tee (make bench) fails when its command fails, not only when tee does.
+.SHELLFLAGS := -o pipefail -c
 export GOTOOLCHAIN := local
 GO ?= go
 EOS_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/eos
@@ -39,7 +41,8 @@ terraform:
 run: build
 	EOS_TERRAFORM_MIRROR=$(PROVIDERS) EOSLAB_DELAY=$${EOSLAB_DELAY:-500ms} EOS_LOG_LEVEL=$${EOS_LOG_LEVEL:-warn} scripts/run.sh
 
-## test: build, start the test servers (Mattermost, PostgreSQL), run every test, stop them
+## test: build, start the test servers (Mattermost, Nomad, Vault, Consul, PostgreSQL), run every
+## test, stop them
 test: build
 	scripts/test.sh
 
