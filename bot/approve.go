@@ -103,14 +103,22 @@ func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, 
 // notAllowed explains a refused reaction once per plan and person, so repeated reactions do
 // not fill the thread.
 func (e *Engine) notAllowed(p *store.Plan, user, what, why string) string {
-	key := p.ID + "/" + user + "/" + what
+	if !e.once(p.ID + "/" + user + "/" + what) {
+		return ""
+	}
+	return fmt.Sprintf("@%s can't %s %s plans (%s). Nothing changed.", user, what, p.Plan.Spec.Env, why)
+}
+
+// once reports whether key is new to this process, so a refusal is said once per person and
+// post however often the reaction is delivered (approvals and 🔧 alike).
+func (e *Engine) once(key string) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.warned[key] {
-		return ""
+		return false
 	}
 	e.warned[key] = true
-	return fmt.Sprintf("@%s can't %s %s plans (%s). Nothing changed.", user, what, p.Plan.Spec.Env, why)
+	return true
 }
 
 // act posts what a decision means and starts the run when the plan is approved.

@@ -188,14 +188,14 @@ func (e *Engine) reconcile(ctx context.Context, c conv, in *intents.Intent) {
 }
 
 // reconcileService proposes re-applying the declared state of service in env, for `reconcile`
-// and for a 🔧 on a drift digest.
-func (e *Engine) reconcileService(ctx context.Context, c conv, env, service string) {
+// and for a 🔧 on a drift digest. It returns the plan's id, or "" when none was stored.
+func (e *Engine) reconcileService(ctx context.Context, c conv, env, service string) string {
 	d, err := e.st.Declared(env + "/" + service)
 	if err != nil || d.Destroyed {
 		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to reconcile. @eos status", service, env)))
-		return
+		return ""
 	}
 	spec := d.Spec
 	spec.Verb = "reconcile"
-	e.propose(ctx, c, spec, store.PlanPending)
+	return e.propose(ctx, c, spec, store.PlanPending)
 }

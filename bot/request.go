@@ -60,25 +60,26 @@ func (e *Engine) envOf(in *intents.Intent) string {
 	return e.cfg.DefaultEnv
 }
 
-// propose plans spec, stores the plan and posts its preview in the request's thread.
-func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state store.PlanState) {
+// propose plans spec, stores the plan and posts its preview in the request's thread. It
+// returns the stored plan's id, or "" when no plan was stored (refused, busy, failed).
+func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state store.PlanState) string {
 	ep := e.cfg.Policy.For(spec.Env, spec.Verb)
 	if state == store.PlanPending && !ep.MayRequest(e.person(ctx, c.a, c.m.Author, ep.Requesters)) {
 		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("@%s can't ask for changes in %s (requesters: %s). Nothing changed.",
 			c.user(), spec.Env, mentions(ep.Requesters))))
 		e.audit(store.Entry{Kind: "refusal", User: c.user(), Platform: c.a.Name(), Service: spec.Target, Env: spec.Env, Text: "not a requester: " + c.m.Text})
-		return
+		return ""
 	}
 	if busy := e.busy(spec.Env + "/" + spec.Target); busy != "" && state == store.PlanPending {
 		e.say(ctx, c.a, c.m.Post, reply(busy))
-		return
+		return ""
 	}
 	planCtx, cancel := context.WithTimeout(ctx, planTimeout)
 	defer cancel()
 	plan, err := e.cfg.Runner.Plan(planCtx, spec)
 	if err != nil {
 		e.fail(ctx, c, "planning", err)
-		return
+		return ""
 	}
 	now := e.now()
 	p := &store.Plan{
@@ -90,7 +91,7 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 		Service: spec.Target, Env: spec.Env, Text: c.m.Text})
 	if err := e.st.CreatePlan(p, request); err != nil {
 		e.fail(ctx, c, "storing the plan", err)
-		return
+		return ""
 	}
 	e.m.plans.WithLabelValues(spec.Verb, spec.Env).Inc()
 	// A stored plan's preview is posted and recorded even if Eos is shutting down meanwhile:
@@ -99,13 +100,14 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 	defer cancelPost()
 	ref := e.say(pctx, c.a, c.m.Post, previewDoc(p, ep, vaultRow(plan, e.cfg.Runner.SecretsConfigured())))
 	if ref.ID == "" {
-		return
+		return p.ID
 	}
 	shown := e.entry(store.Entry{Kind: "preview", Platform: c.a.Name(), PlanID: p.ID, Hash: plan.Hash, Service: spec.Target, Env: spec.Env,
 		Text: fmt.Sprintf("preview posted, %s", planCounts(plan))})
 	if err := e.st.SetPreview(p.ID, ref, shown); err != nil {
 		e.log.Error("recording preview post", "plan", p.ID, "err", err)
 	}
+	return p.ID
 }
 
 // busy says who holds the (env/service) key, or "" when it is free.

@@ -84,32 +84,10 @@ func (e *Engine) wrenchService(ctx context.Context, a adapters.Adapter, r adapte
 		return
 	}
 	c := conv{a: a, m: adapters.Message{Post: r.Post, Author: r.User, Text: text, At: r.At}}
-	e.reconcileService(ctx, c, env, service)
-	planID := ""
-	plans, err := e.st.Plans(func(p *store.Plan) bool {
-		return p.Request == r.Post && p.Requester.Name == r.User.Name && !p.Created.Before(claimed)
-	})
-	if err != nil {
-		e.log.Error("finding the plan a digest post asked for", "post", r.Post.ID, "err", err)
-	}
-	if len(plans) > 0 {
-		planID = plans[len(plans)-1].ID
-	}
+	planID := e.reconcileService(ctx, c, env, service)
 	if err := e.st.SetClaimPlan(r.Post, r.User.Name, planID); err != nil {
 		e.log.Error("recording the plan a digest post asked for", "post", r.Post.ID, "err", err)
 	}
-}
-
-// once reports whether key is new to this process, so a refusal is said once per person and
-// post however often the reaction is delivered.
-func (e *Engine) once(key string) bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.warned[key] {
-		return false
-	}
-	e.warned[key] = true
-	return true
 }
 
 func onceKey(r adapters.Reaction, what string) string {
