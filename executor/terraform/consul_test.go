@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -158,55 +157,14 @@ func TestConsulBackendConcurrentApplyOneWins(t *testing.T) {
 	b := consulBackend(t)
 	layers := []*Layer{newConsulLayer(t, b), newConsulLayer(t, b)}
 	s := spec(unit("slow", map[string]string{"main.tf": slowModule}, nil))
-	plans := make([]executor.LayerPlan, len(layers))
-	for i, l := range layers {
-		plans[i] = mustPlan(t, l, s)
-		if plans[i].Status != executor.PlanChanges {
-			t.Fatalf("plan %d = %s, want changes", i, plans[i].Status)
-		}
-	}
-
-	errs := make([]error, len(layers))
-	var wg sync.WaitGroup
-	for i, l := range layers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, errs[i] = l.Apply(testCtx(t), s, plans[i], func(executor.Event) {})
-		}()
-	}
-	wg.Wait()
-
-	var winners, losers []int
-	for i, err := range errs {
-		switch {
-		case err == nil:
-			winners = append(winners, i)
-		case errors.Is(err, ErrStateLocked):
-			losers = append(losers, i)
-		default:
-			t.Fatalf("apply %d failed for another reason: %v", i, err)
-		}
-	}
-	if len(winners) != 1 || len(losers) != 1 {
-		t.Fatalf("winners %v, losers %v; want exactly one of each (errors %v)", winners, losers, errs)
-	}
-	loser := layers[losers[0]]
-	msg := errs[losers[0]].Error()
-	t.Logf("the loser was told: %s", msg)
+	loser, msg := applyRace(t, layers, s)
 	// Terraform records the holder as user@host, which both instances share here.
 	wantPrefix := "terraform apply for local/slow: the state is locked by " + loser.who + " (apply since "
 	if !strings.HasPrefix(msg, wantPrefix) || !strings.HasSuffix(msg, " UTC); try again when that run is done") {
 		t.Errorf("lock message = %q\nwant it to start %q and name the apply holding the lock", msg, wantPrefix)
 	}
 
-	note, err := loser.Rollback(testCtx(t), s, nil, nil)
-	if err != nil || !strings.Contains(note, "nothing was applied") {
-		t.Errorf("loser's rollback = %q, %v; want nothing rolled back", note, err)
-	}
-	if p := mustPlan(t, loser, s); p.Status != executor.PlanNoChanges {
-		t.Errorf("the loser's retry plans %s (%v), want no changes", p.Status, p.Changes)
-	}
+	loserRecovers(t, loser, s)
 	if st := consulState(t, b, "local_slow"); !strings.Contains(st, `"slow"`) {
 		t.Errorf("Consul's state of workspace local_slow = %.200q, want the winner's resource", st)
 	}
