@@ -98,16 +98,22 @@ func (e *Engine) blueprint(in *intents.Intent) (*catalog.Blueprint, error) {
 	return nil, refuse("unknown service %q · Services: %s", in.Noun, strings.Join(e.cfg.Catalog.ServiceNames(), ", "))
 }
 
-// refuseSecrets turns away a secret typed in chat, saying where Eos keeps the generated one.
+// refuseSecrets turns away a secret typed in chat, saying where Eos keeps the generated one,
+// or, without Vault, that it keeps none.
 func (e *Engine) refuseSecrets(bp *catalog.Blueprint, in *intents.Intent, env string) error {
 	for _, f := range in.Flags {
 		fl, ok := bp.Flag(f.Name)
 		if !ok || !fl.Secret {
 			continue
 		}
-		name := strings.ReplaceAll(f.Name, "-", "_")
-		return &userError{secret: true, msg: fmt.Sprintf("Secrets are never typed in chat: I generate %s's %s and keep it in Vault at %s. Ask again without --%s.",
-			bp.Name, strings.ReplaceAll(f.Name, "-", " "), e.secretPath(env, bp.Name, name), f.Name)}
+		what := strings.ReplaceAll(f.Name, "-", " ")
+		path := e.secretPath(env, bp.Name, strings.ReplaceAll(f.Name, "-", "_"))
+		msg := fmt.Sprintf("Secrets are never typed in chat: I generate %s's %s and keep it in Vault at %s.", bp.Name, what, path)
+		if !e.cfg.Runner.SecretsConfigured() {
+			msg = fmt.Sprintf("Secrets are never typed in chat: with Vault configured I generate %s's %s and keep it at %s; "+
+				"this Eos has no Vault, so it keeps none.", bp.Name, what, path)
+		}
+		return &userError{secret: true, msg: msg + fmt.Sprintf(" Ask again without --%s.", f.Name)}
 	}
 	return nil
 }
@@ -137,12 +143,12 @@ func unitOf(r *catalog.Rendered, nodes []string) executor.Unit {
 	return u
 }
 
-// vaultRow is the preview's Vault line: which secrets the plan creates or reuses. Values are
-// never shown.
+// vaultRow is the preview's Vault line: which secrets the plan creates, reuses, keeps or
+// deletes. Values are never shown.
 func vaultRow(plan executor.Plan, configured bool) string {
 	if sp := plan.Secrets; sp != nil {
-		return fmt.Sprintf("creates %d secret(s)%s, reuses %d%s — values never shown",
-			len(sp.Create), listed(sp.Create), len(sp.Reuse), listed(sp.Reuse))
+		return fmt.Sprintf("creates %s%s, reuses %d%s — values never shown",
+			secrets(len(sp.Create)), listed(sp.Create), len(sp.Reuse), listed(sp.Reuse))
 	}
 	var names, kept []string
 	for _, u := range plan.Spec.Units {
@@ -154,17 +160,26 @@ func vaultRow(plan executor.Plan, configured bool) string {
 			}
 		}
 	}
+	sort.Strings(names)
 	switch {
+	case len(kept) > 0 && !configured:
+		return "not configured — skipped: no secrets to keep or delete"
 	case len(kept) > 0 && plan.Spec.PurgeSecrets:
-		return fmt.Sprintf("deletes %d secret(s) (%s) after the destroy (--purge-secrets)", len(kept), strings.Join(kept, ", "))
+		return fmt.Sprintf("deletes %s (%s) after the destroy (--purge-secrets)", secrets(len(kept)), strings.Join(kept, ", "))
 	case len(kept) > 0:
-		return fmt.Sprintf("keeps %d secret(s) (%s): a later create reuses them; add --purge-secrets to delete them", len(kept), strings.Join(kept, ", "))
+		them := "them"
+		if len(kept) == 1 {
+			them = "it"
+		}
+		return fmt.Sprintf("keeps %s (%s): a later create reuses %s; add --purge-secrets to delete %[3]s", secrets(len(kept)), strings.Join(kept, ", "), them)
 	case len(names) == 0 || configured:
 		return ""
 	}
-	sort.Strings(names)
-	return fmt.Sprintf("not configured — skipped: %d secret(s) needed (%s), values never shown", len(names), strings.Join(names, ", "))
+	return fmt.Sprintf("not configured — skipped: %s needed (%s), values never shown", secrets(len(names)), strings.Join(names, ", "))
 }
+
+// secrets counts secrets: "1 secret", "2 secrets".
+func secrets(n int) string { return fmt.Sprintf("%d secret%s", n, plural(n)) }
 
 func listed(paths []string) string {
 	if len(paths) == 0 {

@@ -157,7 +157,7 @@ func TestDriftFindsAnOutOfBandChange(t *testing.T) {
 
 	after := h.Last()
 	h.Say("alice", "@eos drift")
-	h.WaitText(after, "all 1 services match their declared state")
+	h.WaitText(after, "the 1 service checked matches its declared state")
 
 	// Someone resizes the server behind Eos's back.
 	path := filepath.Join(h.Cloud(), "server", "proxy-grafana.json")
@@ -270,7 +270,7 @@ func TestMistakesGetSpecificAnswers(t *testing.T) {
 		{"@eos create nextclod --sso", `unknown service "nextclod" — did you mean "nextcloud"?`},
 		{"@eos craete grafana", `did you mean "create"?`},
 		{"@eos create grafana --colour blue", `unknown flag "--colour"`},
-		{"@eos create nextcloud --admin-password hunter2", "Secrets are never typed in chat: I generate nextcloud's admin password and keep it in Vault at eos/local/nextcloud/admin_password"},
+		{"@eos create nextcloud --admin-password hunter2", "Secrets are never typed in chat: with Vault configured I generate nextcloud's admin password and keep it at eos/local/nextcloud/admin_password; this Eos has no Vault, so it keeps none."},
 		{"@eos destroy jenkins", "jenkins is not deployed in local: nothing to destroy."},
 		{"@eos update grafana --port 3001", "grafana is not deployed in local yet. To deploy it: @eos create grafana"},
 		{"@eos history", "No runs of anything yet."},

@@ -54,7 +54,7 @@ func TestScheduledDigest(t *testing.T) {
 	if n := h.Engine.RunDueDigests(ctx); n != 1 {
 		t.Fatalf("%d digests ran at 08:00:30, want 1", n)
 	}
-	h.WaitText(after, "Drift · Mon 23 Nov 08:00 UTC · all 1 services match their declared state.")
+	h.WaitText(after, "Drift · Mon 23 Nov 08:00 UTC · the 1 service checked matches its declared state.")
 
 	resizeServer(t, h, "proxy-grafana", "xlarge")
 	clock.Advance(24 * time.Hour)
@@ -96,5 +96,5 @@ func TestScheduledDigest(t *testing.T) {
 	clock.Advance(24 * time.Hour)
 	after = h.Last()
 	h.Engine.RunDueDigests(ctx)
-	h.WaitText(after, "all 1 services match their declared state. 1 resolved since the last digest.")
+	h.WaitText(after, "the 1 service checked matches its declared state. 1 resolved since the last digest.")
 }

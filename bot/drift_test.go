@@ -87,7 +87,7 @@ func TestDriftReportsEachKind(t *testing.T) {
 			deploy(t, h, "grafana")
 			after := h.Last()
 			h.Say("alice", "@eos drift grafana")
-			h.WaitText(after, "all 1 services match their declared state")
+			h.WaitText(after, "the 1 service checked matches its declared state")
 
 			tc.change(t, h)
 			after = h.Last()

@@ -38,7 +38,7 @@ func driftDoc(results []serviceDrift, at time.Time) adapters.Doc {
 	}
 	when := at.UTC().Format("Mon 02 Jan 15:04 UTC")
 	if drifted == 0 && unknown == 0 {
-		return reply(fmt.Sprintf("Drift · %s · all %d services match their declared state.", when, len(results)))
+		return reply(fmt.Sprintf("Drift · %s · %s.", when, allClean(len(results))))
 	}
 	head := fmt.Sprintf("Drift · %s · %d of %d services drifted", when, drifted, len(results))
 	if unknown > 0 {
@@ -89,7 +89,7 @@ func digestDoc(results []serviceDrift, before map[string]string, at, due time.Ti
 		listed = append(listed, r)
 	}
 	if n == 0 {
-		line := fmt.Sprintf("Drift · %s · all %d services match their declared state.", when, len(results))
+		line := fmt.Sprintf("Drift · %s · %s.", when, allClean(len(results)))
 		if resolved > 0 {
 			line += fmt.Sprintf(" %d resolved since the last digest.", resolved)
 		}
@@ -156,6 +156,15 @@ func layerCounts(r serviceDrift) string {
 	return strings.Join(parts, " · ")
 }
 
+// allClean says that all n services checked match their declared state.
+func allClean(n int) string {
+	if n == 1 {
+		return "the 1 service checked matches its declared state"
+	}
+	return fmt.Sprintf("all %d services match their declared state", n)
+}
+
+// plural is the "s" of a count's noun.
 func plural(n int) string {
 	if n == 1 {
 		return ""

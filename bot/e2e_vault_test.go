@@ -49,7 +49,7 @@ func TestE2EVaultSecretsThroughTheBot(t *testing.T) {
 	client.KVv2("secret").DeleteMetadata(context.Background(), "eos-e2e/"+env+"/grafana/admin_password")
 
 	p, id := preview(t, h, "alice", "@eos create grafana in "+env)
-	if !strings.Contains(p.Text, "Vault     | creates 1 secret(s) ("+path+"), reuses 0 — values never shown") {
+	if !strings.Contains(p.Text, "Vault     | creates 1 secret ("+path+"), reuses 0 — values never shown") {
 		t.Errorf("preview's Vault row:\n%s", p.Text)
 	}
 	h.React("bob", p.ID, "+1")
@@ -83,13 +83,13 @@ func TestE2EVaultSecretsThroughTheBot(t *testing.T) {
 
 	// Destroy leaves the secret; a new create reuses it.
 	dp, did := preview(t, h, "alice", "@eos destroy grafana in "+env)
-	if !strings.Contains(dp.Text, "keeps 1 secret(s) (grafana/admin_password): a later create reuses them; add --purge-secrets to delete them") {
+	if !strings.Contains(dp.Text, "keeps 1 secret (grafana/admin_password): a later create reuses it; add --purge-secrets to delete it") {
 		t.Errorf("destroy preview does not say the secret is kept:\n%s", dp.Text)
 	}
 	h.React("bob", dp.ID, "+1")
 	h.WaitText(dp.ID, "Run "+did+" · done in")
 	again, _ := preview(t, h, "alice", "@eos create grafana in "+env)
-	if !strings.Contains(again.Text, "creates 0 secret(s), reuses 1 ("+path+")") {
+	if !strings.Contains(again.Text, "creates 0 secrets, reuses 1 ("+path+")") {
 		t.Errorf("second create does not reuse the secret:\n%s", again.Text)
 	}
 
@@ -102,11 +102,11 @@ func TestE2EVaultSecretsThroughTheBot(t *testing.T) {
 
 	// destroy --purge-secrets deletes it.
 	pp, pid := preview(t, h, "alice", "@eos destroy grafana --purge-secrets in "+env)
-	if !strings.Contains(pp.Text, "deletes 1 secret(s) (grafana/admin_password) after the destroy (--purge-secrets)") {
+	if !strings.Contains(pp.Text, "deletes 1 secret (grafana/admin_password) after the destroy (--purge-secrets)") {
 		t.Errorf("purge preview:\n%s", pp.Text)
 	}
 	h.React("bob", pp.ID, "+1")
-	h.WaitText(pp.ID, "Run "+pid+" · done in", "Vault ✅ deleted 1 secret(s)")
+	h.WaitText(pp.ID, "Run "+pid+" · done in", "Vault ✅ deleted 1 secret")
 	if _, err := client.KVv2("secret").Get(context.Background(), "eos-e2e/"+env+"/grafana/admin_password"); err == nil {
 		t.Error("the secret is still in Vault after destroy --purge-secrets")
 	}
@@ -114,7 +114,7 @@ func TestE2EVaultSecretsThroughTheBot(t *testing.T) {
 	after := h.Last()
 	h.Say("alice", "@eos create grafana --admin-password hunter2 in "+env)
 	refusal := h.WaitPost(after, func(console.Post) bool { return true })
-	if !strings.Contains(refusal.Text, "Secrets are never typed in chat") || !strings.Contains(refusal.Text, "secret/eos-e2e/"+env+"/grafana/admin_password") || strings.Contains(refusal.Text, "hunter2") {
+	if !strings.Contains(refusal.Text, "Secrets are never typed in chat: I generate grafana's admin password and keep it in Vault at") || !strings.Contains(refusal.Text, "secret/eos-e2e/"+env+"/grafana/admin_password") || strings.Contains(refusal.Text, "hunter2") {
 		t.Errorf("refusal:\n%s", refusal.Text)
 	}
 }

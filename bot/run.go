@@ -64,7 +64,7 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan)
 		layers = append([]executor.LayerResult{{Layer: executor.Vault, Status: executor.ResultFailed, Error: res.SecretsError}}, layers...)
 	}
 	if n := len(res.Purged); n > 0 {
-		layers = append(layers, executor.LayerResult{Layer: executor.Vault, Status: executor.ResultOK, Summary: fmt.Sprintf("deleted %d secret(s)", n)})
+		layers = append(layers, executor.LayerResult{Layer: executor.Vault, Status: executor.ResultOK, Summary: fmt.Sprintf("deleted %d secret%s", n, plural(n))})
 	}
 	final, err := e.st.FinishRun(run.ID, state, layers, e.now(), declared)
 	if err != nil {
