@@ -130,6 +130,10 @@ type Connection interface {
 // ErrNotPermitted is returned by an optional operation the platform refuses the bot.
 var ErrNotPermitted = errors.New("not permitted for the bot on this platform")
 
+// ErrNoSuchPost is returned by an operation on a post that no longer exists: deleted, or, on
+// the console, made in an earlier session.
+var ErrNoSuchPost = errors.New("no such post")
+
 // ErrNoSuchGroup is returned by GroupResolver.MemberOf for a group the platform does not know.
 var ErrNoSuchGroup = errors.New("no such group")
 

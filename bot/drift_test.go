@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -167,7 +166,7 @@ func TestWrenchOnDigestPlansReconcile(t *testing.T) {
 	// adapter replays it), then bob's while her plan waits.
 	wrench := func(user string) adapters.Reaction {
 		return adapters.Reaction{User: adapters.User{ID: user, Name: user}, Emoji: "wrench", At: clock.Now(),
-			Post: adapters.PostRef{Platform: "console", Channel: "local", ID: strconv.Itoa(grafana.ID), Thread: strconv.Itoa(head.ID)}}
+			Post: h.Console.Ref(grafana)}
 	}
 	var wg sync.WaitGroup
 	for range 3 {
@@ -204,7 +203,7 @@ func TestWrenchOnDigestPlansReconcile(t *testing.T) {
 		t.Fatalf("reconcile plans = %d (%v), want 1", len(plans), err)
 	}
 	p := plans[0]
-	if p.Requester.Name != "alice" || p.Plan.Spec.Target != "grafana" || p.Preview.Thread != strconv.Itoa(head.ID) {
+	if p.Requester.Name != "alice" || p.Plan.Spec.Target != "grafana" || p.Preview.Thread != h.Console.Ref(head).ID {
 		t.Errorf("plan %s asked by %s for %s, preview %+v; want alice, grafana, in thread %d", p.ID, p.Requester.Name, p.Plan.Spec.Target, p.Preview, head.ID)
 	}
 

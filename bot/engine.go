@@ -218,8 +218,30 @@ func (e *Engine) say(ctx context.Context, a adapters.Adapter, post adapters.Post
 	} else {
 		ref, err = a.Post(ctx, post.Channel, doc)
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, adapters.ErrNoSuchPost):
+		e.log.Info("not answering: the post to answer is gone", "platform", a.Name(), "channel", post.Channel, "err", err)
+	case err != nil:
 		e.log.Error("posting reply", "platform", a.Name(), "channel", post.Channel, "err", err)
+	}
+	return ref
+}
+
+// sayAnywhere is say, but when post is gone (deleted, or a console post of an earlier session)
+// doc goes to post's channel instead: for what must be seen, such as a run's progress.
+func (e *Engine) sayAnywhere(ctx context.Context, a adapters.Adapter, post adapters.PostRef, doc adapters.Doc) adapters.PostRef {
+	if t, ok := a.(adapters.Threader); ok {
+		ref, err := t.Reply(ctx, post, doc)
+		if !errors.Is(err, adapters.ErrNoSuchPost) {
+			if err != nil {
+				e.log.Error("posting reply", "platform", a.Name(), "channel", post.Channel, "err", err)
+			}
+			return ref
+		}
+	}
+	ref, err := a.Post(ctx, post.Channel, doc)
+	if err != nil {
+		e.log.Error("posting", "platform", a.Name(), "channel", post.Channel, "err", err)
 	}
 	return ref
 }

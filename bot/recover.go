@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -80,6 +81,10 @@ func (e *Engine) catchUpReactions(ctx context.Context) error {
 			continue
 		}
 		reactions, err := rr.Reactions(ctx, p.Preview)
+		if errors.Is(err, adapters.ErrNoSuchPost) {
+			e.previewGone(ctx, a, p, err)
+			continue
+		}
 		if err != nil {
 			e.log.Warn("reading reactions on a pending plan", "plan", p.ID, "err", err)
 			continue
@@ -89,6 +94,26 @@ func (e *Engine) catchUpReactions(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// previewGone cancels a pending plan whose preview no longer exists (deleted while Eos was
+// down, or a console post of an earlier session): nobody can approve it any more. The request's
+// thread is told, where it still exists.
+func (e *Engine) previewGone(ctx context.Context, a adapters.Adapter, p *store.Plan, why error) {
+	_, err := e.st.UpdatePlan(p.ID, func(p *store.Plan) error {
+		if p.State != store.PlanPending {
+			return errNotPending
+		}
+		p.State, p.Updated = store.PlanCancelled, e.now()
+		return nil
+	})
+	if err != nil {
+		return
+	}
+	e.log.Info("cancelled a pending plan whose preview is gone", "plan", p.ID, "why", why)
+	e.audit(store.Entry{Kind: "cancel", PlanID: p.ID, Hash: p.Plan.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env,
+		Text: "preview gone: nobody could approve it"})
+	e.say(ctx, a, p.Request, reply(fmt.Sprintf("Plan %s is cancelled: its preview was deleted, so nobody could approve it. Nothing changed. Ask again for a fresh plan.", p.ID)))
 }
 
 // sweep expires pending plans whose time is up, until ctx ends.

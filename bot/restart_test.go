@@ -8,14 +8,17 @@ import (
 	"github.com/eosbot/eos/bot/store"
 )
 
-// A plan that was pending when Eos stopped can be approved after it starts again, and a plan
-// approved just before a crash (approved, no run yet) is started at start-up: nothing that
-// was approved is lost.
+// A plan approved just before a crash (approved, no run yet) is started at start-up: nothing
+// that was approved is lost. (A plan pending when Eos stopped can be approved after it starts
+// again where its preview outlives Eos: TestE2EMattermostBotRestart.) Console posts do not
+// outlive Eos: the approved plan's progress is posted at channel level, and a pending plan
+// whose preview was a console post of the earlier session is cancelled, so a ✅ on the new
+// session's post with the same number can never approve it.
 func TestPlansSurviveARestart(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	h := eostest.New(t, eostest.Options{DataDir: dir})
-	_, pending := preview(t, h, "alice", "@eos create grafana")
+	oldPreview, pending := preview(t, h, "alice", "@eos create grafana")
 	_, approved := preview(t, h, "alice", "@eos create jenkins")
 	h.Stop()
 
@@ -39,12 +42,27 @@ func TestPlansSurviveARestart(t *testing.T) {
 	if err != nil || r.State != store.RunDone {
 		t.Fatalf("the plan approved before the restart did not run: %+v, %v\n%s", r, err, h2.Log.String())
 	}
-	p, err := h2.Store.Plan(pending)
-	if err != nil || p.State != store.PlanPending {
-		t.Fatalf("pending plan after restart = %+v, %v", p, err)
+	if done := h2.WaitText(0, "Run "+approved+" · done in"); done.Thread != 0 {
+		t.Errorf("progress of the approved plan posted in thread %d of this session, want channel level", done.Thread)
 	}
-	if !strings.Contains(p.Text, "grafana") {
-		t.Fatalf("wrong plan: %+v", p)
+	p, err := h2.Store.Plan(pending)
+	if err != nil || p.State != store.PlanCancelled || !strings.Contains(p.Text, "grafana") {
+		t.Fatalf("pending plan with a preview of the earlier session = %+v, %v; want it cancelled", p, err)
+	}
+
+	// Fill this session up to the old preview's number and approve that post.
+	for h2.Last() < oldPreview.ID {
+		after := h2.Last()
+		h2.Say("alice", "@eos help")
+		h2.WaitText(after, "Commands")
+	}
+	h2.React("bob", oldPreview.ID, "+1")
+	after := h2.Last()
+	h2.Say("alice", "@eos history grafana") // handled after the reaction
+	h2.WaitText(after, "No runs of grafana yet")
+	h2.Idle()
+	if r, err := h2.Store.Run(pending); err == nil {
+		t.Fatalf("a ✅ in the new session ran the earlier session's plan: %+v", r)
 	}
 }
 

@@ -50,7 +50,7 @@ func TestRetentionOfDigestPostsAndDriftHistory(t *testing.T) {
 	old := h.WaitPost(head.ID, func(p console.Post) bool {
 		return p.Thread == head.ID && strings.HasPrefix(p.Text, "grafana (local) · Terraform: 1 change")
 	})
-	oldRef := adapters.PostRef{Platform: "console", Channel: "local", ID: strconv.Itoa(old.ID), Thread: strconv.Itoa(head.ID)}
+	oldRef := h.Console.Ref(old)
 	oldPost, err := h.Store.DigestPost(oldRef)
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +112,7 @@ func TestRetentionOfDigestPostsAndDriftHistory(t *testing.T) {
 	}
 
 	// The fresh digest's reply still plans.
-	wrench("alice", adapters.PostRef{Platform: "console", Channel: "local", ID: strconv.Itoa(fresh.ID), Thread: strconv.Itoa(head.ID)})
+	wrench("alice", h.Console.Ref(fresh))
 	h.WaitText(head.ID, "reconcile grafana in local · asked by @alice")
 
 	after = h.Last()

@@ -196,7 +196,7 @@ func (t *tracker) post(ctx context.Context, preview adapters.PostRef) {
 	t.mu.Lock()
 	doc := t.doc()
 	t.mu.Unlock()
-	t.ref = t.e.say(ctx, t.a, preview, doc)
+	t.ref = t.e.sayAnywhere(ctx, t.a, preview, doc)
 	if _, err := t.e.st.UpdateRun(t.run.ID, func(r *store.Run) error { r.Progress = t.ref; return nil }); err != nil {
 		t.e.log.Error("recording progress post", "run", t.run.ID, "err", err)
 	}

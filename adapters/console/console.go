@@ -62,6 +62,11 @@ type Post struct {
 type Adapter struct {
 	cfg Config
 
+	// session tells this adapter's post references from those of an earlier one: posts are
+	// numbered from 1 in every session, and a reference kept in the store (a pending plan's
+	// preview) must never reach a post of a later session that happens to have its number.
+	session string
+
 	mu      sync.Mutex
 	posts   []*Post
 	changed chan struct{} // closed and replaced on every change
@@ -92,16 +97,19 @@ func New(cfg Config) *Adapter {
 	if cfg.Out == nil {
 		cfg.Out = io.Discard
 	}
-	return &Adapter{cfg: cfg, changed: make(chan struct{}), out: bufio.NewWriter(cfg.Out)}
+	return &Adapter{cfg: cfg, session: newSession(), changed: make(chan struct{}), out: bufio.NewWriter(cfg.Out)}
 }
 
 // Name is "console".
 func (a *Adapter) Name() string { return "console" }
 
+// Ref is the reference the bot gets for post p.
+func (a *Adapter) Ref(p Post) adapters.PostRef { return a.ref(p.ID, p.Thread) }
+
 func (a *Adapter) ref(id, thread int) adapters.PostRef {
-	r := adapters.PostRef{Platform: a.Name(), Channel: a.cfg.Channel, ID: strconv.Itoa(id)}
+	r := adapters.PostRef{Platform: a.Name(), Channel: a.cfg.Channel, ID: a.postID(id)}
 	if thread != 0 {
-		r.Thread = strconv.Itoa(thread)
+		r.Thread = a.postID(thread)
 	}
 	return r
 }

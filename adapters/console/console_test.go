@@ -2,6 +2,7 @@ package console
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -48,10 +49,11 @@ func TestScriptedConversation(t *testing.T) {
 	if err := c.Run(context.Background(), h); err != nil {
 		t.Fatal(err)
 	}
-	if len(h.messages) != 1 || h.messages[0].Author.Name != "alice" || h.messages[0].Post.ID != "1" || !h.messages[0].Direct {
+	first := c.Ref(c.Posts()[0]).ID
+	if len(h.messages) != 1 || h.messages[0].Author.Name != "alice" || h.messages[0].Post.ID != first || !h.messages[0].Direct {
 		t.Fatalf("messages = %+v", h.messages)
 	}
-	if len(h.reactions) != 2 || h.reactions[0].Emoji != "+1" || h.reactions[0].User.Name != "bob" || h.reactions[0].Post.Thread != "1" ||
+	if len(h.reactions) != 2 || h.reactions[0].Emoji != "+1" || h.reactions[0].User.Name != "bob" || h.reactions[0].Post.Thread != first ||
 		!h.reactions[1].Removed {
 		t.Fatalf("reactions = %+v", h.reactions)
 	}
@@ -101,6 +103,36 @@ func TestEditAndReactions(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "[1] eos (edited): Run 1 · done\n") {
 		t.Errorf("edit not shown:\n%s", out.String())
+	}
+}
+
+// A reference kept from an earlier session (a pending plan's preview in the store) must not
+// reach the post of this session that has the same number: a ✅ there would approve a plan
+// nobody in this session has seen.
+func TestRefsOfAnEarlierSessionAreNoPosts(t *testing.T) {
+	ctx := context.Background()
+	earlier := New(Config{})
+	old, _ := earlier.Post(ctx, "local", adapters.NewDoc(adapters.Text{Text: "Plan 1 · preview"}))
+
+	c := New(Config{})
+	c.Post(ctx, "local", adapters.NewDoc(adapters.Text{Text: "help"}))
+	if _, err := c.Reactions(ctx, old); !errors.Is(err, adapters.ErrNoSuchPost) {
+		t.Errorf("Reactions on an earlier session's post: %v, want ErrNoSuchPost", err)
+	}
+	if err := c.Edit(ctx, old, adapters.NewDoc(adapters.Text{Text: "Plan 1 · expired"})); !errors.Is(err, adapters.ErrNoSuchPost) {
+		t.Errorf("Edit of an earlier session's post: %v, want ErrNoSuchPost", err)
+	}
+	if _, err := c.Reply(ctx, old, adapters.NewDoc(adapters.Text{Text: "in the thread"})); !errors.Is(err, adapters.ErrNoSuchPost) {
+		t.Errorf("Reply to an earlier session's post: %v, want ErrNoSuchPost", err)
+	}
+	if err := c.Delete(ctx, old); !errors.Is(err, adapters.ErrNoSuchPost) {
+		t.Errorf("Delete of an earlier session's post: %v, want ErrNoSuchPost", err)
+	}
+	if posts := c.Posts(); len(posts) != 1 || posts[0].Text != "help" || posts[0].Edits != 0 || posts[0].Removed {
+		t.Fatalf("the earlier session's reference reached this session's post 1: %+v", posts)
+	}
+	if _, err := c.Reactions(ctx, c.Ref(c.Posts()[0])); err != nil {
+		t.Errorf("Reactions on this session's post: %v", err)
 	}
 }
 

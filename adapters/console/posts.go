@@ -3,7 +3,6 @@ package console
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/eosbot/eos/adapters"
@@ -63,19 +62,22 @@ func (a *Adapter) Post(_ context.Context, _ string, doc adapters.Doc) (adapters.
 
 // Reply posts doc in the thread of parent.
 func (a *Adapter) Reply(_ context.Context, parent adapters.PostRef, doc adapters.Doc) (adapters.PostRef, error) {
-	root, err := strconv.Atoi(parent.Root())
+	a.mu.Lock()
+	root, err := a.number(parent.Root())
+	a.mu.Unlock()
 	if err != nil {
-		return adapters.PostRef{}, fmt.Errorf("console post id %q: %w", parent.Root(), err)
+		return adapters.PostRef{}, err
 	}
 	return a.post(root, doc), nil
 }
 
+// find is the post ref stands for; a.mu must be held.
 func (a *Adapter) find(ref adapters.PostRef) (*Post, error) {
-	id, err := strconv.Atoi(ref.ID)
-	if err != nil || id < 1 || id > len(a.posts) {
-		return nil, fmt.Errorf("console has no post %q", ref.ID)
+	n, err := a.number(ref.ID)
+	if err != nil {
+		return nil, err
 	}
-	return a.posts[id-1], nil
+	return a.posts[n-1], nil
 }
 
 // Edit replaces a post's text and prints it again, marked edited.
