@@ -31,10 +31,19 @@ func (e *Engine) Recover(ctx context.Context) error {
 		if a, ok := e.adapter(final.Progress.Platform); ok {
 			doc := reply(fmt.Sprintf("Run %s · interrupted: Eos stopped while it ran. The lock on %s/%s is released; check @eos drift %s before asking again.",
 				r.ID, r.Target, r.Env, r.Target))
-			if ed, ok := a.(adapters.Editor); ok && final.Progress.ID != "" {
-				if err := ed.Edit(ctx, final.Progress, doc); err != nil {
-					e.log.Warn("editing interrupted run's post", "run", r.ID, "err", err)
+			ed, ok := a.(adapters.Editor)
+			if !ok || final.Progress.ID == "" {
+				continue
+			}
+			err := ed.Edit(ctx, final.Progress, doc)
+			switch {
+			case errors.Is(err, adapters.ErrNoSuchPost):
+				// The progress post is gone (a console post of the earlier session): say it anew.
+				if _, err := a.Post(ctx, final.Progress.Channel, doc); err != nil {
+					e.log.Warn("posting that a run was interrupted", "run", r.ID, "err", err)
 				}
+			case err != nil:
+				e.log.Warn("editing interrupted run's post", "run", r.ID, "err", err)
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/eostest"
 	"github.com/eosbot/eos/bot/store"
 )
@@ -75,7 +76,9 @@ func TestInterruptedRunIsMarkedAndUnlocked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.StartRun(&store.Run{ID: "deadbeef", State: store.RunRunning, Verb: "create", Target: "grafana", Env: "local"}); err != nil {
+	// Its progress post was a console post of the earlier session.
+	progress := adapters.PostRef{Platform: "console", Channel: "local", ID: "3@0ldsess1", Thread: "1@0ldsess1"}
+	if err := st.StartRun(&store.Run{ID: "deadbeef", State: store.RunRunning, Verb: "create", Target: "grafana", Env: "local", Progress: progress}); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()
@@ -86,6 +89,10 @@ func TestInterruptedRunIsMarkedAndUnlocked(t *testing.T) {
 	}
 	if locks, _ := h.Store.Locks(); len(locks) != 0 {
 		t.Fatalf("locks after restart = %+v", locks)
+	}
+	// Said anew, since the post to edit is gone.
+	if p := h.WaitText(0, "Run deadbeef · interrupted: Eos stopped while it ran"); p.Thread != 0 || p.Edits != 0 {
+		t.Errorf("the interruption was said in thread %d with %d edits, want a new channel-level post", p.Thread, p.Edits)
 	}
 	preview(t, h, "alice", "@eos create grafana")
 }
