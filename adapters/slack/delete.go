@@ -12,7 +12,8 @@ import (
 // Delete removes post (chat.delete). A bot token may delete only the bot's own messages, so a
 // person's message is deleted with Config.AdminUserToken when it is set; without it Slack
 // refuses (cant_delete_message) and Delete returns adapters.ErrNotPermitted. A deleted thread
-// parent leaves "This message was deleted." above its replies.
+// parent leaves "This message was deleted." above its replies. A post already deleted is
+// adapters.ErrNoSuchPost.
 func (a *Adapter) Delete(ctx context.Context, post adapters.PostRef) error {
 	api, hint := a.api, "a bot may delete only its own messages; set AdminUserToken"
 	if a.admin != nil {
@@ -25,7 +26,7 @@ func (a *Adapter) Delete(ctx context.Context, post adapters.PostRef) error {
 	if refused(err) {
 		return fmt.Errorf("deleting post %s in channel %s (%s): %w: %w", post.ID, post.Channel, hint, adapters.ErrNotPermitted, err)
 	}
-	return fmt.Errorf("deleting post %s in channel %s: %w", post.ID, post.Channel, err)
+	return fmt.Errorf("deleting post %s in channel %s: %w", post.ID, post.Channel, gone(err))
 }
 
 // refused reports whether err is Slack refusing the token an action (rather than a failure).

@@ -16,6 +16,8 @@ func (a *Adapter) Post(ctx context.Context, channel string, doc adapters.Doc) (a
 }
 
 // Reply posts doc in the thread of parent (thread_ts is parent's thread root, or parent itself).
+// Slack accepts a reply to a deleted parent (chat.postMessage has no error for it), so Reply
+// never returns adapters.ErrNoSuchPost.
 func (a *Adapter) Reply(ctx context.Context, parent adapters.PostRef, doc adapters.Doc) (adapters.PostRef, error) {
 	return a.send(ctx, parent.Channel, parent.Root(), doc)
 }
@@ -33,13 +35,13 @@ func (a *Adapter) send(ctx context.Context, channel, root string, doc adapters.D
 
 // Edit replaces post with doc (chat.update). What does not fit in one message is posted as new
 // replies in the post's thread, so the engine should send long texts and attachments once, not
-// on every progress update.
+// on every progress update. A post that no longer exists is adapters.ErrNoSuchPost.
 func (a *Adapter) Edit(ctx context.Context, post adapters.PostRef, doc adapters.Doc) error {
 	msgs := Render(doc)
 	_, _, _, err := a.api.UpdateMessageContext(ctx, post.Channel, post.ID,
 		slack.MsgOptionText(msgs[0].Text, true), slack.MsgOptionBlocks(msgs[0].Blocks...))
 	if err != nil {
-		return fmt.Errorf("editing post %s in channel %s: %w", post.ID, post.Channel, err)
+		return fmt.Errorf("editing post %s in channel %s: %w", post.ID, post.Channel, gone(err))
 	}
 	return a.continueInThread(ctx, post.Channel, post.Root(), msgs[1:])
 }
@@ -83,11 +85,11 @@ func (a *Adapter) React(ctx context.Context, post adapters.PostRef, emoji string
 
 // Reactions lists the reactions post has now (reactions.get), one per user and emoji, the bot's
 // own included (User.Bot tells them apart). Slack does not say when a reaction was given, so At
-// is zero.
+// is zero. A post that was deleted, or never existed, is adapters.ErrNoSuchPost.
 func (a *Adapter) Reactions(ctx context.Context, post adapters.PostRef) ([]adapters.Reaction, error) {
 	item, err := a.api.GetReactionsContext(ctx, slack.NewRefToMessage(post.Channel, post.ID), slack.GetReactionsParameters{Full: true})
 	if err != nil {
-		return nil, fmt.Errorf("reading reactions of post %s: %w", post.ID, err)
+		return nil, fmt.Errorf("reading reactions of post %s: %w", post.ID, gone(err))
 	}
 	var out []adapters.Reaction
 	for _, r := range item.Reactions {
@@ -100,4 +102,14 @@ func (a *Adapter) Reactions(ctx context.Context, post adapters.PostRef) ([]adapt
 		}
 	}
 	return out, nil
+}
+
+// gone marks err as adapters.ErrNoSuchPost when it is Slack saying the message does not exist
+// (message_not_found: deleted, or never posted), and returns any other error unchanged.
+func gone(err error) error {
+	var se slack.SlackErrorResponse
+	if errors.As(err, &se) && se.Err == "message_not_found" {
+		return fmt.Errorf("%w: %w", adapters.ErrNoSuchPost, err)
+	}
+	return err
 }

@@ -45,13 +45,11 @@ func (f *Fake) postMessage(r *http.Request) map[string]any {
 		"message": map[string]any{"type": "message", "user": BotID, "text": c.Text, "ts": ts}}
 }
 
+// update serves chat.update of one of the bot's messages; one it never posted, or one deleted,
+// is message_not_found.
 func (f *Fake) update(r *http.Request) map[string]any {
-	ts := r.PostForm.Get("ts")
-	found := false
-	for _, p := range f.posts {
-		found = found || p.Channel == r.PostForm.Get("channel") && p.TS == ts
-	}
-	if !found {
+	ch, ts := r.PostForm.Get("channel"), r.PostForm.Get("ts")
+	if !f.posted(ch, ts) || f.gone(ch, ts) {
 		return fail("message_not_found")
 	}
 	c, err := f.recordMessage(r, ts)
@@ -66,13 +64,10 @@ func (f *Fake) update(r *http.Request) map[string]any {
 // (cant_delete_message otherwise), an admin's user token any message.
 func (f *Fake) delete(r *http.Request, token string) map[string]any {
 	ch, ts := r.PostForm.Get("channel"), r.PostForm.Get("ts")
-	bots := slices.ContainsFunc(f.posts, func(p Call) bool { return p.Channel == ch && p.TS == ts })
-	_, people := f.said[ch+"/"+ts]
-	gone := slices.ContainsFunc(f.deleted, func(d Deletion) bool { return d.Channel == ch && d.TS == ts })
 	switch {
-	case gone || !bots && !people:
+	case !f.exists(ch, ts):
 		return fail("message_not_found")
-	case token == BotToken && !bots:
+	case token == BotToken && !f.posted(ch, ts):
 		return fail("cant_delete_message")
 	}
 	by := map[string]string{BotToken: "bot", AdminUserToken: "admin"}[token]
@@ -91,11 +86,37 @@ func (f *Fake) reactionsAdd(r *http.Request) map[string]any {
 	return map[string]any{"ok": true}
 }
 
+// reactionsGet serves reactions.get of a message; one that does not exist (any more) is
+// message_not_found, as on Slack.
 func (f *Fake) reactionsGet(r *http.Request) map[string]any {
 	ch, ts := r.PostForm.Get("channel"), r.PostForm.Get("timestamp")
+	if _, ok := f.channels[ch]; !ok && !strings.HasPrefix(ch, "D") {
+		return fail("channel_not_found")
+	}
+	if !f.exists(ch, ts) {
+		return fail("message_not_found")
+	}
 	return map[string]any{"ok": true, "type": "message", "channel": ch, "message": map[string]any{
 		"type": "message", "ts": ts, "reactions": f.Reactions[ch+"/"+ts],
 	}}
+}
+
+// exists reports whether the message ch/ts is there to be read: the bot posted it, a person sent
+// it (Send) or a test gave it reactions (Reactions), and nobody deleted it.
+func (f *Fake) exists(ch, ts string) bool {
+	_, said := f.said[ch+"/"+ts]
+	_, reacted := f.Reactions[ch+"/"+ts]
+	return (f.posted(ch, ts) || said || reacted) && !f.gone(ch, ts)
+}
+
+// posted reports whether the bot posted the message ch/ts (chat.postMessage).
+func (f *Fake) posted(ch, ts string) bool {
+	return slices.ContainsFunc(f.posts, func(p Call) bool { return p.Channel == ch && p.TS == ts })
+}
+
+// gone reports whether the message ch/ts was deleted (chat.delete).
+func (f *Fake) gone(ch, ts string) bool {
+	return slices.ContainsFunc(f.deleted, func(d Deletion) bool { return d.Channel == ch && d.TS == ts })
 }
 
 // Recorded returns copies of the messages posted, the updates and the reactions the bot added.
