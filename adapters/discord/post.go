@@ -76,7 +76,8 @@ func (a *Adapter) Post(ctx context.Context, channel string, doc adapters.Doc) (a
 // Reply posts doc in the thread of parent. A request at channel level gets a thread started
 // from it (its id is the request's id, so later replies find it); where no thread can be
 // started (direct messages, Config.Threads off, missing permission) the answer is a reply to
-// the request, in its channel.
+// the request, in its channel. A request deleted meanwhile is adapters.ErrNoSuchPost; a reply
+// in the thread of a deleted request is not, since the thread outlives its starter message.
 func (a *Adapter) Reply(ctx context.Context, parent adapters.PostRef, doc adapters.Doc) (adapters.PostRef, error) {
 	if parent.Thread != "" {
 		return a.send(ctx, parent.Thread, parent.Thread, nil, doc)
@@ -93,10 +94,17 @@ func (a *Adapter) Reply(ctx context.Context, parent adapters.PostRef, doc adapte
 		if err == nil {
 			return a.send(ctx, thread, thread, nil, doc)
 		}
+		if errors.Is(err, adapters.ErrNoSuchPost) {
+			return adapters.PostRef{}, fmt.Errorf("replying to message %s: %w", parent.ID, err)
+		}
 		a.log.Warn("no thread for the request, replying in the channel", "post", parent.ID, "err", err)
 	}
 	ref := &discordgo.MessageReference{MessageID: parent.ID, ChannelID: parent.Channel}
-	return a.send(ctx, parent.Channel, "", ref, doc)
+	post, err := a.send(ctx, parent.Channel, "", ref, doc)
+	if err != nil {
+		return post, fmt.Errorf("replying to message %s: %w", parent.ID, gone(err))
+	}
+	return post, nil
 }
 
 // startThread starts a thread from the message parent and returns the thread's channel id.
@@ -110,7 +118,7 @@ func (a *Adapter) startThread(ctx context.Context, parent adapters.PostRef, name
 		a.channels.put(parent.ID, channelInfo{kind: discordgo.ChannelTypeGuildPublicThread, parent: parent.Channel})
 		return parent.ID, nil
 	case err != nil:
-		return "", fmt.Errorf("starting a thread from message %s: %w", parent.ID, err)
+		return "", fmt.Errorf("starting a thread from message %s: %w", parent.ID, gone(err))
 	}
 	a.channels.put(ch.ID, channelInfo{kind: ch.Type, parent: parent.Channel})
 	return ch.ID, nil
@@ -188,7 +196,8 @@ func filesAsText(doc adapters.Doc, files []*discordgo.File) []string {
 
 // Edit replaces the text of post with doc. Discord cannot put a longer text in the message,
 // so the rest of a Doc too long for one message, and its Attachment, follow as new messages
-// in the same channel; the engine should attach files only once, not on every update.
+// in the same channel; the engine should attach files only once, not on every update. A
+// deleted post is adapters.ErrNoSuchPost.
 func (a *Adapter) Edit(ctx context.Context, post adapters.PostRef, doc adapters.Doc) error {
 	o := layout(doc)
 	if len(o.pieces) == 0 {
@@ -197,7 +206,7 @@ func (a *Adapter) Edit(ctx context.Context, post adapters.PostRef, doc adapters.
 	edit := discordgo.NewMessageEdit(post.Channel, post.ID).SetContent(o.pieces[0])
 	edit.AllowedMentions = allowedMentions
 	if _, err := a.s.ChannelMessageEditComplex(edit, discordgo.WithContext(ctx)); err != nil {
-		return fmt.Errorf("editing message %s: %w", post.ID, err)
+		return fmt.Errorf("editing message %s: %w", post.ID, gone(err))
 	}
 	rest := o.pieces[1:]
 	if len(o.files) == 0 {
@@ -228,11 +237,12 @@ func (a *Adapter) React(ctx context.Context, post adapters.PostRef, emoji string
 }
 
 // Reactions lists the reactions post has now, the bot's own included (User.Bot tells them
-// apart). Discord keeps no time for a reaction; At is left zero.
+// apart). Discord keeps no time for a reaction; At is left zero. A deleted post is
+// adapters.ErrNoSuchPost.
 func (a *Adapter) Reactions(ctx context.Context, post adapters.PostRef) ([]adapters.Reaction, error) {
 	m, err := a.s.ChannelMessage(post.Channel, post.ID, discordgo.WithContext(ctx))
 	if err != nil {
-		return nil, fmt.Errorf("reading message %s: %w", post.ID, err)
+		return nil, fmt.Errorf("reading message %s: %w", post.ID, gone(err))
 	}
 	var out []adapters.Reaction
 	for _, r := range m.Reactions {
@@ -259,7 +269,7 @@ func (a *Adapter) reactors(ctx context.Context, post adapters.PostRef, emoji str
 	for {
 		users, err := a.s.MessageReactions(post.Channel, post.ID, emoji, page, "", after, discordgo.WithContext(ctx))
 		if err != nil {
-			return nil, fmt.Errorf("reading %s reactions of message %s: %w", emoji, post.ID, err)
+			return nil, fmt.Errorf("reading %s reactions of message %s: %w", emoji, post.ID, gone(err))
 		}
 		all = append(all, users...)
 		if len(users) < page {

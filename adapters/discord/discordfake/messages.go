@@ -44,7 +44,8 @@ func (f *Fake) createMessage(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Content   string `json:"content"`
 		Reference *struct {
-			MessageID string `json:"message_id"`
+			MessageID       string `json:"message_id"`
+			FailIfNotExists *bool  `json:"fail_if_not_exists"`
 		} `json:"message_reference"`
 	}
 	files := map[string]string{}
@@ -80,15 +81,30 @@ func (f *Fake) createMessage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m := &Message{ID: f.id(), Channel: ch.ID, Author: BotID, Content: body.Content, Files: files}
-	if body.Reference != nil {
-		m.Reference = body.Reference.MessageID
+	if ref := body.Reference; ref != nil {
+		if to, ok := f.Messages[ref.MessageID]; ok && to.Channel == ch.ID {
+			m.Reference = ref.MessageID
+		} else if ref.FailIfNotExists == nil || *ref.FailIfNotExists {
+			// A reply to a message that is not there (any more), as Discord refuses it.
+			writeJSON(w, 400, map[string]any{"code": 50035, "message": "Invalid Form Body",
+				"errors": map[string]any{"message_reference": map[string]any{
+					"_errors": []any{map[string]any{"code": "REPLIES_UNKNOWN_MESSAGE", "message": "Unknown message"}}}}})
+			return
+		}
 	}
 	f.Messages[m.ID] = m
 	f.posted = append(f.posted, m)
 	writeJSON(w, 200, f.MessageJSON(m))
 }
 
+// message finds the message a request names, answering as Discord does when there is none:
+// Unknown Channel for a channel that does not exist, Unknown Message for a message not (or no
+// longer) in the channel.
 func (f *Fake) message(w http.ResponseWriter, r *http.Request) (*Message, bool) {
+	if _, ok := f.Channels[r.PathValue("ch")]; !ok {
+		apiError(w, 404, 10003, "Unknown Channel")
+		return nil, false
+	}
 	m, ok := f.Messages[r.PathValue("id")]
 	if !ok || m.Channel != r.PathValue("ch") {
 		apiError(w, 404, 10008, "Unknown Message")
