@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/store"
-	"github.com/eosbot/eos/executor"
 	"github.com/eosbot/eos/intents"
 )
 
@@ -66,58 +64,6 @@ func (e *Engine) history(ctx context.Context, c conv, in *intents.Intent) {
 		blocks = append(blocks, adapters.Context{Text: fmt.Sprintf("%d older runs not shown · eos audit --json for everything", more)})
 	}
 	e.say(ctx, c.a, c.m.Post, adapters.NewDoc(blocks...))
-}
-
-// status answers `status [service]`: declared state, pending plans and locks.
-func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
-	all, err := e.st.AllDeclared()
-	if err != nil {
-		e.fail(ctx, c, "reading status", err)
-		return
-	}
-	var rows [][]string
-	for _, d := range all {
-		env, service, _ := strings.Cut(d.Key, "/")
-		if (in.Noun != "" && service != in.Noun) || (in.Env != "" && env != in.Env) {
-			continue
-		}
-		row := []string{service, env, "run " + d.RunID, d.At.UTC().Format("Jan 02 15:04 UTC"), values(d.Spec), ""}
-		if in.Noun != "" {
-			row[5] = strings.Join(e.cfg.Runner.Status(ctx, d.Spec), " · ")
-		}
-		rows = append(rows, row)
-	}
-	sort.Slice(rows, func(i, j int) bool { return rows[i][0]+rows[i][1] < rows[j][0]+rows[j][1] })
-	if len(rows) == 0 {
-		what := "Nothing is"
-		if in.Noun != "" {
-			what = in.Noun + " is not"
-		}
-		e.say(ctx, c.a, c.m.Post, reply(what+" deployed yet. @eos create SERVICE · @eos help create"))
-		return
-	}
-	blocks := []adapters.Block{adapters.Heading{Text: "Deployed"},
-		adapters.Table{Header: []string{"service", "env", "declared by", "since", "values", "running now"}, Rows: rows}}
-	if locks, err := e.st.Locks(); err == nil && len(locks) > 0 {
-		var items []string
-		for _, l := range locks {
-			items = append(items, fmt.Sprintf("%s: run %s since %s", l.Key, l.Holder, l.Since.UTC().Format("15:04 UTC")))
-		}
-		blocks = append(blocks, adapters.Text{Text: "Running now:"}, adapters.List{Items: items})
-	}
-	e.say(ctx, c.a, c.m.Post, adapters.NewDoc(blocks...))
-}
-
-func values(s executor.Spec) string {
-	if len(s.Units) == 0 {
-		return ""
-	}
-	var kv []string
-	for k, v := range s.Units[0].Values {
-		kv = append(kv, k+"="+v)
-	}
-	sort.Strings(kv)
-	return strings.Join(kv, " ")
 }
 
 // cancel answers `cancel [ID]`: the requester or an approver ends a pending plan. Without an

@@ -1,0 +1,102 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/executor"
+	"github.com/eosbot/eos/intents"
+)
+
+// status answers `status [SERVICE] [in ENV]`: what is deployed, which plans wait for an
+// approval and which runs hold a lock. Naming a service also asks each layer what runs now
+// (a live look, too slow to take for every service at once).
+func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
+	all, err := e.st.AllDeclared()
+	if err != nil {
+		e.fail(ctx, c, "reading status", err)
+		return
+	}
+	matches := func(env, service string) bool {
+		return (in.Noun == "" || service == in.Noun) && (in.Env == "" || env == in.Env)
+	}
+	var rows [][]string
+	for _, d := range all {
+		env, service, _ := strings.Cut(d.Key, "/")
+		if !matches(env, service) {
+			continue
+		}
+		row := []string{service, env, "run " + d.RunID, d.At.UTC().Format("Jan 02 15:04 UTC"), values(d.Spec)}
+		if in.Noun != "" {
+			row = append(row, strings.Join(e.cfg.Runner.Status(ctx, d.Spec), " · "))
+		}
+		rows = append(rows, row)
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i][0]+rows[i][1] < rows[j][0]+rows[j][1] })
+	pending, err := e.st.Plans(func(p *store.Plan) bool {
+		return p.State == store.PlanPending && matches(p.Plan.Spec.Env, p.Plan.Spec.Target)
+	})
+	if err != nil {
+		e.fail(ctx, c, "reading status", err)
+		return
+	}
+	sort.Slice(pending, func(i, j int) bool { return pending[i].Created.Before(pending[j].Created) })
+	var running []string
+	if locks, err := e.st.Locks(); err == nil {
+		for _, l := range locks {
+			if env, service, _ := strings.Cut(l.Key, "/"); matches(env, service) {
+				running = append(running, fmt.Sprintf("%s: run %s since %s", l.Key, l.Holder, l.Since.UTC().Format("15:04 UTC")))
+			}
+		}
+	}
+	if len(rows) == 0 && len(pending) == 0 && len(running) == 0 {
+		what := "Nothing is"
+		if in.Noun != "" {
+			what = in.Noun + " is not"
+		}
+		e.say(ctx, c.a, c.m.Post, reply(what+" deployed yet. @eos create SERVICE · @eos help create"))
+		return
+	}
+	var blocks []adapters.Block
+	if len(rows) > 0 {
+		header := []string{"service", "env", "declared by", "since", "values"}
+		if in.Noun != "" {
+			header = append(header, "running now")
+		}
+		blocks = append(blocks, adapters.Heading{Text: "Deployed"}, adapters.Table{Header: header, Rows: rows})
+	} else {
+		blocks = append(blocks, adapters.Text{Text: "Nothing deployed yet."})
+	}
+	if len(pending) > 0 {
+		var items []string
+		for _, p := range pending {
+			items = append(items, fmt.Sprintf("Plan %s · %s %s in %s · asked by @%s · expires %s", p.ID, p.Plan.Spec.Verb,
+				p.Plan.Spec.Target, p.Plan.Spec.Env, p.Requester.Name, p.Expires.UTC().Format("15:04 UTC")))
+		}
+		blocks = append(blocks, adapters.Text{Text: "Waiting for approval:"}, adapters.List{Items: items})
+	}
+	if len(running) > 0 {
+		blocks = append(blocks, adapters.Text{Text: "Running now:"}, adapters.List{Items: running})
+	}
+	if in.Noun == "" && len(rows) > 0 {
+		blocks = append(blocks, adapters.Context{Text: "@eos status SERVICE also shows what runs now"})
+	}
+	e.say(ctx, c.a, c.m.Post, adapters.NewDoc(blocks...))
+}
+
+// values is the spec's flag values, as name=value pairs.
+func values(s executor.Spec) string {
+	if len(s.Units) == 0 {
+		return ""
+	}
+	var kv []string
+	for k, v := range s.Units[0].Values {
+		kv = append(kv, k+"="+v)
+	}
+	sort.Strings(kv)
+	return strings.Join(kv, " ")
+}
