@@ -268,8 +268,10 @@ func TestMistakesGetSpecificAnswers(t *testing.T) {
 	h := eostest.New(t, eostest.Options{})
 	for _, tc := range []struct{ say, want string }{
 		{"@eos create nextclod --sso", `unknown service "nextclod" — did you mean "nextcloud"?`},
+		{"@eos create nextclod", "Services: authentik, grafana, jenkins, nextcloud · @eos help"},
 		{"@eos craete grafana", `did you mean "create"?`},
 		{"@eos create grafana --colour blue", `unknown flag "--colour"`},
+		{"@eos create grafana --colour red", "@eos help grafana lists its flags"},
 		{"@eos create nextcloud --admin-password hunter2", "Secrets are never typed in chat: with Vault configured I generate nextcloud's admin password and keep it at eos/local/nextcloud/admin_password; this Eos has no Vault, so it keeps none."},
 		{"@eos destroy jenkins", "jenkins is not deployed in local: nothing to destroy."},
 		{"@eos update grafana --port 3001", "grafana is not deployed in local yet. To deploy it: @eos create grafana"},

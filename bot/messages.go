@@ -90,9 +90,19 @@ func (e *Engine) parseErrorDoc(err error) adapters.Doc {
 	if caret := pe.Caret(); caret != "" {
 		blocks = append(blocks, adapters.Code{Text: caret})
 	}
-	hint := "Services: " + strings.Join(e.cfg.Catalog.ServiceNames(), ", ") + " · @eos help"
-	blocks = append(blocks, adapters.Context{Text: hint})
+	blocks = append(blocks, adapters.Context{Text: e.parseHint(pe.Input)})
 	return adapters.NewDoc(blocks...)
+}
+
+// parseHint is where to look next after a mistake: the help of the service the message names
+// (its flags are the likely mistake), or the list of services.
+func (e *Engine) parseHint(input string) string {
+	for _, word := range strings.Fields(input) {
+		if _, ok := e.cfg.Catalog.Service(word); ok {
+			return fmt.Sprintf("@eos help %s lists its flags", word)
+		}
+	}
+	return "Services: " + strings.Join(e.cfg.Catalog.ServiceNames(), ", ") + " · @eos help"
 }
 
 // userError is a refusal whose text is meant for the channel. secret marks a message in which
