@@ -13,7 +13,8 @@ import (
 // Delete removes post. Removing someone else's post needs the delete_others_posts permission
 // in its channel: make the bot a team admin (or grant the permission in the team's or the
 // channel's scheme); without it the server refuses and Delete returns adapters.ErrNotPermitted.
-// The server answers the same way for a post that does not exist.
+// The server refuses the same way a post that is not there (any more); Delete tells them apart
+// by asking for the post, and returns adapters.ErrNoSuchPost for that one.
 //
 // Mattermost removes a thread's replies with its root post: delete a request that started a
 // thread and the bot's answers in that thread go too.
@@ -21,6 +22,9 @@ func (a *Adapter) Delete(ctx context.Context, post adapters.PostRef) error {
 	resp, err := a.api.DeletePost(ctx, post.ID)
 	if err == nil {
 		return nil
+	}
+	if err := a.gone(ctx, post.ID, resp, err); errors.Is(err, adapters.ErrNoSuchPost) {
+		return fmt.Errorf("deleting post %s: %w", post.ID, err)
 	}
 	err = refusal(statusOf(resp), err)
 	if errors.Is(err, adapters.ErrNotPermitted) {

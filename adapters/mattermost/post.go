@@ -88,7 +88,8 @@ func (a *Adapter) Post(ctx context.Context, channel string, doc adapters.Doc) (a
 	return a.send(ctx, channel, "", doc)
 }
 
-// Reply posts doc in the thread of parent.
+// Reply posts doc in the thread of parent. The server refuses a reply under a deleted root
+// post; Reply returns adapters.ErrNoSuchPost then.
 func (a *Adapter) Reply(ctx context.Context, parent adapters.PostRef, doc adapters.Doc) (adapters.PostRef, error) {
 	return a.send(ctx, parent.Channel, parent.Root(), doc)
 }
@@ -96,9 +97,12 @@ func (a *Adapter) Reply(ctx context.Context, parent adapters.PostRef, doc adapte
 func (a *Adapter) send(ctx context.Context, channel, root string, doc adapters.Doc) (adapters.PostRef, error) {
 	o := layout(doc)
 	ids, upErr := a.upload(ctx, channel, o.files)
-	p, _, err := a.api.CreatePost(ctx, &model.Post{
+	p, resp, err := a.api.CreatePost(ctx, &model.Post{
 		ChannelId: channel, RootId: root, Message: o.message(upErr == nil), FileIds: ids,
 	})
+	if err != nil && root != "" {
+		return adapters.PostRef{}, fmt.Errorf("posting in thread %s of channel %s: %w", root, channel, a.gone(ctx, root, resp, err))
+	}
 	if err != nil {
 		return adapters.PostRef{}, fmt.Errorf("posting in channel %s: %w", channel, err)
 	}
@@ -118,8 +122,8 @@ func (a *Adapter) send(ctx context.Context, channel, root string, doc adapters.D
 func (a *Adapter) Edit(ctx context.Context, post adapters.PostRef, doc adapters.Doc) error {
 	o := layout(doc)
 	msg := o.message(false)
-	if _, _, err := a.api.PatchPost(ctx, post.ID, &model.PostPatch{Message: &msg}); err != nil {
-		return fmt.Errorf("editing post %s: %w", post.ID, err)
+	if _, resp, err := a.api.PatchPost(ctx, post.ID, &model.PostPatch{Message: &msg}); err != nil {
+		return fmt.Errorf("editing post %s: %w", post.ID, a.gone(ctx, post.ID, resp, err))
 	}
 	if len(o.files) == 0 {
 		return nil
@@ -186,8 +190,15 @@ func (a *Adapter) React(ctx context.Context, post adapters.PostRef, emoji string
 }
 
 // Reactions lists the reactions post has now, the bot's own included (User.Bot tells them
-// apart).
+// apart). A deleted post is adapters.ErrNoSuchPost: the server still serves its reactions, so
+// Reactions first asks for the post itself.
 func (a *Adapter) Reactions(ctx context.Context, post adapters.PostRef) ([]adapters.Reaction, error) {
+	switch missing, err := a.missing(ctx, post.ID); {
+	case err != nil:
+		return nil, fmt.Errorf("reading reactions of post %s: %w", post.ID, err)
+	case missing:
+		return nil, fmt.Errorf("reading reactions of post %s: %w", post.ID, adapters.ErrNoSuchPost)
+	}
 	list, _, err := a.api.GetReactions(ctx, post.ID)
 	if err != nil {
 		return nil, fmt.Errorf("reading reactions of post %s: %w", post.ID, err)
