@@ -36,7 +36,9 @@ func TestGonePostIsErrNoSuchPost(t *testing.T) {
 	}
 
 	reactions := func(a *Adapter, p adapters.PostRef) error { _, err := a.Reactions(ctx, p); return err }
-	edit := func(a *Adapter, p adapters.PostRef) error { return a.Edit(ctx, p, adapters.NewDoc(adapters.Text{Text: "x"})) }
+	edit := func(a *Adapter, p adapters.PostRef) error {
+		return a.Edit(ctx, p, adapters.NewDoc(adapters.Text{Text: "x"}))
+	}
 	del := func(a *Adapter, p adapters.PostRef) error { return a.Delete(ctx, p) }
 	tests := []struct {
 		name    string
