@@ -140,6 +140,14 @@ func progressDoc(id string, approvers []string, layers []layerState) adapters.Do
 func (l layerState) line() string {
 	s := l.name.Title() + " " + l.icon
 	switch {
+	case l.icon == iconRollingBack:
+		s += " rolling back"
+		if l.total > 0 {
+			s += fmt.Sprintf(" %d/%d", l.done, l.total)
+		}
+		if l.current != "" {
+			s += " " + l.current + "…"
+		}
 	case l.icon == iconRunning && l.total > 0:
 		s += fmt.Sprintf(" %d/%d", l.done, l.total)
 		if l.current != "" {
@@ -158,6 +166,8 @@ const (
 	iconFailed  = "❌"
 	iconSkipped = "⏭"
 	iconStopped = "⚠"
+	// iconRollingBack marks a layer being undone after a failure.
+	iconRollingBack = "↩"
 )
 
 // resultDoc renders the run's final state.

@@ -79,6 +79,9 @@ func TestProgressGolden(t *testing.T) {
 		{name: executor.Nomad, icon: iconWaiting},
 	}
 	golden(t, "progress", progressDoc("7f3a9c21", []string{"bob"}, layers))
+	layers[0] = layerState{name: executor.Salt, icon: iconOK}
+	layers[1] = layerState{name: executor.Terraform, icon: iconRollingBack, done: 1, total: 3, current: "terraform_data.server"}
+	golden(t, "progress_rollback", progressDoc("7f3a9c21", []string{"bob"}, layers))
 }
 
 func TestResultGolden(t *testing.T) {

@@ -233,6 +233,15 @@ func (t *tracker) loop(ctx context.Context) {
 func (t *tracker) report(ev executor.Event) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if ev.Rollback {
+		for i := range t.layers {
+			if l := &t.layers[i]; l.name == ev.Layer {
+				l.icon, l.done, l.total, l.current = iconRollingBack, ev.Done, ev.Total, ev.Resource
+			}
+		}
+		t.dirty = true
+		return
+	}
 	for i := range t.layers {
 		l := &t.layers[i]
 		if l.name == ev.Layer {

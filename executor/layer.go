@@ -105,8 +105,11 @@ type Event struct {
 	Done  int `json:"done"`
 	Total int `json:"total"`
 	// Message is a short human text ("creating", "2/3 allocations healthy").
-	Message string    `json:"message,omitempty"`
-	Time    time.Time `json:"time"`
+	Message string `json:"message,omitempty"`
+	// Rollback marks a step of a rollback after a failure: it undoes, rather than advances,
+	// the run. The runner sets it.
+	Rollback bool      `json:"rollback,omitempty"`
+	Time     time.Time `json:"time"`
 }
 
 // ResultStatus is how a layer's apply ended.

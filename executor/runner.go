@@ -261,7 +261,11 @@ func (r *Runner) rollback(ctx context.Context, spec Spec, previous *Spec, failed
 func (r *Runner) rollbackLayer(ctx context.Context, layer Layer, spec Spec, previous *Spec, report func(Event)) string {
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.timeout)
 	defer cancel()
-	note, err := layer.Rollback(rctx, spec, previous, report)
+	undo := func(ev Event) {
+		ev.Rollback = true
+		report(ev)
+	}
+	note, err := layer.Rollback(rctx, spec, previous, undo)
 	if err != nil {
 		return "rollback failed: " + err.Error()
 	}

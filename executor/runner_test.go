@@ -33,8 +33,9 @@ func (l *recLayer) Drift(context.Context, Spec) (LayerDrift, error) {
 	}
 	return LayerDrift{Status: DriftClean}, nil
 }
-func (l *recLayer) Rollback(_ context.Context, _ Spec, prev *Spec, _ func(Event)) (string, error) {
+func (l *recLayer) Rollback(_ context.Context, _ Spec, prev *Spec, report func(Event)) (string, error) {
 	*l.calls = append(*l.calls, "rollback "+string(l.name))
+	report(Event{Layer: l.name, Done: 1, Total: 1})
 	return "undone", nil
 }
 
@@ -74,10 +75,11 @@ func TestRunnerStopsAtFailureAndRollsBackByPolicy(t *testing.T) {
 		policy RollbackPolicy
 		calls  string
 		note   string
+		events string // what the progress reporter saw: layer, and "undo" for a rollback step
 	}{
-		{RollbackFailed, "apply salt,apply terraform,rollback terraform", "undone"},
-		{RollbackAll, "apply salt,apply terraform,rollback terraform,rollback salt", "undone; Salt: undone"},
-		{RollbackNone, "apply salt,apply terraform", "not rolled back (policy: none)"},
+		{RollbackFailed, "apply salt,apply terraform,rollback terraform", "undone", "salt,terraform,terraform undo"},
+		{RollbackAll, "apply salt,apply terraform,rollback terraform,rollback salt", "undone; Salt: undone", "salt,terraform,terraform undo,salt undo"},
+		{RollbackNone, "apply salt,apply terraform", "not rolled back (policy: none)", "salt,terraform"},
 	} {
 		t.Run(string(tc.policy), func(t *testing.T) {
 			var calls []string
@@ -91,9 +93,19 @@ func TestRunnerStopsAtFailureAndRollsBackByPolicy(t *testing.T) {
 			}
 			plan, _ := r.Plan(context.Background(), spec())
 			calls = nil
-			res := r.Apply(context.Background(), plan, nil, func(Event) {})
+			var events []string
+			res := r.Apply(context.Background(), plan, nil, func(e Event) {
+				s := string(e.Layer)
+				if e.Rollback {
+					s += " undo"
+				}
+				events = append(events, s)
+			})
 			if got := strings.Join(calls, ","); got != tc.calls {
 				t.Errorf("calls = %s, want %s", got, tc.calls)
+			}
+			if got := strings.Join(events, ","); got != tc.events {
+				t.Errorf("events = %s, want %s: rollback steps must be marked as such", got, tc.events)
 			}
 			tf := res.Layers[1]
 			if !res.Failed || tf.Status != ResultFailed || tf.Error != "volume data: size unknown" || tf.Rollback != tc.note {
