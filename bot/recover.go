@@ -107,7 +107,7 @@ func (e *Engine) catchUpReactions(ctx context.Context) error {
 
 // previewGone cancels a pending plan whose preview no longer exists (deleted while Eos was
 // down, or a console post of an earlier session): nobody can approve it any more. The request's
-// thread is told, where it still exists.
+// thread is told, or the channel when the request is gone too.
 func (e *Engine) previewGone(ctx context.Context, a adapters.Adapter, p *store.Plan, why error) {
 	_, err := e.st.UpdatePlan(p.ID, func(p *store.Plan) error {
 		if p.State != store.PlanPending {
@@ -122,7 +122,9 @@ func (e *Engine) previewGone(ctx context.Context, a adapters.Adapter, p *store.P
 	e.log.Info("cancelled a pending plan whose preview is gone", "plan", p.ID, "why", why)
 	e.audit(store.Entry{Kind: "cancel", PlanID: p.ID, Hash: p.Plan.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env,
 		Text: "preview gone: nobody could approve it"})
-	e.say(ctx, a, p.Request, reply(fmt.Sprintf("Plan %s is cancelled: its preview was deleted, so nobody could approve it. Nothing changed. Ask again for a fresh plan.", p.ID)))
+	spec := p.Plan.Spec
+	e.sayAnywhere(ctx, a, p.Request, reply(fmt.Sprintf("Plan %s (%s %s in %s, asked by @%s) is cancelled: its preview is gone, so nobody could approve it. "+
+		"Nothing changed. Ask again for a fresh plan.", p.ID, spec.Verb, spec.Target, spec.Env, p.Requester.Name)))
 }
 
 // sweep expires pending plans whose time is up, until ctx ends.

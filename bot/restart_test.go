@@ -50,6 +50,7 @@ func TestPlansSurviveARestart(t *testing.T) {
 	if err != nil || p.State != store.PlanCancelled || !strings.Contains(p.Text, "grafana") {
 		t.Fatalf("pending plan with a preview of the earlier session = %+v, %v; want it cancelled", p, err)
 	}
+	h2.WaitText(0, "Plan "+pending+" (create grafana in local, asked by @alice) is cancelled: its preview is gone")
 
 	// Fill this session up to the old preview's number and approve that post.
 	for h2.Last() < oldPreview.ID {
