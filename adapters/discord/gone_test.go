@@ -5,11 +5,11 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"strings"
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/adapters/adapterstest"
 )
 
 // TestGonePostIsErrNoSuchPost: only Discord saying the message is unknown becomes
@@ -55,40 +55,22 @@ func TestGonePostIsErrNoSuchPost(t *testing.T) {
 	edit := func(a *Adapter, p adapters.PostRef) error { return a.Edit(ctx, p, doc) }
 	del := func(a *Adapter, p adapters.PostRef) error { return a.Delete(ctx, p) }
 	reply := func(a *Adapter, p adapters.PostRef) error { _, err := a.Reply(ctx, p, doc); return err }
-	tests := []struct {
-		name    string
-		op      func(*Adapter, adapters.PostRef) error
-		a       *Adapter
-		post    adapters.PostRef
-		errText string // in the error; "" for none
-		gone    bool   // errors.Is(err, adapters.ErrNoSuchPost)
-	}{
-		{name: "reactions of a post", op: reactions, a: a, post: kept},
-		{name: "reactions of a deleted post", op: reactions, a: a, post: deleted, errText: "Unknown Message", gone: true},
-		{name: "reactions of a post never made", op: reactions, a: a, post: ref(textChannel, "4242"), errText: "Unknown Message", gone: true},
-		{name: "reactions in an unknown channel", op: reactions, a: a, post: ref("4243", kept.ID), errText: "Unknown Channel"},
-		{name: "reactions with a revoked token", op: reactions, a: revoked, post: kept, errText: "401"},
-		{name: "edit a post", op: edit, a: a, post: kept},
-		{name: "edit a deleted post", op: edit, a: a, post: deleted, errText: "Unknown Message", gone: true},
-		{name: "edit someone else's post", op: edit, a: a, post: alices, errText: "authored by another user"},
-		{name: "delete a deleted post", op: del, a: a, post: deleted, errText: "Unknown Message", gone: true},
-		{name: "delete with a revoked token", op: del, a: revoked, post: kept, errText: "401"},
-		{name: "reply to a deleted request", op: reply, a: a, post: withdrawn, errText: "Unknown Message", gone: true},
-		{name: "reply to a deleted request in a DM", op: reply, a: a, post: inDM, errText: "REPLIES_UNKNOWN_MESSAGE", gone: true},
-		{name: "reply in the thread of a deleted request", op: reply, a: a, post: preview},
-		{name: "reply in an unknown channel", op: reply, a: a, post: ref("4243", kept.ID), errText: "Unknown Channel"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := tt.op(tt.a, tt.post)
-			if (tt.errText == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tt.errText) {
-				t.Errorf("err = %v, want %q", err, tt.errText)
-			}
-			if got := errors.Is(err, adapters.ErrNoSuchPost); got != tt.gone {
-				t.Errorf("errors.Is(%v, ErrNoSuchPost) = %t, want %t", err, got, tt.gone)
-			}
-		})
-	}
+	adapterstest.CheckGone(t, []adapterstest.GoneCase[*Adapter]{
+		{Name: "reactions of a post", Op: reactions, A: a, Post: kept},
+		{Name: "reactions of a deleted post", Op: reactions, A: a, Post: deleted, ErrText: "Unknown Message", Gone: true},
+		{Name: "reactions of a post never made", Op: reactions, A: a, Post: ref(textChannel, "4242"), ErrText: "Unknown Message", Gone: true},
+		{Name: "reactions in an unknown channel", Op: reactions, A: a, Post: ref("4243", kept.ID), ErrText: "Unknown Channel"},
+		{Name: "reactions with a revoked token", Op: reactions, A: revoked, Post: kept, ErrText: "401"},
+		{Name: "edit a post", Op: edit, A: a, Post: kept},
+		{Name: "edit a deleted post", Op: edit, A: a, Post: deleted, ErrText: "Unknown Message", Gone: true},
+		{Name: "edit someone else's post", Op: edit, A: a, Post: alices, ErrText: "authored by another user"},
+		{Name: "delete a deleted post", Op: del, A: a, Post: deleted, ErrText: "Unknown Message", Gone: true},
+		{Name: "delete with a revoked token", Op: del, A: revoked, Post: kept, ErrText: "401"},
+		{Name: "reply to a deleted request", Op: reply, A: a, Post: withdrawn, ErrText: "Unknown Message", Gone: true},
+		{Name: "reply to a deleted request in a DM", Op: reply, A: a, Post: inDM, ErrText: "REPLIES_UNKNOWN_MESSAGE", Gone: true},
+		{Name: "reply in the thread of a deleted request", Op: reply, A: a, Post: preview},
+		{Name: "reply in an unknown channel", Op: reply, A: a, Post: ref("4243", kept.ID), ErrText: "Unknown Channel"},
+	})
 }
 
 // TestGoneReadsTheErrorCode: an Invalid Form Body is a missing post only when the field at

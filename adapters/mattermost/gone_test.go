@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/adapters/adapterstest"
 	"github.com/mattermost/mattermost/server/public/model"
 )
 
@@ -52,42 +52,21 @@ func TestE2EGonePostIsErrNoSuchPost(t *testing.T) {
 	edit := func(a *Adapter, p adapters.PostRef) error { return a.Edit(ctx, p, doc) }
 	del := func(a *Adapter, p adapters.PostRef) error { return a.Delete(ctx, p) }
 	reply := func(a *Adapter, p adapters.PostRef) error { _, err := a.Reply(ctx, p, doc); return err }
-	tests := []struct {
-		name    string
-		op      func(*Adapter, adapters.PostRef) error
-		a       *Adapter
-		post    adapters.PostRef
-		errText string // in the error; "" for none
-		gone    bool   // errors.Is(err, adapters.ErrNoSuchPost)
-	}{
-		{name: "reactions of a post", op: reactions, a: bot, post: kept},
-		{name: "reactions of a deleted post", op: reactions, a: bot, post: deleted, errText: "no such post", gone: true},
-		{name: "reactions of a post never made", op: reactions, a: bot, post: never, errText: "no such post", gone: true},
-		{name: "reactions with a revoked token", op: reactions, a: revoked, post: kept, errText: "expired session"},
-		{name: "edit a post", op: edit, a: bot, post: kept},
-		{name: "edit a deleted post", op: edit, a: bot, post: deleted, errText: "appropriate permissions", gone: true},
-		{name: "edit another bot's post", op: edit, a: other, post: kept, errText: "appropriate permissions"},
-		{name: "delete a deleted post", op: del, a: bot, post: deleted, errText: "appropriate permissions", gone: true},
-		{name: "delete a post never made", op: del, a: bot, post: never, errText: "appropriate permissions", gone: true},
-		{name: "delete another's post without the permission", op: del, a: other, post: kept, errText: "delete_others_posts"},
-		{name: "reply to a post", op: reply, a: bot, post: kept},
-		{name: "reply to a deleted request", op: reply, a: bot, post: withdrawn, errText: "Invalid RootId", gone: true},
-		{name: "reply with a revoked token", op: reply, a: revoked, post: kept, errText: "expired session"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := tt.op(tt.a, tt.post)
-			if (tt.errText == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tt.errText) {
-				t.Errorf("err = %v, want %q", err, tt.errText)
-			}
-			if got := errors.Is(err, adapters.ErrNoSuchPost); got != tt.gone {
-				t.Errorf("errors.Is(%v, ErrNoSuchPost) = %t, want %t", err, got, tt.gone)
-			}
-			if tt.gone && errors.Is(err, adapters.ErrNotPermitted) {
-				t.Errorf("a missing post is also ErrNotPermitted: %v", err)
-			}
-		})
-	}
+	adapterstest.CheckGone(t, []adapterstest.GoneCase[*Adapter]{
+		{Name: "reactions of a post", Op: reactions, A: bot, Post: kept},
+		{Name: "reactions of a deleted post", Op: reactions, A: bot, Post: deleted, ErrText: "no such post", Gone: true},
+		{Name: "reactions of a post never made", Op: reactions, A: bot, Post: never, ErrText: "no such post", Gone: true},
+		{Name: "reactions with a revoked token", Op: reactions, A: revoked, Post: kept, ErrText: "expired session"},
+		{Name: "edit a post", Op: edit, A: bot, Post: kept},
+		{Name: "edit a deleted post", Op: edit, A: bot, Post: deleted, ErrText: "appropriate permissions", Gone: true},
+		{Name: "edit another bot's post", Op: edit, A: other, Post: kept, ErrText: "appropriate permissions"},
+		{Name: "delete a deleted post", Op: del, A: bot, Post: deleted, ErrText: "appropriate permissions", Gone: true},
+		{Name: "delete a post never made", Op: del, A: bot, Post: never, ErrText: "appropriate permissions", Gone: true},
+		{Name: "delete another's post without the permission", Op: del, A: other, Post: kept, ErrText: "delete_others_posts"},
+		{Name: "reply to a post", Op: reply, A: bot, Post: kept},
+		{Name: "reply to a deleted request", Op: reply, A: bot, Post: withdrawn, ErrText: "Invalid RootId", Gone: true},
+		{Name: "reply with a revoked token", Op: reply, A: revoked, Post: kept, ErrText: "expired session"},
+	})
 }
 
 // postAPI answers GetPost as told and counts the calls.

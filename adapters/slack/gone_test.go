@@ -2,11 +2,10 @@ package slack
 
 import (
 	"context"
-	"errors"
-	"strings"
 	"testing"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/adapters/adapterstest"
 	"github.com/eosbot/eos/adapters/slack/slackfake"
 )
 
@@ -40,34 +39,16 @@ func TestGonePostIsErrNoSuchPost(t *testing.T) {
 		return a.Edit(ctx, p, adapters.NewDoc(adapters.Text{Text: "x"}))
 	}
 	del := func(a *Adapter, p adapters.PostRef) error { return a.Delete(ctx, p) }
-	tests := []struct {
-		name    string
-		op      func(*Adapter, adapters.PostRef) error
-		a       *Adapter
-		post    adapters.PostRef
-		errText string // in the error; "" for none
-		gone    bool   // errors.Is(err, adapters.ErrNoSuchPost)
-	}{
-		{name: "reactions of a post", op: reactions, a: a, post: kept},
-		{name: "reactions of a deleted post", op: reactions, a: a, post: deleted, errText: "message_not_found", gone: true},
-		{name: "reactions of a post never made", op: reactions, a: a, post: never, errText: "message_not_found", gone: true},
-		{name: "reactions in an unknown channel", op: reactions, a: a, post: elsewhere, errText: "channel_not_found"},
-		{name: "reactions with a revoked token", op: reactions, a: revoked, post: kept, errText: "invalid_auth"},
-		{name: "edit a post", op: edit, a: a, post: kept},
-		{name: "edit a deleted post", op: edit, a: a, post: deleted, errText: "message_not_found", gone: true},
-		{name: "edit with a revoked token", op: edit, a: revoked, post: kept, errText: "invalid_auth"},
-		{name: "delete a deleted post", op: del, a: a, post: deleted, errText: "message_not_found", gone: true},
-		{name: "delete with a revoked token", op: del, a: revoked, post: kept, errText: "invalid_auth"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := tt.op(tt.a, tt.post)
-			if (tt.errText == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tt.errText) {
-				t.Errorf("err = %v, want %q", err, tt.errText)
-			}
-			if got := errors.Is(err, adapters.ErrNoSuchPost); got != tt.gone {
-				t.Errorf("errors.Is(%v, ErrNoSuchPost) = %t, want %t", err, got, tt.gone)
-			}
-		})
-	}
+	adapterstest.CheckGone(t, []adapterstest.GoneCase[*Adapter]{
+		{Name: "reactions of a post", Op: reactions, A: a, Post: kept},
+		{Name: "reactions of a deleted post", Op: reactions, A: a, Post: deleted, ErrText: "message_not_found", Gone: true},
+		{Name: "reactions of a post never made", Op: reactions, A: a, Post: never, ErrText: "message_not_found", Gone: true},
+		{Name: "reactions in an unknown channel", Op: reactions, A: a, Post: elsewhere, ErrText: "channel_not_found"},
+		{Name: "reactions with a revoked token", Op: reactions, A: revoked, Post: kept, ErrText: "invalid_auth"},
+		{Name: "edit a post", Op: edit, A: a, Post: kept},
+		{Name: "edit a deleted post", Op: edit, A: a, Post: deleted, ErrText: "message_not_found", Gone: true},
+		{Name: "edit with a revoked token", Op: edit, A: revoked, Post: kept, ErrText: "invalid_auth"},
+		{Name: "delete a deleted post", Op: del, A: a, Post: deleted, ErrText: "message_not_found", Gone: true},
+		{Name: "delete with a revoked token", Op: del, A: revoked, Post: kept, ErrText: "invalid_auth"},
+	})
 }
