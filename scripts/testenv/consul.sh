@@ -24,7 +24,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 CONSUL_VERSION=v1.21.0
 CONSUL_MODULE=github.com/hashicorp/consul
 CACHE_DIR=${XDG_CACHE_HOME:-$HOME/.cache}/eos/consul/$CONSUL_VERSION
-READY_TRIES=240 # × 0.5 s
 
 
 # compile builds the consul binary at $1, inside the module's copy (see build_module).
@@ -39,7 +38,7 @@ compile() {
 build() { build_module "$CONSUL_MODULE" "$CONSUL_VERSION" "$CACHE_DIR" consul compile; }
 
 start() {
-	local state=$1 start=$SECONDS http server serf addr i
+	local state=$1 start=$SECONDS http server serf addr
 	build
 	mkdir -p "$state"
 	state=$(cd "$state" && pwd)
@@ -60,18 +59,7 @@ start() {
 			>>"$state/consul.log" 2>&1 </dev/null &
 		echo $! >"$state/consul.pid"
 	)
-	for ((i = 0; i < READY_TRIES; i++)); do
-		# The KV store and sessions (Terraform's lock) need a leader; until one is elected the
-		# endpoint answers "".
-		[[ $(curl -fsS "http://$addr/v1/status/leader" 2>/dev/null) == \"?*\" ]] && break
-		alive "$state/consul.pid" || break
-		sleep 0.5
-	done
-	if ((i == READY_TRIES)) || ! alive "$state/consul.pid"; then
-		log "consul did not become ready at $addr; last lines of its log:"
-		tail -30 "$state/consul.log" >&2 || true
-		return 1
-	fi
+	wait_ready consul "$state/consul.pid" "$addr" has_leader "$addr" || return 1
 	cat >"$state/env" <<ENV
 export EOS_TEST_CONSUL_ADDR=$addr
 export EOS_TEST_CONSUL_STATE=$state
@@ -80,21 +68,14 @@ ENV
 	log "ready in $((SECONDS - start)) s at $addr (state in $state)"
 }
 
+# has_leader: the KV store and sessions (Terraform's lock) need a leader; until one is elected
+# the endpoint answers "".
+has_leader() { [[ $(curl -fsS "http://$1/v1/status/leader" 2>/dev/null) == \"?*\" ]]; }
+
 stop() {
-	local state=$1 pid i
+	local state=$1
 	[[ -d $state ]] || return 0
-	if [[ -f $state/consul.pid ]]; then
-		pid=$(cat "$state/consul.pid")
-		if kill -0 "$pid" 2>/dev/null; then
-			kill -INT "$pid" 2>/dev/null || true
-			for ((i = 0; i < 60; i++)); do
-				kill -0 "$pid" 2>/dev/null || break
-				sleep 0.5
-			done
-			kill -KILL "$pid" 2>/dev/null || true
-		fi
-		rm -f "$state/consul.pid"
-	fi
+	stop_pid "$state/consul.pid" INT
 	rm -f "$state/env"
 }
 

@@ -16,6 +16,45 @@ free_port() {
 # alive reports whether the process in pid file $1 runs.
 alive() { [[ -f $1 ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
+# READY_TRIES bounds wait_ready: 240 × 0.5 s.
+READY_TRIES=240
+
+# wait_ready NAME PIDFILE WHERE CHECK... polls the command CHECK every half second until it
+# succeeds, for at most READY_TRIES tries and only while the process in PIDFILE lives. On
+# failure it says so, shows the last lines of the logs in $WAIT_LOGS (NAME.log in the pid
+# file's directory by default) and returns 1.
+wait_ready() {
+	local name=$1 pidfile=$2 where=$3 i f
+	shift 3
+	for ((i = 0; i < READY_TRIES; i++)); do
+		"$@" && return 0
+		alive "$pidfile" || break
+		sleep 0.5
+	done
+	log "$name did not become ready at $where; last lines of its log:"
+	for f in ${WAIT_LOGS:-$(dirname "$pidfile")/$name.log}; do
+		tail -30 "$f" >&2 || true
+	done
+	return 1
+}
+
+# stop_pid PIDFILE SIGNAL sends SIGNAL to the process in PIDFILE, waits up to 30 s for it to
+# end, kills it if it has not, and removes PIDFILE.
+stop_pid() {
+	local pidfile=$1 signal=$2 pid i
+	[[ -f $pidfile ]] || return 0
+	pid=$(cat "$pidfile")
+	if kill -0 "$pid" 2>/dev/null; then
+		kill "-$signal" "$pid" 2>/dev/null || true
+		for ((i = 0; i < 60; i++)); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.5
+		done
+		kill -KILL "$pid" 2>/dev/null || true
+	fi
+	rm -f "$pidfile"
+}
+
 # as_pg runs a command as the postgres user when running as root (PostgreSQL refuses root).
 as_pg() {
 	if [[ $EUID -eq 0 ]]; then

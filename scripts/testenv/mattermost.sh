@@ -23,7 +23,6 @@ PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 CACHE_DIR=${XDG_CACHE_HOME:-$HOME/.cache}/eos/mattermost/$MM_VERSION
 ADMIN_USER=admin
 ADMIN_PASSWORD='Admin-Passw0rd!'
-READY_TRIES=240 # × 0.5 s
 
 # cache_ok reports whether the cache holds a complete build.
 cache_ok() {
@@ -89,34 +88,14 @@ start_mattermost() {
 		setsid "$CACHE_DIR/bin/mattermost" server --config "$state/config.json" >>"$state/mattermost.log" 2>&1 </dev/null &
 		echo $! >"$state/mattermost.pid"
 	)
-	local i
-	for ((i = 0; i < READY_TRIES; i++)); do
-		if curl -fsS "$url/api/v4/system/ping" 2>/dev/null | grep -q '"status":"OK"'; then
-			return 0
-		fi
-		alive "$state/mattermost.pid" || break
-		sleep 0.5
-	done
-	log "mattermost did not become ready at $url; last lines of its log:"
-	tail -30 "$state/mattermost.log" >&2 || true
-	tail -30 "$state/logs/mattermost.log" >&2 || true
-	return 1
+	WAIT_LOGS="$state/mattermost.log $state/logs/mattermost.log" \
+		wait_ready mattermost "$state/mattermost.pid" "$url" pings "$url"
 }
 
-stop_mattermost() {
-	local state=$1 pid i
-	[[ -f $state/mattermost.pid ]] || return 0
-	pid=$(cat "$state/mattermost.pid")
-	if kill -0 "$pid" 2>/dev/null; then
-		kill -TERM "$pid" 2>/dev/null || true
-		for ((i = 0; i < 60; i++)); do
-			kill -0 "$pid" 2>/dev/null || break
-			sleep 0.5
-		done
-		kill -KILL "$pid" 2>/dev/null || true
-	fi
-	rm -f "$state/mattermost.pid"
-}
+# pings: the server answers its health check with status OK.
+pings() { curl -fsS "$1/api/v4/system/ping" 2>/dev/null | grep -q '"status":"OK"'; }
+
+stop_mattermost() { stop_pid "$1/mattermost.pid" TERM; }
 
 stop_postgres() {
 	local state=$1 pgdir

@@ -21,7 +21,6 @@ NOMAD_MODULE=github.com/hashicorp/nomad
 # the ./api directory, which a module download does not carry as a separate module.
 NOMAD_API_VERSION=v0.0.0-20221006174558-2aa7e66bdb52
 CACHE_DIR=${XDG_CACHE_HOME:-$HOME/.cache}/eos/nomad/$NOMAD_VERSION
-READY_TRIES=240 # × 0.5 s
 
 
 # compile builds the nomad binary at $1, inside the module's copy (see build_module).
@@ -33,7 +32,7 @@ compile() {
 build() { build_module "$NOMAD_MODULE" "$NOMAD_VERSION" "$CACHE_DIR" nomad compile; }
 
 start() {
-	local state=$1 start=$SECONDS http rpc serf url i
+	local state=$1 start=$SECONDS http rpc serf url
 	build
 	mkdir -p "$state"
 	state=$(cd "$state" && pwd)
@@ -69,19 +68,7 @@ HCL
 			-data-dir="$state/data" -config="$state/agent.hcl" >>"$state/nomad.log" 2>&1 </dev/null &
 		echo $! >"$state/nomad.pid"
 	)
-	for ((i = 0; i < READY_TRIES; i++)); do
-		if curl -fsS "$url/v1/agent/self" >/dev/null 2>&1 &&
-			curl -fsS "$url/v1/nodes" 2>/dev/null | grep -q '"Status":"ready"'; then
-			break
-		fi
-		alive "$state/nomad.pid" || break
-		sleep 0.5
-	done
-	if ((i == READY_TRIES)) || ! alive "$state/nomad.pid"; then
-		log "nomad did not become ready at $url; last lines of its log:"
-		tail -30 "$state/nomad.log" >&2 || true
-		return 1
-	fi
+	wait_ready nomad "$state/nomad.pid" "$url" node_ready "$url" || return 1
 	cat >"$state/env" <<ENV
 export EOS_TEST_NOMAD_ADDR=$url
 export EOS_TEST_NOMAD_STATE=$state
@@ -90,22 +77,17 @@ ENV
 	log "ready in $((SECONDS - start)) s at $url (state in $state)"
 }
 
+# node_ready: the agent answers and its one client node is ready for work.
+node_ready() {
+	curl -fsS "$1/v1/agent/self" >/dev/null 2>&1 &&
+		curl -fsS "$1/v1/nodes" 2>/dev/null | grep -q '"Status":"ready"'
+}
+
 stop() {
-	local state=$1 pid i
+	local state=$1
 	[[ -d $state ]] || return 0
-	if [[ -f $state/nomad.pid ]]; then
-		pid=$(cat "$state/nomad.pid")
-		if kill -0 "$pid" 2>/dev/null; then
-			# -dev agents leave on SIGINT; SIGTERM also works but INT is the documented way.
-			kill -INT "$pid" 2>/dev/null || true
-			for ((i = 0; i < 60; i++)); do
-				kill -0 "$pid" 2>/dev/null || break
-				sleep 0.5
-			done
-			kill -KILL "$pid" 2>/dev/null || true
-		fi
-		rm -f "$state/nomad.pid"
-	fi
+	# -dev agents leave on SIGINT; SIGTERM also works but INT is the documented way.
+	stop_pid "$state/nomad.pid" INT
 	reap "$state/data"
 	rm -rf "$state/data" "$state/env"
 }

@@ -20,7 +20,6 @@ VAULT_MODULE=github.com/hashicorp/vault
 CACHE_DIR=${XDG_CACHE_HOME:-$HOME/.cache}/eos/vault/$VAULT_VERSION
 # A throwaway root token: the dev server holds nothing but test data and listens on loopback.
 ROOT_TOKEN=eos-test-root
-READY_TRIES=240 # × 0.5 s
 
 
 # compile builds the vault binary at $1, inside the module's copy (see build_module).
@@ -35,7 +34,7 @@ compile() {
 build() { build_module "$VAULT_MODULE" "$VAULT_VERSION" "$CACHE_DIR" vault compile; }
 
 start() {
-	local state=$1 start=$SECONDS port url i
+	local state=$1 start=$SECONDS port url
 	build
 	mkdir -p "$state"
 	state=$(cd "$state" && pwd)
@@ -54,17 +53,7 @@ start() {
 			-dev-listen-address="127.0.0.1:$port" >>"$state/vault.log" 2>&1 </dev/null &
 		echo $! >"$state/vault.pid"
 	)
-	for ((i = 0; i < READY_TRIES; i++)); do
-		# /v1/sys/health answers 200 only when initialised, unsealed and active.
-		curl -fsS "$url/v1/sys/health" >/dev/null 2>&1 && break
-		alive "$state/vault.pid" || break
-		sleep 0.5
-	done
-	if ((i == READY_TRIES)) || ! alive "$state/vault.pid"; then
-		log "vault did not become ready at $url; last lines of its log:"
-		tail -30 "$state/vault.log" >&2 || true
-		return 1
-	fi
+	wait_ready vault "$state/vault.pid" "$url" healthy "$url" || return 1
 	cat >"$state/env" <<ENV
 export EOS_TEST_VAULT_ADDR=$url
 export EOS_TEST_VAULT_TOKEN=$ROOT_TOKEN
@@ -74,21 +63,13 @@ ENV
 	log "ready in $((SECONDS - start)) s at $url (state in $state)"
 }
 
+# healthy: /v1/sys/health answers 200 only when initialised, unsealed and active.
+healthy() { curl -fsS "$1/v1/sys/health" >/dev/null 2>&1; }
+
 stop() {
-	local state=$1 pid i
+	local state=$1
 	[[ -d $state ]] || return 0
-	if [[ -f $state/vault.pid ]]; then
-		pid=$(cat "$state/vault.pid")
-		if kill -0 "$pid" 2>/dev/null; then
-			kill -INT "$pid" 2>/dev/null || true
-			for ((i = 0; i < 60; i++)); do
-				kill -0 "$pid" 2>/dev/null || break
-				sleep 0.5
-			done
-			kill -KILL "$pid" 2>/dev/null || true
-		fi
-		rm -f "$state/vault.pid"
-	fi
+	stop_pid "$state/vault.pid" INT
 	rm -f "$state/env" "$state/.vault-token"
 }
 
