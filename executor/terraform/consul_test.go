@@ -1,8 +1,6 @@
 package terraform
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
@@ -23,16 +21,8 @@ import (
 // CI is set.
 func consulBackend(t *testing.T) *BackendConfig {
 	t.Helper()
-	addr := os.Getenv("EOS_TEST_CONSUL_ADDR")
-	if addr == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("EOS_TEST_CONSUL_ADDR is required in CI: run scripts/test.sh (scripts/testenv/consul.sh)")
-		}
-		t.Skip("EOS_TEST_CONSUL_ADDR not set; scripts/testenv/consul.sh start DIR sets it")
-	}
-	b := make([]byte, 4)
-	rand.Read(b)
-	prefix := "eos-test-" + hex.EncodeToString(b)
+	addr := testServer(t, "EOS_TEST_CONSUL_ADDR", "consul.sh")
+	prefix := "eos-test-" + randomSuffix()
 	t.Cleanup(func() { consulKV(t, addr, http.MethodDelete, prefix+"?recurse") })
 	return &BackendConfig{Type: BackendConsul, Config: map[string]string{
 		"address": addr,

@@ -2,6 +2,8 @@ package terraform
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -135,4 +137,25 @@ func mustApply(t *testing.T, l *Layer, s executor.Spec, p executor.LayerPlan) (e
 		t.Fatalf("Apply: %v (result %+v)", err, res)
 	}
 	return res, events
+}
+
+// testServer is the address of a server scripts/testenv/<script> started, from the
+// environment variable name. Without it the test skips, unless CI is set: then it fails.
+func testServer(t *testing.T, name, script string) string {
+	t.Helper()
+	v := os.Getenv(name)
+	if v == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is required in CI: run scripts/test.sh (scripts/testenv/%s)", name, script)
+		}
+		t.Skipf("%s not set; scripts/testenv/%s start DIR sets it", name, script)
+	}
+	return v
+}
+
+// randomSuffix is 8 hex digits, to keep concurrent tests' names in a shared server apart.
+func randomSuffix() string {
+	b := make([]byte, 4)
+	rand.Read(b)
+	return hex.EncodeToString(b)
 }

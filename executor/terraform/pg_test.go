@@ -1,9 +1,7 @@
 package terraform
 
 import (
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"io/fs"
 	"os"
@@ -21,16 +19,8 @@ import (
 // started (EOS_TEST_PG_CONN). Without it the test skips, unless CI is set.
 func pgBackend(t *testing.T) *BackendConfig {
 	t.Helper()
-	conn := os.Getenv("EOS_TEST_PG_CONN")
-	if conn == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("EOS_TEST_PG_CONN is required in CI: run scripts/test.sh (scripts/testenv/postgres.sh)")
-		}
-		t.Skip("EOS_TEST_PG_CONN not set; scripts/testenv/postgres.sh start DIR sets it")
-	}
-	b := make([]byte, 4)
-	rand.Read(b)
-	schema := "eos_test_" + hex.EncodeToString(b)
+	conn := testServer(t, "EOS_TEST_PG_CONN", "postgres.sh")
+	schema := "eos_test_" + randomSuffix()
 	t.Cleanup(func() {
 		db, err := sql.Open("postgres", conn)
 		if err == nil {
