@@ -1,7 +1,7 @@
 // Package adapters owns the platform-neutral chat model: who said what where (Message, Reaction,
 // PostRef, User), the rich message Eos posts (Doc), and the small interfaces a chat platform
 // implements (Adapter, plus the optional Editor, Threader, Reactor, ReactionReader, Deleter,
-// GroupResolver and Connection).
+// GroupResolver, UserResolver and Connection).
 //
 // It imports nothing of Eos. Each platform lives in its own sub-package and imports only this one;
 // the engine (package bot) never learns which platform it talks to.
@@ -15,9 +15,11 @@ import (
 
 // User is a person or bot on a chat platform.
 type User struct {
-	// ID is the platform's stable identifier.
+	// ID is the platform's immutable identifier. The approval policy judges people by it
+	// (with the platform), never by Name.
 	ID string `json:"id"`
-	// Name is the handle people type after @, without the @. The approval policy matches on it.
+	// Name is the handle people type after @, without the @, as it was when the event came.
+	// It is for display and the audit log; people can change it.
 	Name string `json:"name"`
 	// Bot is true for bot accounts; Eos ignores messages and reactions from bots.
 	Bot bool `json:"bot,omitempty"`
@@ -120,6 +122,16 @@ type GroupResolver interface {
 	MemberOf(ctx context.Context, user User, group string) (bool, error)
 }
 
+// UserResolver is implemented by platforms that can say who a handle names now. The approval
+// policy lists people by handle ("bob"); the engine resolves a handle to the platform's
+// immutable ID at the moment it judges a reaction, and compares IDs, so a person who renames
+// themselves gains nothing and loses nothing. LookupUser returns ErrNoSuchUser when no one has
+// the handle; any other error means the platform could not answer, and the engine then counts
+// the handle as nobody (fail closed).
+type UserResolver interface {
+	LookupUser(ctx context.Context, handle string) (User, error)
+}
+
 // Connection is implemented by adapters that hold a connection to their platform (a websocket,
 // a socket-mode session, a gateway). Connected returns nil while it is up, and otherwise why
 // not ("reconnecting: websocket closed"). /healthz reports it.
@@ -133,6 +145,9 @@ var ErrNotPermitted = errors.New("not permitted for the bot on this platform")
 // ErrNoSuchPost is returned by an operation on a post that no longer exists: deleted, or, on
 // the console, made in an earlier session.
 var ErrNoSuchPost = errors.New("no such post")
+
+// ErrNoSuchUser is returned by UserResolver.LookupUser for a handle nobody has.
+var ErrNoSuchUser = errors.New("no such user")
 
 // ErrNoSuchGroup is returned by GroupResolver.MemberOf for a group the platform does not know.
 var ErrNoSuchGroup = errors.New("no such group")
