@@ -59,7 +59,8 @@ func (e *Engine) HandleReaction(ctx context.Context, a adapters.Adapter, r adapt
 func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, who Person) (decision, string) {
 	ep := e.cfg.Policy.For(p.Plan.Spec.Env, p.Plan.Spec.Verb)
 	user, now := r.User.Name, e.now()
-	voted := slices.IndexFunc(p.Approvals, func(v store.Vote) bool { return v.User == user })
+	self := who.Is(p.Request.Platform, p.Requester.ID)
+	voted := slices.IndexFunc(p.Approvals, func(v store.Vote) bool { return who.Is(v.Platform, v.UserID) })
 	switch {
 	case p.State == store.PlanPreview:
 		return ignored, fmt.Sprintf("Plan %s is a preview only and never runs. To apply it: @eos %s %s", p.ID, p.Plan.Spec.Verb, p.Plan.Spec.Target)
@@ -73,20 +74,20 @@ func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, 
 		p.State, p.Updated = store.PlanExpired, now
 		return ignored, fmt.Sprintf("Plan %s expired at %s: nothing changed. Ask again for a fresh plan: @eos %s", p.ID, p.Expires.UTC().Format("15:04 UTC"), p.Text)
 	case p.State != store.PlanPending:
-		if voted >= 0 || (p.Rejection != nil && p.Rejection.User == user) {
+		if voted >= 0 || (p.Rejection != nil && who.Is(p.Rejection.Platform, p.Rejection.UserID)) {
 			return ignored, "" // the same person's reaction, delivered again
 		}
 		return ignored, fmt.Sprintf("Plan %s is %s: nothing started. Ask again for a new plan.", p.ID, p.State)
 	case vote == adapters.Reject:
-		if !ep.MayReject(who, p.Requester.Name) {
-			return ignored, e.notAllowed(p, user, "reject", "approvers: "+ep.who())
+		if !ep.MayReject(who, self) {
+			return ignored, e.notAllowed(p, who, "reject", "approvers: "+ep.who())
 		}
 		p.State, p.Updated = store.PlanRejected, now
 		p.Rejection = &store.Vote{User: user, UserID: r.User.ID, Platform: r.Post.Platform, At: now}
 		return rejected, ""
 	}
-	if ok, why := ep.MayApprove(who, p.Requester.Name); !ok {
-		return ignored, e.notAllowed(p, user, "approve", why)
+	if ok, why := ep.MayApprove(who, self); !ok {
+		return ignored, e.notAllowed(p, who, "approve", why)
 	}
 	if voted >= 0 {
 		return ignored, ""
@@ -102,11 +103,11 @@ func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, 
 
 // notAllowed explains a refused reaction once per plan and person, so repeated reactions do
 // not fill the thread.
-func (e *Engine) notAllowed(p *store.Plan, user, what, why string) string {
-	if !e.once(p.ID + "/" + user + "/" + what) {
+func (e *Engine) notAllowed(p *store.Plan, who Person, what, why string) string {
+	if !e.once(p.ID + "/" + who.Platform + ":" + who.ID + "/" + what) {
 		return ""
 	}
-	return fmt.Sprintf("@%s can't %s %s plans (%s). Nothing changed.", user, what, p.Plan.Spec.Env, why)
+	return fmt.Sprintf("@%s can't %s %s plans (%s). Nothing changed.", who.Name, what, p.Plan.Spec.Env, why)
 }
 
 // once reports whether key is new to this process, so a refusal is said once per person and

@@ -3,6 +3,7 @@ package bot
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -74,23 +75,53 @@ func (p Policy) For(env, verb string) EnvPolicy {
 	return ep
 }
 
-// Person is someone the policy judges: a handle, and the policy groups the platform says the
-// handle belongs to (resolved before the judgement, so the policy itself does no I/O).
+// Person is someone the policy judges: who they are on their platform (the platform and its
+// immutable user ID), and which entries of the policy's lists name them. The engine resolves
+// the entries before the judgement (a handle through the platform to an ID, a group through
+// the platform's membership), so the policy itself does no I/O and never compares names.
 type Person struct {
-	Name string
-	// Groups are names of groups listed in the policy ("group:sre" lists sre) that Name is in.
-	Groups []string
+	// Platform and ID identify the person; Name is only for messages.
+	Platform, ID, Name string
+	// Matches are the list entries that name this person now: "bob" or "mattermost:bob" when
+	// the platform says the handle bob is this ID, "group:sre" when it says they are in sre.
+	Matches []string
 }
+
+// Is reports whether the person is the user with id on platform. An empty id is nobody.
+func (p Person) Is(platform, id string) bool { return id != "" && p.ID == id && p.Platform == platform }
 
 // groupPrefix marks a policy entry naming a platform group instead of a person.
 const groupPrefix = "group:"
 
+// platforms are the prefixes a policy entry may carry to name someone on one platform only.
+var platforms = []string{"console", "mattermost", "slack", "discord"}
+
+// entry is one policy list entry taken apart: "mattermost:group:sre" is platform mattermost,
+// group sre; "bob" is handle bob on any platform.
+type entry struct {
+	platform string // "" for any
+	group    bool
+	name     string
+}
+
+func parseEntry(s string) entry {
+	var e entry
+	if p, rest, ok := strings.Cut(s, ":"); ok && slices.Contains(platforms, p) {
+		e.platform, s = p, rest
+	}
+	if g, ok := strings.CutPrefix(s, groupPrefix); ok {
+		e.group, s = true, g
+	}
+	e.name = strings.TrimPrefix(s, "@")
+	return e
+}
+
 func allowed(list []string, p Person) bool {
-	if len(list) == 0 || slices.Contains(list, p.Name) {
+	if len(list) == 0 {
 		return true
 	}
-	for _, g := range p.Groups {
-		if slices.Contains(list, groupPrefix+g) {
+	for _, m := range p.Matches {
+		if slices.Contains(list, m) {
 			return true
 		}
 	}
@@ -100,20 +131,20 @@ func allowed(list []string, p Person) bool {
 // MayRequest reports whether p may ask for plans in this environment.
 func (ep EnvPolicy) MayRequest(p Person) bool { return allowed(ep.Requesters, p) }
 
-// MayApprove reports whether p may approve a plan asked by requester, and if not, why.
-func (ep EnvPolicy) MayApprove(p Person, requester string) (bool, string) {
+// MayApprove reports whether p may approve a plan; self says p asked for it. If not, why.
+func (ep EnvPolicy) MayApprove(p Person, self bool) (bool, string) {
 	if !allowed(ep.Approvers, p) {
 		return false, "approvers: " + ep.who()
 	}
-	if p.Name == requester && !ep.SelfApproval {
+	if self && !ep.SelfApproval {
 		return false, "the requester's own approval does not count here"
 	}
 	return true, ""
 }
 
-// MayReject reports whether p may reject: an approver, or the requester withdrawing.
-func (ep EnvPolicy) MayReject(p Person, requester string) bool {
-	return p.Name == requester || allowed(ep.Approvers, p)
+// MayReject reports whether p may reject: an approver, or the requester (self) withdrawing.
+func (ep EnvPolicy) MayReject(p Person, self bool) bool {
+	return self || allowed(ep.Approvers, p)
 }
 
 // who describes the approvers for a message.

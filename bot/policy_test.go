@@ -9,23 +9,24 @@ func TestPolicyPerEnvironmentAndVerb(t *testing.T) {
 			Verbs: map[string]VerbPolicy{"destroy": {Approvals: 2, Approvers: []string{"dave", "erin"}}}}},
 	}
 	for _, tc := range []struct {
-		env, verb, user, requester string
-		ok                         bool
-		approvals                  int
+		env, verb, user string
+		self            bool
+		ok              bool
+		approvals       int
 	}{
-		{"staging", "create", "alice", "alice", true, 1},      // default: anyone, self allowed
-		{"production", "create", "carol", "alice", false, 1},  // not an approver
-		{"production", "create", "bob", "alice", true, 1},     // approver
-		{"production", "create", "bob", "bob", false, 1},      // self-approval off
-		{"production", "destroy", "bob", "alice", false, 2},   // destroy: other approvers
-		{"production", "destroy", "erin", "alice", true, 2},   // destroy approver, two needed
-		{"production", "reconcile", "dave", "alice", true, 1}, // no verb block: the env's policy
+		{"staging", "create", "alice", true, true, 1},      // default: anyone, self allowed
+		{"production", "create", "carol", false, false, 1}, // not an approver
+		{"production", "create", "bob", false, true, 1},    // approver
+		{"production", "create", "bob", true, false, 1},    // self-approval off
+		{"production", "destroy", "bob", false, false, 2},  // destroy: other approvers
+		{"production", "destroy", "erin", false, true, 2},  // destroy approver, two needed
+		{"production", "reconcile", "dave", false, true, 1},
 	} {
 		ep := p.For(tc.env, tc.verb)
-		ok, why := ep.MayApprove(Person{Name: tc.user}, tc.requester)
+		ok, why := ep.MayApprove(Person{Name: tc.user, Matches: []string{tc.user}}, tc.self)
 		if ok != tc.ok || ep.Approvals != tc.approvals {
-			t.Errorf("%s %s by %s (asked by %s): ok=%v (%s), approvals=%d; want ok=%v, approvals=%d",
-				tc.verb, tc.env, tc.user, tc.requester, ok, why, ep.Approvals, tc.ok, tc.approvals)
+			t.Errorf("%s %s by %s (self %v): ok=%v (%s), approvals=%d; want ok=%v, approvals=%d",
+				tc.verb, tc.env, tc.user, tc.self, ok, why, ep.Approvals, tc.ok, tc.approvals)
 		}
 	}
 	if got := p.For("production", "destroy").Needs("alice"); got != "Needs 2 approvals from @dave, @erin, not from @alice" {
@@ -33,24 +34,41 @@ func TestPolicyPerEnvironmentAndVerb(t *testing.T) {
 	}
 }
 
-func TestPolicyGroups(t *testing.T) {
-	ep := Policy{Default: EnvPolicy{Approvers: []string{"dave", "group:sre"}, Requesters: []string{"group:dev"}}}.For("production", "create")
+// The policy admits a person only through the entries the engine resolved for them: a name
+// alone (Person.Name) admits nobody.
+func TestPolicyMatchesResolvedEntriesOnly(t *testing.T) {
+	ep := Policy{Default: EnvPolicy{Approvers: []string{"dave", "group:sre", "mattermost:erin"}, Requesters: []string{"group:dev"}}}.For("production", "create")
 	for _, tc := range []struct {
 		who           Person
 		approve, asks bool
 	}{
-		{Person{Name: "dave"}, true, false},                                    // named
-		{Person{Name: "erin", Groups: []string{"sre"}}, true, false},           // in a listed group
-		{Person{Name: "erin", Groups: []string{"dev"}}, false, true},           // a requester group only
-		{Person{Name: "frank", Groups: []string{"sre-interns"}}, false, false}, // a group not listed
-		{Person{Name: "sre"}, false, false},                                    // a person named like the group
+		{Person{Name: "dave", Matches: []string{"dave"}}, true, false},
+		{Person{Name: "dave"}, false, false}, // called dave, but the platform did not say the handle is theirs
+		{Person{Name: "erin", Matches: []string{"group:sre"}}, true, false},
+		{Person{Name: "erin", Matches: []string{"group:dev"}}, false, true},
+		{Person{Name: "erin", Matches: []string{"mattermost:erin"}}, true, false},
+		{Person{Name: "sre"}, false, false},
 	} {
-		ok, _ := ep.MayApprove(tc.who, "alice")
+		ok, _ := ep.MayApprove(tc.who, false)
 		if ok != tc.approve || ep.MayRequest(tc.who) != tc.asks {
 			t.Errorf("%+v: approve=%v request=%v; want %v %v", tc.who, ok, ep.MayRequest(tc.who), tc.approve, tc.asks)
 		}
 	}
-	if got := ep.Needs("alice"); got != "Needs 1 approval from @dave, anyone in group sre, not from @alice" {
-		t.Errorf("Needs = %q", got)
+}
+
+func TestParseEntry(t *testing.T) {
+	for in, want := range map[string]entry{
+		"bob":                  {name: "bob"},
+		"@bob":                 {name: "bob"},
+		"mattermost:bob":       {platform: "mattermost", name: "bob"},
+		"group:sre":            {group: true, name: "sre"},
+		"discord:group:sre":    {platform: "discord", group: true, name: "sre"},
+		"unknownplatform:bob":  {name: "unknownplatform:bob"},
+		"slack:@bob":           {platform: "slack", name: "bob"},
+		"console:group:admins": {platform: "console", group: true, name: "admins"},
+	} {
+		if got := parseEntry(in); got != want {
+			t.Errorf("parseEntry(%q) = %+v, want %+v", in, got, want)
+		}
 	}
 }

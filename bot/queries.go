@@ -71,7 +71,7 @@ func (e *Engine) history(ctx context.Context, c conv, in *intents.Intent) {
 func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 	id := in.Noun
 	if id == "" {
-		mine, err := e.st.Plans(func(p *store.Plan) bool { return p.State == store.PlanPending && p.Requester.Name == c.user() })
+		mine, err := e.st.Plans(func(p *store.Plan) bool { return p.State == store.PlanPending && p.Request.Platform == c.a.Name() && p.Requester.ID == c.m.Author.ID })
 		if err != nil || len(mine) == 0 {
 			e.say(ctx, c.a, c.m.Post, reply("You have no pending plan to cancel. Name one: @eos cancel 7f3a9c21"))
 			return
@@ -80,7 +80,7 @@ func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 		id = mine[0].ID
 	}
 	// Group membership is asked of the platform before the store transaction, not inside it.
-	who := Person{Name: c.user()}
+	who := Person{Platform: c.a.Name(), ID: c.m.Author.ID, Name: c.user()}
 	if p, err := e.st.Plan(id); err == nil {
 		who = e.person(ctx, c.a, c.m.Author, e.cfg.Policy.For(p.Plan.Spec.Env, p.Plan.Spec.Verb).Approvers)
 	}
@@ -89,7 +89,7 @@ func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 		if p.State != store.PlanPending {
 			return refuse("Plan %s is %s, not pending: nothing to cancel.", p.ID, p.State)
 		}
-		if !ep.MayReject(who, p.Requester.Name) {
+		if !ep.MayReject(who, who.Is(p.Request.Platform, p.Requester.ID)) {
 			return refuse("@%s can't cancel plan %s: only @%s or an approver (%s) can.", c.user(), p.ID, p.Requester.Name, ep.who())
 		}
 		p.State, p.Updated = store.PlanCancelled, e.now()

@@ -247,10 +247,14 @@ func mentions(users []string) string {
 	}
 	out := make([]string, len(users))
 	for i, u := range users {
-		if g, ok := strings.CutPrefix(u, groupPrefix); ok {
-			out[i] = "anyone in group " + g
+		en := parseEntry(u)
+		if en.group {
+			out[i] = "anyone in group " + en.name
 		} else {
-			out[i] = "@" + u
+			out[i] = "@" + en.name
+		}
+		if en.platform != "" {
+			out[i] += " on " + en.platform
 		}
 	}
 	return strings.Join(out, ", ")
