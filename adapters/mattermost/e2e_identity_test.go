@@ -48,17 +48,19 @@ func TestE2ERenamedUserKeepsTheirID(t *testing.T) {
 	if _, _, err := s.Admin.PatchUser(ctx, u.Id, &model.UserPatch{Username: model.NewPointer(renamed)}); err != nil {
 		t.Fatal(err)
 	}
+	// The server announces the rename (user_updated) before it takes the post, so the post
+	// arrives under the new name though the adapter had the old one cached.
+	person.Say(t, s.Infra.Id, "", "@eos after "+n)
+	if m := a.rec.message(t, func(m adapters.Message) bool { return m.Text == "@eos after "+n }, nil); m.Author != (adapters.User{ID: u.Id, Name: renamed}) {
+		t.Errorf("after the rename the author is %+v, want %s with id %s", m.Author, renamed, u.Id)
+	}
+
 	if got, err := a.LookupUser(ctx, renamed); err != nil || got.ID != u.Id || got.Name != renamed {
 		t.Errorf("after the rename LookupUser(%s) = %+v, %v; want id %s", renamed, got, err, u.Id)
 	}
 	if got, err := a.LookupUser(ctx, old); !errors.Is(err, adapters.ErrNoSuchUser) {
 		t.Errorf("after the rename LookupUser(%s) = %+v, %v; want ErrNoSuchUser", old, got, err)
 	}
-	person.Say(t, s.Infra.Id, "", "@eos after "+n)
-	if m := a.rec.message(t, func(m adapters.Message) bool { return m.Text == "@eos after "+n }, nil); m.Author != (adapters.User{ID: u.Id, Name: renamed}) {
-		t.Errorf("after the rename the author is %+v, want %s with id %s", m.Author, renamed, u.Id)
-	}
-
 	if _, err := s.Admin.UpdateUserActive(ctx, u.Id, false); err != nil {
 		t.Fatal(err)
 	}
