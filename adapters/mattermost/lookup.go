@@ -18,7 +18,8 @@ import (
 // a deactivated account, are adapters.ErrNoSuchUser.
 func (a *Adapter) LookupUser(ctx context.Context, handle string) (adapters.User, error) {
 	name := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(handle), "@"))
-	if name == "" {
+	if name == "" || strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789._-") != "" {
+		// No username has other characters; the client puts the name in the URL's path unescaped.
 		return adapters.User{}, fmt.Errorf("mattermost user %q: %w", handle, adapters.ErrNoSuchUser)
 	}
 	u, resp, err := a.api.GetUserByUsername(ctx, name, "")

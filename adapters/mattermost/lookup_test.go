@@ -40,6 +40,12 @@ func TestLookupUserFollowsARename(t *testing.T) {
 		}
 	}
 	f.usernameErr = errors.New("database is down")
+	// Never sent: no username has these characters, and the client does not escape the path.
+	for _, handle := range []string{"../teams", "dave?x=1", "dave/patch"} {
+		if u, err := a.LookupUser(ctx, handle); !errors.Is(err, adapters.ErrNoSuchUser) {
+			t.Errorf("LookupUser(%q) = %+v, %v; want ErrNoSuchUser without asking", handle, u, err)
+		}
+	}
 	if _, err := a.LookupUser(ctx, "david"); err == nil || errors.Is(err, adapters.ErrNoSuchUser) {
 		t.Errorf("with the server failing LookupUser = %v; want an error that is not ErrNoSuchUser", err)
 	}
