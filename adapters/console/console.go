@@ -81,6 +81,7 @@ var (
 	_ adapters.ReactionReader = (*Adapter)(nil)
 	_ adapters.Deleter        = (*Adapter)(nil)
 	_ adapters.GroupResolver  = (*Adapter)(nil)
+	_ adapters.UserResolver   = (*Adapter)(nil)
 )
 
 // New makes a console adapter.
@@ -114,8 +115,29 @@ func (a *Adapter) ref(id, thread int) adapters.PostRef {
 	return r
 }
 
-// user is a console user: the name is the id.
-func user(name string) adapters.User { return adapters.User{ID: name, Name: name} }
+// user is the console user called name. The console has no accounts: who types is whoever
+// /as names, so the name is the identity. Its id is the name without @ or surrounding space,
+// in lower case, so that "bob", "@bob" and "Bob" are one person, with one id in every session
+// (the name keeps the spelling typed).
+func user(name string) adapters.User {
+	name = strings.TrimPrefix(strings.TrimSpace(name), "@")
+	return adapters.User{ID: userID(name), Name: name}
+}
+
+// userID is the console's id of the person called name.
+func userID(name string) string {
+	return strings.ToLower(strings.TrimPrefix(strings.TrimSpace(name), "@"))
+}
+
+// LookupUser returns the console user called handle (the @ optional): anyone may type as
+// anyone with /as, so every name is someone. An empty handle is adapters.ErrNoSuchUser.
+func (a *Adapter) LookupUser(_ context.Context, handle string) (adapters.User, error) {
+	u := user(handle)
+	if u.ID == "" {
+		return adapters.User{}, fmt.Errorf("console user %q: %w", handle, adapters.ErrNoSuchUser)
+	}
+	return u, nil
+}
 
 // Run reads lines until the input ends or ctx is done. At the end of input it waits for the
 // bot to go idle (Config.Idle) and returns nil.
@@ -237,7 +259,7 @@ func (a *Adapter) reaction(args []string, removed bool) (adapters.Reaction, erro
 	if removed {
 		kept := p.Reactions[:0]
 		for _, old := range p.Reactions {
-			if old.User.Name != r.User.Name || old.Emoji != r.Emoji {
+			if old.User.ID != r.User.ID || old.Emoji != r.Emoji {
 				kept = append(kept, old)
 			}
 		}

@@ -146,3 +146,36 @@ func TestWaitForGivesUpWithTheTranscript(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// On the console the name typed with /as is the identity: the same name, however it is
+// typed, is the same id in every session, and LookupUser resolves a handle to that id.
+func TestTheNameIsTheIdentity(t *testing.T) {
+	script := "/as @Bob\n@eos status\n/react 1 +1\n/as bob\n/unreact 1 +1\n/as alice\n/react 1 +1\n"
+	c := New(Config{In: strings.NewReader(script)})
+	h := &recorder{}
+	if err := c.Run(context.Background(), h); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.messages) != 1 || h.messages[0].Author != (adapters.User{ID: "bob", Name: "Bob"}) {
+		t.Fatalf("messages = %+v, want one by Bob with the id bob", h.messages)
+	}
+	if len(h.reactions) != 3 || h.reactions[0].User.ID != "bob" || h.reactions[1].User.ID != "bob" || h.reactions[2].User.ID != "alice" {
+		t.Fatalf("reactions = %+v", h.reactions)
+	}
+	// bob's /unreact took back what @Bob gave: only alice's reaction is left.
+	if rs := c.Posts()[0].Reactions; len(rs) != 1 || rs[0].User.ID != "alice" {
+		t.Errorf("reactions left on the post: %+v, want only alice's", rs)
+	}
+
+	later := New(Config{})
+	for _, handle := range []string{"bob", "@bob", " BOB "} {
+		if u, err := later.LookupUser(context.Background(), handle); err != nil || u.ID != h.messages[0].Author.ID {
+			t.Errorf("LookupUser(%q) in another session = %+v, %v; want the id %q", handle, u, err, h.messages[0].Author.ID)
+		}
+	}
+	for _, handle := range []string{"", "@", "  "} {
+		if u, err := later.LookupUser(context.Background(), handle); !errors.Is(err, adapters.ErrNoSuchUser) {
+			t.Errorf("LookupUser(%q) = %+v, %v; want ErrNoSuchUser", handle, u, err)
+		}
+	}
+}

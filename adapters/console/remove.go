@@ -29,13 +29,12 @@ func (a *Adapter) Delete(_ context.Context, ref adapters.PostRef) error {
 }
 
 // MemberOf reports whether user is listed in Config.Groups[group]; group may be written
-// with a leading @. A group not in Config.Groups is adapters.ErrNoSuchGroup.
+// with a leading @. Members are compared by the console's id (the name, @ and case ignored),
+// as LookupUser resolves them. A group not in Config.Groups is adapters.ErrNoSuchGroup.
 func (a *Adapter) MemberOf(_ context.Context, user adapters.User, group string) (bool, error) {
 	members, ok := a.cfg.Groups[strings.TrimPrefix(group, "@")]
 	if !ok {
 		return false, fmt.Errorf("console group %q: %w", group, adapters.ErrNoSuchGroup)
 	}
-	return slices.ContainsFunc(members, func(m string) bool {
-		return strings.TrimPrefix(m, "@") == user.Name
-	}), nil
+	return user.ID != "" && slices.ContainsFunc(members, func(m string) bool { return userID(m) == user.ID }), nil
 }

@@ -43,6 +43,10 @@ func TestMemberOf(t *testing.T) {
 	}{
 		{"bob", "ops", true, nil},
 		{"carol", "@ops", true, nil},
+		{"Carol", "ops", true, nil}, // one person, however the name is typed
+		{"@bob", "ops", true, nil},
+		{"bobby", "ops", false, nil},
+		{"", "ops", false, nil},
 		{"alice", "ops", false, nil},
 		{"bob", "empty", false, nil},
 		{"bob", "Ops", false, adapters.ErrNoSuchGroup},

@@ -2,8 +2,9 @@
 // the bot (a leading mention, or a direct message) and for reactions, resumes the gateway
 // session when the connection drops, and posts, threads, edits, reacts and deletes through the
 // REST API. It renders adapters.Doc as Discord markdown within the 2,000-character message
-// limit. Approval groups are the guild's roles; deleting a person's message needs Manage
-// Messages.
+// limit. Approval groups are the guild's roles, by id or by a name only one role has; people
+// named in a policy are found by id or unique username (LookupUser), never by a nickname or
+// display name. Deleting a person's message needs Manage Messages.
 //
 // It imports only package adapters of Eos (never bot, intents, catalog or executor) and the
 // discordgo client library.
@@ -44,6 +45,7 @@ var (
 	_ adapters.ReactionReader = (*Adapter)(nil)
 	_ adapters.Deleter        = (*Adapter)(nil)
 	_ adapters.GroupResolver  = (*Adapter)(nil)
+	_ adapters.UserResolver   = (*Adapter)(nil)
 	_ adapters.Connection     = (*Adapter)(nil)
 )
 
@@ -61,8 +63,8 @@ type Config struct {
 	// means true.
 	Threads *bool
 	// Guild is the id of the guild (server) whose roles are the approval groups ("group:NAME"
-	// names a role). Empty means the one guild the bot is in; a bot in several guilds must
-	// name one, or MemberOf fails.
+	// names a role) and whose members LookupUser searches. Empty means the one guild the bot
+	// is in; a bot in several guilds must name one, or MemberOf and LookupUser fail.
 	Guild string
 	// APIBase is the REST API's base URL, ending in the API version
 	// ("https://discord.com/api/v9/", the default). Tests point it at a fake; the gateway's

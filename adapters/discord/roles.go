@@ -24,19 +24,24 @@ const (
 type roleCache struct {
 	now func() time.Time
 
+	guildMu sync.Mutex
+	guild   string // Config.Guild, or the bot's only guild once learned
+
 	// mu is held while Discord is asked, so concurrent misses ask once.
 	mu    sync.Mutex
-	guild string // Config.Guild, or the bot's only guild once learned
 	roles []*discordgo.Role
 	at    time.Time // when roles was read; zero before the first read
 }
 
-// MemberOf reports whether user has the guild role named group (the @ optional, case
-// ignored). The guild's roles are kept for a minute and read again when a name is not found;
-// the member's roles are read on every call, so a role just given counts at once. A user who
-// is not in the guild belongs to no role; a role that does not exist is
-// adapters.ErrNoSuchGroup. Discord lets the bot read members without the privileged Server
-// Members intent.
+// MemberOf reports whether user has the guild role group: the role's id (a snowflake, the one
+// name of a role that never changes), or a role name (the @ optional, case ignored) that only
+// one role of the guild has. Anyone with Manage Roles can create a role with any name, so when
+// two roles share the name MemberOf refuses with an error naming both, rather than pick one;
+// give the policy the role's id instead. The guild's roles are kept for a minute and read
+// again when a name is not found; the member's roles are read on every call, so a role just
+// given counts at once. A user who is not in the guild belongs to no role; a role that does
+// not exist is adapters.ErrNoSuchGroup. Discord lets the bot read members without the
+// privileged Server Members intent.
 func (a *Adapter) MemberOf(ctx context.Context, user adapters.User, group string) (bool, error) {
 	role, guild, err := a.role(ctx, group)
 	if err != nil {
@@ -52,44 +57,56 @@ func (a *Adapter) MemberOf(ctx context.Context, user adapters.User, group string
 	return role.ID == guild || slices.Contains(m.Roles, role.ID), nil // the @everyone role has the guild's id
 }
 
-// role finds the role named name in the guild, and the guild.
-func (a *Adapter) role(ctx context.Context, name string) (*discordgo.Role, string, error) {
+// guildID is Config.Guild, or the one guild the bot is in, asked once.
+func (a *Adapter) guildID(ctx context.Context) (string, error) {
 	c := a.roles
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.guildMu.Lock()
+	defer c.guildMu.Unlock()
 	if c.guild == "" {
 		guild, err := a.onlyGuild(ctx)
 		if err != nil {
-			return nil, "", err
+			return "", err
 		}
 		c.guild = guild
 	}
+	return c.guild, nil
+}
+
+// role finds the role group names in the guild, and the guild.
+func (a *Adapter) role(ctx context.Context, group string) (*discordgo.Role, string, error) {
+	guild, err := a.guildID(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	c := a.roles
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	age := c.now().Sub(c.at)
 	if c.at.IsZero() || age > roleTTL {
-		if err := a.readRoles(ctx); err != nil {
+		if err := a.readRoles(ctx, guild); err != nil {
 			return nil, "", err
 		}
 		age = 0
 	}
-	r := findRole(c.roles, name)
-	if r == nil && age > roleRetry {
-		if err := a.readRoles(ctx); err != nil {
+	r, err := findRole(c.roles, group)
+	if errors.Is(err, adapters.ErrNoSuchGroup) && age > roleRetry {
+		if err := a.readRoles(ctx, guild); err != nil {
 			return nil, "", err
 		}
-		r = findRole(c.roles, name)
+		r, err = findRole(c.roles, group)
 	}
-	if r == nil {
-		return nil, "", fmt.Errorf("discord role %q in guild %s: %w", name, c.guild, adapters.ErrNoSuchGroup)
+	if err != nil {
+		return nil, "", fmt.Errorf("discord role %q in guild %s: %w", group, guild, err)
 	}
-	return r, c.guild, nil
+	return r, guild, nil
 }
 
 // readRoles refreshes the cache; a.roles.mu must be held.
-func (a *Adapter) readRoles(ctx context.Context) error {
+func (a *Adapter) readRoles(ctx context.Context, guild string) error {
 	c := a.roles
-	roles, err := a.s.GuildRoles(c.guild, discordgo.WithContext(ctx))
+	roles, err := a.s.GuildRoles(guild, discordgo.WithContext(ctx))
 	if err != nil {
-		return fmt.Errorf("reading the roles of guild %s: %w", c.guild, refusal(err))
+		return fmt.Errorf("reading the roles of guild %s: %w", guild, refusal(err))
 	}
 	c.roles, c.at = roles, c.now()
 	return nil
@@ -110,18 +127,33 @@ func (a *Adapter) onlyGuild(ctx context.Context) (string, error) {
 	return "", errors.New("the bot is in several guilds: set the guild whose roles approve (Config.Guild)")
 }
 
-// findRole finds the role called name, with or without its @, case ignored.
-func findRole(roles []*discordgo.Role, name string) *discordgo.Role {
-	name = strings.TrimPrefix(strings.TrimSpace(name), "@")
+// errRoleClash is a role name that several roles of the guild have.
+var errRoleClash = errors.New("names several roles")
+
+// findRole finds the one role whose id is group, or whose name is group (with or without its
+// @, case ignored). A group that matches several roles is errRoleClash, naming them.
+func findRole(roles []*discordgo.Role, group string) (*discordgo.Role, error) {
+	name := strings.TrimPrefix(strings.TrimSpace(group), "@")
 	if name == "" {
-		return nil
+		return nil, adapters.ErrNoSuchGroup
 	}
+	var found []*discordgo.Role
 	for _, r := range roles {
-		if strings.EqualFold(strings.TrimPrefix(r.Name, "@"), name) {
-			return r
+		if r.ID == name || strings.EqualFold(strings.TrimPrefix(r.Name, "@"), name) {
+			found = append(found, r)
 		}
 	}
-	return nil
+	switch len(found) {
+	case 0:
+		return nil, adapters.ErrNoSuchGroup
+	case 1:
+		return found[0], nil
+	}
+	clash := make([]string, len(found))
+	for i, r := range found {
+		clash[i] = fmt.Sprintf("%q (id %s)", r.Name, r.ID)
+	}
+	return nil, fmt.Errorf("%w: %s; name the role by its id", errRoleClash, strings.Join(clash, ", "))
 }
 
 // refusal marks err as adapters.ErrNotPermitted when Discord refused the bot.

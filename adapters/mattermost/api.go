@@ -11,6 +11,7 @@ import (
 type api interface {
 	GetMe(ctx context.Context, etag string) (*model.User, *model.Response, error)
 	GetUser(ctx context.Context, userID, etag string) (*model.User, *model.Response, error)
+	GetUserByUsername(ctx context.Context, userName, etag string) (*model.User, *model.Response, error)
 	GetChannel(ctx context.Context, channelID, etag string) (*model.Channel, *model.Response, error)
 	GetChannelByNameForTeamName(ctx context.Context, channelName, teamName, etag string) (*model.Channel, *model.Response, error)
 	GetTeamsForUser(ctx context.Context, userID, etag string) ([]*model.Team, *model.Response, error)

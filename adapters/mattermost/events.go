@@ -24,6 +24,8 @@ func (a *Adapter) dispatch(ctx context.Context, h adapters.Handler, self *model.
 		err = a.onReaction(ctx, h, self, ev, false)
 	case model.WebsocketEventReactionRemoved:
 		err = a.onReaction(ctx, h, self, ev, true)
+	case model.WebsocketEventUserUpdated:
+		err = a.onUserUpdated(ev)
 	}
 	if err != nil {
 		a.log.Error("dropping event", "event", string(ev.EventType()), "err", err)

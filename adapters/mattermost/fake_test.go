@@ -23,6 +23,8 @@ type fakeAPI struct {
 	patched   map[string]*model.PostPatch
 	uploads   []string // file names
 	uploadErr error
+	// usernameErr, when set, fails every GetUserByUsername as a broken server would.
+	usernameErr error
 }
 
 func newFakeAPI(users ...*model.User) *fakeAPI {
@@ -38,6 +40,20 @@ func (f *fakeAPI) GetUser(_ context.Context, id, _ string) (*model.User, *model.
 		return u, nil, nil
 	}
 	return nil, &model.Response{StatusCode: 404}, errors.New("no such user")
+}
+
+// GetUserByUsername finds a user by username as the server does: exactly (usernames are lower
+// case), deactivated accounts included; err answers with a failure instead.
+func (f *fakeAPI) GetUserByUsername(_ context.Context, name, _ string) (*model.User, *model.Response, error) {
+	if f.usernameErr != nil {
+		return nil, &model.Response{StatusCode: 500}, f.usernameErr
+	}
+	for _, u := range f.users {
+		if u.Username == name {
+			return u, &model.Response{StatusCode: 200}, nil
+		}
+	}
+	return nil, &model.Response{StatusCode: 404}, errors.New("user not found")
 }
 
 func (f *fakeAPI) GetMe(ctx context.Context, _ string) (*model.User, *model.Response, error) {

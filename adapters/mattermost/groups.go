@@ -19,8 +19,10 @@ const (
 	groupPages    = 5
 )
 
-// MemberOf reports whether user belongs to the Mattermost group named group (its mention name,
-// as in @group, or its display name; case does not matter). It searches the server's groups
+// MemberOf reports whether user belongs to the Mattermost group named group: its name, the
+// mention name as in @group, which is unique on the server (the @ optional, case ignored).
+// Never its display name, which is not unique and which whoever may create a custom group
+// chooses freely: a group displayed as "sre" is not group:sre. It searches the server's groups
 // (GET /api/v4/groups) among those user is a member of, then among all, to tell a group user is
 // not in from one that does not exist (adapters.ErrNoSuchGroup).
 //
@@ -94,10 +96,10 @@ func (a *Adapter) getGroups(ctx context.Context, path string) ([]*model.Group, e
 	return groups, nil
 }
 
-// anyNamed reports whether a live group among groups is called name.
+// anyNamed reports whether a live group among groups has the (unique) name name.
 func anyNamed(groups []*model.Group, name string) bool {
 	for _, g := range groups {
-		if g.DeleteAt == 0 && (g.Name != nil && strings.EqualFold(*g.Name, name) || strings.EqualFold(g.DisplayName, name)) {
+		if g.DeleteAt == 0 && g.Name != nil && strings.EqualFold(*g.Name, name) {
 			return true
 		}
 	}

@@ -49,6 +49,9 @@ func TestMemberOf(t *testing.T) {
 		{Id: "g1", Name: model.NewPointer("ops"), DisplayName: "Operations", MemberIDs: []string{"bob-id"}},
 		{Id: "g2", Name: model.NewPointer("ops-oncall"), DisplayName: "Ops on call", MemberIDs: []string{"carol-id"}},
 		{Id: "g3", Name: model.NewPointer("old"), DisplayName: "Old", MemberIDs: []string{"bob-id"}, DeleteAt: 1},
+		// carol's custom group, displayed as the real group's name: it must not make her sre.
+		{Id: "g4", Name: model.NewPointer("carols-club"), DisplayName: "sre", MemberIDs: []string{"carol-id"}},
+		{Id: "g5", Name: model.NewPointer("sre"), DisplayName: "Site reliability", MemberIDs: []string{"bob-id"}},
 	}}
 	a := fakeAdapter(t, newFakeAPI())
 	a.api = g
@@ -61,7 +64,11 @@ func TestMemberOf(t *testing.T) {
 	}{
 		{bob, "ops", true, nil},
 		{bob, "@OPS", true, nil},
-		{bob, "operations", true, nil},
+		{bob, "operations", false, adapters.ErrNoSuchGroup}, // a display name is no group name
+		{bob, "sre", true, nil},
+		{carol, "sre", false, nil}, // only in a group displayed as "sre"
+		{carol, "@SRE", false, nil},
+		{carol, "carols-club", true, nil},
 		{carol, "ops", false, nil}, // in ops-oncall, whose name only contains "ops"
 		{carol, "ops-oncall", true, nil},
 		{bob, "old", false, adapters.ErrNoSuchGroup},

@@ -37,6 +37,7 @@ var (
 	_ adapters.ReactionReader = (*Adapter)(nil)
 	_ adapters.Deleter        = (*Adapter)(nil)
 	_ adapters.GroupResolver  = (*Adapter)(nil)
+	_ adapters.UserResolver   = (*Adapter)(nil)
 	_ adapters.Connection     = (*Adapter)(nil)
 )
 

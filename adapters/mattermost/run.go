@@ -123,6 +123,7 @@ func (a *Adapter) session(ctx context.Context, h adapters.Handler) (connected bo
 				}
 				connected = true
 				a.link.Connected()
+				a.users.reset()
 				a.catchUp(ctx, h, self)
 				a.mu.Lock()
 				// Catch-ups start from here at the latest, even if no post is heard meanwhile.

@@ -13,7 +13,10 @@ import (
 // a miss costs one GetUser).
 const userCacheSize = 1024
 
-// userCache maps user ids to adapters.User, so each author or reactor is looked up once.
+// userCache maps user ids to adapters.User, so each author or reactor is looked up once. The
+// approval policy judges people by the id, which never changes; the name is kept current by
+// the server's user_updated events and by LookupUser, and the cache starts over on every
+// (re)connection, since events missed while disconnected may include a rename.
 type userCache struct {
 	mu sync.Mutex
 	m  map[string]adapters.User
@@ -30,6 +33,20 @@ func (c *userCache) put(u *model.User) adapters.User {
 	}
 	c.m[u.Id] = au
 	return au
+}
+
+// reset empties the cache.
+func (c *userCache) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.m)
+}
+
+// forget drops the user with id, so the next event asks the server.
+func (c *userCache) forget(id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.m, id)
 }
 
 // user returns the user with id, asking the server on a cache miss.

@@ -55,8 +55,8 @@ func (a *Adapter) user(ctx context.Context, id string) (adapters.User, error) {
 	if err != nil {
 		return adapters.User{}, fmt.Errorf("looking up user %s: %w", id, err)
 	}
-	u := adapters.User{ID: su.ID, Name: su.Name, Bot: su.IsBot || su.ID == "USLACKBOT"}
-	a.users.put(id, u)
+	u := slackUser(*su)
+	a.noteUser(u)
 	return u, nil
 }
 

@@ -39,6 +39,13 @@ func (a *Adapter) dispatch(ctx context.Context, h adapters.Handler, self *identi
 		return a.deliverReaction(ctx, h, self, e.User, e.Reaction, e.Item, e.EventTimestamp, false)
 	case *slackevents.ReactionRemovedEvent:
 		return a.deliverReaction(ctx, h, self, e.User, e.Reaction, e.Item, e.EventTimestamp, true)
+	case *slackevents.UserChangeEvent:
+		// Delivered when the app subscribes to user_change (scope users:read): a rename or a
+		// deactivation shows at once in the names of later events and in LookupUser.
+		a.noteUser(adapters.User{ID: e.User.ID, Name: e.User.Name, Bot: e.User.IsBot})
+		if e.User.Deleted {
+			a.members.seen(e.User.ID, "")
+		}
 	}
 	return nil
 }

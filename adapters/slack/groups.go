@@ -30,8 +30,10 @@ type groupCache struct {
 	at     time.Time // when groups was read; zero before the first read
 }
 
-// MemberOf reports whether user belongs to the Slack user group named group: its handle (as in
-// @ops, the @ optional) or its name, case ignored. The groups and their members are read with
+// MemberOf reports whether user belongs to the Slack user group whose handle is group (as in
+// @ops, the @ optional, case ignored). Handles are unique in a workspace; a group's name is
+// not, and whoever may create user groups chooses it freely, so a group named "ops" is not
+// group:ops unless its handle is. The groups and their members are read with
 // usergroups.list (scope usergroups:read) and kept for a minute; a miss reads them again once
 // they are a few seconds old, so a group or member just added counts at once. A group that
 // does not exist, or is disabled, is adapters.ErrNoSuchGroup.
@@ -75,20 +77,14 @@ func (a *Adapter) readGroups(ctx context.Context) error {
 	return nil
 }
 
-// findGroup finds the enabled group whose handle, else whose name, is name.
-func findGroup(groups []slack.UserGroup, name string) (slack.UserGroup, bool) {
-	if name == "" {
+// findGroup finds the enabled group whose handle is handle.
+func findGroup(groups []slack.UserGroup, handle string) (slack.UserGroup, bool) {
+	if handle == "" {
 		return slack.UserGroup{}, false
 	}
-	for _, byName := range []bool{false, true} {
-		for _, g := range groups {
-			key := g.Handle
-			if byName {
-				key = g.Name
-			}
-			if g.DateDelete == 0 && strings.EqualFold(key, name) {
-				return g, true
-			}
+	for _, g := range groups {
+		if g.DateDelete == 0 && strings.EqualFold(g.Handle, handle) {
+			return g, true
 		}
 	}
 	return slack.UserGroup{}, false

@@ -18,6 +18,12 @@ func TestMemberOfUserGroups(t *testing.T) {
 	ctx := context.Background()
 	bob, carol := adapters.User{ID: "UBO", Name: "bob"}, adapters.User{ID: "UCA", Name: "carol"}
 	lists := func() int { f.Mu.Lock(); defer f.Mu.Unlock(); return f.GroupLists }
+	f.Mu.Lock()
+	f.UserGroups = append(f.UserGroups,
+		// carol's group, named like the handle of bob's group: naming it is no handle.
+		slackfake.UserGroup{ID: "S0IMP", Handle: "carols-club", Name: "dba-admins", Users: []string{"UCA"}},
+		slackfake.UserGroup{ID: "S0DBAA", Handle: "dba-admins", Name: "DBA admins", Users: []string{"UBO"}})
+	f.Mu.Unlock()
 
 	steps := []struct {
 		name    string
@@ -30,7 +36,10 @@ func TestMemberOfUserGroups(t *testing.T) {
 		lists   int // usergroups.list calls after the step
 	}{
 		{name: "by handle", user: bob, group: "ops", want: true, lists: 1},
-		{name: "with @ and by name, from the cache", user: bob, group: "@Operations", want: true, lists: 1},
+		{name: "with @ and case, from the cache", user: bob, group: "@OPS", want: true, lists: 1},
+		{name: "a name is no handle", user: bob, group: "Operations", err: adapters.ErrNoSuchGroup, lists: 1},
+		{name: "a group named like another's handle does not count", user: carol, group: "dba-admins", lists: 1},
+		{name: "the group with the handle does", user: bob, group: "dba-admins", want: true, lists: 1},
 		{name: "not a member, list just read", user: carol, group: "ops", lists: 1},
 		{name: "disabled group", user: bob, group: "retired", err: adapters.ErrNoSuchGroup, lists: 1},
 		{name: "carol added: a fresh list is trusted", user: carol, group: "ops", lists: 1,

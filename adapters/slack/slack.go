@@ -3,7 +3,9 @@
 // reconnects with backoff when the socket drops, and posts, threads, edits and reacts through the
 // Web API. It renders adapters.Doc as Block Kit within Slack's limits; what does not fit goes to
 // replies in the post's thread. It deletes a person's message only with an admin's user token
-// (Config.AdminUserToken), and resolves approval groups as Slack user groups.
+// (Config.AdminUserToken). It resolves approval groups as Slack user groups, by handle, and
+// people named in a policy by member id or by their unique username (LookupUser), never by a
+// display name.
 //
 // It imports only package adapters of Eos (never bot, intents, catalog or executor) and the
 // slack-go library.
@@ -34,6 +36,7 @@ var (
 	_ adapters.ReactionReader = (*Adapter)(nil)
 	_ adapters.Deleter        = (*Adapter)(nil)
 	_ adapters.GroupResolver  = (*Adapter)(nil)
+	_ adapters.UserResolver   = (*Adapter)(nil)
 	_ adapters.Connection     = (*Adapter)(nil)
 )
 
@@ -43,7 +46,7 @@ type Config struct {
 	// Socket Mode connections. Never logged.
 	AppToken string
 	// BotToken is the bot token (xoxb-…) used for the Web API. Never logged. Approval groups
-	// (user groups) need its usergroups:read scope.
+	// (user groups) need its usergroups:read scope, people named in a policy its users:read.
 	BotToken string
 	// AdminUserToken, optional, is a user token (xoxp-…) of a workspace admin or owner with the
 	// chat:write scope. Slack lets a bot token delete only the bot's own messages; with this
@@ -85,6 +88,7 @@ type Adapter struct {
 	threads *bounded[string]        // ts of a post the bot made → its thread's root ts
 	seen    *bounded[struct{}]      // channel/ts of messages delivered, so each is delivered once
 	groups  *groupCache             // the workspace's user groups, for MemberOf
+	members *memberCache            // the workspace's members, for LookupUser
 
 	mu   sync.Mutex
 	self *identity // the bot, learned with auth.test
@@ -149,6 +153,7 @@ func New(cfg Config) (*Adapter, error) {
 		threads: newBounded[string](1024),
 		seen:    newBounded[struct{}](1024),
 		groups:  &groupCache{now: time.Now},
+		members: &memberCache{now: time.Now},
 		pause:   sleep,
 	}, nil
 }

@@ -2,7 +2,7 @@
 // for the Eos Discord adapter's tests and the conformance suite. It implements only the calls the
 // adapter makes, with the payload shapes of Discord's documentation: REST objects as JSON,
 // gateway frames as {op, d, s, t}. Tests inject what people do (AddMessage, MessageCreate,
-// Reaction), set the guild's roles and members (Roles, Members) and the bot's permission
+// Reaction), set the guild's roles and members (Roles, Members, Nicks) and the bot's permission
 // (ManageMessages), read what the bot did (BotMessages, Deleted) and drop the gateway (Drop),
 // holding the next connection back as long as they need (Hold, Release).
 //
@@ -38,10 +38,11 @@ type Role struct {
 	ID, Name string
 }
 
-// User is a Discord user.
+// User is a Discord user. Discriminator is "0" (migrated to a unique username) when empty.
 type User struct {
-	ID, Name string
-	Bot      bool
+	ID, Name      string
+	Bot           bool
+	Discriminator string
 }
 
 // Channel is a guild text channel, a DM or a thread.
@@ -78,6 +79,8 @@ type Fake struct {
 	Guilds  []string
 	Roles   []Role
 	Members map[string][]string
+	// Nicks are members' guild nicknames, by user id; the member search matches them too.
+	Nicks map[string]string
 	// RoleLists counts the GET /guilds/{id}/roles calls.
 	RoleLists int
 	// ManageMessages grants the bot Manage Messages in the guild's channels, so it may delete
@@ -146,6 +149,7 @@ func New(t testing.TB, intents discordgo.Intent) *Fake {
 	mux.HandleFunc("GET /api/v9/users/@me/guilds", f.auth(f.userGuilds))
 	mux.HandleFunc("GET /api/v9/guilds/{g}/roles", f.auth(f.guildRoles))
 	mux.HandleFunc("GET /api/v9/guilds/{g}/members/{u}", f.auth(f.guildMember))
+	mux.HandleFunc("GET /api/v9/guilds/{g}/members/search", f.auth(f.searchMembers))
 	mux.HandleFunc("POST /api/v9/channels/{ch}/messages/{id}/threads", f.auth(f.startThread))
 	mux.HandleFunc("PUT /api/v9/channels/{ch}/messages/{id}/reactions/{emoji}/@me", f.auth(f.addReaction))
 	mux.HandleFunc("GET /api/v9/channels/{ch}/messages/{id}/reactions/{emoji}", f.auth(f.listReactions))

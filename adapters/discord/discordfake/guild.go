@@ -1,11 +1,14 @@
 package discordfake
 
-// The guild's roles and members, and deleting messages, which depends on the bot's permission
+// The guild's roles and members (and the member search), and deleting messages, which depends on the bot's permission
 // in the guild.
 
 import (
+	"maps"
 	"net/http"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // deleteMessage deletes as Discord does: the bot's own messages always, others' only with
@@ -71,8 +74,44 @@ func (f *Fake) guildMember(w http.ResponseWriter, r *http.Request) {
 		apiError(w, 404, 10007, "Unknown Member")
 		return
 	}
-	writeJSON(w, 200, map[string]any{"user": userJSON(f.Users[id]), "roles": append([]string{}, roles...),
-		"joined_at": "2026-01-01T00:00:00.000000+00:00", "deaf": false, "mute": false})
+	writeJSON(w, 200, f.memberJSON(id, roles))
+}
+
+func (f *Fake) memberJSON(id string, roles []string) map[string]any {
+	var nick any
+	if n, ok := f.Nicks[id]; ok {
+		nick = n
+	}
+	return map[string]any{"user": userJSON(f.Users[id]), "nick": nick, "roles": append([]string{}, roles...),
+		"joined_at": "2026-01-01T00:00:00.000000+00:00", "deaf": false, "mute": false}
+}
+
+// searchMembers serves the member search as documented: the members whose username or guild
+// nickname starts with query (case ignored), at most limit of them (1 to 1000, default 1), in
+// id order.
+func (f *Fake) searchMembers(w http.ResponseWriter, r *http.Request) {
+	if !f.guild(w, r) {
+		return
+	}
+	q := strings.ToLower(r.URL.Query().Get("query"))
+	limit := 1
+	if l := r.URL.Query().Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 1 || n > 1000 {
+			apiError(w, 400, 50035, "Invalid Form Body")
+			return
+		}
+		limit = n
+	}
+	ids := slices.Sorted(maps.Keys(f.Members))
+	out := []any{}
+	for _, id := range ids {
+		name, nick := strings.ToLower(f.Users[id].Name), strings.ToLower(f.Nicks[id])
+		if len(out) < limit && (strings.HasPrefix(name, q) || nick != "" && strings.HasPrefix(nick, q)) {
+			out = append(out, f.memberJSON(id, f.Members[id]))
+		}
+	}
+	writeJSON(w, 200, out)
 }
 
 // Deleted returns the ids of the messages deleted so far, in order.

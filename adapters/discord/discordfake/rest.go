@@ -36,7 +36,11 @@ func (f *Fake) gateway(w http.ResponseWriter, r *http.Request) {
 }
 
 func userJSON(u User) map[string]any {
-	return map[string]any{"id": u.ID, "username": u.Name, "discriminator": "0", "global_name": nil, "avatar": nil, "bot": u.Bot}
+	disc := u.Discriminator
+	if disc == "" {
+		disc = "0"
+	}
+	return map[string]any{"id": u.ID, "username": u.Name, "discriminator": disc, "global_name": nil, "avatar": nil, "bot": u.Bot}
 }
 
 func (f *Fake) getUser(w http.ResponseWriter, r *http.Request) {

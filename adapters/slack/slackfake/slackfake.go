@@ -1,5 +1,5 @@
 // Package slackfake is a small, honest stand-in for the parts of Slack the Eos Slack adapter
-// calls: the Web API methods (auth.test, users.info, conversations.info, chat.postMessage,
+// calls: the Web API methods (auth.test, users.info, users.list, conversations.info, chat.postMessage,
 // chat.update, chat.delete, reactions.add, reactions.get, usergroups.list,
 // apps.connections.open), with the payload shapes of
 // Slack's documentation, and a Socket Mode websocket that says hello, sends events_api envelopes
@@ -33,8 +33,11 @@ type Fake struct {
 	t   testing.TB
 	srv *httptest.Server
 
-	Mu        sync.Mutex
-	users     map[string]User
+	Mu sync.Mutex
+	// Users are the workspace's members by id (users.info, users.list); UserLists counts the
+	// users.list calls (pages).
+	Users     map[string]User
+	UserLists int
 	channels  map[string]string // id → name
 	posts     []Call            // chat.postMessage
 	updates   []Call            // chat.update
@@ -59,9 +62,10 @@ type Fake struct {
 
 // User is a users.info user object (the fields the adapter reads).
 type User struct {
-	ID    string `json:"id"`
-	Name  string `json:"name"`
-	IsBot bool   `json:"is_bot"`
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	IsBot   bool   `json:"is_bot"`
+	Deleted bool   `json:"deleted"` // deactivated
 }
 
 // Reaction is one emoji of a reactions.get message object.
@@ -99,7 +103,7 @@ type Call struct {
 func New(t testing.TB) *Fake {
 	f := &Fake{
 		t: t,
-		users: map[string]User{
+		Users: map[string]User{
 			BotID:  {ID: BotID, Name: "eos", IsBot: true},
 			"UAL":  {ID: "UAL", Name: "alice"},
 			"UBO":  {ID: "UBO", Name: "bob"},
@@ -121,6 +125,7 @@ func New(t testing.TB) *Fake {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/api/auth.test", f.web(BotToken, f.authTest))
 	mux.HandleFunc("/api/users.info", f.web(BotToken, f.usersInfo))
+	mux.HandleFunc("/api/users.list", f.web(BotToken, f.usersList))
 	mux.HandleFunc("/api/conversations.info", f.web(BotToken, f.conversationsInfo))
 	mux.HandleFunc("/api/chat.postMessage", f.web(BotToken, f.postMessage))
 	mux.HandleFunc("/api/chat.update", f.web(BotToken, f.update))

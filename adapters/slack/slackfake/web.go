@@ -1,11 +1,13 @@
 package slackfake
 
 // The Web API's plumbing (the token check, answers as JSON) and the methods that describe the
-// workspace: auth.test, users.info, conversations.info and usergroups.list.
+// workspace: auth.test, users.info, users.list, conversations.info and usergroups.list.
 
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
+	"strconv"
 )
 
 // web checks the token (Authorization header or token form field, as the client sends it) and
@@ -43,11 +45,43 @@ func (f *Fake) authTest(*http.Request) map[string]any {
 }
 
 func (f *Fake) usersInfo(r *http.Request) map[string]any {
-	u, ok := f.users[r.PostForm.Get("user")]
+	u, ok := f.Users[r.PostForm.Get("user")]
 	if !ok {
 		return fail("user_not_found")
 	}
 	return map[string]any{"ok": true, "user": u}
+}
+
+// usersList serves users.list a page at a time, in id order: limit members (default 200), and
+// the next page's cursor (the index it starts at) in response_metadata, empty on the last.
+// Deactivated members are listed too, with deleted set, as Slack does.
+func (f *Fake) usersList(r *http.Request) map[string]any {
+	f.UserLists++
+	ids := make([]string, 0, len(f.Users))
+	for id := range f.Users {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	limit, err := strconv.Atoi(r.PostForm.Get("limit"))
+	if err != nil || limit <= 0 {
+		limit = 200
+	}
+	start := 0
+	if c := r.PostForm.Get("cursor"); c != "" {
+		if start, err = strconv.Atoi(c); err != nil || start < 0 || start > len(ids) {
+			return fail("invalid_cursor")
+		}
+	}
+	end := min(start+limit, len(ids))
+	members := []User{}
+	for _, id := range ids[start:end] {
+		members = append(members, f.Users[id])
+	}
+	next := ""
+	if end < len(ids) {
+		next = strconv.Itoa(end)
+	}
+	return map[string]any{"ok": true, "members": members, "response_metadata": map[string]any{"next_cursor": next}}
 }
 
 func (f *Fake) conversationsInfo(r *http.Request) map[string]any {
