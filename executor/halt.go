@@ -30,12 +30,11 @@ func Halt(reason string, untouched bool, err error) *HaltError {
 	return &HaltError{Reason: reason, Untouched: untouched, Err: err}
 }
 
+// Error is the underlying error's text (Reason when there is none); Message is the sentence
+// for the run's result.
 func (e *HaltError) Error() string {
-	if e.Err != nil && e.Reason == "" {
-		return e.Err.Error()
-	}
 	if e.Err != nil {
-		return e.Reason + ": " + e.Err.Error()
+		return e.Err.Error()
 	}
 	return e.Reason
 }

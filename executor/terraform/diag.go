@@ -30,7 +30,8 @@ const maxDetail = 240
 // diagnostics without colours, snippets or secrets. It never carries the raw stderr.
 type commandError struct {
 	op, key, msg string
-	// cause is ErrStalePlan, context.DeadlineExceeded, context.Canceled or nil.
+	// cause is ErrStalePlan (joined with errPlanGone for a missing file), ErrStateLocked,
+	// errNotInitialised, context.DeadlineExceeded, context.Canceled or nil.
 	cause error
 }
 
