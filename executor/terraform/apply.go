@@ -69,9 +69,10 @@ var (
 )
 
 // haltOf classifies a unit's failed apply. Eos's own failures (the saved plan stale, gone or
-// not the unit's, the state lock refused) halt the run whatever was applied before; a failure
-// Terraform reported before it began changing any resource of this apply halts it too. Anything
-// else (a resource failed, a timeout) is the layer's failure and err is returned as it is.
+// not the unit's, the state lock refused or not released) halt the run whatever was applied
+// before; a failure Terraform reported before it began changing any resource of this apply
+// halts it too. Anything else (a resource failed, a timeout) is the layer's failure and err is
+// returned as it is.
 func haltOf(err error, prog *progress, service string, multi bool) error {
 	untouched := prog.started == 0
 	var ce *commandError
@@ -83,7 +84,7 @@ func haltOf(err error, prog *progress, service string, multi bool) error {
 		reason = "the saved plan is not this unit's"
 	case errors.Is(err, ErrStalePlan):
 		reason = "the saved plan is stale (state changed since it was planned)"
-	case errors.Is(err, ErrStateLocked) && errors.As(err, &ce):
+	case (errors.Is(err, ErrStateLocked) || errors.Is(err, errLockRelease)) && errors.As(err, &ce):
 		reason = ce.msg
 	case untouched && errors.As(err, &ce) && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled):
 		reason = ce.Error()

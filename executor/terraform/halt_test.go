@@ -1,6 +1,8 @@
 package terraform
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -54,4 +56,43 @@ func layerResult(res executor.RunResult, name executor.LayerName) (executor.Laye
 		}
 	}
 	return executor.LayerResult{}, false
+}
+
+// Only Eos's own failures, and failures before Terraform began changing anything, halt; a
+// resource that failed or a command that timed out is the layer's failure and may be rolled
+// back by policy.
+func TestHaltOfClassifiesFailures(t *testing.T) {
+	cmd := func(cause error) error {
+		return &commandError{op: "apply", key: "local/web", msg: "boom", cause: cause}
+	}
+	for _, tc := range []struct {
+		name      string
+		err       error
+		started   int
+		halt      bool
+		untouched bool
+	}{
+		{"stale before anything", cmd(ErrStalePlan), 0, true, true},
+		{"stale after an earlier unit", cmd(ErrStalePlan), 2, true, false},
+		{"lock refused", cmd(ErrStateLocked), 0, true, true},
+		{"lock not released after the changes", cmd(errLockRelease), 3, true, false},
+		{"provider error before any resource", cmd(nil), 0, true, true},
+		{"a resource failed", cmd(nil), 1, false, false},
+		{"timed out", cmd(context.DeadlineExceeded), 0, false, false},
+		{"cancelled", cmd(context.Canceled), 0, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := haltOf(tc.err, &progress{started: tc.started}, "web", false)
+			var halt *executor.HaltError
+			if got := errors.As(err, &halt); got != tc.halt {
+				t.Fatalf("halt = %v, want %v (%v)", got, tc.halt, err)
+			}
+			if tc.halt && halt.Untouched != tc.untouched {
+				t.Errorf("untouched = %v, want %v", halt.Untouched, tc.untouched)
+			}
+			if !errors.Is(err, tc.err) {
+				t.Errorf("the halt hides the cause %v", tc.err)
+			}
+		})
+	}
 }
