@@ -122,6 +122,9 @@ const (
 	ResultNotStarted ResultStatus = "not-started" // an earlier layer failed
 	ResultRolledBack ResultStatus = "rolled-back"
 	ResultCancelled  ResultStatus = "cancelled"
+	// ResultHalted means the layer stopped for a reason that is not its own failure (a
+	// HaltError: a stale saved plan, a refused lock); nothing was rolled back.
+	ResultHalted ResultStatus = "halted"
 )
 
 // LayerResult is how one layer's apply went.

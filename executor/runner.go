@@ -149,16 +149,20 @@ type RunResult struct {
 	Secrets      *SecretPlan `json:"secrets,omitempty"`
 	SecretsError string      `json:"secrets_error,omitempty"`
 	// Purged are the secrets a destroy --purge-secrets deleted.
-	Purged  []string      `json:"purged,omitempty"`
-	Layers  []LayerResult `json:"layers"`
-	Failed  bool          `json:"failed"`
+	Purged []string      `json:"purged,omitempty"`
+	Layers []LayerResult `json:"layers"`
+	Failed bool          `json:"failed"`
+	// Halted is set, with Failed, when a layer stopped for a reason that is not its failure
+	// (ResultHalted): nothing was rolled back.
+	Halted  bool          `json:"halted,omitempty"`
 	Elapsed time.Duration `json:"elapsed"`
 }
 
 // Apply carries out plan layer by layer, reporting progress. It stops at the first layer that
 // fails, rolls back by policy (previous is the last approved spec of the same target, or
 // nil), and marks the later layers not started. Cancelling ctx stops the current layer; the
-// result then says cancelled.
+// result then says cancelled. A layer that halts (returns a HaltError) stops the run with no
+// rollback at all, whatever the policy.
 func (r *Runner) Apply(ctx context.Context, plan Plan, previous *Spec, report func(Event)) RunResult {
 	start := r.now()
 	var res RunResult
@@ -188,7 +192,8 @@ func (r *Runner) Apply(ctx context.Context, plan Plan, previous *Spec, report fu
 			continue
 		}
 		res.Failed = true
-		if lr.Status != ResultCancelled {
+		res.Halted = lr.Status == ResultHalted
+		if lr.Status != ResultCancelled && lr.Status != ResultHalted {
 			r.rollback(ctx, plan.Spec, previous, &res.Layers[i], applied, report)
 		}
 	}
@@ -223,12 +228,15 @@ func (r *Runner) applyLayer(ctx context.Context, layer Layer, spec Spec, lp Laye
 	lr, err := layer.Apply(lctx, spec, lp, report)
 	lr.Layer = layer.Name()
 	lr.Elapsed = r.now().Sub(start)
+	var halt *HaltError
 	switch {
 	case err == nil && lr.Status == "":
 		lr.Status = ResultOK
 	case err != nil && ctx.Err() != nil:
 		lr.Status = ResultCancelled
 		lr.Error = "cancelled: " + context.Cause(ctx).Error()
+	case errors.As(err, &halt):
+		lr.Status, lr.Error, lr.Rollback = ResultHalted, halt.Message(), "nothing was rolled back"
 	case err != nil && errors.Is(lctx.Err(), context.DeadlineExceeded):
 		lr.Status = ResultFailed
 		lr.Error = fmt.Sprintf("timed out after %s", r.timeout)

@@ -3,6 +3,7 @@ package executor
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -149,5 +150,56 @@ func TestRunnerRejectsBadWiring(t *testing.T) {
 	}
 	if _, err := NewRunner(RunnerConfig{Rollback: "sometimes"}); err == nil {
 		t.Error("unknown rollback policy accepted")
+	}
+}
+
+// A layer that stops for a reason that is not its failure (Eos's saved plan went stale, the
+// state lock was refused) is never rolled back, under any policy, and neither are the layers
+// applied before it: nobody approved the state a rollback would apply.
+func TestRunnerHaltNeverRollsBack(t *testing.T) {
+	stale := Halt("the saved plan is stale (state changed since it was planned)", true, errors.New("terraform apply for local/svc: Saved plan is stale"))
+	for _, policy := range []RollbackPolicy{RollbackFailed, RollbackAll, RollbackNone} {
+		t.Run(string(policy), func(t *testing.T) {
+			var calls []string
+			r, err := NewRunner(RunnerConfig{Rollback: policy, Layers: []Layer{
+				&recLayer{name: Salt, calls: &calls},
+				&recLayer{name: Terraform, calls: &calls, failWith: fmt.Errorf("applying: %w", stale)},
+				&recLayer{name: Nomad, calls: &calls},
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, _ := r.Plan(context.Background(), spec())
+			calls = nil
+			res := r.Apply(context.Background(), plan, &Spec{Target: "svc"}, func(Event) {})
+			if got := strings.Join(calls, ","); got != "apply salt,apply terraform" {
+				t.Errorf("calls = %s, want no rollback and nothing after terraform", got)
+			}
+			tf := res.Layers[1]
+			want := "stopped before changing anything: the saved plan is stale (state changed since it was planned); nothing was rolled back"
+			if !res.Failed || !res.Halted || tf.Status != ResultHalted || tf.Error != want || tf.Rollback != "nothing was rolled back" {
+				t.Errorf("result = %+v, terraform = %+v; want halted with %q", res, tf, want)
+			}
+			if res.Layers[0].Status != ResultOK || res.Layers[2].Status != ResultNotStarted {
+				t.Errorf("salt = %s, nomad = %s; want ok and not started", res.Layers[0].Status, res.Layers[2].Status)
+			}
+		})
+	}
+}
+
+// A layer's real failure still rolls back; only a HaltError (wrapped or not) halts.
+func TestHaltErrorIsDistinctFromFailure(t *testing.T) {
+	cause := errors.New("state lock refused")
+	h := Halt("the state is locked by bob@host (apply)", false, cause)
+	wrapped := fmt.Errorf("unit web: %w", h)
+	var got *HaltError
+	if !errors.As(wrapped, &got) || !errors.Is(wrapped, ErrNotApplied) || !errors.Is(wrapped, cause) {
+		t.Fatalf("errors.As/Is do not see through %v", wrapped)
+	}
+	if m := got.Message(); m != "stopped: the state is locked by bob@host (apply); what was applied before it stays, nothing was rolled back" {
+		t.Errorf("message = %q", m)
+	}
+	if errors.Is(errors.New("volume data: size unknown"), ErrNotApplied) {
+		t.Error("a plain error counts as a halt")
 	}
 }

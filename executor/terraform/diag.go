@@ -23,6 +23,14 @@ var ErrStalePlan = errors.New("the saved plan is stale")
 // staleSummary is Terraform's diagnostic summary for a saved plan whose state moved on.
 const staleSummary = "Saved plan is stale"
 
+// errLockRelease marks (through commandError's cause) a command that did its work but could
+// not release the state lock afterwards: the lock was lost or its backend went away. Undoing
+// the work because of it would be wrong.
+var errLockRelease = errors.New("the state lock could not be released")
+
+// unlockSummary starts Terraform's diagnostic summary when it cannot release the state lock.
+const unlockSummary = "Error releasing the state lock"
+
 // maxDetail bounds a diagnostic's detail in an error message.
 const maxDetail = 240
 
@@ -30,7 +38,8 @@ const maxDetail = 240
 // diagnostics without colours, snippets or secrets. It never carries the raw stderr.
 type commandError struct {
 	op, key, msg string
-	// cause is ErrStalePlan, context.DeadlineExceeded, context.Canceled or nil.
+	// cause is ErrStalePlan (joined with errPlanGone for a missing file), ErrStateLocked,
+	// errLockRelease, errNotInitialised, context.DeadlineExceeded, context.Canceled or nil.
 	cause error
 }
 
@@ -222,6 +231,11 @@ func failure(ctx context.Context, op, key string, stdout []byte, err error, time
 		if d.Summary == staleSummary {
 			e.msg = "the saved plan is stale (the state changed after it was made); plan again"
 			e.cause = ErrStalePlan
+			return e
+		}
+		if strings.HasPrefix(d.Summary, unlockSummary) {
+			e.msg = redact("the state lock could not be released afterwards (" + d.String() + "); a later run may find it held")
+			e.cause = errLockRelease
 			return e
 		}
 	}

@@ -5,7 +5,8 @@
 // back.
 //
 // It owns the working directories, the generated CLI configuration (so the host's
-// ~/.terraformrc and TF_* variables never leak into a run), the saved plan files and the init
+// ~/.terraformrc and TF_* variables never leak into a run), the saved plan files (one per
+// plan, so a preview never replaces a plan a run was approved on; see plans.go) and the init
 // snapshots (WorkDir/.eos-init): terraform init runs only when what it reads changed, and a
 // new unit of a module initialised before starts from a copy of that init. Variables
 // reach Terraform only as a tfvars JSON file, never by pasting text into HCL.

@@ -116,42 +116,52 @@ func TestRollbackReappliesPrevious(t *testing.T) {
 	}
 }
 
+// A saved plan that can no longer be applied is Eos's problem, not a Terraform failure: Apply
+// halts (executor.HaltError), so the runner stops the run and rolls nothing back.
 func TestStalePlan(t *testing.T) {
 	t.Parallel()
+	const stopped = "stopped before changing anything: the saved plan is stale (state changed since it was planned); nothing was rolled back"
 	t.Run("state changed since the plan", func(t *testing.T) {
 		l := newTestLayer(t)
 		s := serverSpec("small")
 		old := mustPlan(t, l, s)
-		planPath := filepath.Join(l.workDir, "local", "nextcloud", planFile)
-		saved, err := os.ReadFile(planPath)
-		if err != nil {
-			t.Fatal(err)
-		}
 		mustApply(t, l, s, mustPlan(t, l, s)) // the state moves on behind old's back
-		if err := os.WriteFile(planPath, saved, 0o600); err != nil {
-			t.Fatal(err)
-		}
 		res, err := l.Apply(testCtx(t), s, old, nil)
-		if !errors.Is(err, ErrStalePlan) {
-			t.Fatalf("err = %v, want ErrStalePlan", err)
+		var halt *executor.HaltError
+		if !errors.Is(err, ErrStalePlan) || !errors.As(err, &halt) || !halt.Untouched {
+			t.Fatalf("err = %v, want ErrStalePlan as an untouched executor.HaltError", err)
 		}
 		want := "terraform apply for local/nextcloud: the saved plan is stale (the state changed after it was made); plan again"
-		if err.Error() != want || res.Error != want || res.Status != executor.ResultFailed {
-			t.Errorf("err = %q, result %+v\nwant %q", err, res, want)
+		if err.Error() != want || res.Error != stopped || res.Status != executor.ResultHalted {
+			t.Errorf("err = %q, result %+v\nwant %q and %q", err, res, want, stopped)
 		}
 	})
-	t.Run("replaced by a newer plan", func(t *testing.T) {
+	t.Run("file changed since it was planned", func(t *testing.T) {
 		l := newTestLayer(t)
-		old := mustPlan(t, l, serverSpec("small"))
-		mustPlan(t, l, serverSpec("large"))
-		_, err := l.Apply(testCtx(t), serverSpec("small"), old, nil)
-		if !errors.Is(err, ErrStalePlan) || !strings.Contains(err.Error(), "plan again") {
-			t.Fatalf("err = %v, want ErrStalePlan", err)
+		s := serverSpec("small")
+		p := mustPlan(t, l, s)
+		path := savedPlans(t, p)[0]
+		if err := os.WriteFile(path, []byte("not the plan that was approved"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		res, err := l.Apply(testCtx(t), s, p, nil)
+		if !errors.Is(err, ErrStalePlan) || !errors.Is(err, executor.ErrNotApplied) || res.Status != executor.ResultHalted {
+			t.Fatalf("err = %v, result %+v; want a halt for a stale plan", err, res)
 		}
 		if _, statErr := os.Stat(filepath.Join(l.workDir, "local", "nextcloud", "terraform.tfstate")); statErr == nil {
 			if got := stateAddresses(t, l, "local", "nextcloud"); len(got) != 0 {
 				t.Errorf("a stale plan changed the state: %v", got)
 			}
+		}
+	})
+	t.Run("file gone", func(t *testing.T) {
+		l := newTestLayer(t)
+		s := serverSpec("small")
+		p := mustPlan(t, l, s)
+		mustApply(t, l, s, p)
+		res, err := l.Apply(testCtx(t), s, p, nil) // a replay: the applied file was removed
+		if !errors.Is(err, executor.ErrNotApplied) || !strings.Contains(res.Error, "stopped before changing anything: the saved plan file is gone") {
+			t.Fatalf("err = %v, result %+v; want a halt for a missing plan", err, res)
 		}
 	})
 }

@@ -70,7 +70,7 @@ func TestEnvAndArgsReachTerraform(t *testing.T) {
 	}
 	args := map[string][]string{
 		"init": {"init", "-input=false", "-backend=true", "-upgrade=false"},
-		"plan": {"plan", "-input=false", "-detailed-exitcode", "-out=eos.tfplan", "-var-file=eos.tfvars.json", "-json"},
+		"plan": {"plan", "-input=false", "-detailed-exitcode", "-var-file=eos.tfvars.json", "-json"},
 	}
 	for cmd, want := range args {
 		got := readLines(t, filepath.Join(rec, cmd+".args"))
@@ -78,6 +78,11 @@ func TestEnvAndArgsReachTerraform(t *testing.T) {
 			if !slices.Contains(got, a) {
 				t.Errorf("%s args %q lack %q", cmd, got, a)
 			}
+		}
+		if cmd == "plan" && !slices.ContainsFunc(got, func(a string) bool {
+			return strings.HasPrefix(a, "-out="+plansDir+"/") && strings.HasSuffix(a, planExt)
+		}) {
+			t.Errorf("plan args %q do not save the plan in its own file under %s/", got, plansDir)
 		}
 		if slices.Contains(got, "-destroy") {
 			t.Errorf("%s args %q have -destroy", cmd, got)

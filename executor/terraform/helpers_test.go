@@ -1,14 +1,17 @@
 package terraform
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"sync"
 	"testing"
 	"time"
 
@@ -158,4 +161,75 @@ func randomSuffix() string {
 	b := make([]byte, 4)
 	rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+var eoslab struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// eoslabMirror is a filesystem mirror holding the eoslab provider: the one
+// EOS_TEST_PROVIDER_MIRROR names (scripts/test.sh builds it), or else one built once per test
+// run into the user's cache by scripts/eoslab-mirror.sh, which skips the build when the
+// provider's sources have not changed.
+func eoslabMirror(t *testing.T) string {
+	t.Helper()
+	terraformBinary(t)
+	if dir := os.Getenv("EOS_TEST_PROVIDER_MIRROR"); dir != "" {
+		return dir
+	}
+	eoslab.once.Do(func() {
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			eoslab.err = fmt.Errorf("finding the cache directory: %w", err)
+			return
+		}
+		eoslab.dir = filepath.Join(cache, "eos", "providers")
+		var stderr bytes.Buffer
+		cmd := exec.Command("../../scripts/eoslab-mirror.sh", eoslab.dir)
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			eoslab.err = fmt.Errorf("building the eoslab provider mirror: %w\n%s", err, stderr.Bytes())
+		}
+	})
+	if eoslab.err != nil {
+		t.Fatal(eoslab.err)
+	}
+	return eoslab.dir
+}
+
+// newEoslabLayer is a layer whose modules may use the eoslab provider, with a simulated cloud
+// of its own (returned) and env (EOSLAB_DELAY, ...) for every terraform process.
+func newEoslabLayer(t *testing.T, env map[string]string) (*Layer, string) {
+	t.Helper()
+	mirror := eoslabMirror(t)
+	root := t.TempDir()
+	cloud := filepath.Join(root, "cloud")
+	e := map[string]string{"EOSLAB_ROOT": cloud}
+	for k, v := range env {
+		e[k] = v
+	}
+	l, err := New(Config{
+		Binary: terraformBinary(t), WorkDir: filepath.Join(root, "work"), PluginCacheDir: filepath.Join(root, "plugins"),
+		Mirror: mirror, MirrorInclude: []string{"registry.terraform.io/eos/*"}, Env: e, Timeout: 2 * time.Minute,
+	})
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	return l, cloud
+}
+
+// savedPlans are the saved plan files a layer plan names, one per unit.
+func savedPlans(t *testing.T, p executor.LayerPlan) []string {
+	t.Helper()
+	st, err := decodeState(p.State)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, u := range st.Units {
+		out = append(out, u.Plan)
+	}
+	return out
 }

@@ -187,7 +187,10 @@ func TestInitKey(t *testing.T) {
 	}
 	base := key(l)
 	write(filepath.Join(dir, varsFile), `{"size":"large"}`)
-	write(filepath.Join(dir, planFile), "plan")
+	if err := os.Mkdir(filepath.Join(dir, plansDir), 0o750); err != nil {
+		t.Fatal(err)
+	}
+	write(filepath.Join(dir, plansDir, "x"+planExt), "plan")
 	if key(l) != base {
 		t.Error("the key changed with the variables or a saved plan, which init does not read")
 	}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/eosbot/eos/executor"
 )
@@ -26,8 +28,9 @@ type unitPlan struct {
 	Apply bool `json:"apply"`
 }
 
-// Plan writes each unit's module, initialises it and makes a saved plan (eos.tfplan) of what
-// applying it would do, or of removing it when the unit is destroyed.
+// Plan writes each unit's module, initialises it and makes a saved plan of what applying it
+// would do, or of removing it when the unit is destroyed. Each call writes new saved plan files
+// (see plans.go), so no plan ever replaces another's.
 func (l *Layer) Plan(ctx context.Context, spec executor.Spec) (executor.LayerPlan, error) {
 	lp := executor.LayerPlan{Layer: executor.Terraform}
 	if !spec.Has(executor.Terraform) {
@@ -81,11 +84,19 @@ func (l *Layer) planUnit(ctx context.Context, env string, u executor.Unit) (unit
 	if u.Destroy {
 		mode = planDestroy
 	}
-	changed, p, err := r.planAndShow(ctx, planFile, planOptions(planFile, mode))
+	file, err := newPlanFile(ud, time.Now())
 	if err != nil {
 		return unitPlan{}, nil, "", err
 	}
-	path := filepath.Join(ud.dir, planFile)
+	path := filepath.Join(ud.dir, file)
+	for _, err := range prunePlans(ud, time.Now(), path) {
+		executor.Log(ctx, l.log).Warn("removing an old saved plan", "unit", ud.key, "error", err)
+	}
+	changed, p, err := r.planAndShow(ctx, file, planOptions(file, mode))
+	if err != nil {
+		os.Remove(path)
+		return unitPlan{}, nil, "", err
+	}
 	sum, err := fileSHA256(path)
 	if err != nil {
 		return unitPlan{}, nil, "", fmt.Errorf("reading the saved plan for %s: %w", ud.key, err)

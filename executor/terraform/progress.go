@@ -22,6 +22,8 @@ type progress struct {
 	steps   map[string]int             // hook completions still due, by unit and address
 	applied []executor.Change
 	failed  *executor.Change
+	// started counts resource changes Terraform began; while it is 0 nothing was changed.
+	started int
 }
 
 func newProgress(changes []executor.Change, report func(executor.Event)) *progress {
@@ -80,6 +82,9 @@ func (p *progress) handle(m uiMessage) {
 	}
 	switch m.Type {
 	case "apply_start":
+		if hookAction(m.Hook.Action) != executor.Read {
+			p.started++
+		}
 		if p.steps[k] == 2 || !ok || c.Action != executor.Replace {
 			p.emit(c, verbing(c.Action)+" "+addr)
 		}

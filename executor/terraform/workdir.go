@@ -17,7 +17,6 @@ import (
 // Files the layer writes into a unit's working directory.
 const (
 	varsFile     = "eos.tfvars.json"
-	planFile     = "eos.tfplan"
 	driftFile    = "eos-drift.tfplan"
 	rollbackFile = "eos-rollback.tfplan"
 )

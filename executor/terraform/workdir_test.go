@@ -126,11 +126,11 @@ func TestCommandOptions(t *testing.T) {
 		// The connection string (a secret) is never a -backend-config argument.
 		{"init pg", initOpts(pg), []tfexec.InitOption{tfexec.Backend(true), tfexec.Upgrade(false), tfexec.Get(true),
 			tfexec.BackendConfig("schema_name=eos"), tfexec.BackendConfig("skip_index_creation=true"), tfexec.Reconfigure(true)}},
-		{"plan", planOptions(planFile, planApply), []tfexec.PlanOption{tfexec.Out("eos.tfplan"), tfexec.VarFile("eos.tfvars.json")}},
-		{"plan destroy", planOptions(planFile, planDestroy), []tfexec.PlanOption{tfexec.Out("eos.tfplan"), tfexec.VarFile("eos.tfvars.json"), tfexec.Destroy(true)}},
+		{"plan", planOptions("eos-plans/p.tfplan", planApply), []tfexec.PlanOption{tfexec.Out("eos-plans/p.tfplan"), tfexec.VarFile("eos.tfvars.json")}},
+		{"plan destroy", planOptions("eos-plans/p.tfplan", planDestroy), []tfexec.PlanOption{tfexec.Out("eos-plans/p.tfplan"), tfexec.VarFile("eos.tfvars.json"), tfexec.Destroy(true)}},
 		{"plan refresh-only", planOptions(driftFile, planRefresh), []tfexec.PlanOption{tfexec.Out("eos-drift.tfplan"), tfexec.VarFile("eos.tfvars.json"), tfexec.RefreshOnly(true)}},
-		{"apply", applyOptions(planFile, 0), []tfexec.ApplyOption{tfexec.DirOrPlan("eos.tfplan")}},
-		{"apply waiting for the lock", applyOptions(planFile, 30*time.Second), []tfexec.ApplyOption{tfexec.DirOrPlan("eos.tfplan"), tfexec.LockTimeout("30s")}},
+		{"apply", applyOptions("eos-plans/p.tfplan", 0), []tfexec.ApplyOption{tfexec.DirOrPlan("eos-plans/p.tfplan")}},
+		{"apply waiting for the lock", applyOptions("eos-plans/p.tfplan", 30*time.Second), []tfexec.ApplyOption{tfexec.DirOrPlan("eos-plans/p.tfplan"), tfexec.LockTimeout("30s")}},
 	}
 	for _, tt := range tests {
 		if !reflect.DeepEqual(tt.got, tt.want) {
