@@ -71,7 +71,9 @@ func (e *Engine) history(ctx context.Context, c conv, in *intents.Intent) {
 func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 	id := in.Noun
 	if id == "" {
-		mine, err := e.st.Plans(func(p *store.Plan) bool { return p.State == store.PlanPending && p.Request.Platform == c.a.Name() && p.Requester.ID == c.m.Author.ID })
+		mine, err := e.st.Plans(func(p *store.Plan) bool {
+			return p.State == store.PlanPending && p.Request.Platform == c.a.Name() && p.Requester.ID == c.m.Author.ID
+		})
 		if err != nil || len(mine) == 0 {
 			e.say(ctx, c.a, c.m.Post, reply("You have no pending plan to cancel. Name one: @eos cancel 7f3a9c21"))
 			return
