@@ -35,6 +35,9 @@ type Config struct {
 	Store *store.Store
 	// Policy is the approval policy; zero means DefaultPolicy().
 	Policy Policy
+	// Environments are the environments requests may name, besides DefaultEnv; empty means
+	// any. A request for another one is refused with the list and a suggestion.
+	Environments []string
 	// Variants names the Terraform variant of each environment ("production" → "production");
 	// environments not listed use the blueprints' default variant, "local".
 	Variants map[string]string
@@ -96,7 +99,7 @@ func New(cfg Config) (*Engine, error) {
 	case cfg.Store == nil:
 		return nil, errors.New("bot: no store")
 	}
-	if cfg.Policy.Envs == nil && cfg.Policy.Default.Approvals == 0 {
+	if cfg.Policy.unset() {
 		cfg.Policy = DefaultPolicy()
 	}
 	if cfg.DefaultEnv == "" {

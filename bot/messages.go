@@ -36,6 +36,7 @@ var handlers = map[intents.Verb]handler{
 	intents.VerbCancel:    (*Engine).cancel,
 	intents.VerbDrift:     (*Engine).drift,
 	intents.VerbReconcile: (*Engine).reconcile,
+	intents.VerbPolicy:    (*Engine).policy,
 }
 
 func verbsCovered() error {
@@ -68,6 +69,10 @@ func (e *Engine) HandleMessage(ctx context.Context, a adapters.Adapter, m adapte
 			return
 		}
 		e.say(ctx, a, m.Post, e.parseErrorDoc(err))
+		return
+	}
+	if msg := e.unknownEnv(in); msg != "" {
+		e.say(ctx, a, m.Post, reply(msg))
 		return
 	}
 	log := e.log.With("conv", convID(m.Post), "platform", a.Name(), "user", m.Author.Name)

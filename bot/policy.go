@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -48,6 +49,11 @@ func DefaultPolicy() Policy {
 	}
 }
 
+// unset reports whether p is the zero Policy, which New replaces with DefaultPolicy. A
+// configured policy always has Envs (perhaps empty), so even an empty `policy "default" {}`
+// block is the whole policy, never the built-ins.
+func (p Policy) unset() bool { return p.Envs == nil && reflect.DeepEqual(p.Default, EnvPolicy{}) }
+
 // For returns the policy for verb in env, with defaults filled in.
 func (p Policy) For(env, verb string) EnvPolicy {
 	ep, ok := p.Envs[env]
@@ -66,6 +72,11 @@ func (p Policy) For(env, verb string) EnvPolicy {
 		}
 		ep.SelfApproval = vp.SelfApproval
 	}
+	return ep.withDefaults()
+}
+
+// withDefaults fills in what an unset field means: one approval, 30 minutes.
+func (ep EnvPolicy) withDefaults() EnvPolicy {
 	if ep.Approvals < 1 {
 		ep.Approvals = 1
 	}

@@ -16,6 +16,10 @@ const historyLimit = 10
 
 // help answers `help [topic]` from the catalog.
 func (e *Engine) help(ctx context.Context, c conv, in *intents.Intent) {
+	if in.Noun == "policy" {
+		e.policy(ctx, c, &intents.Intent{Verb: intents.VerbPolicy})
+		return
+	}
 	text, err := e.parser.Help(in.Noun)
 	if err != nil {
 		e.say(ctx, c.a, c.m.Post, e.parseErrorDoc(err))

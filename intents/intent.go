@@ -31,11 +31,12 @@ const (
 	VerbCancel
 	VerbOperation
 	VerbReconcile
+	VerbPolicy
 	// VerbCount is one past the last verb.
 	VerbCount
 )
 
-var verbNames = [...]string{"", "create", "destroy", "update", "status", "drift", "plan", "rollback", "history", "help", "cancel", "operation", "reconcile"}
+var verbNames = [...]string{"", "create", "destroy", "update", "status", "drift", "plan", "rollback", "history", "help", "cancel", "operation", "reconcile", "policy"}
 
 // String is the verb's canonical word.
 func (v Verb) String() string {

@@ -142,6 +142,16 @@ func (st *state) cancel() *Error {
 	return nil
 }
 
+// policy parses `policy [ENV]`: the environment may also come as `in ENV`.
+func (st *state) policy() *Error {
+	w, ok := st.nounWord()
+	if !ok {
+		return nil
+	}
+	st.in.Env = w.val
+	return nil
+}
+
 // help parses `help [TOPIC]`, checking the topic against the catalog.
 func (st *state) help() *Error {
 	w, ok := st.nounWord()

@@ -155,6 +155,8 @@ func (st *state) parse() *Error {
 		err = st.plan(it)
 	case VerbCancel:
 		err = st.cancel()
+	case VerbPolicy:
+		err = st.policy()
 	case VerbHelp:
 		err = st.help()
 	}

@@ -44,6 +44,8 @@ var builtins = []builtin{
 		"help [COMMAND | SERVICE]", "this overview; help SERVICE lists every flag"},
 	{"cancel", VerbCancel, nil,
 		"cancel [PLAN-ID]", "drop a pending plan"},
+	{"policy", VerbPolicy, nil,
+		"policy [ENV]", "who may ask for and approve changes, per environment"},
 }
 
 func builtinOf(v Verb) *builtin {

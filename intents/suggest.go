@@ -76,3 +76,7 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(rb)]
 }
+
+// Suggest is the "did you mean" of the grammar for words it does not check itself, such as
+// environment names the engine knows: the candidate closest to word, or "".
+func Suggest(word string, candidates []string) string { return suggest(word, candidates) }

@@ -65,6 +65,7 @@ func serveCmd(loadCfg func() (*Config, error)) *cobra.Command {
 				as = append(as, newConsole(a, cfg.Console.User, "", cmd))
 			}
 			log.Info("eos serving", "version", version, "adapters", len(as), "data_dir", cfg.DataDir)
+			a.engine.LogPolicy(log)
 			stop, err := serveOps(cmd.Context(), cfg.Listen, a, log)
 			if err != nil {
 				return err

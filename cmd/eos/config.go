@@ -15,6 +15,10 @@ type Config struct {
 	// Listen is the address of /healthz and /metrics in `eos serve` (EOS_LISTEN; default
 	// 127.0.0.1:9747; "off" disables them).
 	Listen string `hcl:"listen,optional"`
+	// Environments are the environments requests may name, besides DefaultEnv. Policy blocks,
+	// variants and digests declare theirs too; once any environment is declared, a request for
+	// another is refused. Empty everywhere: any environment.
+	Environments []string `hcl:"environments,optional"`
 	// LogLevel is debug, info, warn or error (EOS_LOG_LEVEL).
 	LogLevel string `hcl:"log_level,optional"`
 

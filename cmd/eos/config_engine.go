@@ -4,14 +4,22 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"time"
 
 	"github.com/eosbot/eos/bot"
 )
 
-// policy turns the policy blocks into the engine's Policy.
+// policy turns the policy blocks into the engine's Policy. Without any block Eos uses the
+// built-in policy (bot.DefaultPolicy); once one block is configured, the blocks are the whole
+// policy: the built-ins are gone, `policy "default"` governs every environment without a
+// block of its own (local included), and without a default block those need one approval from
+// anyone but the requester.
 func (c *Config) policy() (bot.Policy, error) {
-	p := bot.DefaultPolicy()
+	if len(c.Policies) == 0 {
+		return bot.DefaultPolicy(), nil
+	}
+	p := bot.Policy{Default: bot.EnvPolicy{Approvals: 1}, Envs: map[string]bot.EnvPolicy{}}
 	for _, pc := range c.Policies {
 		ep := bot.EnvPolicy{Requesters: pc.Requesters, Approvers: pc.Approvers, Approvals: pc.Approvals, SelfApproval: pc.SelfApproval}
 		for _, v := range pc.Verbs {
@@ -34,6 +42,40 @@ func (c *Config) policy() (bot.Policy, error) {
 		}
 	}
 	return p, nil
+}
+
+// environments are the environments requests may name: once the configuration names any (an
+// `environments` list, policy blocks other than "default", variants, digests' envs), only
+// those and the default environment; otherwise nil, any.
+func (c *Config) environments() []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(env string) {
+		if env != "" && !seen[env] {
+			seen[env] = true
+			out = append(out, env)
+		}
+	}
+	for _, env := range c.Environments {
+		add(env)
+	}
+	for _, pc := range c.Policies {
+		if pc.Env != "default" {
+			add(pc.Env)
+		}
+	}
+	if c.Terraform != nil {
+		for env := range c.Terraform.Variants {
+			add(env)
+		}
+	}
+	for _, d := range c.Digests {
+		for _, env := range d.Envs {
+			add(env)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // consoleEnabled says whether `eos serve` runs the console.

@@ -90,7 +90,7 @@ func build(ctx context.Context, cfg *Config, log *slog.Logger) (*app, error) {
 		return nil, err
 	}
 	engine, err := bot.New(bot.Config{
-		Catalog: cat, Runner: runner, Store: st, Policy: policy,
+		Catalog: cat, Runner: runner, Store: st, Policy: policy, Environments: cfg.environments(),
 		DefaultEnv: cfg.DefaultEnv, BotName: cfg.BotName, Logger: log, SecretsPath: cfg.secretsPath(), Variants: cfg.Terraform.Variants, Digests: digests,
 	})
 	if err != nil {

@@ -1,0 +1,103 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/intents"
+)
+
+// Describe says in one line what ep asks: who may ask, who may approve, how many approvals,
+// self-approval and how long a plan waits.
+func (ep EnvPolicy) Describe() string {
+	self := "off"
+	if ep.SelfApproval {
+		self = "on"
+	}
+	return fmt.Sprintf("requesters: %s · approvers: %s · %d approval%s · self-approval %s · plans expire after %s",
+		mentions(ep.Requesters), mentions(ep.Approvers), ep.Approvals, plural(ep.Approvals), self, shortDuration(ep.TTL))
+}
+
+// shortDuration writes a configured duration as it is usually typed: 30m, 1h30m, 45s.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+// Rows lists the effective policy of env: one row for the environment and one for each verb
+// that has its own rule.
+func (p Policy) Rows(env string) [][]string {
+	ep := p.For(env, "")
+	rows := [][]string{{env, "every verb", ep.Describe()}}
+	base, ok := p.Envs[env]
+	if !ok {
+		base = p.Default
+	}
+	for _, verb := range slices.Sorted(maps.Keys(base.Verbs)) {
+		rows = append(rows, []string{env, verb, p.For(env, verb).Describe()})
+	}
+	return rows
+}
+
+// policyEnvs are the environments whose policy `policy` shows: the declared ones, or, when any
+// environment is allowed, those with a policy of their own and the default environment.
+func (e *Engine) policyEnvs() []string {
+	if envs := e.knownEnvs(); envs != nil {
+		return envs
+	}
+	envs := slices.Collect(maps.Keys(e.cfg.Policy.Envs))
+	if !slices.Contains(envs, e.cfg.DefaultEnv) {
+		envs = append(envs, e.cfg.DefaultEnv)
+	}
+	sort.Strings(envs)
+	return envs
+}
+
+// policy answers `policy [ENV]` and `help policy`: the rule that governs each environment,
+// exactly as the engine applies it.
+func (e *Engine) policy(ctx context.Context, c conv, in *intents.Intent) {
+	envs := e.policyEnvs()
+	if in.Env != "" {
+		envs = []string{in.Env}
+	}
+	var rows [][]string
+	for _, env := range envs {
+		rows = append(rows, e.cfg.Policy.Rows(env)...)
+	}
+	note := "People are judged by their platform account, not their name: a handle in the policy counts for whoever holds it at the moment of the reaction."
+	if e.knownEnvs() == nil {
+		note += " Other environments: " + e.cfg.Policy.Default.withDefaults().Describe() + "."
+	} else {
+		note += " Requests for other environments are refused."
+	}
+	e.say(ctx, c.a, c.m.Post, adapters.NewDoc(adapters.Heading{Text: "Approval policy"},
+		adapters.Table{Header: []string{"env", "verb", "rule"}, Rows: rows}, adapters.Context{Text: note}))
+}
+
+// LogPolicy writes the effective policy of every environment it knows to log, one line each,
+// so an operator sees at start-up exactly what governs approvals.
+func (e *Engine) LogPolicy(log *slog.Logger) {
+	for _, env := range e.policyEnvs() {
+		for _, r := range e.cfg.Policy.Rows(env) {
+			log.Info("approval policy", "env", r[0], "verb", r[1], "rule", r[2])
+		}
+	}
+	if e.knownEnvs() == nil {
+		log.Info("approval policy", "env", "(any other)", "verb", "every verb", "rule", e.cfg.Policy.Default.withDefaults().Describe())
+	} else {
+		log.Info("approval policy: requests for environments not listed are refused", "environments", e.knownEnvs())
+	}
+}
