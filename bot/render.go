@@ -166,6 +166,8 @@ const (
 	iconFailed  = "❌"
 	iconSkipped = "⏭"
 	iconStopped = "⚠"
+	// iconHalted marks a layer Eos stopped itself before it changed anything (a stale plan).
+	iconHalted = "⏹"
 	// iconRollingBack marks a layer being undone after a failure.
 	iconRollingBack = "↩"
 )
@@ -185,7 +187,7 @@ func resultDoc(r *store.Run) adapters.Doc {
 	}
 	for i, l := range r.Layers {
 		parts = append(parts, resultLine(l))
-		if l.Status == executor.ResultFailed || l.Status == executor.ResultCancelled {
+		if l.Status == executor.ResultFailed || l.Status == executor.ResultCancelled || l.Status == executor.ResultHalted {
 			failed = &r.Layers[i]
 		}
 	}
@@ -195,7 +197,7 @@ func resultDoc(r *store.Run) adapters.Doc {
 	blocks := []adapters.Block{adapters.Text{Text: strings.Join(parts, " · ")}}
 	if failed != nil {
 		var lines []string
-		if failed.Rollback != "" {
+		if failed.Rollback != "" && failed.Status != executor.ResultHalted {
 			lines = append(lines, "Rolled back: "+failed.Rollback)
 		}
 		var notStarted []string
@@ -207,7 +209,11 @@ func resultDoc(r *store.Run) adapters.Doc {
 		if len(notStarted) > 0 {
 			lines = append(lines, strings.Join(notStarted, " and ")+" not started.")
 		}
-		lines = append(lines, fmt.Sprintf("Fix the request and ask again; the lock on %s/%s is released.", r.Target, r.Env))
+		if failed.Status == executor.ResultHalted {
+			lines = append(lines, fmt.Sprintf("Eos stopped the run itself (not a failure of the layer), so nothing was rolled back. Ask again for a fresh plan; the lock on %s/%s is released.", r.Target, r.Env))
+		} else {
+			lines = append(lines, fmt.Sprintf("Fix the request and ask again; the lock on %s/%s is released.", r.Target, r.Env))
+		}
 		blocks = append(blocks, adapters.Context{Text: strings.Join(lines, "\n")})
 	}
 	return adapters.NewDoc(blocks...)
@@ -222,6 +228,8 @@ func resultLine(l executor.LayerResult) string {
 		return t + " " + iconSkipped + " " + l.Summary
 	case executor.ResultNotStarted:
 		return t + " " + iconWaiting
+	case executor.ResultHalted:
+		return t + " " + iconHalted + " " + l.Error
 	case executor.ResultFailed:
 		what := l.Error
 		if l.Failed != nil && l.Failed.Address != "" && !strings.Contains(what, l.Failed.Address) {
