@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -70,7 +71,7 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 		e.audit(store.Entry{Kind: "refusal", User: c.user(), Platform: c.a.Name(), Service: spec.Target, Env: spec.Env, Text: "not a requester: " + c.m.Text})
 		return ""
 	}
-	if busy := e.busy(spec.Env + "/" + spec.Target); busy != "" && state == store.PlanPending {
+	if busy := e.busy(store.SpecKeys(spec)); busy != "" && state == store.PlanPending {
 		e.say(ctx, c.a, c.m.Post, reply(busy))
 		return ""
 	}
@@ -110,16 +111,16 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 	return p.ID
 }
 
-// busy says who holds the (env/service) key, or "" when it is free.
-func (e *Engine) busy(key string) string {
+// busy says which run holds one of the (env/service) keys, or "" when all are free.
+func (e *Engine) busy(keys []string) string {
 	locks, err := e.st.Locks()
 	if err != nil {
 		e.log.Error("reading locks", "err", err)
 		return ""
 	}
-	env, service, _ := strings.Cut(key, "/")
 	for _, l := range locks {
-		if l.Key == key {
+		if slices.Contains(keys, l.Key) {
+			env, service, _ := strings.Cut(l.Key, "/")
 			return fmt.Sprintf("%s in %s is being changed by run %s (since %s). Ask again when it is done · @eos status %s",
 				service, env, l.Holder, l.Since.UTC().Format("15:04 UTC"), service)
 		}

@@ -29,7 +29,7 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan)
 	ctx = executor.WithLog(ctx, e.log.With("conv", convID(p.Request), "plan", p.ID))
 	run := &store.Run{
 		ID: p.ID, State: store.RunRunning, Verb: spec.Verb, Target: spec.Target, Env: spec.Env, Hash: p.Plan.Hash,
-		Request: p.Text, Requester: p.Requester.Name, Approvers: voters(p.Approvals), Started: e.now(),
+		Request: p.Text, Requester: p.Requester.Name, Approvers: voters(p.Approvals), Started: e.now(), Keys: p.Keys(),
 	}
 	fresh, ok := e.replan(ctx, a, p)
 	if !ok {
@@ -86,8 +86,7 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan)
 // exact plan it was given on: when the fresh plan's hash differs (someone changed things in
 // between), the old plan is superseded and the fresh one is posted for approval instead.
 func (e *Engine) replan(ctx context.Context, a adapters.Adapter, p *store.Plan) (executor.Plan, bool) {
-	key := p.Key()
-	unlock, err := e.st.TryLock(key, p.ID, e.now())
+	unlock, err := e.st.TryLock(p.Keys(), p.ID, e.now())
 	if err != nil {
 		e.notStarted(ctx, a, p, err)
 		return executor.Plan{}, false

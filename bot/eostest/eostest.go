@@ -40,6 +40,8 @@ type Options struct {
 	Clock *Clock
 	// Rollback is the runner's rollback policy.
 	Rollback executor.RollbackPolicy
+	// Delay slows every simulated-cloud operation down (EOSLAB_DELAY), to catch a run applying.
+	Delay time.Duration
 	// FailOn names simulated-cloud objects whose create or update fails (EOSLAB_FAIL_ON).
 	FailOn []string
 	// Digests are scheduled drift digests (post them to Platform "console", Channel "local").
@@ -91,6 +93,9 @@ func New(t testing.TB, opts Options) *Harness {
 	logs := &strings.Builder{}
 	log := slog.New(slog.NewTextHandler(&syncWriter{w: logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	env := map[string]string{"EOSLAB_ROOT": filepath.Join(opts.DataDir, "cloud")}
+	if opts.Delay > 0 {
+		env["EOSLAB_DELAY"] = opts.Delay.String()
+	}
 	if len(opts.FailOn) > 0 {
 		env["EOSLAB_FAIL_ON"] = strings.Join(opts.FailOn, ",")
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/eosbot/eos/executor"
@@ -26,32 +27,56 @@ func (e *LockedError) Error() string {
 	return fmt.Sprintf("%s is locked by plan %s since %s", e.Lock.Key, e.Lock.Holder, e.Lock.Since.UTC().Format("15:04 UTC"))
 }
 
-func lock(tx *bolt.Tx, key, holder string, at time.Time) error {
-	if cur, err := get[Lock](tx, bucketLocks, key); err == nil && cur.Holder != holder {
-		return &LockedError{Lock: *cur}
+// lock takes every key for holder, or none: the keys are checked in sorted order (the one
+// order every holder uses, so a store that locks row by row can never deadlock two runs) and
+// written only when none is held by someone else. The first key held by another is a
+// *LockedError naming its holder.
+func lock(tx *bolt.Tx, keys []string, holder string, at time.Time) error {
+	keys = sortedKeys(keys)
+	for _, key := range keys {
+		if cur, err := get[Lock](tx, bucketLocks, key); err == nil && cur.Holder != holder {
+			return &LockedError{Lock: *cur}
+		}
 	}
-	return put(tx, bucketLocks, key, Lock{Key: key, Holder: holder, Since: at})
+	for _, key := range keys {
+		if cur, err := get[Lock](tx, bucketLocks, key); err == nil && cur.Holder == holder {
+			continue // held already: keep its Since
+		}
+		if err := put(tx, bucketLocks, key, Lock{Key: key, Holder: holder, Since: at}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-func unlock(tx *bolt.Tx, key, holder string) {
-	if cur, err := get[Lock](tx, bucketLocks, key); err == nil && cur.Holder == holder {
-		tx.Bucket(bucketLocks).Delete([]byte(key))
+func unlock(tx *bolt.Tx, keys []string, holder string) {
+	for _, key := range keys {
+		if cur, err := get[Lock](tx, bucketLocks, key); err == nil && cur.Holder == holder {
+			tx.Bucket(bucketLocks).Delete([]byte(key))
+		}
 	}
 }
 
-// TryLock takes key for holder in one transaction and returns the function that releases it.
-// A key held by someone else gives *LockedError; taking a key one already holds succeeds.
-func (s *Store) TryLock(key, holder string, at time.Time) (unlock func() error, err error) {
-	err = s.db.Update(func(tx *bolt.Tx) error { return lock(tx, key, holder, at) })
+func sortedKeys(keys []string) []string {
+	out := slices.Clone(keys)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// TryLock takes every one of keys for holder in one transaction, or none, and returns the
+// function that releases them. A key held by someone else gives *LockedError; taking keys one
+// already holds succeeds.
+func (s *Store) TryLock(keys []string, holder string, at time.Time) (unlock func() error, err error) {
+	err = s.db.Update(func(tx *bolt.Tx) error { return lock(tx, keys, holder, at) })
 	if err != nil {
 		return nil, err
 	}
-	return func() error { return s.Unlock(key, holder) }, nil
+	return func() error { return s.Unlock(keys, holder) }, nil
 }
 
-// Unlock releases key if holder holds it.
-func (s *Store) Unlock(key, holder string) error {
-	return s.db.Update(func(tx *bolt.Tx) error { unlock(tx, key, holder); return nil })
+// Unlock releases those of keys that holder holds.
+func (s *Store) Unlock(keys []string, holder string) error {
+	return s.db.Update(func(tx *bolt.Tx) error { unlock(tx, keys, holder); return nil })
 }
 
 // Locks lists the keys held now.

@@ -57,8 +57,18 @@ type Plan struct {
 	Updated time.Time `json:"updated"`
 }
 
-// Key is the (environment/service) the plan is about, the lock key.
-func (p *Plan) Key() string { return p.Plan.Spec.Env + "/" + p.Plan.Spec.Target }
+// Keys are the (environment/service) units the plan touches, sorted: its target and every
+// unit of its spec (dependencies brought in). A run of the plan locks them all.
+func (p *Plan) Keys() []string { return SpecKeys(p.Plan.Spec) }
+
+// SpecKeys are the units spec touches, sorted, the lock keys of its run.
+func SpecKeys(spec executor.Spec) []string {
+	keys := []string{spec.Env + "/" + spec.Target}
+	for _, u := range spec.Units {
+		keys = append(keys, u.Key(spec.Env))
+	}
+	return sortedKeys(keys)
+}
 
 func postKey(ref adapters.PostRef) string { return ref.Platform + "/" + ref.Channel + "/" + ref.ID }
 

@@ -32,11 +32,22 @@ type Run struct {
 	// Requester and Approvers are usernames.
 	Requester string   `json:"requester"`
 	Approvers []string `json:"approvers"`
+	// Keys are the (environment/service) units the run locks: its target and every
+	// dependency it touches. Runs stored before Keys existed lock Env/Target.
+	Keys []string `json:"keys,omitempty"`
 	// Progress is the post edited as the run advances.
 	Progress adapters.PostRef       `json:"progress"`
 	Layers   []executor.LayerResult `json:"layers,omitempty"`
 	Started  time.Time              `json:"started"`
 	Finished time.Time              `json:"finished,omitempty"`
+}
+
+// LockKeys are the keys r locks.
+func (r *Run) LockKeys() []string {
+	if len(r.Keys) > 0 {
+		return r.Keys
+	}
+	return []string{r.Env + "/" + r.Target}
 }
 
 // StartRun creates run r and takes the lock for its key in one transaction. It fails with
@@ -47,7 +58,7 @@ func (s *Store) StartRun(r *Run) error {
 		if tx.Bucket(bucketRuns).Get([]byte(r.ID)) != nil {
 			return fmt.Errorf("run %s: %w", r.ID, ErrAlreadyRun)
 		}
-		if err := lock(tx, r.Env+"/"+r.Target, r.ID, r.Started); err != nil {
+		if err := lock(tx, r.LockKeys(), r.ID, r.Started); err != nil {
 			return err
 		}
 		return put(tx, bucketRuns, r.ID, r)
@@ -78,7 +89,7 @@ func (s *Store) FinishRun(id string, state RunState, layers []executor.LayerResu
 			return err
 		}
 		r.State, r.Layers, r.Finished = state, layers, at
-		unlock(tx, r.Env+"/"+r.Target, r.ID)
+		unlock(tx, r.LockKeys(), r.ID)
 		if spec != nil {
 			if err := declare(tx, *spec, r.ID, at); err != nil {
 				return err

@@ -139,18 +139,46 @@ func TestStartRunTakesLockOnceAndFinishReleasesIt(t *testing.T) {
 
 func TestTryLock(t *testing.T) {
 	s, _ := openTemp(t)
-	unlock, err := s.TryLock("production/nextcloud", "a", t0)
+	unlock, err := s.TryLock([]string{"production/nextcloud"}, "a", t0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.TryLock("production/nextcloud", "b", t0); err == nil || !strings.Contains(err.Error(), "locked by plan a") {
+	if _, err := s.TryLock([]string{"production/nextcloud"}, "b", t0); err == nil || !strings.Contains(err.Error(), "locked by plan a") {
 		t.Fatalf("second lock error = %v", err)
 	}
 	if err := unlock(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.TryLock("production/nextcloud", "b", t0); err != nil {
+	if _, err := s.TryLock([]string{"production/nextcloud"}, "b", t0); err != nil {
 		t.Fatalf("lock after unlock: %v", err)
+	}
+}
+
+// A run locks its target and every dependency, all or none: a second run that shares one
+// unit takes none of its own, and is told who holds the shared one.
+func TestRunsSharingADependencyLockAllOrNothing(t *testing.T) {
+	s, _ := openTemp(t)
+	a := &Run{ID: "a", Env: "production", Target: "nextcloud", Started: t0, Keys: []string{"production/nextcloud", "production/authentik"}}
+	if err := s.StartRun(a); err != nil {
+		t.Fatal(err)
+	}
+	b := &Run{ID: "b", Env: "production", Target: "grafana", Started: t0, Keys: []string{"production/grafana", "production/authentik"}}
+	var locked *LockedError
+	if err := s.StartRun(b); !errors.As(err, &locked) || locked.Lock.Key != "production/authentik" || locked.Lock.Holder != "a" {
+		t.Fatalf("StartRun of a run sharing authentik = %v, want authentik locked by a", err)
+	}
+	locks, _ := s.Locks()
+	if len(locks) != 2 {
+		t.Fatalf("locks = %+v: the refused run must take none (grafana stays free)", locks)
+	}
+	if _, err := s.FinishRun("a", RunDone, nil, t0, nil); err != nil {
+		t.Fatal(err)
+	}
+	if locks, _ := s.Locks(); len(locks) != 0 {
+		t.Fatalf("a finished run left locks: %+v", locks)
+	}
+	if err := s.StartRun(b); err != nil {
+		t.Fatalf("StartRun after a finished: %v", err)
 	}
 }
 
