@@ -42,7 +42,7 @@ job "x" {
 // HCL parser (Nomad's included) would read it.
 func boundDefault(t *testing.T, vars map[string]any, name string) (cty.Value, string) {
 	t.Helper()
-	out, err := bindVariables(varsTemplate, vars)
+	out, err := bindVariables(varsTemplate, vars, nil)
 	if err != nil {
 		t.Fatalf("bindVariables: %v", err)
 	}
@@ -126,7 +126,7 @@ func TestBindVariablesTypedValues(t *testing.T) {
 
 func TestBindVariablesKeepsTheRestAndReplacesDefaults(t *testing.T) {
 	t.Parallel()
-	out, err := bindVariables(varsTemplate, map[string]any{"tags": []any{"new"}})
+	out, err := bindVariables(varsTemplate, map[string]any{"tags": []any{"new"}}, nil)
 	if err != nil {
 		t.Fatalf("bindVariables: %v", err)
 	}
@@ -141,7 +141,7 @@ func TestBindVariablesKeepsTheRestAndReplacesDefaults(t *testing.T) {
 			t.Errorf("output lost %q:\n%s", keep, out)
 		}
 	}
-	same, err := bindVariables(varsTemplate, nil)
+	same, err := bindVariables(varsTemplate, nil, nil)
 	if err != nil || same != varsTemplate {
 		t.Errorf("binding nothing changed the template (err %v):\n%s", err, same)
 	}
@@ -162,7 +162,7 @@ func TestBindVariablesErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := bindVariables(tt.template, tt.vars)
+			_, err := bindVariables(tt.template, tt.vars, nil)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want it to contain %q", err, tt.want)
 			}
