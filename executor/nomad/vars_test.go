@@ -169,3 +169,30 @@ func TestBindVariablesErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestEosVariables: the secrets path Eos offers is bound to a template that declares it, with
+// the unit's environment and service filled in, skipped for one that does not, and a
+// blueprint's own value for it is refused.
+func TestEosVariables(t *testing.T) {
+	t.Parallel()
+	l, err := New(Config{Address: "http://127.0.0.1:1", SecretsPath: "kv/data/eos/{env}/{service}"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eos := l.eosVars("staging", "grafana")
+	declares := varsTemplate + "\nvariable \"vault_secrets_path\" {\n  type    = string\n  default = \"\"\n}\n"
+	out, err := bindVariables(declares, nil, eos)
+	if err != nil || !strings.Contains(out, `default = "kv/data/eos/staging/grafana"`) {
+		t.Errorf("declared: err %v, template\n%s", err, out)
+	}
+	if out, err := bindVariables(varsTemplate, nil, eos); err != nil || out != varsTemplate {
+		t.Errorf("undeclared: err %v, template changed:\n%s", err, out)
+	}
+	_, err = bindVariables(declares, map[string]any{VaultSecretsPathVar: "secret/data/eos/production/other"}, eos)
+	if err == nil || !strings.Contains(err.Error(), "set by Eos") {
+		t.Errorf("a blueprint's own vault_secrets_path: err = %v, want a refusal", err)
+	}
+	if _, err := New(Config{Address: "http://127.0.0.1:1", SecretsPath: "secret/data/eos/shared"}); err == nil {
+		t.Error("a SecretsPath without {service} was accepted")
+	}
+}
