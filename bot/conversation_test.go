@@ -272,7 +272,7 @@ func TestMistakesGetSpecificAnswers(t *testing.T) {
 		{"@eos craete grafana", `did you mean "create"?`},
 		{"@eos create grafana --colour blue", `unknown flag "--colour"`},
 		{"@eos create grafana --colour red", "@eos help grafana lists its flags"},
-		{"@eos create nextcloud --admin-password hunter2", "Secrets are never typed in chat: with Vault configured I generate nextcloud's admin password and keep it at eos/local/nextcloud/admin_password; this Eos has no Vault, so it keeps none."},
+		{"@eos create nextcloud --admin-password hunter2", "Secrets are never typed in chat: with Vault configured I generate nextcloud's admin password and keep it at secret/eos/local/nextcloud, key admin_password; this Eos has no Vault, so it keeps none."},
 		{"@eos destroy jenkins", "jenkins is not deployed in local: nothing to destroy."},
 		{"@eos update grafana --port 3001", "grafana is not deployed in local yet. To deploy it: @eos create grafana"},
 		{"@eos history", "No runs of anything yet."},

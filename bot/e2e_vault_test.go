@@ -26,7 +26,7 @@ func realVault(t *testing.T) (*vault.Store, *vaultapi.Client) {
 		}
 		t.Skip("no Vault: run scripts/testenv/vault.sh start DIR and source DIR/env")
 	}
-	st, err := vault.New(context.Background(), vault.Config{Address: addr, Token: token, PathTemplate: "eos-e2e/{env}/{service}/{name}"})
+	st, err := vault.New(context.Background(), vault.Config{Address: addr, Token: token, PathTemplate: "eos-e2e/{env}/{service}"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,9 +44,9 @@ func realVault(t *testing.T) (*vault.Store, *vaultapi.Client) {
 func TestE2EVaultSecretsThroughTheBot(t *testing.T) {
 	secrets, client := realVault(t)
 	env := "e2e" + strings.ToLower(t.Name()[len(t.Name())-4:])
-	h := eostest.New(t, eostest.Options{Secrets: secrets, SecretsPath: "secret/eos-e2e/{env}/{service}/{name}"})
-	path := "secret/eos-e2e/" + env + "/grafana/admin_password"
-	client.KVv2("secret").DeleteMetadata(context.Background(), "eos-e2e/"+env+"/grafana/admin_password")
+	h := eostest.New(t, eostest.Options{Secrets: secrets, SecretsPath: "secret/eos-e2e/{env}/{service}, key {name}"})
+	path := "secret/eos-e2e/" + env + "/grafana#admin_password"
+	client.KVv2("secret").DeleteMetadata(context.Background(), "eos-e2e/"+env+"/grafana")
 
 	p, id := preview(t, h, "alice", "@eos create grafana in "+env)
 	if !strings.Contains(p.Text, "Vault     | creates 1 secret ("+path+"), reuses 0 — values never shown") {
@@ -55,11 +55,11 @@ func TestE2EVaultSecretsThroughTheBot(t *testing.T) {
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
 
-	kv, err := client.KVv2("secret").Get(context.Background(), "eos-e2e/"+env+"/grafana/admin_password")
+	kv, err := client.KVv2("secret").Get(context.Background(), "eos-e2e/"+env+"/grafana")
 	if err != nil {
 		t.Fatalf("the secret is not in Vault: %v", err)
 	}
-	value, _ := kv.Data["value"].(string)
+	value, _ := kv.Data["admin_password"].(string)
 	if len(value) < 16 {
 		t.Fatalf("generated secret is %d characters", len(value))
 	}
@@ -95,8 +95,8 @@ func TestE2EVaultSecretsThroughTheBot(t *testing.T) {
 
 	h.React("bob", again.ID, "+1")
 	h.WaitText(again.ID, "· done in")
-	kv2, err := client.KVv2("secret").Get(context.Background(), "eos-e2e/"+env+"/grafana/admin_password")
-	if err != nil || kv2.Data["value"] != value {
+	kv2, err := client.KVv2("secret").Get(context.Background(), "eos-e2e/"+env+"/grafana")
+	if err != nil || kv2.Data["admin_password"] != value {
 		t.Fatalf("the reused secret changed or vanished: %v", err)
 	}
 
@@ -107,14 +107,14 @@ func TestE2EVaultSecretsThroughTheBot(t *testing.T) {
 	}
 	h.React("bob", pp.ID, "+1")
 	h.WaitText(pp.ID, "Run "+pid+" · done in", "Vault ✅ deleted 1 secret")
-	if _, err := client.KVv2("secret").Get(context.Background(), "eos-e2e/"+env+"/grafana/admin_password"); err == nil {
+	if _, err := client.KVv2("secret").Get(context.Background(), "eos-e2e/"+env+"/grafana"); err == nil {
 		t.Error("the secret is still in Vault after destroy --purge-secrets")
 	}
 
 	after := h.Last()
 	h.Say("alice", "@eos create grafana --admin-password hunter2 in "+env)
 	refusal := h.WaitPost(after, func(console.Post) bool { return true })
-	if !strings.Contains(refusal.Text, "Secrets are never typed in chat: I generate grafana's admin password and keep it in Vault at") || !strings.Contains(refusal.Text, "secret/eos-e2e/"+env+"/grafana/admin_password") || strings.Contains(refusal.Text, "hunter2") {
+	if !strings.Contains(refusal.Text, "Secrets are never typed in chat: I generate grafana's admin password and keep it in Vault at") || !strings.Contains(refusal.Text, "secret/eos-e2e/"+env+"/grafana, key admin_password") || strings.Contains(refusal.Text, "hunter2") {
 		t.Errorf("refusal:\n%s", refusal.Text)
 	}
 }

@@ -46,7 +46,8 @@ type Config struct {
 	// BotName is the name people mention (default "eos").
 	BotName string
 	// SecretsPath is where generated secrets live in Vault, with {env}, {service} and {name}
-	// placeholders (default "eos/{env}/{service}/{name}").
+	// placeholders (default "secret/eos/{env}/{service}, key {name}": one entry per service,
+	// one key per secret).
 	SecretsPath string
 	// Digests are the scheduled drift digests.
 	Digests []Digest
@@ -109,7 +110,7 @@ func New(cfg Config) (*Engine, error) {
 		cfg.BotName = "eos"
 	}
 	if cfg.SecretsPath == "" {
-		cfg.SecretsPath = "eos/{env}/{service}/{name}"
+		cfg.SecretsPath = "secret/eos/{env}/{service}, key {name}"
 	}
 	if cfg.ShutdownGrace == 0 {
 		cfg.ShutdownGrace = 2 * time.Minute

@@ -9,6 +9,11 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
+// VaultSecretsPathVar is the Nomad variable Eos sets itself in every job template that
+// declares it (executor/nomad binds it): the Vault path of the service's secrets entry, one key
+// per secret block. A manifest must not set it.
+const VaultSecretsPathVar = "vault_secrets_path"
+
 // nomadVariable is a variable block of a Nomad job template.
 type nomadVariable struct {
 	typ   cty.Type // cty.DynamicPseudoType without a type attribute
@@ -120,6 +125,10 @@ func (f *folder) checkNomadTypes(values map[string]any) Diagnostics {
 	}
 	keys, _ := staticKeys(f.b.Nomad.Data)
 	var diags Diagnostics
+	if _, ok := values[VaultSecretsPathVar]; ok {
+		diags = append(diags, at(keyRange(keys, VaultSecretsPathVar, f.b.Nomad.Range),
+			"nomad variable %q is set by Eos (where the service's secrets are in Vault): remove it from the manifest", VaultSecretsPathVar))
+	}
 	for _, name := range sortedKeys(refused) {
 		r := refused[name]
 		diags = append(diags, at(keyRange(keys, name, f.b.Nomad.Range), "nomad variable %q is %s in %s, but the manifest gives it %s: %v",

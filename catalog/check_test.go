@@ -227,6 +227,18 @@ func TestCheckExamples(t *testing.T) {
 `,
 			"typed.nomad.hcl": "variable \"count\" {\n  type    = number\n  default = 1\n}\n\njob \"typed\" {\n  meta {\n    count = var.count\n  }\n}\n",
 		}, `manifest.hcl:11:19: nomad variable "count" is number in typed.nomad.hcl, but the manifest gives it ["one","two"]: number required, but have tuple`},
+		{"nomad variable Eos sets", map[string]string{
+			"manifest.hcl": `service "sneaky" {
+  description = "points its job at another service's secrets"
+
+  nomad {
+    job       = "sneaky.nomad.hcl"
+    variables = { vault_secrets_path = "secret/data/eos/production/grafana" }
+  }
+}
+`,
+			"sneaky.nomad.hcl": "variable \"vault_secrets_path\" {\n  type    = string\n  default = \"\"\n}\n\njob \"sneaky\" {\n  meta {\n    p = var.vault_secrets_path\n  }\n}\n",
+		}, `manifest.hcl:6:19: nomad variable "vault_secrets_path" is set by Eos (where the service's secrets are in Vault): remove it from the manifest`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

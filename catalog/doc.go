@@ -131,6 +131,15 @@
 // with a terraform part declares in no part is a RequestError, so a production environment
 // never silently gets the simulated cloud. Blueprint.NomadVariants lists the job variants.
 //
+// A job reads its service's secrets from Vault, where Eos generated them: one KV v2 entry per
+// service and environment with one key per secret block, named as the block. The job declares
+// `variable "vault_secrets_path" { type = string, default = "" }`, which Eos sets (a manifest
+// must not; it is "" when Eos has no Vault), and reads the keys in a template stanza:
+//
+//	{{ with secret "${var.vault_secrets_path}" }}DB_PASSWORD={{ .Data.data.db_password }}{{ end }}
+//
+// The task's vault stanza names a policy that may read that path (see the README).
+//
 // # Expressions
 //
 // when, flags, pillar and variables are HCL expressions evaluated at render time. They see:

@@ -68,8 +68,8 @@ func TestRenderTypedData(t *testing.T) {
 	if got := r.Salt.Pillar["lv_size"]; got != "1.5T" {
 		t.Errorf("pillar lv_size = %#v, want \"1.5T\"", got)
 	}
-	if got := r.Nomad.Vars["secrets_path"]; got != "eos/data/staging/nextcloud" {
-		t.Errorf("nomad secrets_path = %#v", got)
+	if got, ok := r.Nomad.Vars[VaultSecretsPathVar]; ok {
+		t.Errorf("nomad %s = %#v from the manifest; Eos sets it", VaultSecretsPathVar, got)
 	}
 	if r.Terraform.Variant != "local" {
 		t.Errorf("terraform variant = %q, want local (the default)", r.Terraform.Variant)

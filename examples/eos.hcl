@@ -33,6 +33,24 @@ console {
   enabled = false
 }
 
+# Secrets: each service has one KV v2 entry, secret/eos/<env>/<service>, with one key per
+# secret its blueprint declares (admin_password, db_password), generated once and reused after.
+# Nomad jobs read it at var.vault_secrets_path (secret/data/eos/<env>/<service>); their vault
+# stanza names the policy "eos-secrets", which needs: path "secret/data/eos/*" { capabilities = ["read"] }
+vault {
+  address = "https://vault.example.org:8200"
+  # token = "..."  # better: EOS_VAULT_TOKEN, or role_id + EOS_VAULT_SECRET_ID (AppRole)
+  # mount         = "secret"
+  # path_template = "eos/{env}/{service}"  # the entry; {name} is no longer accepted
+}
+
+# Eos registers each unit as the job <service>--<env>, with meta eos_service and eos_env, and
+# never changes a job under that ID that lacks them.
+nomad {
+  address = "https://nomad.example.org:4646"
+  # token = "..."  # better: EOS_NOMAD_TOKEN
+}
+
 # Anyone may ask for plans in staging; one approval from anyone else.
 policy "default" {
   approvals     = 1

@@ -14,7 +14,8 @@ if [[ ${1:-} == --bench ]]; then
 	bench=true
 	shift
 fi
-servers=(mattermost nomad vault consul postgres)
+# Vault before Nomad: nomad.sh integrates the agent with the Vault whose env is exported then.
+servers=(mattermost vault nomad consul postgres)
 state=$(mktemp -d "${TMPDIR:-/tmp}/eos-test.XXXXXX")
 chmod 755 "$state"
 cleanup() {

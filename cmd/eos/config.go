@@ -125,8 +125,8 @@ type VaultConfig struct {
 	Token    string `hcl:"token,optional"`
 	RoleID   string `hcl:"role_id,optional"`
 	SecretID string `hcl:"secret_id,optional"`
-	// Mount is the KV v2 mount (default "secret"); PathTemplate places secrets under it
-	// (default "eos/{env}/{service}/{name}").
+	// Mount is the KV v2 mount (default "secret"); PathTemplate places each unit's entry
+	// under it, one key per secret (default "eos/{env}/{service}"; {name} is refused).
 	Mount        string `hcl:"mount,optional"`
 	PathTemplate string `hcl:"path_template,optional"`
 	// ProviderPath holds provider credentials (HCLOUD_TOKEN, CLOUDFLARE_API_TOKEN) handed to

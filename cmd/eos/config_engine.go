@@ -5,9 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/eosbot/eos/bot"
+	"github.com/eosbot/eos/executor/vault"
 )
 
 // policy turns the policy blocks into the engine's Policy. Without any block Eos uses the
@@ -139,18 +141,20 @@ func (c *Config) digests() ([]bot.Digest, error) {
 	return out, nil
 }
 
-// secretsPath is where the refusal of a typed secret says Eos keeps it: the Vault mount and
-// path template.
+// secretsPath is where the refusal of a typed secret says Eos keeps it: the unit's entry in
+// the Vault mount and the secret's key in it ("secret/eos/{env}/{service}, key {name}"). It
+// names the default layout when Vault is not configured, for the message that says where a
+// configured Vault would keep it.
 func (c *Config) secretsPath() string {
-	if c.Vault == nil {
-		return ""
+	var mount, tmpl string
+	if c.Vault != nil {
+		mount, tmpl = c.Vault.Mount, c.Vault.PathTemplate
 	}
-	mount, tmpl := c.Vault.Mount, c.Vault.PathTemplate
-	if mount == "" {
-		mount = "secret"
+	if mount = strings.Trim(mount, "/"); mount == "" {
+		mount = vault.DefaultMount
 	}
 	if tmpl == "" {
-		tmpl = "eos/{env}/{service}/{name}"
+		tmpl = vault.DefaultPathTemplate
 	}
-	return mount + "/" + tmpl
+	return mount + "/" + strings.Trim(tmpl, "/") + ", key {name}"
 }

@@ -170,6 +170,9 @@ func newRunner(ctx context.Context, cfg *Config, log *slog.Logger, secrets *vaul
 	}
 	if nc := cfg.Nomad; nc != nil {
 		ncfg := nomad.Config{Address: nc.Address, Region: nc.Region, Namespace: nc.Namespace, Token: nc.Token, Logger: log.With("layer", "nomad")}
+		if vc := cfg.Vault; vc != nil {
+			ncfg.SecretsPath = vault.NomadSecretsPath(vc.Mount, vc.PathTemplate)
+		}
 		if nc.CACert != "" {
 			ncfg.TLS = &nomad.TLSConfig{CACert: nc.CACert}
 		}

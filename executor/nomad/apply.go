@@ -72,7 +72,7 @@ func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.Lay
 func (l *Layer) applyUnit(ctx context.Context, env string, u executor.Unit, up unitPlan, emit *emitter) (string, error) {
 	log := executor.Log(ctx, l.log).With("unit", u.Key(env), "job", up.JobID)
 	if up.Action == actionDeregister {
-		return l.deregister(ctx, up, emit)
+		return l.deregister(ctx, env, up, emit)
 	}
 	dj, err := l.parseJob(ctx, env, u)
 	if err != nil {
@@ -82,6 +82,9 @@ func (l *Layer) applyUnit(ctx context.Context, env string, u executor.Unit, up u
 		return up.JobID + " not registered", fmt.Errorf("%w: job %s parses differently now (template, values or agent changed); plan again", ErrStalePlan, up.JobID)
 	}
 	prior, err := l.currentJob(ctx, dj.id)
+	if err == nil {
+		err = checkOwned(prior, u.Service, env)
+	}
 	if err != nil {
 		return up.JobID + " not registered", err
 	}
@@ -112,10 +115,13 @@ func (l *Layer) applyUnit(ctx context.Context, env string, u executor.Unit, up u
 	return dj.id + " " + status, err
 }
 
-// deregister stops a job, refusing when it changed since the plan, and waits for its
-// allocations to stop.
-func (l *Layer) deregister(ctx context.Context, up unitPlan, emit *emitter) (string, error) {
+// deregister stops a job, refusing when it changed since the plan or is not Eos's for the
+// unit, and waits for its allocations to stop.
+func (l *Layer) deregister(ctx context.Context, env string, up unitPlan, emit *emitter) (string, error) {
 	cur, err := l.currentJob(ctx, up.JobID)
+	if err == nil {
+		err = checkOwned(cur, up.Service, env)
+	}
 	if err != nil {
 		return up.JobID + " not stopped", err
 	}

@@ -12,7 +12,7 @@ import (
 
 // TestShippedTemplatesPlan plans every job template the catalog ships, with values of the
 // kinds the catalog passes, on the real agent: each must parse with its variables bound (the
-// job gets the unit's ID and the env value in its meta) and be planned by Nomad. The agent
+// job gets the unit's ID, its owner and the env value in its meta) and be planned by Nomad. The agent
 // has no Docker, so each plan must say so in plain words.
 //
 // The test agent is Nomad 1.4, which refuses `vault {}` without policies (workload identities
@@ -25,8 +25,7 @@ func TestShippedTemplatesPlan(t *testing.T) {
 		t.Fatalf("no shipped templates found: %v", err)
 	}
 	common := map[string]any{
-		"env": e.env, "domain": "cloud.example.org", "data_dir": "/srv/data/x",
-		"secrets_path": "eos/data/" + e.env + "/x", "datacenters": []any{"dc1"},
+		"env": e.env, "domain": "cloud.example.org", "data_dir": "/srv/data/x", "datacenters": []any{"dc1"},
 	}
 	extra := map[string]map[string]any{
 		"nextcloud": {"sso": true},
@@ -57,7 +56,8 @@ func TestShippedTemplatesPlan(t *testing.T) {
 			if err != nil {
 				t.Fatalf("parseJob: %v", err)
 			}
-			if *dj.job.ID != e.id(service) || *dj.job.Name != e.id(service) || dj.job.Meta["env"] != e.env {
+			if *dj.job.ID != e.id(service) || *dj.job.Name != e.id(service) || dj.job.Meta["env"] != e.env ||
+				dj.job.Meta[MetaService] != service || dj.job.Meta[MetaEnv] != e.env {
 				t.Errorf("parsed job: id %s name %s meta %v", *dj.job.ID, *dj.job.Name, dj.job.Meta)
 			}
 			s := e.spec(service, nil)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -35,6 +36,11 @@ type Config struct {
 	// DeployTimeout bounds the wait for one job to become healthy after it is registered or
 	// reverted (default 5 minutes). A deployment still running then counts as failed.
 	DeployTimeout time.Duration
+	// SecretsPath is where a job's template reads its unit's secrets from Vault, with {env}
+	// and {service} replaced: the KV v2 read path ("secret/data/eos/{env}/{service}", see
+	// vault.Config.NomadSecretsPath). Templates get it as var.vault_secrets_path; "" means
+	// Eos has no Vault and they get "".
+	SecretsPath string
 	// Logger receives structured logs (log/slog) with unit and job attributes; nil means
 	// discard.
 	Logger *slog.Logger
@@ -56,10 +62,11 @@ type TLSConfig struct {
 // Layer drives Nomad (1.4 or later) for the executor. It is safe for concurrent use on
 // different unit keys.
 type Layer struct {
-	client    *api.Client
-	namespace string
-	timeout   time.Duration
-	log       *slog.Logger
+	client      *api.Client
+	namespace   string
+	secretsPath string
+	timeout     time.Duration
+	log         *slog.Logger
 
 	mu sync.Mutex
 	// applied remembers, per job ID, what the last Apply registered, so Rollback reverts
@@ -103,11 +110,12 @@ func New(cfg Config) (*Layer, error) {
 		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	return &Layer{
-		client:    client,
-		namespace: cfg.Namespace,
-		timeout:   timeout,
-		log:       logger.With("layer", "nomad"),
-		applied:   map[string]appliedJob{},
+		client:      client,
+		namespace:   cfg.Namespace,
+		secretsPath: cfg.SecretsPath,
+		timeout:     timeout,
+		log:         logger.With("layer", "nomad"),
+		applied:     map[string]appliedJob{},
 	}, nil
 }
 
@@ -127,6 +135,9 @@ func (cfg Config) check() error {
 	}
 	if cfg.DeployTimeout < 0 {
 		return fmt.Errorf("DeployTimeout %s is negative", cfg.DeployTimeout)
+	}
+	if cfg.SecretsPath != "" && !strings.Contains(cfg.SecretsPath, "{service}") {
+		return fmt.Errorf("SecretsPath %q lacks {service}: each unit's job must read its own secrets", cfg.SecretsPath)
 	}
 	if t := cfg.TLS; t != nil && (t.ClientCert == "") != (t.ClientKey == "") {
 		return errors.New("TLS.ClientCert and TLS.ClientKey go together")

@@ -41,8 +41,8 @@ func TestNewChecksConfig(t *testing.T) {
 func TestJobID(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct{ service, env, want string }{
-		{"nextcloud", "production", "nextcloud-production"},
-		{"grafana", "local", "grafana-local"},
+		{"nextcloud", "production", "nextcloud--production"},
+		{"grafana", "local", "grafana--local"},
 		{"grafana", "", "grafana"},
 	} {
 		if got := JobID(tt.service, tt.env); got != tt.want {

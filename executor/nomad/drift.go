@@ -47,7 +47,10 @@ func (l *Layer) Drift(ctx context.Context, spec executor.Spec) (executor.LayerDr
 }
 
 func (l *Layer) driftUnit(ctx context.Context, env string, u executor.Unit) ([]executor.Change, error) {
-	id := JobID(u.Service, env)
+	id, err := unitJobID(u.Service, env)
+	if err != nil {
+		return nil, err
+	}
 	cur, err := l.currentJob(ctx, id)
 	if err != nil {
 		return nil, err
@@ -60,6 +63,8 @@ func (l *Layer) driftUnit(ctx context.Context, env string, u executor.Unit) ([]e
 		return job(executor.Delete, "still running; declared destroyed"), nil
 	case u.Destroy:
 		return nil, nil
+	case cur != nil && !ownedBy(cur, u.Service, env):
+		return job(executor.Update, "replaced outside Eos: the job's meta does not say Eos owns it for "+u.Service+" in "+env+"; Eos will not change it"), nil
 	case cur == nil:
 		return job(executor.Create, "declared but missing from Nomad"), nil
 	case deref(cur.Stop):

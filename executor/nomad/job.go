@@ -14,16 +14,6 @@ import (
 	"github.com/eosbot/eos/executor"
 )
 
-// JobID is the Nomad job ID (and name) of a unit: "<service>-<env>", or the service alone when
-// env is empty. The template's own `job "…"` label is replaced, so one cluster can run the
-// same blueprint in several environments, and a job's ID always says which Eos unit owns it.
-func JobID(service, env string) string {
-	if env == "" {
-		return service
-	}
-	return service + "-" + env
-}
-
 // parseRequest is the body of PUT /v1/jobs/parse in the form every Nomad since 1.0 reads.
 type parseRequest struct {
 	JobHCL       string
@@ -40,10 +30,13 @@ type desiredJob struct {
 
 // parseJob binds the unit's values to its template, has Nomad parse it (not canonicalised:
 // the agent fills in defaults, region and namespace when it registers or plans the job), and
-// gives it the unit's job ID.
+// gives it the unit's job ID and the meta saying Eos owns it for the unit.
 func (l *Layer) parseJob(ctx context.Context, env string, u executor.Unit) (desiredJob, error) {
-	id := JobID(u.Service, env)
-	text, err := bindVariables(u.Nomad.Template, u.Nomad.Vars)
+	id, err := unitJobID(u.Service, env)
+	if err != nil {
+		return desiredJob{}, err
+	}
+	text, err := bindVariables(u.Nomad.Template, u.Nomad.Vars, l.eosVars(env, u.Service))
 	if err != nil {
 		return desiredJob{}, fmt.Errorf("nomad job %s: %w", id, err)
 	}
@@ -53,6 +46,7 @@ func (l *Layer) parseJob(ctx context.Context, env string, u executor.Unit) (desi
 		return desiredJob{}, fmt.Errorf("nomad job %s: parsing the job template: %w", id, cleanAPIError(err))
 	}
 	job.ID, job.Name = &id, &id
+	markOwned(&job, u.Service, env)
 	if l.namespace != "" {
 		job.Namespace = &l.namespace
 	}

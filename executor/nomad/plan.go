@@ -93,6 +93,13 @@ func (l *Layer) planUnit(ctx context.Context, env string, u executor.Unit) (unit
 	if err != nil {
 		return unitPlan{}, nil, "", err
 	}
+	cur, err := l.currentJob(ctx, dj.id)
+	if err != nil {
+		return unitPlan{}, nil, "", err
+	}
+	if err := checkOwned(cur, u.Service, env); err != nil {
+		return unitPlan{}, nil, "", err
+	}
 	resp, _, err := l.client.Jobs().Plan(dj.job, true, l.write(ctx))
 	if err != nil {
 		return unitPlan{}, nil, "", fmt.Errorf("planning nomad job %s: %w", dj.id, cleanAPIError(err))
@@ -129,13 +136,19 @@ func (l *Layer) planUnit(ctx context.Context, env string, u executor.Unit) (unit
 }
 
 // planRemoval plans deregistering a destroyed unit's job; a job that is gone or stopped
-// needs nothing.
+// needs nothing, and a running job that is not Eos's for the unit is refused.
 func (l *Layer) planRemoval(ctx context.Context, env string, u executor.Unit) (unitPlan, []groupPlan, string, error) {
-	id := JobID(u.Service, env)
+	id, err := unitJobID(u.Service, env)
+	if err != nil {
+		return unitPlan{}, nil, "", err
+	}
 	up := unitPlan{Service: u.Service, JobID: id, Action: actionNone}
 	job, err := l.currentJob(ctx, id)
 	if err != nil || job == nil || deref(job.Stop) {
 		return up, nil, "", err
+	}
+	if err := checkOwned(job, u.Service, env); err != nil {
+		return unitPlan{}, nil, "", err
 	}
 	up.Action, up.ModifyIndex = actionDeregister, deref(job.JobModifyIndex)
 	var plans []groupPlan

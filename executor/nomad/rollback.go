@@ -26,17 +26,18 @@ func (l *Layer) Rollback(ctx context.Context, spec executor.Spec, previous *exec
 		if u.Nomad == nil {
 			continue
 		}
-		id := JobID(u.Service, spec.Env)
+		id, err := unitJobID(u.Service, spec.Env)
+		if err != nil {
+			return "", err
+		}
 		rec, known := l.take(id)
 		emit := newEmitter(report, unitPlan{Service: u.Service, JobID: id, Action: actionRegister})
-		var (
-			note string
-			err  error
-		)
+		o := owner{id: id, service: u.Service, env: spec.Env}
+		var note string
 		if u.Destroy {
-			note, err = l.restart(ctx, id, rec, known, emit)
+			note, err = l.restart(ctx, o, rec, known, emit)
 		} else {
-			note, err = l.rollbackJob(ctx, id, rec, known, emit)
+			note, err = l.rollbackJob(ctx, o, rec, known, emit)
 		}
 		if err != nil {
 			if len(notes) > 0 {
@@ -52,12 +53,22 @@ func (l *Layer) Rollback(ctx context.Context, spec executor.Spec, previous *exec
 	return strings.Join(notes, "; "), nil
 }
 
+// owner is a unit's job ID with the service and environment that own it.
+type owner struct{ id, service, env string }
+
 // rollbackJob undoes the registration of a failed job version.
-func (l *Layer) rollbackJob(ctx context.Context, id string, rec appliedJob, known bool, emit *emitter) (string, error) {
+func (l *Layer) rollbackJob(ctx context.Context, o owner, rec appliedJob, known bool, emit *emitter) (string, error) {
+	id := o.id
 	cur, err := l.currentJob(ctx, id)
 	switch {
 	case err != nil:
 		return "", err
+	case cur != nil:
+		if err := checkOwned(cur, o.service, o.env); err != nil {
+			return "", err
+		}
+	}
+	switch {
 	case cur == nil:
 		return "job " + id + " does not exist; nothing to roll back", nil
 	case deref(cur.Stop):
@@ -74,7 +85,7 @@ func (l *Layer) rollbackJob(ctx context.Context, id string, rec appliedJob, know
 	case !known:
 		rec = appliedJob{version: v}
 	}
-	target, ok, err := l.previousStable(ctx, id, rec.version)
+	target, ok, err := l.previousStable(ctx, o, rec.version)
 	if err != nil {
 		return "", err
 	}
@@ -88,11 +99,18 @@ func (l *Layer) rollbackJob(ctx context.Context, id string, rec appliedJob, know
 }
 
 // restart undoes a deregistration by reverting the stopped job to the version it ran.
-func (l *Layer) restart(ctx context.Context, id string, rec appliedJob, known bool, emit *emitter) (string, error) {
+func (l *Layer) restart(ctx context.Context, o owner, rec appliedJob, known bool, emit *emitter) (string, error) {
+	id := o.id
 	cur, err := l.currentJob(ctx, id)
 	switch {
 	case err != nil:
 		return "", err
+	case cur != nil:
+		if err := checkOwned(cur, o.service, o.env); err != nil {
+			return "", err
+		}
+	}
+	switch {
 	case cur == nil:
 		return "job " + id + " is gone (purged); nothing to restart", nil
 	case !deref(cur.Stop):
@@ -101,16 +119,17 @@ func (l *Layer) restart(ctx context.Context, id string, rec appliedJob, known bo
 	if known && rec.deregistered && rec.prior != nil {
 		return l.revert(ctx, cur, *rec.prior, emit)
 	}
-	target, ok, err := l.previousStable(ctx, id, deref(cur.Version)+1)
+	target, ok, err := l.previousStable(ctx, o, deref(cur.Version)+1)
 	if err != nil || !ok {
 		return "job " + id + " stays stopped: it has no stable version to restart", err
 	}
 	return l.revert(ctx, cur, target, emit)
 }
 
-// previousStable is the newest version below before that was stable (deployed healthy) and
-// not stopped.
-func (l *Layer) previousStable(ctx context.Context, id string, before uint64) (uint64, bool, error) {
+// previousStable is the newest version below before that was stable (deployed healthy), not
+// stopped, and Eos's for the unit (a version someone else registered is never brought back).
+func (l *Layer) previousStable(ctx context.Context, o owner, before uint64) (uint64, bool, error) {
+	id := o.id
 	versions, _, _, err := l.client.Jobs().Versions(id, false, l.query(ctx))
 	if err != nil {
 		return 0, false, fmt.Errorf("reading the versions of nomad job %s: %w", id, err)
@@ -118,7 +137,7 @@ func (l *Layer) previousStable(ctx context.Context, id string, before uint64) (u
 	best, found := uint64(0), false
 	for _, j := range versions {
 		v := deref(j.Version)
-		if v < before && deref(j.Stable) && !deref(j.Stop) && (!found || v > best) {
+		if v < before && deref(j.Stable) && !deref(j.Stop) && ownedBy(j, o.service, o.env) && (!found || v > best) {
 			best, found = v, true
 		}
 	}

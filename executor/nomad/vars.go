@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclwrite"
@@ -21,8 +22,11 @@ import (
 // releases), while a default is honoured by every Nomad with HCL2 jobs, with the variable's
 // type constraint and validation rules applied as usual.
 //
-// A value for a variable the template does not declare is an error, as Nomad's own -var is.
-func bindVariables(template string, vars map[string]any) (string, error) {
+// A value in vars for a variable the template does not declare is an error, as Nomad's own
+// -var is. The values in eos (what Eos itself offers every template, see EosVariables) are
+// bound only to templates that declare them, and a blueprint's own value of the same name is
+// an error: the blueprint cannot point a job at another unit's secrets.
+func bindVariables(template string, vars, eos map[string]any) (string, error) {
 	f, diags := hclwrite.ParseConfig([]byte(template), "job.nomad.hcl", hcl.InitialPos)
 	if diags.HasErrors() {
 		return "", fmt.Errorf("parsing the job template: %s", diags.Error())
@@ -33,17 +37,29 @@ func bindVariables(template string, vars map[string]any) (string, error) {
 			declared[b.Labels()[0]] = b.Body()
 		}
 	}
-	names := make([]string, 0, len(vars))
-	for name := range vars {
+	all := make(map[string]any, len(vars)+len(eos))
+	for name, v := range vars {
+		if _, ok := declared[name]; !ok {
+			return "", fmt.Errorf("the job template declares no variable %q", name)
+		}
+		if _, ok := eos[name]; ok {
+			return "", fmt.Errorf("variable %q is set by Eos; the blueprint must not set it", name)
+		}
+		all[name] = v
+	}
+	for name, v := range eos {
+		if _, ok := declared[name]; ok {
+			all[name] = v
+		}
+	}
+	names := make([]string, 0, len(all))
+	for name := range all {
 		names = append(names, name)
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		body, ok := declared[name]
-		if !ok {
-			return "", fmt.Errorf("the job template declares no variable %q", name)
-		}
-		v, err := ctyValue(vars[name])
+		body := declared[name]
+		v, err := ctyValue(all[name])
 		if err != nil {
 			return "", fmt.Errorf("variable %q: %w", name, err)
 		}
@@ -70,4 +86,16 @@ func ctyValue(v any) (cty.Value, error) {
 		return cty.NilVal, fmt.Errorf("converting the value: %w", err)
 	}
 	return val, nil
+}
+
+// VaultSecretsPathVar is the HCL2 variable Eos binds in every job template that declares it:
+// the path a Nomad `template` reads the unit's secrets entry at, one key per secret, like
+// {{ with secret var.vault_secrets_path }}{{ .Data.data.admin_password }}{{ end }}. It is ""
+// when the layer has no Config.SecretsPath (Eos runs without Vault).
+const VaultSecretsPathVar = "vault_secrets_path"
+
+// eosVars are the values Eos offers every template of the unit service in env.
+func (l *Layer) eosVars(env, service string) map[string]any {
+	path := strings.NewReplacer("{env}", env, "{service}", service).Replace(l.secretsPath)
+	return map[string]any{VaultSecretsPathVar: path}
 }

@@ -42,7 +42,7 @@ job "x" {
 // HCL parser (Nomad's included) would read it.
 func boundDefault(t *testing.T, vars map[string]any, name string) (cty.Value, string) {
 	t.Helper()
-	out, err := bindVariables(varsTemplate, vars)
+	out, err := bindVariables(varsTemplate, vars, nil)
 	if err != nil {
 		t.Fatalf("bindVariables: %v", err)
 	}
@@ -126,7 +126,7 @@ func TestBindVariablesTypedValues(t *testing.T) {
 
 func TestBindVariablesKeepsTheRestAndReplacesDefaults(t *testing.T) {
 	t.Parallel()
-	out, err := bindVariables(varsTemplate, map[string]any{"tags": []any{"new"}})
+	out, err := bindVariables(varsTemplate, map[string]any{"tags": []any{"new"}}, nil)
 	if err != nil {
 		t.Fatalf("bindVariables: %v", err)
 	}
@@ -141,7 +141,7 @@ func TestBindVariablesKeepsTheRestAndReplacesDefaults(t *testing.T) {
 			t.Errorf("output lost %q:\n%s", keep, out)
 		}
 	}
-	same, err := bindVariables(varsTemplate, nil)
+	same, err := bindVariables(varsTemplate, nil, nil)
 	if err != nil || same != varsTemplate {
 		t.Errorf("binding nothing changed the template (err %v):\n%s", err, same)
 	}
@@ -162,10 +162,37 @@ func TestBindVariablesErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := bindVariables(tt.template, tt.vars)
+			_, err := bindVariables(tt.template, tt.vars, nil)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want it to contain %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestEosVariables: the secrets path Eos offers is bound to a template that declares it, with
+// the unit's environment and service filled in, skipped for one that does not, and a
+// blueprint's own value for it is refused.
+func TestEosVariables(t *testing.T) {
+	t.Parallel()
+	l, err := New(Config{Address: "http://127.0.0.1:1", SecretsPath: "kv/data/eos/{env}/{service}"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eos := l.eosVars("staging", "grafana")
+	declares := varsTemplate + "\nvariable \"vault_secrets_path\" {\n  type    = string\n  default = \"\"\n}\n"
+	out, err := bindVariables(declares, nil, eos)
+	if err != nil || !strings.Contains(out, `default = "kv/data/eos/staging/grafana"`) {
+		t.Errorf("declared: err %v, template\n%s", err, out)
+	}
+	if out, err := bindVariables(varsTemplate, nil, eos); err != nil || out != varsTemplate {
+		t.Errorf("undeclared: err %v, template changed:\n%s", err, out)
+	}
+	_, err = bindVariables(declares, map[string]any{VaultSecretsPathVar: "secret/data/eos/production/other"}, eos)
+	if err == nil || !strings.Contains(err.Error(), "set by Eos") {
+		t.Errorf("a blueprint's own vault_secrets_path: err = %v, want a refusal", err)
+	}
+	if _, err := New(Config{Address: "http://127.0.0.1:1", SecretsPath: "secret/data/eos/shared"}); err == nil {
+		t.Error("a SecretsPath without {service} was accepted")
 	}
 }

@@ -11,7 +11,7 @@ import (
 // Defaults applied by New when a Config field is zero.
 const (
 	DefaultMount        = "secret"
-	DefaultPathTemplate = "eos/{env}/{service}/{name}"
+	DefaultPathTemplate = "eos/{env}/{service}"
 	DefaultProviderPath = "eos/providers"
 	DefaultAppRoleMount = "approle"
 	DefaultSecretLength = 32
@@ -35,9 +35,11 @@ type Config struct {
 	Namespace string
 	// Mount is the KV version 2 secrets engine's mount path (default "secret").
 	Mount string
-	// PathTemplate places a secret under Mount; {env}, {service} and {name} are replaced by the
-	// spec's environment, the unit's service and the secret's name, and {name} is required
-	// (default "eos/{env}/{service}/{name}"). The value is stored under the key "value".
+	// PathTemplate places a unit's entry under Mount; {env} and {service} are replaced by the
+	// spec's environment and the unit's service, and both are required (default
+	// "eos/{env}/{service}"). Each secret of the unit is one key of the entry, named as the
+	// blueprint names the secret (admin_password), so a Nomad template reads them all at
+	// NomadSecretsPath.
 	PathTemplate string
 	// ProviderPath is the KV path under Mount holding provider credentials, one key per
 	// environment variable name (HCLOUD_TOKEN, CLOUDFLARE_API_TOKEN); default "eos/providers".
@@ -100,9 +102,14 @@ func (cfg *Config) normalise() error {
 	if cfg.PathTemplate == "" {
 		cfg.PathTemplate = DefaultPathTemplate
 	}
-	if !strings.Contains(cfg.PathTemplate, "{name}") {
-		return fmt.Errorf("PathTemplate %q lacks {name}: every secret needs its own path", cfg.PathTemplate)
+	switch {
+	case strings.Contains(cfg.PathTemplate, "{name}"):
+		return fmt.Errorf("PathTemplate %q has {name}: since one entry holds all of a unit's secrets, one key each, "+
+			"the template names the entry with {env} and {service} only (default %q)", cfg.PathTemplate, DefaultPathTemplate)
+	case !strings.Contains(cfg.PathTemplate, "{env}") || !strings.Contains(cfg.PathTemplate, "{service}"):
+		return fmt.Errorf("PathTemplate %q lacks {env} or {service}: every unit needs its own entry", cfg.PathTemplate)
 	}
+	cfg.PathTemplate = strings.Trim(cfg.PathTemplate, "/")
 	if cfg.ProviderPath == "" {
 		cfg.ProviderPath = DefaultProviderPath
 	}

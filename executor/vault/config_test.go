@@ -3,6 +3,8 @@ package vault
 import (
 	"strings"
 	"testing"
+
+	"github.com/eosbot/eos/executor"
 )
 
 func TestConfigNormalise(t *testing.T) {
@@ -16,7 +18,8 @@ func TestConfigNormalise(t *testing.T) {
 		{"no credentials", Config{Address: "http://x"}, "Token or AppRole is required"},
 		{"both credentials", Config{Address: "http://x", Token: "t", AppRole: &AppRole{RoleID: "r", SecretID: "s"}}, "not both"},
 		{"approle without secret id", Config{Address: "http://x", AppRole: &AppRole{RoleID: "r"}}, "both RoleID and SecretID"},
-		{"template without name", Config{Address: "http://x", Token: "t", PathTemplate: "eos/{env}/{service}"}, "lacks {name}"},
+		{"template of the old layout", Config{Address: "http://x", Token: "t", PathTemplate: "eos/{env}/{service}/{name}"}, "has {name}"},
+		{"template without service", Config{Address: "http://x", Token: "t", PathTemplate: "eos/{env}"}, "lacks {env} or {service}"},
 		{"short secrets", Config{Address: "http://x", Token: "t", SecretLength: 8}, "below the minimum"},
 	}
 	for _, tt := range tests {
@@ -40,27 +43,49 @@ func TestConfigNormalise(t *testing.T) {
 
 func TestExpandPath(t *testing.T) {
 	tests := []struct {
-		tmpl, env, service, name string
-		want, wantErr            string
+		tmpl, env, service string
+		want, wantErr      string
 	}{
-		{DefaultPathTemplate, "production", "grafana", "admin_password", "eos/production/grafana/admin_password", ""},
-		{"apps/{service}-{env}/{name}", "staging", "nextcloud", "db.password", "apps/nextcloud-staging/db.password", ""},
-		{DefaultPathTemplate, "production", "grafana", "../../sys", "", "secret name"},
-		{DefaultPathTemplate, "production", "a/b", "x", "", "service"},
-		{DefaultPathTemplate, "..", "grafana", "x", "", "environment"},
-		{DefaultPathTemplate, "production", "grafana", "", "", "is empty"},
-		{DefaultPathTemplate, "production", "grafana", "pass word", "", "only letters"},
+		{DefaultPathTemplate, "production", "grafana", "eos/production/grafana", ""},
+		{"apps/{service}-{env}", "staging", "nextcloud", "apps/nextcloud-staging", ""},
+		{DefaultPathTemplate, "production", "a/b", "", "service"},
+		{DefaultPathTemplate, "..", "grafana", "", "environment"},
+		{DefaultPathTemplate, "", "grafana", "", "is empty"},
+		{DefaultPathTemplate, "production", "graf ana", "", "only letters"},
 	}
 	for _, tt := range tests {
-		got, err := expandPath(tt.tmpl, tt.env, tt.service, tt.name)
+		got, err := expandPath(tt.tmpl, tt.env, tt.service)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Errorf("expandPath(%q, %q, %q) error = %v, want %q", tt.env, tt.service, tt.name, err, tt.wantErr)
+				t.Errorf("expandPath(%q, %q) error = %v, want %q", tt.env, tt.service, err, tt.wantErr)
 			}
 			continue
 		}
 		if err != nil || got != tt.want {
-			t.Errorf("expandPath(%q, %q, %q) = %q, %v; want %q", tt.env, tt.service, tt.name, got, err, tt.want)
+			t.Errorf("expandPath(%q, %q) = %q, %v; want %q", tt.env, tt.service, got, err, tt.want)
+		}
+	}
+}
+
+// TestSecretNamesArePathSegments: a secret name that could climb out of the entry's
+// neighbourhood (the old layout's per-secret paths sit below it) is refused.
+func TestSecretNamesArePathSegments(t *testing.T) {
+	s := &Store{mount: "secret", template: DefaultPathTemplate}
+	for _, name := range []string{"../../sys", "", "pass word", "a/b"} {
+		spec := executor.Spec{Env: "production", Units: []executor.Unit{{Service: "grafana", Secrets: []string{name}}}}
+		if _, err := s.entries(spec, false); err == nil || !strings.Contains(err.Error(), "secret name") {
+			t.Errorf("secret name %q: err = %v, want a refusal", name, err)
+		}
+	}
+}
+
+func TestNomadSecretsPath(t *testing.T) {
+	for _, tt := range []struct{ mount, tmpl, want string }{
+		{"", "", "secret/data/eos/{env}/{service}"},
+		{"/kv/", "apps/{service}-{env}", "kv/data/apps/{service}-{env}"},
+	} {
+		if got := NomadSecretsPath(tt.mount, tt.tmpl); got != tt.want {
+			t.Errorf("NomadSecretsPath(%q, %q) = %q, want %q", tt.mount, tt.tmpl, got, tt.want)
 		}
 	}
 }

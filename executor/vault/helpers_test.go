@@ -113,13 +113,23 @@ func newStore(t *testing.T, cfg Config) *Store {
 	return s
 }
 
-// readValue reads a secret's value straight from Vault.
-func readValue(t *testing.T, c *api.Client, path string) string {
+// readKey reads one key of an entry straight from Vault.
+func readKey(t *testing.T, c *api.Client, entry, key string) string {
 	t.Helper()
-	sec, err := c.KVv2("secret").Get(context.Background(), path)
+	sec, err := c.KVv2("secret").Get(context.Background(), entry)
 	if err != nil {
-		t.Fatalf("reading %s: %v", path, err)
+		t.Fatalf("reading %s: %v", entry, err)
 	}
-	v, _ := sec.Data["value"].(string)
+	v, _ := sec.Data[key].(string)
 	return v
+}
+
+// entryVersion is an entry's latest version number.
+func entryVersion(t *testing.T, c *api.Client, entry string) int {
+	t.Helper()
+	m, err := c.KVv2("secret").GetMetadata(context.Background(), entry)
+	if err != nil {
+		t.Fatalf("reading the metadata of %s: %v", entry, err)
+	}
+	return m.CurrentVersion
 }

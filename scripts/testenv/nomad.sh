@@ -7,9 +7,14 @@
 #   nomad.sh start STATE_DIR     start the agent, wait for a ready node, write STATE_DIR/env
 #   nomad.sh stop STATE_DIR      stop the agent and remove its data; always safe to call
 #
+# When EOS_TEST_VAULT_ADDR and EOS_TEST_VAULT_TOKEN are set at start (vault.sh's env sourced
+# first), the agent runs with Vault integration on that server and token, so jobs with a vault
+# stanza get tokens and their templates read secrets.
+#
 # STATE_DIR/env is a sourceable file exporting:
-#   EOS_TEST_NOMAD_ADDR    http://127.0.0.1:PORT (the agent's HTTP API; no ACLs, no TLS)
-#   EOS_TEST_NOMAD_STATE   STATE_DIR
+#   EOS_TEST_NOMAD_ADDR        http://127.0.0.1:PORT (the agent's HTTP API; no ACLs, no TLS)
+#   EOS_TEST_NOMAD_STATE       STATE_DIR
+#   EOS_TEST_NOMAD_VAULT_ADDR  the Vault the agent integrates with; "" without one
 # The cache lives in ${XDG_CACHE_HOME:-$HOME/.cache}/eos/nomad/v1.4.1/bin/nomad.
 set -euo pipefail
 # shellcheck source=lib.sh
@@ -60,6 +65,19 @@ plugin "raw_exec" {
   }
 }
 HCL
+	local vault_addr=${EOS_TEST_VAULT_ADDR:-}
+	if [[ -n $vault_addr && -n ${EOS_TEST_VAULT_TOKEN:-} ]]; then
+		# The dev server's root token: Nomad derives the tasks' tokens from it.
+		cat >>"$state/agent.hcl" <<HCL
+vault {
+  enabled = true
+  address = "$vault_addr"
+  token   = "$EOS_TEST_VAULT_TOKEN"
+}
+HCL
+	else
+		vault_addr=
+	fi
 	(
 		# EOS_NOMAD_STATE marks the agent and the helpers it forks (executor, logmon), so stop
 		# can find them if the agent dies without cleaning up.
@@ -72,9 +90,10 @@ HCL
 	cat >"$state/env" <<ENV
 export EOS_TEST_NOMAD_ADDR=$url
 export EOS_TEST_NOMAD_STATE=$state
+export EOS_TEST_NOMAD_VAULT_ADDR=$vault_addr
 ENV
 	trap - EXIT
-	log "ready in $((SECONDS - start)) s at $url (state in $state)"
+	log "ready in $((SECONDS - start)) s at $url (state in $state${vault_addr:+, Vault at $vault_addr})"
 }
 
 # node_ready: the agent answers and its one client node is ready for work.

@@ -51,7 +51,6 @@ service "authentik" {
       domain       = flag.domain
       frontend_for = coalesce(flag.frontend-for, "")
       data_dir     = "/srv/${service.name}"
-      secrets_path = "eos/data/${env}/${service.name}"
     }
   }
 }

@@ -53,7 +53,6 @@ service "grafana" {
       domain       = flag.domain
       port         = flag.port
       data_dir     = "/srv/${service.name}"
-      secrets_path = "eos/data/${env}/${service.name}"
     }
   }
 }

@@ -54,7 +54,6 @@ service "jenkins" {
       domain       = flag.domain
       executors    = flag.executors
       data_dir     = "/srv/${service.name}"
-      secrets_path = "eos/data/${env}/${service.name}"
     }
   }
 }

@@ -72,7 +72,6 @@ service "nextcloud" {
       domain       = flag.domain
       sso          = flag.sso
       data_dir     = "/srv/${service.name}"
-      secrets_path = "eos/data/${env}/${service.name}"
     }
   }
 }

@@ -22,9 +22,10 @@ variable "data_dir" {
   description = "Host directory on the data volume Salt mounted."
 }
 
-variable "secrets_path" {
+variable "vault_secrets_path" {
   type        = string
-  description = "Vault KV path holding secret_key and db_password."
+  default     = ""
+  description = "Set by Eos: the Vault path the template reads the service's secrets at, one key each (secret_key and db_password)."
 }
 
 variable "datacenters" {
@@ -112,7 +113,7 @@ job "authentik" {
         data        = <<-EOT
           POSTGRES_DB=authentik
           POSTGRES_USER=authentik
-          {{ with secret "${var.secrets_path}" }}POSTGRES_PASSWORD={{ .Data.data.db_password }}{{ end }}
+          {{ with secret "${var.vault_secrets_path}" }}POSTGRES_PASSWORD={{ .Data.data.db_password }}{{ end }}
         EOT
       }
 
@@ -192,7 +193,7 @@ job "authentik" {
           AUTHENTIK_REDIS__PORT={{ .Port }}{{ end }}
           AUTHENTIK_POSTGRESQL__NAME=authentik
           AUTHENTIK_POSTGRESQL__USER=authentik
-          {{ with secret "${var.secrets_path}" }}
+          {{ with secret "${var.vault_secrets_path}" }}
           AUTHENTIK_POSTGRESQL__PASSWORD={{ .Data.data.db_password }}
           AUTHENTIK_SECRET_KEY={{ .Data.data.secret_key }}
           {{ end }}
@@ -227,7 +228,7 @@ job "authentik" {
           AUTHENTIK_REDIS__PORT={{ .Port }}{{ end }}
           AUTHENTIK_POSTGRESQL__NAME=authentik
           AUTHENTIK_POSTGRESQL__USER=authentik
-          {{ with secret "${var.secrets_path}" }}
+          {{ with secret "${var.vault_secrets_path}" }}
           AUTHENTIK_POSTGRESQL__PASSWORD={{ .Data.data.db_password }}
           AUTHENTIK_SECRET_KEY={{ .Data.data.secret_key }}
           {{ end }}

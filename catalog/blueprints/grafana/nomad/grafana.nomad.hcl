@@ -22,9 +22,10 @@ variable "data_dir" {
   description = "Host directory on the data volume Salt mounted."
 }
 
-variable "secrets_path" {
+variable "vault_secrets_path" {
   type        = string
-  description = "Vault KV path holding admin_password."
+  default     = ""
+  description = "Set by Eos: the Vault path the template reads the service's secrets at, one key each (admin_password)."
 }
 
 variable "datacenters" {
@@ -105,7 +106,7 @@ job "grafana" {
         destination = "secrets/admin.env"
         env         = true
         data        = <<-EOT
-          {{ with secret "${var.secrets_path}" }}GF_SECURITY_ADMIN_PASSWORD={{ .Data.data.admin_password }}{{ end }}
+          {{ with secret "${var.vault_secrets_path}" }}GF_SECURITY_ADMIN_PASSWORD={{ .Data.data.admin_password }}{{ end }}
         EOT
       }
 

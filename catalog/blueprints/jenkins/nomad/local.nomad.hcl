@@ -2,7 +2,7 @@
 # has no container engine. raw_exec runs Python's http.server on a free loopback port, serving a
 # page that names the service, its domain and its flags. It declares the same variables as the
 # production job (jenkins.nomad.hcl); values reach the page through the task's meta, never pasted
-# into the template text. Eos replaces the job's label with "jenkins-<env>".
+# into the template text. Eos replaces the job's label with "jenkins--<env>".
 
 variable "env" {
   type        = string
@@ -25,9 +25,10 @@ variable "data_dir" {
   description = "Host directory on the data volume Salt mounted (shown on the page; the local job writes nothing there)."
 }
 
-variable "secrets_path" {
+variable "vault_secrets_path" {
   type        = string
-  description = "Vault KV path of the service's secrets (shown on the page; the local job reads no secret)."
+  default     = ""
+  description = "Set by Eos: where the service's secrets are in Vault, one key each; empty without Vault (shown on the page; the local job reads no secret)."
 }
 
 variable "datacenters" {
@@ -97,7 +98,7 @@ job "jenkins" {
         domain       = var.domain
         executors    = var.executors
         data_dir     = var.data_dir
-        secrets_path = var.secrets_path
+        secrets_path = var.vault_secrets_path
       }
 
       template {

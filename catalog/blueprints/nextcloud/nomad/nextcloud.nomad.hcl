@@ -22,9 +22,10 @@ variable "data_dir" {
   description = "Host directory on the data volume Salt mounted."
 }
 
-variable "secrets_path" {
+variable "vault_secrets_path" {
   type        = string
-  description = "Vault KV path holding admin_password and db_password."
+  default     = ""
+  description = "Set by Eos: the Vault path the template reads the service's secrets at, one key each (admin_password and db_password)."
 }
 
 variable "datacenters" {
@@ -97,7 +98,7 @@ job "nextcloud" {
         data        = <<-EOT
           POSTGRES_DB=nextcloud
           POSTGRES_USER=nextcloud
-          {{ with secret "${var.secrets_path}" }}POSTGRES_PASSWORD={{ .Data.data.db_password }}{{ end }}
+          {{ with secret "${var.vault_secrets_path}" }}POSTGRES_PASSWORD={{ .Data.data.db_password }}{{ end }}
         EOT
       }
 
@@ -161,7 +162,7 @@ job "nextcloud" {
           POSTGRES_DB=nextcloud
           POSTGRES_USER=nextcloud
           {{ range nomadService "nextcloud-db" }}POSTGRES_HOST={{ .Address }}:{{ .Port }}{{ end }}
-          {{ with secret "${var.secrets_path}" }}
+          {{ with secret "${var.vault_secrets_path}" }}
           POSTGRES_PASSWORD={{ .Data.data.db_password }}
           NEXTCLOUD_ADMIN_USER=admin
           NEXTCLOUD_ADMIN_PASSWORD={{ .Data.data.admin_password }}
