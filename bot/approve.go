@@ -43,9 +43,10 @@ func (e *Engine) HandleReaction(ctx context.Context, a adapters.Adapter, r adapt
 	var d decision
 	var explain string
 	id := p.ID
-	p, err = e.st.UpdatePlan(id, func(p *store.Plan) error {
-		d, explain = e.decide(p, r, vote, who)
-		return nil
+	run, _ := e.st.Run(id) // for what to say about a plan that ran already
+	p, err = e.st.UpdatePlanAudited(id, func(p *store.Plan) ([]store.Entry, error) {
+		d, explain = e.decide(p, r, vote, who, run)
+		return e.auditOf(a, p, r, d, explain), nil
 	})
 	if err != nil {
 		e.log.Error("recording reaction", "plan", id, "err", err)
@@ -55,8 +56,8 @@ func (e *Engine) HandleReaction(ctx context.Context, a adapters.Adapter, r adapt
 }
 
 // decide changes p for reaction r by who; it runs inside the store's transaction, so who's
-// groups are resolved before it.
-func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, who Person) (decision, string) {
+// groups are resolved before it. run is the plan's run, if it has one.
+func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, who Person, run *store.Run) (decision, string) {
 	ep := e.cfg.Policy.For(p.Plan.Spec.Env, p.Plan.Spec.Verb)
 	user, now := r.User.Name, e.now()
 	self := who.Is(p.Request.Platform, p.Requester.ID)
@@ -76,6 +77,9 @@ func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, 
 	case p.State != store.PlanPending:
 		if voted >= 0 || (p.Rejection != nil && who.Is(p.Rejection.Platform, p.Rejection.UserID)) {
 			return ignored, "" // the same person's reaction, delivered again
+		}
+		if run != nil {
+			return ignored, alreadyRan(p.ID, run)
 		}
 		return ignored, fmt.Sprintf("Plan %s is %s: nothing started. Ask again for a new plan.", p.ID, p.State)
 	case vote == adapters.Reject:
@@ -101,6 +105,17 @@ func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, 
 	return approved, ""
 }
 
+// alreadyRan answers an approval of a plan whose run exists: what became of it.
+func alreadyRan(id string, run *store.Run) string {
+	what := string(run.State)
+	if !run.Finished.IsZero() {
+		what += " " + run.Finished.UTC().Format("15:04 UTC")
+	} else {
+		what += " since " + run.Started.UTC().Format("15:04 UTC")
+	}
+	return fmt.Sprintf("Plan %s already ran (run %s, %s): nothing started; ask again for a new plan.", id, run.ID, what)
+}
+
 // notAllowed explains a refused reaction once per plan and person, so repeated reactions do
 // not fill the thread.
 func (e *Engine) notAllowed(p *store.Plan, who Person, what, why string) string {
@@ -122,27 +137,33 @@ func (e *Engine) once(key string) bool {
 	return true
 }
 
+// auditOf is what the audit log records of decision d; it is written in the transaction that
+// records the decision.
+func (e *Engine) auditOf(a adapters.Adapter, p *store.Plan, r adapters.Reaction, d decision, explain string) []store.Entry {
+	entry := e.entry(store.Entry{User: r.User.Name, UserID: r.User.ID, Platform: a.Name(), PlanID: p.ID, Hash: p.Plan.Hash,
+		Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env})
+	switch {
+	case d == counted || d == approved:
+		entry.Kind, entry.Text = "approval", fmt.Sprintf("approval %d of %d", len(p.Approvals), p.Needed)
+	case d == rejected:
+		entry.Kind, entry.Text = "rejection", "rejected"
+	case d == withdrawn:
+		entry.Kind, entry.Text = "withdrawal", fmt.Sprintf("approval withdrawn, %d of %d left", len(p.Approvals), p.Needed)
+	case explain != "" && r.User.Name != "":
+		entry.Kind, entry.Text = "refusal", explain
+	default:
+		return nil
+	}
+	return []store.Entry{entry}
+}
+
 // act posts what a decision means and starts the run when the plan is approved.
 func (e *Engine) act(ctx context.Context, a adapters.Adapter, p *store.Plan, r adapters.Reaction, d decision, explain string) {
 	e.m.approvals.WithLabelValues(outcomeOf(d, explain)).Inc()
-	entry := store.Entry{User: r.User.Name, Platform: a.Name(), PlanID: p.ID, Hash: p.Plan.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env}
-	switch d {
-	case counted, approved:
-		entry.Kind, entry.Text = "approval", fmt.Sprintf("approval %d of %d", len(p.Approvals), p.Needed)
-		e.audit(entry)
-	case rejected:
-		entry.Kind, entry.Text = "rejection", "rejected"
-		e.audit(entry)
+	if d == rejected {
 		e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s rejected by @%s. Nothing changed.", p.ID, r.User.Name)))
-	case withdrawn:
-		entry.Kind, entry.Text = "withdrawal", fmt.Sprintf("approval withdrawn, %d of %d left", len(p.Approvals), p.Needed)
-		e.audit(entry)
 	}
 	if explain != "" {
-		if d == ignored && r.User.Name != "" {
-			entry.Kind, entry.Text = "refusal", explain
-			e.audit(entry)
-		}
 		e.say(ctx, a, p.Preview, reply(explain))
 	}
 	if d == counted {

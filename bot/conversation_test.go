@@ -86,7 +86,7 @@ func TestCreateApproveRunHistory(t *testing.T) {
 	// A second approval of the applied plan starts nothing.
 	after = h.Last()
 	h.React("carol", p.ID, "white_check_mark")
-	h.WaitText(after, "Plan "+id+" is approved: nothing started")
+	h.WaitText(after, "Plan "+id+" already ran (run "+id+", done ", "): nothing started; ask again for a new plan.")
 	h.Idle()
 	runs, err := h.Store.Runs(nil)
 	if err != nil || len(runs) != 1 {

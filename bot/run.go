@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,14 +37,14 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan)
 		return
 	}
 	p.Plan = fresh
-	if err := e.st.StartRun(run); err != nil {
+	started := e.entry(store.Entry{Kind: "run", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env, Platform: a.Name(),
+		Text: "run started, approved by " + mentions(run.Approvers) + " (" + voterIDs(p.Approvals) + ")"})
+	if err := e.st.StartRun(run, started); err != nil {
 		e.notStarted(ctx, a, p, err)
 		return
 	}
 	log := executor.Log(ctx, e.log).With("service", spec.Target, "env", spec.Env)
 	log.Info("run started", "approvers", run.Approvers)
-	e.audit(store.Entry{Kind: "run", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env, Platform: a.Name(),
-		Text: "run started, approved by " + mentions(run.Approvers)})
 
 	t := newTracker(e, a, run, p.Plan)
 	t.post(ctx, p.Preview)
@@ -135,6 +136,15 @@ func (e *Engine) notStarted(ctx context.Context, a adapters.Adapter, p *store.Pl
 		e.log.Error("returning plan to pending", "plan", p.ID, "err", uerr)
 	}
 	e.say(ctx, a, p.Preview, reply(msg))
+}
+
+// voterIDs names the approvers by platform and ID, for the audit log: "mattermost:u1, …".
+func voterIDs(vs []store.Vote) string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.Platform + ":" + v.UserID
+	}
+	return strings.Join(out, ", ")
 }
 
 func voters(vs []store.Vote) []string {

@@ -13,7 +13,9 @@ type Entry struct {
 	At  time.Time `json:"at"`
 	// Kind is request, preview, approval, rejection, run, result, expiry, cancel, refusal.
 	Kind     string `json:"kind"`
+	// User is the person's handle when it happened; UserID their immutable ID on Platform.
 	User     string `json:"user,omitempty"`
+	UserID   string `json:"user_id,omitempty"`
 	Platform string `json:"platform,omitempty"`
 	PlanID   string `json:"plan_id,omitempty"`
 	Hash     string `json:"hash,omitempty"`

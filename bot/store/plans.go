@@ -158,6 +158,32 @@ func (s *Store) UpdatePlan(id string, fn func(p *Plan) error) (*Plan, error) {
 	return p, nil
 }
 
+// UpdatePlanAudited is UpdatePlan for changes that must be recorded: fn returns the audit
+// entries about the change, and they commit in the same transaction as the plan, so an
+// approval is never recorded without its audit line nor the other way round.
+func (s *Store) UpdatePlanAudited(id string, fn func(p *Plan) ([]Entry, error)) (*Plan, error) {
+	var p *Plan
+	err := s.db.Update(func(tx *bolt.Tx) (err error) {
+		if p, err = get[Plan](tx, bucketPlans, id); err != nil {
+			return err
+		}
+		audit, err := fn(p)
+		if err != nil {
+			return err
+		}
+		for _, e := range audit {
+			if err := appendTx(tx, e); err != nil {
+				return err
+			}
+		}
+		return put(tx, bucketPlans, id, p)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
 // Plans lists plans for which keep returns true, oldest first by id order.
 func (s *Store) Plans(keep func(*Plan) bool) ([]*Plan, error) {
 	var out []*Plan

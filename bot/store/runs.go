@@ -50,16 +50,21 @@ func (r *Run) LockKeys() []string {
 	return []string{r.Env + "/" + r.Target}
 }
 
-// StartRun creates run r and takes the lock for its key in one transaction. It fails with
-// *LockedError when another plan holds the key, and with an error when the run exists already:
-// a redelivered approval can never start a second run.
-func (s *Store) StartRun(r *Run) error {
+// StartRun creates run r, takes the locks for its keys and appends the audit entries about
+// it, in one transaction. It fails with *LockedError when another plan holds a key, and with
+// an error when the run exists already: a redelivered approval can never start a second run.
+func (s *Store) StartRun(r *Run, audit ...Entry) error {
 	return s.db.Update(func(tx *bolt.Tx) error {
 		if tx.Bucket(bucketRuns).Get([]byte(r.ID)) != nil {
 			return fmt.Errorf("run %s: %w", r.ID, ErrAlreadyRun)
 		}
 		if err := lock(tx, r.LockKeys(), r.ID, r.Started); err != nil {
 			return err
+		}
+		for _, e := range audit {
+			if err := appendTx(tx, e); err != nil {
+				return err
+			}
 		}
 		return put(tx, bucketRuns, r.ID, r)
 	})

@@ -197,3 +197,19 @@ func TestAuditAppendsInOrder(t *testing.T) {
 		t.Fatalf("audit = %+v", got)
 	}
 }
+
+// A run's start and its audit line commit together; a refused start writes neither.
+func TestStartRunCommitsItsAuditLine(t *testing.T) {
+	s, _ := openTemp(t)
+	entry := Entry{Kind: "run", PlanID: "a", At: t0, Text: "run started"}
+	if err := s.StartRun(&Run{ID: "a", Env: "local", Target: "grafana", Started: t0}, entry); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.StartRun(&Run{ID: "a", Env: "local", Target: "grafana", Started: t0}, entry); !errors.Is(err, ErrAlreadyRun) {
+		t.Fatalf("second StartRun = %v, want ErrAlreadyRun", err)
+	}
+	got, _ := s.Audit(nil)
+	if len(got) != 1 || got[0].Kind != "run" {
+		t.Fatalf("audit = %+v, want exactly the first start", got)
+	}
+}

@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -48,9 +50,13 @@ longer deployed are removed, so the directory mirrors the store. Secrets are nev
 	}
 }
 
-// export writes the declared state of every service under dir, replacing what was there.
+// export writes the declared state of every service under dir, replacing what was there, and
+// removes what an earlier export wrote for services no longer deployed.
 func export(dir string, all []*store.Deployed) (int, error) {
 	sort.Slice(all, func(i, j int) bool { return all[i].Key < all[j].Key })
+	if err := removeUndeployed(dir, all); err != nil {
+		return 0, err
+	}
 	for _, d := range all {
 		env, service, _ := strings.Cut(d.Key, "/")
 		root := filepath.Join(dir, env, service)
@@ -77,6 +83,49 @@ func export(dir string, all []*store.Deployed) (int, error) {
 		}
 	}
 	return len(all), nil
+}
+
+// removeUndeployed removes DIR/<env>/<service> folders that an export wrote (they hold a
+// declared.json) for services not in all, and environment folders left empty. Anything else in
+// DIR (a README, .git) is the team's and stays.
+func removeUndeployed(dir string, all []*store.Deployed) error {
+	deployed := map[string]bool{}
+	for _, d := range all {
+		deployed[d.Key] = true
+	}
+	envs, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, env := range envs {
+		if !env.IsDir() || strings.HasPrefix(env.Name(), ".") {
+			continue
+		}
+		services, err := os.ReadDir(filepath.Join(dir, env.Name()))
+		if err != nil {
+			return err
+		}
+		left := len(services)
+		for _, svc := range services {
+			root := filepath.Join(dir, env.Name(), svc.Name())
+			if _, err := os.Stat(filepath.Join(root, "declared.json")); err != nil || deployed[env.Name()+"/"+svc.Name()] {
+				continue
+			}
+			if err := os.RemoveAll(root); err != nil {
+				return err
+			}
+			left--
+		}
+		if left == 0 {
+			if err := os.Remove(filepath.Join(dir, env.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func addUnitFiles(files map[string][]byte, u executor.Unit) {

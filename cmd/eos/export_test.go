@@ -59,3 +59,28 @@ func TestExportWritesDeclaredState(t *testing.T) {
 		t.Error("export kept a stale file")
 	}
 }
+
+// The export mirrors the store: a service destroyed since the last export loses its folder,
+// and what the team keeps beside the exported folders stays.
+func TestExportRemovesServicesNoLongerDeployed(t *testing.T) {
+	out := t.TempDir()
+	for _, dir := range []string{"staging/grafana", "production/jenkins"} {
+		os.MkdirAll(filepath.Join(out, dir), 0o755)
+		os.WriteFile(filepath.Join(out, dir, "declared.json"), []byte("{}\n"), 0o644)
+	}
+	os.WriteFile(filepath.Join(out, "README.md"), []byte("our state\n"), 0o644)
+	os.MkdirAll(filepath.Join(out, "production", "notes"), 0o755) // not written by an export
+	grafana := &store.Deployed{Key: "staging/grafana", RunID: "r1", Spec: executor.Spec{Target: "grafana", Env: "staging",
+		Units: []executor.Unit{{Service: "grafana", Values: map[string]string{}}}}}
+	if _, err := export(out, []*store.Deployed{grafana}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "production", "jenkins")); !os.IsNotExist(err) {
+		t.Errorf("the export kept jenkins, which is no longer deployed (%v)", err)
+	}
+	for _, keep := range []string{"README.md", "production/notes", "staging/grafana/declared.json"} {
+		if _, err := os.Stat(filepath.Join(out, keep)); err != nil {
+			t.Errorf("%s is gone: %v", keep, err)
+		}
+	}
+}
