@@ -12,7 +12,7 @@ type Entry struct {
 	Seq uint64    `json:"seq"`
 	At  time.Time `json:"at"`
 	// Kind is request, preview, approval, rejection, run, result, expiry, cancel, refusal.
-	Kind     string `json:"kind"`
+	Kind string `json:"kind"`
 	// User is the person's handle when it happened; UserID their immutable ID on Platform.
 	User     string `json:"user,omitempty"`
 	UserID   string `json:"user_id,omitempty"`
