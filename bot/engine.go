@@ -38,6 +38,9 @@ type Config struct {
 	// Environments are the environments requests may name, besides DefaultEnv; empty means
 	// any. A request for another one is refused with the list and a suggestion.
 	Environments []string
+	// OpsChannels see and act on the plans and runs of every channel, as "platform:channel-id"
+	// ("mattermost:4xp9…", "console:local"); every other channel sees only its own.
+	OpsChannels []string
 	// Variants names the Terraform variant of each environment ("production" → "production");
 	// environments not listed use the blueprints' default variant, "local".
 	Variants map[string]string

@@ -76,7 +76,7 @@ func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 	id := in.Noun
 	if id == "" {
 		mine, err := e.st.Plans(func(p *store.Plan) bool {
-			return p.State == store.PlanPending && p.Request.Platform == c.a.Name() && p.Requester.ID == c.m.Author.ID
+			return p.State == store.PlanPending && p.Request.Platform == c.a.Name() && p.Requester.ID == c.m.Author.ID && e.sees(c, p)
 		})
 		if err != nil || len(mine) == 0 {
 			e.say(ctx, c.a, c.m.Post, reply("You have no pending plan to cancel. Name one: @eos cancel 7f3a9c21"))
@@ -87,7 +87,10 @@ func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 	}
 	// Group membership is asked of the platform before the store transaction, not inside it.
 	who := Person{Platform: c.a.Name(), ID: c.m.Author.ID, Name: c.user()}
-	if p, err := e.st.Plan(id); err == nil {
+	if p, err := e.st.Plan(id); err == nil && !e.sees(c, p) {
+		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("There is no plan %s.", id)))
+		return
+	} else if err == nil {
 		who = e.person(ctx, c.a, c.m.Author, e.cfg.Policy.For(p.Plan.Spec.Env, p.Plan.Spec.Verb).Approvers)
 	}
 	p, err := e.st.UpdatePlan(id, func(p *store.Plan) error {

@@ -33,7 +33,7 @@ func (e *Engine) request(ctx context.Context, c conv, in *intents.Intent) {
 
 // plan answers `plan SERVICE ...` (a preview that never runs) and `plan ID [full]`.
 func (e *Engine) plan(ctx context.Context, c conv, in *intents.Intent) {
-	if p, err := e.st.Plan(in.Noun); err == nil {
+	if p, err := e.st.Plan(in.Noun); err == nil && e.sees(c, p) {
 		e.say(ctx, c.a, c.m.Post, fullPlanDoc(p))
 		return
 	}

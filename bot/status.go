@@ -27,7 +27,7 @@ func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
 	var rows [][]string
 	for _, d := range all {
 		env, service, _ := strings.Cut(d.Key, "/")
-		if !matches(env, service) {
+		if !matches(env, service) || !e.seesPlanID(c, d.RunID) {
 			continue
 		}
 		row := []string{service, env, "run " + d.RunID, d.At.UTC().Format("Jan 02 15:04 UTC"), values(d.Spec)}
@@ -38,7 +38,7 @@ func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i][0]+rows[i][1] < rows[j][0]+rows[j][1] })
 	pending, err := e.st.Plans(func(p *store.Plan) bool {
-		return p.State == store.PlanPending && matches(p.Plan.Spec.Env, p.Plan.Spec.Target)
+		return p.State == store.PlanPending && matches(p.Plan.Spec.Env, p.Plan.Spec.Target) && e.sees(c, p)
 	})
 	if err != nil {
 		e.fail(ctx, c, "reading status", err)
@@ -48,7 +48,7 @@ func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
 	var running []string
 	if locks, err := e.st.Locks(); err == nil {
 		for _, l := range locks {
-			if env, service, _ := strings.Cut(l.Key, "/"); matches(env, service) {
+			if env, service, _ := strings.Cut(l.Key, "/"); matches(env, service) && e.seesPlanID(c, l.Holder) {
 				running = append(running, fmt.Sprintf("%s: run %s since %s", l.Key, l.Holder, l.Since.UTC().Format("15:04 UTC")))
 			}
 		}

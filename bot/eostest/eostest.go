@@ -57,6 +57,8 @@ type Options struct {
 	// CatalogDirs are operator blueprint folders (each holding blueprint folders), loaded
 	// after the embedded catalog.
 	CatalogDirs []string
+	// OpsChannels see the plans of every channel ("platform:channel").
+	OpsChannels []string
 	// ConsoleGroups are the console's user groups, for "group:NAME" in Policy.
 	ConsoleGroups map[string][]string
 }
@@ -120,7 +122,7 @@ func New(t testing.TB, opts Options) *Harness {
 		t.Fatal(err)
 	}
 	cfg := bot.Config{Catalog: cat, Runner: runner, Store: st, Policy: opts.Policy, DefaultEnv: opts.DefaultEnv,
-		ProgressInterval: 10 * time.Millisecond, Logger: log, Digests: opts.Digests, SecretsPath: opts.SecretsPath}
+		ProgressInterval: 10 * time.Millisecond, Logger: log, Digests: opts.Digests, SecretsPath: opts.SecretsPath, OpsChannels: opts.OpsChannels}
 	if opts.Clock != nil {
 		cfg.Now = opts.Clock.Now
 	}

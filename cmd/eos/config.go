@@ -19,6 +19,9 @@ type Config struct {
 	// variants and digests declare theirs too; once any environment is declared, a request for
 	// another is refused. Empty everywhere: any environment.
 	Environments []string `hcl:"environments,optional"`
+	// OpsChannels see and act on the plans of every channel, as "platform:channel-id"
+	// ("console:local", "mattermost:<channel id>"); other channels see only their own plans.
+	OpsChannels []string `hcl:"ops_channels,optional"`
 	// LogLevel is debug, info, warn or error (EOS_LOG_LEVEL).
 	LogLevel string `hcl:"log_level,optional"`
 

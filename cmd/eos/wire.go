@@ -90,7 +90,7 @@ func build(ctx context.Context, cfg *Config, log *slog.Logger) (*app, error) {
 		return nil, err
 	}
 	engine, err := bot.New(bot.Config{
-		Catalog: cat, Runner: runner, Store: st, Policy: policy, Environments: cfg.environments(),
+		Catalog: cat, Runner: runner, Store: st, Policy: policy, Environments: cfg.environments(), OpsChannels: cfg.OpsChannels,
 		DefaultEnv: cfg.DefaultEnv, BotName: cfg.BotName, Logger: log, SecretsPath: cfg.secretsPath(), Variants: cfg.Terraform.Variants, Digests: digests,
 	})
 	if err != nil {

@@ -1,0 +1,30 @@
+package bot
+
+import (
+	"slices"
+
+	"github.com/eosbot/eos/bot/store"
+)
+
+// ops reports whether c comes from one of Config.OpsChannels, which see the plans and runs
+// of every channel.
+func (e *Engine) ops(c conv) bool {
+	return slices.Contains(e.cfg.OpsChannels, c.a.Name()+":"+c.m.Post.Channel)
+}
+
+// sees reports whether a conversation may see or act on plan p: plans stay in the platform
+// and channel where they were asked (a private channel's infrastructure is not readable from a
+// public one), except from an ops channel.
+func (e *Engine) sees(c conv, p *store.Plan) bool {
+	return p != nil && (e.ops(c) || p.Request.Platform == c.a.Name() && p.Request.Channel == c.m.Post.Channel)
+}
+
+// seesPlanID is sees for a plan or run id (a run's id is its plan's); an id that names no plan
+// is not seen.
+func (e *Engine) seesPlanID(c conv, id string) bool {
+	if e.ops(c) {
+		return true
+	}
+	p, err := e.st.Plan(id)
+	return err == nil && e.sees(c, p)
+}
