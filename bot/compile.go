@@ -13,8 +13,10 @@ import (
 )
 
 // compile turns an intent into the declarative Spec it asks for: the blueprint rendered with
-// the typed flags (merged over the declared ones for update), dependencies first. Destroy
-// compiles to the declared state with every unit marked for removal.
+// the typed flags (merged over the declared ones for update), dependencies first. A dependency
+// deployed already is rendered from its declared values plus the flags its requires block sets,
+// and left out of the units when that changes none of them. Destroy compiles to the declared
+// state with every unit marked for removal (see compileDestroy).
 func (e *Engine) compile(in *intents.Intent) (executor.Spec, error) {
 	env := in.Env
 	if env == "" {
@@ -37,34 +39,24 @@ func (e *Engine) compile(in *intents.Intent) (executor.Spec, error) {
 	case in.Verb == intents.VerbDestroy && !deployed:
 		return executor.Spec{}, refuse("%s is not deployed in %s: nothing to destroy.", bp.Name, env)
 	case in.Verb == intents.VerbDestroy:
-		spec := declared.Spec
-		spec.Verb, spec.Target, spec.Env = verb, bp.Name, env
-		for i := range spec.Units {
-			spec.Units[i].Destroy = true
-		}
-		if v, ok := in.Flag("purge-secrets"); ok && v.Bool {
-			spec.PurgeSecrets = true
-		}
-		return spec, nil
+		return e.compileDestroy(in, bp, env, declared)
 	case in.Verb == intents.VerbCreate && deployed:
 		return executor.Spec{}, refuse("%s is already deployed in %s (run %s). To change it: @eos update %s --flag value", bp.Name, env, declared.RunID, bp.Name)
 	case in.Verb == intents.VerbUpdate && !deployed:
 		return executor.Spec{}, refuse("%s is not deployed in %s yet. To deploy it: @eos create %s", bp.Name, env, bp.Name)
 	}
-	req := catalog.Request{Flags: map[string]catalog.Value{}, Args: in.Args, Env: env, Variant: e.cfg.Variants[env]}
+	deps := e.deployedDeps(env)
+	req := catalog.Request{Flags: map[string]catalog.Value{}, Args: in.Args, Env: env, Variant: e.cfg.Variants[env], Deployed: deps.values}
 	if in.Verb == intents.VerbUpdate {
-		for name, text := range declared.Spec.Units[0].Values {
-			if f, ok := bp.Flag(name); ok && !f.Secret {
-				if v, err := catalog.ParseValue(f.Type, text); err == nil {
-					req.Flags[name] = v
-				}
-			}
-		}
+		req.Flags = bp.DeclaredFlags(declared.Spec.Units[0].Values)
 	}
 	for _, f := range in.Flags {
 		req.Flags[f.Name] = f.Value
 	}
 	rendered, err := e.cfg.Catalog.Resolve(bp, req)
+	if deps.err != nil {
+		return executor.Spec{}, deps.err
+	}
 	if err != nil {
 		return executor.Spec{}, &userError{msg: err.Error()}
 	}
@@ -79,6 +71,9 @@ func (e *Engine) compile(in *intents.Intent) (executor.Spec, error) {
 		u := unitOf(r, in.Nodes)
 		if r.Blueprint != bp {
 			u.Reason = reasons[u.Service]
+		}
+		if r.Deployed && !deps.dependency(&spec, &u) {
+			continue // deployed as the request needs it: nothing touches it
 		}
 		spec.Units = append(spec.Units, u)
 	}

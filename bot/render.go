@@ -26,11 +26,7 @@ func previewDoc(p *store.Plan, ep EnvPolicy, vaultRow string) adapters.Doc {
 		rows = append(rows, []string{"Vault", vaultRow})
 	}
 	blocks := []adapters.Block{adapters.Heading{Text: head}, adapters.Table{Header: []string{"layer", "what changes"}, Rows: rows}}
-	for _, u := range spec.Units {
-		if u.Reason != "" {
-			blocks = append(blocks, adapters.Text{Text: fmt.Sprintf("Also brings in %s (%s): planned in the same run.", u.Service, u.Reason)})
-		}
-	}
+	blocks = append(blocks, dependencyBlocks(p.Plan)...)
 	var next []string
 	if p.State == store.PlanPreview {
 		next = append(next, "Preview only: nothing will run. To apply it, ask without \"plan\": @eos "+spec.Verb+" "+spec.Target)

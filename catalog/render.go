@@ -22,6 +22,12 @@ type Request struct {
 	// declares is a RequestError when the blueprint has a terraform part (a production
 	// environment must not get the simulated cloud silently). Parts a blueprint lacks ignore it.
 	Variant string
+	// Deployed, when not nil, is asked by Resolve about each dependency: the declared values
+	// (Value.Text by name) of the service as it is deployed in Env, and true; or false when it
+	// is not deployed. A deployed dependency is rendered from those values with only the flags
+	// its requirement sets on top, one not deployed from its defaults (see DeclaredFlags for
+	// which declared values count). Render ignores it.
+	Deployed func(service string) (values map[string]string, ok bool)
 }
 
 // Rendered is a blueprint evaluated for one request: typed data per layer, file contents
@@ -37,6 +43,9 @@ type Rendered struct {
 	Nomad     *RenderedNomad
 	// Requires lists the dependencies whose condition held, in manifest order.
 	Requires []Required
+	// Deployed says a dependency was rendered from its declared values (Request.Deployed)
+	// rather than from its defaults.
+	Deployed bool
 }
 
 // RenderedSalt is the Salt state file and the pillar it is applied with.

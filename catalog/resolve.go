@@ -9,13 +9,15 @@ import (
 
 // Resolve renders the target and, recursively, everything it requires: dependencies first, each
 // service once, in manifest order otherwise. It is the list an executor.Spec is built from.
-// Dependencies are rendered in req's environment and Terraform variant.
+// Dependencies are rendered in req's environment and Terraform variant: one req.Deployed says
+// is deployed from its declared values plus the flags its requirement sets, any other from its
+// defaults plus those flags.
 //
 // A service required twice with different values is an error naming both requesters, as is a
 // cycle (Load rejects cycles, so only a hand-built catalog can have one).
 func (c *Catalog) Resolve(b *Blueprint, req Request) ([]*Rendered, error) {
 	r := &resolver{c: c, seen: map[string]seen{}, active: map[string]bool{}}
-	if err := r.visit(b, req, nil); err != nil {
+	if err := r.visit(b, req, false, nil); err != nil {
 		return nil, err
 	}
 	return r.out, nil
@@ -33,7 +35,7 @@ type resolver struct {
 	active map[string]bool
 }
 
-func (r *resolver) visit(b *Blueprint, req Request, chain []string) error {
+func (r *resolver) visit(b *Blueprint, req Request, deployed bool, chain []string) error {
 	key := b.label()
 	chain = append(chain, key)
 	if r.active[key] {
@@ -43,6 +45,7 @@ func (r *resolver) visit(b *Blueprint, req Request, chain []string) error {
 	if err != nil {
 		return err
 	}
+	rendered.Deployed = deployed
 	if err := r.checkServices(b, rendered); err != nil {
 		return err
 	}
@@ -64,7 +67,8 @@ func (r *resolver) visit(b *Blueprint, req Request, chain []string) error {
 		if !ok {
 			return fmt.Errorf("blueprint %s requires %q, which is not in the catalog", b.Source, rq.Service)
 		}
-		if err := r.visit(dep, Request{Flags: rq.Flags, Env: req.Env, Variant: req.Variant}, chain); err != nil {
+		depReq, deployed := dependencyRequest(dep, rq, req)
+		if err := r.visit(dep, depReq, deployed, chain); err != nil {
 			var re *RequestError
 			if errors.As(err, &re) {
 				return &RequestError{Blueprint: re.Blueprint, Message: fmt.Sprintf("%s (brought in by %s because %s)", re.Message, key, rq.Because)}
@@ -76,6 +80,24 @@ func (r *resolver) visit(b *Blueprint, req Request, chain []string) error {
 	r.seen[key] = seen{rendered: rendered, by: by}
 	r.out = append(r.out, rendered)
 	return nil
+}
+
+// dependencyRequest is what dep is rendered with when rq brings it into req: its declared
+// values, if req.Deployed says it is deployed, with the requirement's flags on top.
+func dependencyRequest(dep *Blueprint, rq Required, req Request) (Request, bool) {
+	out := Request{Flags: rq.Flags, Env: req.Env, Variant: req.Variant, Deployed: req.Deployed}
+	if req.Deployed == nil {
+		return out, false
+	}
+	values, ok := req.Deployed(dep.Name)
+	if !ok {
+		return out, false
+	}
+	out.Flags = dep.DeclaredFlags(values)
+	for name, v := range rq.Flags {
+		out.Flags[name] = v
+	}
+	return out, true
 }
 
 func requester(by string) string {

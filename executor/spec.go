@@ -51,6 +51,20 @@ type Spec struct {
 	// PurgeSecrets deletes the units' secrets after a successful destroy; without it a
 	// destroy keeps them, so a later create reuses them.
 	PurgeSecrets bool `json:"purge_secrets,omitempty"`
+	// Deployed are the dependencies that were deployed before this request, and what it
+	// changes of them. One it leaves as it is has no Unit: the run neither locks, applies nor
+	// records it. One it changes is a Unit of this spec like any other.
+	Deployed []Dependency `json:"deployed,omitempty"`
+}
+
+// Dependency is a service the request needs that is deployed already.
+type Dependency struct {
+	Service string `json:"service"`
+	// Reason says why it is needed ("because of --sso").
+	Reason string `json:"reason,omitempty"`
+	// Changes are the declared values the request changes ("--frontend-for unset → nextcloud");
+	// none means the dependency is left as it is and has no Unit in the spec.
+	Changes []string `json:"changes,omitempty"`
 }
 
 // Unit is one service's share of a Spec.

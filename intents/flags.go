@@ -11,7 +11,16 @@ var (
 	envFlag   = catalog.Flag{Name: "env", Type: catalog.String, Description: "the environment, same as in ENV"}
 	nodesFlag = catalog.Flag{Name: "nodes", Type: catalog.List, Description: "the hosts, same as on NODES"}
 	purgeFlag = catalog.Flag{Name: "purge-secrets", Type: catalog.Bool, Description: "destroy: also delete the service's secrets from Vault"}
+	// dependentsFlag asks destroy to remove, first, the deployed services that require the
+	// service; without it such a destroy is refused.
+	dependentsFlag = catalog.Flag{Name: WithDependentsFlag, Type: catalog.Bool, Description: "destroy: also remove the deployed services that require it, before it"}
 )
+
+// WithDependentsFlag is the name of destroy's flag that takes the service's dependents along.
+const WithDependentsFlag = "with-dependents"
+
+// destroyFlags are the flags only destroy takes, in the order help lists them.
+var destroyFlags = []*catalog.Flag{&purgeFlag, &dependentsFlag}
 
 // phraseKind is a keyword that starts a phrase: sugar for a flag.
 type phraseKind uint8
@@ -63,8 +72,12 @@ func (st *state) resolveFlag(name string) (f *catalog.Flag, negated bool) {
 	if (s == nil || !s.ownNodes) && strings.EqualFold(name, "nodes") {
 		return &nodesFlag, false
 	}
-	if st.in.Verb == VerbDestroy && strings.EqualFold(name, purgeFlag.Name) {
-		return &purgeFlag, false
+	if st.in.Verb == VerbDestroy {
+		for _, f := range destroyFlags {
+			if strings.EqualFold(name, f.Name) {
+				return f, false
+			}
+		}
 	}
 	if s != nil && len(name) > 3 && strings.EqualFold(name[:3], "no-") {
 		if f, ok := lookup(s.flags, name[3:]); ok {
@@ -187,6 +200,11 @@ func (st *state) unknownFlag(it item, dashed bool) *Error {
 	if dashed && (s == nil || !s.ownNodes) {
 		cands = append(cands, nodesFlag.Name)
 	}
+	if st.in.Verb == VerbDestroy {
+		for _, f := range destroyFlags {
+			cands = append(cands, f.Name)
+		}
+	}
 	msg := "unknown flag " + quote("--"+it.val)
 	if !dashed {
 		msg = "unknown option " + quote(it.val)
@@ -205,13 +223,34 @@ func (st *state) unknownFlag(it item, dashed bool) *Error {
 	case len(cands) == 0 && s != nil:
 		msg += "; " + s.bp.Name + " has no yes/no flags"
 	case len(cands) == 0 || s == nil:
-		msg += "; " + st.in.VerbWord() + " takes only --env and --nodes"
+		only := []string{envFlag.Name, nodesFlag.Name}
+		if st.in.Verb == VerbDestroy {
+			for _, f := range destroyFlags {
+				only = append(only, f.Name)
+			}
+		}
+		msg += "; " + st.in.VerbWord() + " takes only " + andList(only, "--")
 	case dashed:
 		msg += "; flags: --" + strings.Join(cands, ", --")
 	default:
 		msg += "; yes/no flags: " + strings.Join(cands, ", ")
 	}
 	return st.errAt(it.pos, msg, sg)
+}
+
+// andList joins names as "--a, --b and --c".
+func andList(names []string, prefix string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = prefix + n
+	}
+	if len(out) == 1 {
+		return out[0]
+	}
+	return strings.Join(out[:len(out)-1], ", ") + " and " + out[len(out)-1]
 }
 
 // phrase parses `in ENV`, `on NODES`, `with FLAG [and FLAG…]` and `without FLAG [and FLAG…]`.

@@ -148,7 +148,14 @@ func (p *Parser) verbHelp(b *strings.Builder, bi *builtin) {
 		}
 		writeTable(b, "  ", rows)
 		b.WriteString("  @" + p.botName + " help SERVICE for every flag, its type and default\n")
-	case VerbDestroy, VerbRollback, VerbStatus, VerbDrift, VerbHistory, VerbReconcile:
+	case VerbDestroy:
+		b.WriteString("  services: " + p.svcList + "\n")
+		rows := make([][]string, len(destroyFlags))
+		for i, f := range destroyFlags {
+			rows[i] = []string{"--" + f.Name, strings.TrimPrefix(f.Description, "destroy: ")}
+		}
+		writeTable(b, "  ", rows)
+	case VerbRollback, VerbStatus, VerbDrift, VerbHistory, VerbReconcile:
 		b.WriteString("  services: " + p.svcList + "\n")
 	}
 }

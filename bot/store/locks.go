@@ -104,6 +104,7 @@ func declare(tx *bolt.Tx, spec executor.Spec, runID string, at time.Time) error 
 		unit := spec
 		unit.Units = []executor.Unit{u}
 		unit.Target = u.Service
+		unit.Deployed = nil // what the request found deployed is not part of this unit's state
 		d := Deployed{Key: u.Key(spec.Env), Spec: unit, RunID: runID, At: at, Destroyed: u.Destroy}
 		if err := put(tx, bucketDeployed, d.Key, d); err != nil {
 			return err

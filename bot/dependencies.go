@@ -1,0 +1,156 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/executor"
+)
+
+// deployedDeps answers catalog.Request.Deployed from the declared state of one environment and
+// remembers what it found, so compile can tell a dependency it changes from one it leaves alone.
+type deployedDeps struct {
+	e     *Engine
+	env   string
+	units map[string]executor.Unit
+	err   error
+}
+
+func (e *Engine) deployedDeps(env string) *deployedDeps {
+	return &deployedDeps{e: e, env: env, units: map[string]executor.Unit{}}
+}
+
+// values is the catalog's Deployed lookup: the declared values of service, if it is deployed.
+func (d *deployedDeps) values(service string) (map[string]string, bool) {
+	dep, err := d.e.st.Declared(d.env + "/" + service)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil, false
+	case err != nil:
+		d.err = err
+		return nil, false
+	case dep.Destroyed || len(dep.Spec.Units) != 1:
+		return nil, false
+	}
+	u := dep.Spec.Units[0]
+	d.units[service] = u
+	return u.Values, true
+}
+
+// dependency decides what the spec does with a rendered dependency that is deployed already: it
+// keeps the unit only when the request changes its declared values, and then applies it to the
+// hosts it was declared on rather than the request's. It reports whether to keep the unit.
+func (d *deployedDeps) dependency(spec *executor.Spec, u *executor.Unit) bool {
+	declared := d.units[u.Service]
+	changes := valueChanges(declared.Values, u.Values)
+	spec.Deployed = append(spec.Deployed, executor.Dependency{Service: u.Service, Reason: u.Reason, Changes: changes})
+	if len(changes) == 0 {
+		return false
+	}
+	if u.Salt != nil && declared.Salt != nil {
+		u.Salt.Targets = declared.Salt.Targets
+	}
+	return true
+}
+
+// valueChanges lists the values that differ, by name: "--domain a.example.org → b.example.org",
+// "--frontend-for unset → nextcloud".
+func valueChanges(before, after map[string]string) []string {
+	names := map[string]bool{}
+	for n := range before {
+		names[n] = true
+	}
+	for n := range after {
+		names[n] = true
+	}
+	var out []string
+	for _, n := range sortedNames(names) {
+		b, hadB := before[n]
+		a, hasA := after[n]
+		if hadB == hasA && a == b {
+			continue
+		}
+		if !hadB {
+			b = "unset"
+		}
+		if !hasA {
+			a = "unset"
+		}
+		out = append(out, fmt.Sprintf("--%s %s → %s", n, b, a))
+	}
+	return out
+}
+
+func sortedNames(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for n := range set {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// dependencyBlocks are the preview's lines about the services the target needs or takes along:
+// one brought in, one deployed already that the run changes (with its changes), one deployed
+// already that the run leaves alone, and, for a destroy, the dependents removed first.
+func dependencyBlocks(plan executor.Plan) []adapters.Block {
+	spec := plan.Spec
+	deployed := map[string]executor.Dependency{}
+	for _, d := range spec.Deployed {
+		deployed[d.Service] = d
+	}
+	var out []adapters.Block
+	say := func(format string, args ...any) { out = append(out, adapters.Text{Text: fmt.Sprintf(format, args...)}) }
+	for _, u := range spec.Units {
+		d, wasDeployed := deployed[u.Service]
+		switch {
+		case u.Reason == "":
+		case u.Destroy:
+			say("Also removes %s (%s): destroyed first, in the same run.", u.Service, u.Reason)
+		case !wasDeployed:
+			say("Also brings in %s (%s): planned in the same run.", u.Service, u.Reason)
+		case unitChanges(plan, u.Service) == "":
+			say("%s (%s): deployed, nothing to apply; the run records its new values (%s).", u.Service, u.Reason, strings.Join(d.Changes, ", "))
+		default:
+			say("Also brings in %s (%s): deployed, changes %s; planned in the same run: %s.",
+				u.Service, u.Reason, strings.Join(d.Changes, ", "), unitChanges(plan, u.Service))
+		}
+	}
+	for _, d := range spec.Deployed {
+		if len(d.Changes) == 0 {
+			say("%s: deployed, unchanged (needed %s); this run leaves it alone.", d.Service, d.Reason)
+		}
+	}
+	return out
+}
+
+// unitChanges summarises one unit's changes per layer: "Terraform +0 ~1 −0 (eoslab_server.main)";
+// empty when no layer changes it.
+func unitChanges(plan executor.Plan, service string) string {
+	var parts []string
+	for _, lp := range plan.Layers {
+		var mine []executor.Change
+		var addrs []string
+		for _, c := range lp.Changes {
+			if c.Unit == service && c.Action != executor.NoOp && c.Action != executor.Read {
+				mine = append(mine, c)
+				if len(addrs) < maxSummaryChanges {
+					addrs = append(addrs, c.Address)
+				}
+			}
+		}
+		if len(mine) == 0 {
+			continue
+		}
+		if len(mine) > len(addrs) {
+			addrs = append(addrs, "…")
+		}
+		add, change, destroy := executor.LayerPlan{Changes: mine}.Counts()
+		parts = append(parts, fmt.Sprintf("%s +%d ~%d −%d (%s)", lp.Layer.Title(), add, change, destroy, strings.Join(addrs, ", ")))
+	}
+	return strings.Join(parts, "; ")
+}
