@@ -52,8 +52,9 @@ type Spec struct {
 	// destroy keeps them, so a later create reuses them.
 	PurgeSecrets bool `json:"purge_secrets,omitempty"`
 	// Deployed are the dependencies that were deployed before this request, and what it
-	// changes of them. One it leaves as it is has no Unit: the run neither locks, applies nor
-	// records it. One it changes is a Unit of this spec like any other.
+	// changes of them. One it leaves as it is has no Unit: the run neither applies nor records
+	// it, but still locks it, so nothing destroys it while the run relies on it. One it
+	// changes is a Unit of this spec like any other.
 	Deployed []Dependency `json:"deployed,omitempty"`
 }
 

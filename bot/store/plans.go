@@ -57,8 +57,9 @@ type Plan struct {
 	Updated time.Time `json:"updated"`
 }
 
-// Keys are the (environment/service) units the plan touches, sorted: its target and every
-// unit of its spec (dependencies brought in). A run of the plan locks them all.
+// Keys are the (environment/service) units the plan touches, sorted: its target, every unit
+// of its spec (dependencies brought in) and the deployed dependencies it relies on unchanged.
+// A run of the plan locks them all.
 func (p *Plan) Keys() []string { return SpecKeys(p.Plan.Spec) }
 
 // SpecKeys are the units spec touches, sorted, the lock keys of its run.
@@ -66,6 +67,9 @@ func SpecKeys(spec executor.Spec) []string {
 	keys := []string{spec.Env + "/" + spec.Target}
 	for _, u := range spec.Units {
 		keys = append(keys, u.Key(spec.Env))
+	}
+	for _, d := range spec.Deployed {
+		keys = append(keys, spec.Env+"/"+d.Service)
 	}
 	return sortedKeys(keys)
 }
