@@ -60,12 +60,69 @@ func (e *Engine) Recover(ctx context.Context) error {
 		if _, err := e.st.Run(p.ID); err == nil {
 			continue
 		}
-		if a, ok := e.adapter(p.Preview.Platform); ok {
+		a, ok := e.adapter(p.Preview.Platform)
+		if !ok {
+			continue
+		}
+		if p, ok := e.recheck(ctx, a, p); ok {
 			e.log.Info("starting a plan approved before the restart", "plan", p.ID)
 			e.start(a, p)
 		}
 	}
 	return nil
+}
+
+// recheck judges a plan approved before the restart as if it were approved now: past its
+// expiry it expires (an approval is not a standing order to run whenever Eos comes back), and
+// under the policy configured now its approvals must still suffice (a policy tightened across
+// the restart is the whole policy). Otherwise the plan goes back to pending with the approvals
+// that still count. The run itself re-plans before applying, like any other.
+func (e *Engine) recheck(ctx context.Context, a adapters.Adapter, p *store.Plan) (*store.Plan, bool) {
+	spec, now := p.Plan.Spec, e.now()
+	if now.After(p.Expires) {
+		if _, err := e.st.UpdatePlanAudited(p.ID, func(p *store.Plan) ([]store.Entry, error) {
+			if p.State != store.PlanApproved {
+				return nil, errNotPending
+			}
+			p.State, p.Updated = store.PlanExpired, now
+			return []store.Entry{e.entry(store.Entry{Kind: "expiry", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env,
+				Text: "approved, but expired before Eos could start it"})}, nil
+		}); err != nil {
+			e.log.Error("expiring a plan approved before the restart", "plan", p.ID, "err", err)
+			return nil, false
+		}
+		e.sayAnywhere(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s was approved, but Eos stopped before it ran and it expired at %s: nothing ran. Ask again for a fresh plan: @eos %s",
+			p.ID, p.Expires.UTC().Format("15:04 UTC"), p.Text)))
+		return nil, false
+	}
+	ep := e.cfg.Policy.For(spec.Env, spec.Verb)
+	var valid []store.Vote
+	for _, v := range p.Approvals {
+		if v.Platform != "" && v.Platform != a.Name() {
+			continue
+		}
+		who := e.person(ctx, a, adapters.User{ID: v.UserID, Name: v.User}, ep.Approvers)
+		if ok, _ := ep.MayApprove(who, who.Is(p.Request.Platform, p.Requester.ID)); ok {
+			valid = append(valid, v)
+		}
+	}
+	if len(valid) >= ep.Approvals {
+		return p, true
+	}
+	if _, err := e.st.UpdatePlanAudited(p.ID, func(p *store.Plan) ([]store.Entry, error) {
+		if p.State != store.PlanApproved {
+			return nil, errNotPending
+		}
+		p.State, p.Approvals, p.Needed, p.Updated = store.PlanPending, valid, ep.Approvals, now
+		return []store.Entry{e.entry(store.Entry{Kind: "refusal", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env,
+			Text: fmt.Sprintf("approved before the restart, but %d of %d approvals count under the current policy", len(valid), ep.Approvals)})}, nil
+	}); err != nil {
+		e.log.Error("returning a plan to pending under the current policy", "plan", p.ID, "err", err)
+		return nil, false
+	}
+	e.sayAnywhere(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s was approved before Eos restarted, but under the current policy only %d of the %d approvals it needs count (%s). Nothing ran; it waits for approval again.",
+		p.ID, len(valid), ep.Approvals, ep.Needs(p.Requester.Name))))
+	return nil, false
 }
 
 // catchUpReactions reads the reactions on every pending plan's preview, for platforms that

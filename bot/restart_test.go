@@ -3,8 +3,10 @@ package bot_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/eostest"
 	"github.com/eosbot/eos/bot/store"
 )
@@ -96,4 +98,66 @@ func TestInterruptedRunIsMarkedAndUnlocked(t *testing.T) {
 		t.Errorf("the interruption was said in thread %d with %d edits, want a new channel-level post", p.Thread, p.Edits)
 	}
 	preview(t, h, "alice", "@eos create grafana")
+}
+
+// approveOffline marks plan id approved by votes in the store of a stopped bot, as if Eos had
+// crashed between the approval's commit and the run's start.
+func approveOffline(t *testing.T, dir, id string, votes ...store.Vote) {
+	t.Helper()
+	st, err := store.Open(dir+"/eos.db", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := st.UpdatePlan(id, func(p *store.Plan) error {
+		p.State, p.Approvals = store.PlanApproved, votes
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A plan approved before a restart is checked against its expiry: an approval is not a
+// standing order to run whenever Eos comes back.
+func TestApprovedPlanPastExpiryDoesNotRunAfterRestart(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	clock := eostest.NewClock(time.Date(2026, 11, 23, 14, 0, 0, 0, time.UTC))
+	h := eostest.New(t, eostest.Options{DataDir: dir, Clock: clock})
+	_, id := preview(t, h, "alice", "@eos create grafana")
+	h.Stop()
+	approveOffline(t, dir, id, store.Vote{User: "bob", UserID: "bob", Platform: "console"})
+	clock.Advance(2 * time.Hour)
+
+	h2 := eostest.New(t, eostest.Options{DataDir: dir, Clock: clock})
+	h2.WaitText(0, "Plan "+id+" was approved, but Eos stopped before it ran and it expired at 14:30 UTC: nothing ran.")
+	h2.Idle()
+	if r, err := h2.Store.Run(id); err == nil {
+		t.Fatalf("an expired approval ran after the restart: %+v", r)
+	}
+	if p, _ := h2.Store.Plan(id); p.State != store.PlanExpired {
+		t.Errorf("plan state = %s, want expired", p.State)
+	}
+}
+
+// A plan approved before a restart must still be approved under the policy configured after
+// it: a policy tightened across the restart is the whole policy.
+func TestApprovedPlanIsJudgedByTheCurrentPolicyAfterRestart(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	h := eostest.New(t, eostest.Options{DataDir: dir})
+	_, id := preview(t, h, "alice", "@eos create grafana")
+	h.Stop()
+	approveOffline(t, dir, id, store.Vote{User: "carol", UserID: "carol", Platform: "console"})
+
+	strict := bot.Policy{Default: bot.EnvPolicy{Approvers: []string{"bob"}, Approvals: 1}, Envs: map[string]bot.EnvPolicy{}}
+	h2 := eostest.New(t, eostest.Options{DataDir: dir, Policy: strict})
+	h2.WaitText(0, "Plan "+id+" was approved before Eos restarted, but under the current policy only 0 of the 1 approvals it needs count")
+	h2.Idle()
+	if r, err := h2.Store.Run(id); err == nil {
+		t.Fatalf("carol's approval ran the plan under a policy that names only bob: %+v", r)
+	}
+	if p, _ := h2.Store.Plan(id); p.State != store.PlanPending || len(p.Approvals) != 0 {
+		t.Errorf("plan = %s with %d approvals, want pending with none", p.State, len(p.Approvals))
+	}
 }
