@@ -20,10 +20,7 @@ func pgConn(t *testing.T) string {
 	t.Helper()
 	conn := os.Getenv("EOS_TEST_PG_CONN")
 	if conn == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("EOS_TEST_PG_CONN is required in CI: run scripts/test.sh (scripts/testenv/postgres.sh)")
-		}
-		t.Skip("EOS_TEST_PG_CONN not set; scripts/testenv/postgres.sh start DIR sets it")
+		missing(t, "EOS_TEST_PG_CONN not set; scripts/testenv/postgres.sh start DIR sets it (scripts/test.sh does)")
 	}
 	return conn
 }
