@@ -39,6 +39,8 @@ type fakeSaltAPI struct {
 	files map[string]string
 	run   func(minion, sls string, pillar map[string]any, test bool) any
 	calls []applyCall
+	// pings are the test.ping targets, "glob *" or "list node1,node2".
+	pings []string
 	jobs  map[string]*fakeJob
 	jid   int
 	// The event stream: see fakeStream.
@@ -141,6 +143,17 @@ func (f *fakeSaltAPI) lowstate(w http.ResponseWriter, r *http.Request) {
 			out = append(out, map[string]any{"tag": "salt/wheel/1", "data": map[string]any{
 				"fun": "wheel.file_roots.write", "jid": "1", "return": "Wrote data to file /srv/salt/" + p, "success": true, "user": f.user,
 			}})
+		case c["client"] == "local" && c["fun"] == "test.ping":
+			// Like salt-api: every minion the target matches, false for those that did not
+			// answer; an empty object when nothing matches.
+			tgt, _ := c["tgt"].(string)
+			tgtType, _ := c["tgt_type"].(string)
+			answers := map[string]any{}
+			for _, m := range f.match(tgt, tgtType) {
+				answers[m] = !f.down[m]
+			}
+			f.pings = append(f.pings, tgtType+" "+tgt)
+			out = append(out, answers)
 		case c["client"] == "local_async" && c["fun"] == "state.apply":
 			out = append(out, f.startJob(c))
 		default:
@@ -165,21 +178,7 @@ func (f *fakeSaltAPI) startJob(c map[string]any) any {
 	pillar, _ := kwarg["pillar"].(map[string]any)
 	test, _ := kwarg["test"].(bool)
 	stateEvents, _ := kwarg["state_events"].(bool)
-	var matched []string
-	for _, m := range f.minions {
-		switch tgtType {
-		case "glob":
-			if ok, _ := path.Match(tgt, m); ok {
-				matched = append(matched, m)
-			}
-		case "list":
-			for _, want := range strings.Split(tgt, ",") {
-				if want == m {
-					matched = append(matched, m)
-				}
-			}
-		}
-	}
+	matched := f.match(tgt, tgtType)
 	if len(matched) == 0 {
 		return map[string]any{}
 	}
@@ -200,6 +199,26 @@ func (f *fakeSaltAPI) startJob(c map[string]any) any {
 	f.jobs[jid] = j
 	f.publishJob(jid, j, c, stateEvents)
 	return map[string]any{"jid": jid, "minions": matched}
+}
+
+// match lists the accepted minions a glob or list target names.
+func (f *fakeSaltAPI) match(tgt, tgtType string) []string {
+	var matched []string
+	for _, m := range f.minions {
+		switch tgtType {
+		case "glob":
+			if ok, _ := path.Match(tgt, m); ok {
+				matched = append(matched, m)
+			}
+		case "list":
+			for _, want := range strings.Split(tgt, ",") {
+				if want == m {
+					matched = append(matched, m)
+				}
+			}
+		}
+	}
+	return matched
 }
 
 func (f *fakeSaltAPI) job(w http.ResponseWriter, r *http.Request) {
