@@ -47,6 +47,9 @@ type fakeSaltAPI struct {
 	fakeStream
 }
 
+// noResponse is how salt-api's local client answers for a minion that did not return.
+const noResponse = "Minion did not return. [No response]\nThe minions may not have all finished running and any remaining minions will return upon completion."
+
 // applyCall is one state.apply the fake received.
 type applyCall struct {
 	Tgt, TgtType, SLS, Text string
@@ -144,16 +147,31 @@ func (f *fakeSaltAPI) lowstate(w http.ResponseWriter, r *http.Request) {
 				"fun": "wheel.file_roots.write", "jid": "1", "return": "Wrote data to file /srv/salt/" + p, "success": true, "user": f.user,
 			}})
 		case c["client"] == "local" && c["fun"] == "test.ping":
-			// Like salt-api: every minion the target matches, false for those that did not
-			// answer; an empty object when nothing matches.
+			// Like salt-api 3006: true from every matched minion that answered, Salt's "did
+			// not return" text for the others and for a list's IDs without a key; an empty
+			// object when nothing matches.
 			tgt, _ := c["tgt"].(string)
 			tgtType, _ := c["tgt_type"].(string)
 			answers := map[string]any{}
 			for _, m := range f.match(tgt, tgtType) {
-				answers[m] = !f.down[m]
+				answers[m] = true
+				if f.down[m] {
+					answers[m] = noResponse
+				}
+			}
+			if tgtType == "list" {
+				for _, m := range strings.Split(tgt, ",") {
+					if _, ok := answers[m]; !ok {
+						answers[m] = noResponse
+					}
+				}
 			}
 			f.pings = append(f.pings, tgtType+" "+tgt)
 			out = append(out, answers)
+		case c["client"] == "wheel" && c["fun"] == "key.list_all":
+			out = append(out, map[string]any{"tag": "salt/wheel/2", "data": map[string]any{
+				"fun": "wheel.key.list_all", "return": map[string]any{"minions": f.minions, "minions_pre": []string{}}, "success": true,
+			}})
 		case c["client"] == "local_async" && c["fun"] == "state.apply":
 			out = append(out, f.startJob(c))
 		default:

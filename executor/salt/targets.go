@@ -16,8 +16,9 @@ const DefaultPingTimeout = 10 * time.Second
 
 // ping runs test.ping synchronously (client local) on tgt and returns the minions that
 // answered and those the master expected but that did not answer within the layer's ping
-// timeout: salt-api's local client gives each of those false. A list target's IDs without an
-// accepted key appear in neither.
+// timeout: salt-api's local client gives each of those "Minion did not return. [No
+// response]…" instead of true. Salt 3006 answers the same for the IDs of a list target that
+// have no accepted key; resolve tells those apart.
 func (l *Layer) ping(ctx context.Context, tgt, tgtType string) (up, silent []string, err error) {
 	ret, err := l.api.lowstate(ctx, map[string]any{
 		"client": "local", "tgt": tgt, "tgt_type": tgtType, "fun": "test.ping",
@@ -50,6 +51,13 @@ func (l *Layer) resolve(ctx context.Context, u executor.Unit) ([]string, error) 
 	up, silent, err := l.ping(ctx, tgt, tgtType)
 	if err != nil {
 		return nil, err
+	}
+	if len(silent) > 0 && tgtType == "list" {
+		accepted, err := l.acceptedKeys(ctx)
+		if err != nil {
+			return nil, err
+		}
+		silent = minus(silent, minus(silent, accepted))
 	}
 	if len(silent) > 0 {
 		return nil, fmt.Errorf("minion %s did not answer test.ping within %s (targets %s %q); nothing was run",
@@ -84,4 +92,24 @@ func (l *Layer) newcomers(ctx context.Context, u executor.Unit, planned []string
 // targetNote is the preview's note on how a glob was resolved: "targets web* = node1, node2".
 func targetNote(tgt string, minions []string) string {
 	return fmt.Sprintf("targets %s = %s", tgt, strings.Join(minions, ", "))
+}
+
+// acceptedKeys lists the minions whose keys the master accepted (wheel key.list_all).
+func (l *Layer) acceptedKeys(ctx context.Context) ([]string, error) {
+	ret, err := l.api.lowstate(ctx, map[string]any{"client": "wheel", "fun": "key.list_all"})
+	if err != nil {
+		return nil, fmt.Errorf("listing the master's minion keys: %w", err)
+	}
+	var w struct {
+		Data struct {
+			Return struct {
+				Minions []string `json:"minions"`
+			} `json:"return"`
+			Success bool `json:"success"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(ret[0], &w); err != nil || !w.Data.Success {
+		return nil, fmt.Errorf("listing the master's minion keys: unexpected answer %s", excerpt(ret[0]))
+	}
+	return w.Data.Return.Minions, nil
 }
