@@ -152,3 +152,38 @@ func TestRealStreamDroppingMidApplyFallsBackToJobs(t *testing.T) {
 		t.Errorf("want exactly one state from the stream before it dropped; logs:\n%s", logs.String())
 	}
 }
+
+func TestRealMinionJoiningAfterThePlanIsNotConfigured(t *testing.T) {
+	r := needSalt(t)
+	l := r.layer(t, nil, func(c *Config) { c.Targets = []string{"eos-minion*"} })
+	dir := r.dir(t)
+	spec := fileSpec("join", dir, 1, "")
+	p, err := l.Plan(context.Background(), spec)
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	if !strings.HasPrefix(p.Summary, "targets eos-minion* = "+r.minion+"; ") {
+		t.Errorf("summary %q, want the glob resolved to %s", p.Summary, r.minion)
+	}
+	const second = "eos-minion-joined"
+	r.minionCmd(t, "start", second)
+	t.Cleanup(func() {
+		r.minionCmd(t, "stop", second)
+		if _, err := l.api.lowstate(context.Background(), map[string]any{"client": "wheel", "fun": "key.delete", "match": second}); err != nil {
+			t.Errorf("deleting %s's key: %v", second, err)
+		}
+	})
+	r.waitMinion(t, l, second)
+	rec := &recorder{}
+	res, err := l.Apply(context.Background(), spec, p, rec.report)
+	if err != nil {
+		t.Fatalf("Apply: %v", err)
+	}
+	if !strings.HasSuffix(res.Summary, "; "+second+" joined since the plan, not configured (plan again to include it)") ||
+		!strings.HasPrefix(res.Summary, "2 states on "+r.minion+", ") {
+		t.Errorf("summary %q, want the states on %s only and %s reported", res.Summary, r.minion, second)
+	}
+	if ev := rec.all(); len(ev) != 3 || ev[0].Resource != second {
+		t.Errorf("events %+v, want %s's notice and two states", ev, second)
+	}
+}
