@@ -136,12 +136,14 @@ type VaultConfig struct {
 type SaltConfig struct {
 	// URL of salt-api (EOS_SALT_URL).
 	URL string `hcl:"url,optional"`
-	// Username and Password for eauth; prefer EOS_SALT_PASSWORD for the password.
+	// Username (EOS_SALT_USERNAME) and Password for eauth; prefer EOS_SALT_PASSWORD for the
+	// password.
 	Username string `hcl:"username,optional"`
 	Password string `hcl:"password,optional"`
-	// EAuth is the external auth backend (default pam).
+	// EAuth is the external auth backend (EOS_SALT_EAUTH; default pam).
 	EAuth string `hcl:"eauth,optional"`
-	// Targets are the default minions (a glob like "*" or a list).
+	// Targets are the default minions (a glob like "*" or a list; EOS_SALT_TARGETS, comma
+	// separated).
 	Targets []string `hcl:"targets,optional"`
 	// DisableEvents stops following salt-api's /events stream during an apply (progress then
 	// comes per minion, from polling /jobs).

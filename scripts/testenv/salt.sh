@@ -6,7 +6,8 @@
 # and runs from its tree with Debian's /usr/bin/python3 and Debian packages.
 #
 #   salt.sh build                unpack the tarball into the cache, install missing packages
-#   salt.sh present              exit 0 when build has run and the packages are installed
+#   salt.sh present              exit 0 when the packages are installed and Salt is unpacked or
+#                                its tarball is at hand, so start needs no network
 #   salt.sh start STATE_DIR      start the three daemons, wait until the minion answers
 #                                test.ping through salt-api, write STATE_DIR/env
 #   salt.sh stop STATE_DIR       stop them and remove their data; always safe to call
@@ -20,7 +21,8 @@
 #   EOS_TEST_SALT_PASSWORD   its password (random per start; the master is on loopback)
 #   EOS_TEST_SALT_EAUTH      sharedsecret
 #   EOS_TEST_SALT_MINION     the minion's id
-#   EOS_TEST_SALT_DATA       a directory the minion's states may manage files under
+#   EOS_TEST_SALT_DATA       the minion's eos_data_dir: the blueprints' local Salt states
+#                            manage files only under it
 #   EOS_TEST_SALT_STATE      STATE_DIR
 #
 # Environment: EOS_SALT_VENDOR overrides where the tarball is; EOS_SALT_TOKEN_EXPIRE the
@@ -60,7 +62,11 @@ missing_packages() {
 	done
 }
 
-present() { [[ -f $CACHE_DIR/tree/scripts/salt-master && -z $(missing_packages) ]]; }
+unpacked() { [[ -f $CACHE_DIR/tree/scripts/salt-master ]]; }
+
+# present: the packages are installed and Salt is unpacked, or its tarball is at hand (start
+# unpacks it, which needs no network).
+present() { [[ -z $(missing_packages) ]] && { unpacked || [[ -f $(vendor_dir)/salt-$SALT_VERSION.tar.gz ]]; }; }
 
 build() {
 	local missing tarball
@@ -171,7 +177,7 @@ daemon() {
 
 start() {
 	local state=$1 start=$SECONDS pub ret api url password minion=eos-minion
-	present || build
+	{ unpacked && [[ -z $(missing_packages) ]]; } || build
 	mkdir -p "$state"
 	state=$(cd "$state" && pwd)
 	alive "$state/master.pid" && die "a master is already running for $state"
@@ -246,6 +252,8 @@ log_level_logfile: info
 acceptance_wait_time: 1
 random_reauth_delay: 0
 enable_gpu_grains: False
+# The blueprints' local Salt states manage files only under this directory.
+eos_data_dir: $state/data
 YAML
 	daemon "minion-$id" "$state" "$dir/conf" salt-minion
 }
