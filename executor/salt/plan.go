@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -93,7 +94,7 @@ func (l *Layer) Plan(ctx context.Context, spec executor.Spec) (executor.LayerPla
 		}
 		digest = append(digest, line)
 		ps.Targets[r.unit.Service] = r.on
-		if tgt, tgtType, _ := l.target(r.unit); tgtType == "glob" {
+		if tgt, tgtType, _ := l.target(r.unit); tgtType == "glob" && !slices.Contains(summaries, targetNote(tgt, r.on)) {
 			summaries = append(summaries, targetNote(tgt, r.on))
 		}
 		for _, m := range r.rets {
