@@ -59,9 +59,10 @@ type TerraformConfig struct {
 	Mirror string `hcl:"mirror,optional"`
 	// MirrorInclude lists the providers served by Mirror (default registry.terraform.io/eos/*).
 	MirrorInclude []string `hcl:"mirror_include,optional"`
-	// Variants maps environments to the blueprints' variant they use, for the Terraform and
-	// the Nomad parts alike (e.g. { production = "production" }: Hetzner, Cloudflare and
-	// docker jobs); others use "local": the simulated cloud and raw_exec jobs.
+	// Variants maps environments to the blueprints' variant they use, for the Salt, Terraform
+	// and Nomad parts alike (e.g. { production = "production" }: LVM and packages, Hetzner,
+	// Cloudflare and docker jobs); others use "local": files under the minion's eos_data_dir,
+	// the simulated cloud and raw_exec jobs.
 	Variants map[string]string `hcl:"variants,optional"`
 	// CloudDir is where the local variant's simulated cloud (eoslab) keeps its objects
 	// (default DATA_DIR/cloud).
