@@ -28,8 +28,10 @@ func TestRealShippedLocalStates(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			root := filepath.Join(r.data, "srv", b.Name)
-			t.Cleanup(func() { os.RemoveAll(root) })
+			// Under a directory of this test's own: other packages' tests share the minion.
+			top := r.dir(t)
+			rendered.Salt.Pillar["mount_point"] = strings.TrimPrefix(top, r.data) + "/srv/" + b.Name
+			root := filepath.Join(top, "srv", b.Name)
 			spec := executor.Spec{Verb: "create", Target: b.Name, Env: "local", Units: []executor.Unit{{Service: b.Name,
 				Salt: &executor.SaltPart{State: rendered.Salt.State, Text: rendered.Salt.Text, Pillar: rendered.Salt.Pillar}}}}
 			p, err := l.Plan(ctx, spec)

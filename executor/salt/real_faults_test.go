@@ -21,16 +21,17 @@ import (
 
 func TestRealUnreachableMinionFailsThePlan(t *testing.T) {
 	r := needSalt(t)
-	l := r.layer(t, nil, func(c *Config) { c.Targets = []string{"eos-*"} })
+	// A minion of its own, so that tests of other packages using the shared one go on.
+	const down = "eos-down"
+	l := r.layer(t, nil, func(c *Config) { c.Targets = []string{"eos-down*"} })
 	dir := r.dir(t)
-	r.minionCmd(t, "stop", r.minion)
-	t.Cleanup(func() {
-		r.minionCmd(t, "start", r.minion)
-		r.waitMinion(t, l, r.minion)
-	})
+	r.minionCmd(t, "start", down)
+	t.Cleanup(func() { r.forget(t, l, down) })
+	r.waitMinion(t, l, down)
+	r.minionCmd(t, "stop", down)
 	start := time.Now()
 	_, err := l.Plan(context.Background(), fileSpec("down", dir, 1, ""))
-	if err == nil || !strings.Contains(err.Error(), "minion "+r.minion+" did not answer test.ping within 5s (targets glob \"eos-*\"); nothing was run") {
+	if err == nil || !strings.Contains(err.Error(), "minion "+down+" did not answer test.ping within 5s (targets glob \"eos-down*\"); nothing was run") {
 		t.Fatalf("Plan with the minion stopped = %v, want it named", err)
 	}
 	if took := time.Since(start); took > time.Minute {
@@ -167,12 +168,7 @@ func TestRealMinionJoiningAfterThePlanIsNotConfigured(t *testing.T) {
 	}
 	const second = "eos-minion-joined"
 	r.minionCmd(t, "start", second)
-	t.Cleanup(func() {
-		r.minionCmd(t, "stop", second)
-		if _, err := l.api.lowstate(context.Background(), map[string]any{"client": "wheel", "fun": "key.delete", "match": second}); err != nil {
-			t.Errorf("deleting %s's key: %v", second, err)
-		}
-	})
+	t.Cleanup(func() { r.forget(t, l, second) })
 	r.waitMinion(t, l, second)
 	rec := &recorder{}
 	res, err := l.Apply(context.Background(), spec, p, rec.report)

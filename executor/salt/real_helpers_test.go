@@ -82,6 +82,15 @@ func (r realSalt) minionCmd(t *testing.T, action, id string) {
 	}
 }
 
+// forget stops a minion a test started and deletes its key, so that globs match it no more.
+func (r realSalt) forget(t *testing.T, l *Layer, id string) {
+	t.Helper()
+	r.minionCmd(t, "stop", id)
+	if _, err := l.api.lowstate(context.Background(), map[string]any{"client": "wheel", "fun": "key.delete", "match": id}); err != nil {
+		t.Errorf("deleting %s's key: %v", id, err)
+	}
+}
+
 // waitMinion polls until id answers test.ping through salt-api, or fails the test.
 func (r realSalt) waitMinion(t *testing.T, l *Layer, id string) {
 	t.Helper()

@@ -12,8 +12,10 @@ import (
 )
 
 // These tests run the layer against the real salt-master, salt-minion and salt-api that
-// scripts/testenv/salt.sh starts. They run one after the other (no t.Parallel): some stop the
-// minion.
+// scripts/testenv/salt.sh starts. They run one after the other (no t.Parallel): some start and
+// stop minions of their own, which a glob would otherwise see. Tests of other packages may use
+// the shared minion at the same time, so each test keeps its files in a directory of its own
+// and never stops the shared minion.
 
 func TestRealPlanApplyAndDrift(t *testing.T) {
 	r := needSalt(t)
