@@ -7,7 +7,9 @@
 // <StateDir>/<service>_<sha256 prefix>.sls, so what was planned is exactly what runs and no
 // file sync is needed. It then runs state.apply of that state on the unit's targets with the
 // compiled pillar passed as request data (kwarg "pillar"), never templated into the state text:
-// with test=True to plan and to check drift, for real to apply. Jobs run asynchronously
+// with test=True to plan and to check drift, for real to apply, and with queue=True, so that a
+// minion busy with another state run (a scheduled highstate, a concurrent plan) runs it next
+// instead of refusing it with "The function "state.apply" is running as PID …". Jobs run asynchronously
 // (client local_async); /jobs/<jid> is the source of truth for every minion's return, and a run
 // ends when every targeted minion has returned there or the timeout passes.
 //

@@ -52,9 +52,9 @@ const noResponse = "Minion did not return. [No response]\nThe minions may not ha
 
 // applyCall is one state.apply the fake received.
 type applyCall struct {
-	Tgt, TgtType, SLS, Text string
-	Pillar                  map[string]any
-	Test, StateEvents       bool
+	Tgt, TgtType, SLS, Text  string
+	Pillar                   map[string]any
+	Test, StateEvents, Queue bool
 }
 
 type fakeJob struct {
@@ -196,12 +196,13 @@ func (f *fakeSaltAPI) startJob(c map[string]any) any {
 	pillar, _ := kwarg["pillar"].(map[string]any)
 	test, _ := kwarg["test"].(bool)
 	stateEvents, _ := kwarg["state_events"].(bool)
+	queue, _ := kwarg["queue"].(bool)
 	matched := f.match(tgt, tgtType)
 	if len(matched) == 0 {
 		return map[string]any{}
 	}
 	text, found := f.files[strings.ReplaceAll(sls, ".", "/")+".sls"]
-	f.calls = append(f.calls, applyCall{Tgt: tgt, TgtType: tgtType, SLS: sls, Text: text, Pillar: pillar, Test: test, StateEvents: stateEvents})
+	f.calls = append(f.calls, applyCall{Tgt: tgt, TgtType: tgtType, SLS: sls, Text: text, Pillar: pillar, Test: test, StateEvents: stateEvents, Queue: queue})
 	f.jid++
 	jid := fmt.Sprintf("20240101000000%06d", f.jid)
 	j := &fakeJob{minions: matched, returns: map[string]any{}, released: map[string]bool{}}

@@ -97,7 +97,9 @@ func (l *Layer) startJob(ctx context.Context, u executor.Unit, on []string, sls 
 	if pillar == nil {
 		pillar = map[string]any{}
 	}
-	kwarg := map[string]any{"pillar": pillar, "test": test, "saltenv": l.saltEnv}
+	// queue: a minion already running states (another unit's, a scheduled highstate) runs
+	// this one after it instead of refusing it; the layer's timeout still bounds the wait.
+	kwarg := map[string]any{"pillar": pillar, "test": test, "saltenv": l.saltEnv, "queue": true}
 	if stateEvents {
 		kwarg["state_events"] = true
 	}

@@ -123,8 +123,8 @@ func TestPlanListsWhatWouldChangePerMinion(t *testing.T) {
 		t.Fatalf("%d state.apply calls, want 1", len(calls))
 	}
 	c := calls[0]
-	if !c.Test || c.Tgt != "node1,node2" || c.TgtType != "list" {
-		t.Errorf("call %+v, want test=True on list node1,node2", c)
+	if !c.Test || !c.Queue || c.Tgt != "node1,node2" || c.TgtType != "list" {
+		t.Errorf("call %+v, want test=True, queue=True on list node1,node2", c)
 	}
 	if c.Text != lvmText || !strings.HasPrefix(c.SLS, "eos.lvm_") {
 		t.Errorf("the minions ran %q (sls %s), want the unit's state text under eos.lvm_<hash>", c.Text, c.SLS)

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/eosbot/eos/executor"
 )
 
 // Faults of the real Salt: a minion that is down, a token that expired, an event stream that
@@ -181,5 +183,31 @@ func TestRealMinionJoiningAfterThePlanIsNotConfigured(t *testing.T) {
 	}
 	if ev := rec.all(); len(ev) != 3 || ev[0].Resource != second {
 		t.Errorf("events %+v, want %s's notice and two states", ev, second)
+	}
+}
+
+// Two runs on one minion at once: the second waits for the first (queue=True) instead of
+// failing with "The function "state.apply" is running as PID …".
+func TestRealConcurrentRunsOnOneMinionQueue(t *testing.T) {
+	r := needSalt(t)
+	l := r.layer(t, nil, nil)
+	specs := []executor.Spec{
+		fileSpec("first", r.dir(t), 1, "slow:\n  cmd.run:\n    - name: sleep 3\n"),
+		fileSpec("second", r.dir(t), 2, "slow:\n  cmd.run:\n    - name: sleep 3\n"),
+	}
+	errs := make(chan error, len(specs))
+	for _, spec := range specs {
+		go func() {
+			p, err := l.Plan(context.Background(), spec)
+			if err == nil {
+				_, err = l.Apply(context.Background(), spec, p, nil)
+			}
+			errs <- err
+		}()
+	}
+	for range specs {
+		if err := <-errs; err != nil {
+			t.Errorf("a concurrent run failed: %v", err)
+		}
 	}
 }
