@@ -107,6 +107,10 @@ type Blueprint struct {
 	// NomadVariants lists the Nomad job files the same way: DefaultVariant (the nomad block's
 	// job) first, then its variant blocks; nil without a nomad part. Nomad.Path is the default.
 	NomadVariants []Variant
+	// SaltVariants lists the Salt states the same way: DefaultVariant (the salt block's state,
+	// which for the shipped blueprints manages only files under the minion's eos_data_dir)
+	// first, then its variant blocks ("production": the host's real storage and packages).
+	SaltVariants []Variant
 	// Files is the blueprint folder.
 	Files fs.FS
 	// Source names the folder in messages ("embedded:nextcloud" or a path on disk).
@@ -169,15 +173,25 @@ func (b *Blueprint) variants() []Variant {
 // NomadVariant looks a Nomad variant up by name; "" is DefaultVariant. A name the nomad part
 // does not declare gives its default job with ok false; nil without a nomad part.
 func (b *Blueprint) NomadVariant(name string) (v *Variant, ok bool) {
-	if b.Nomad == nil {
+	return partVariant(b.Nomad, b.NomadVariants, name)
+}
+
+// SaltVariant looks a Salt variant up by name, like NomadVariant.
+func (b *Blueprint) SaltVariant(name string) (v *Variant, ok bool) {
+	return partVariant(b.Salt, b.SaltVariants, name)
+}
+
+// partVariant finds variant name of a part with variants vs ("" is DefaultVariant); a name the
+// part does not declare gives its default with ok false; nil without the part.
+func partVariant(p *Part, vs []Variant, name string) (v *Variant, ok bool) {
+	if p == nil {
 		return nil, false
 	}
 	if name == "" {
 		name = DefaultVariant
 	}
-	vs := b.NomadVariants
 	if len(vs) == 0 {
-		vs = []Variant{{Name: DefaultVariant, Path: b.Nomad.Path, Range: b.Nomad.Range}}
+		vs = []Variant{{Name: DefaultVariant, Path: p.Path, Range: p.Range}}
 	}
 	for i := range vs {
 		if vs[i].Name == name {

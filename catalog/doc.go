@@ -70,7 +70,10 @@
 //	  }
 //
 //	  salt {
-//	    state  = "salt/nextcloud.sls"
+//	    state  = "salt/local.sls"                   # the "local" variant: files under a data dir
+//	    variant "production" {                      # more variants, optional; each a state
+//	      state = "salt/nextcloud.sls"              #   taking the same pillar
+//	    }
 //	    pillar = { lv_name = "data-${service.name}", lv_size = flag.storage }
 //	  }
 //	  terraform {
@@ -139,6 +142,14 @@
 //	{{ with secret "${var.vault_secrets_path}" }}DB_PASSWORD={{ .Data.data.db_password }}{{ end }}
 //
 // The task's vault stanza names a policy that may read that path (see the README).
+//
+// The salt block has variants too, picked by the same Request.Variant. The shipped blueprints'
+// "local" state manages only files under the directory the minion's own configuration names
+// (eos_data_dir: scripts/testenv/salt.sh sets it), at the paths production would use: a marker
+// standing for the data volume and the service's configuration file, so it is safe on a laptop
+// and a hand edit of those files is real drift. A minion without eos_data_dir gets one failing
+// state instead. The "production" state does the real work (LVM, filesystems, mounts,
+// packages), which only a dedicated minion should run. Blueprint.SaltVariants lists them.
 //
 // # Expressions
 //

@@ -148,7 +148,7 @@ func (d *decoder) blocks(b *Blueprint, blocks hcl.Blocks) {
 		case "secret":
 			b.Secrets = append(b.Secrets, d.secret(blk))
 		case "salt":
-			b.Salt = d.part(blk)
+			b.Salt, b.SaltVariants = d.variantPart(blk)
 		case "terraform":
 			b.Terraform, b.Variants = d.variantPart(blk)
 		case "nomad":
@@ -301,8 +301,9 @@ func (d *decoder) partContent(blk *hcl.Block, blocks []hcl.BlockHeaderSchema) (*
 	return p, content
 }
 
-// variantPart decodes a terraform or nomad block: its module (or job) is DefaultVariant, and
-// each variant block names another module (or job) receiving the same variables.
+// variantPart decodes a salt, terraform or nomad block: its state (module, job) is
+// DefaultVariant, and each variant block names another state (module, job) receiving the same
+// pillar (variables).
 func (d *decoder) variantPart(blk *hcl.Block) (*Part, []Variant) {
 	attr := partSchemas[blk.Type][0]
 	p, content := d.partContent(blk, []hcl.BlockHeaderSchema{{Type: "variant", LabelNames: []string{"name"}}})

@@ -50,9 +50,11 @@ type Rendered struct {
 
 // RenderedSalt is the Salt state file and the pillar it is applied with.
 type RenderedSalt struct {
-	State  string // path in the blueprint folder
-	Text   string
-	Pillar map[string]any
+	// Variant is the name of the variant whose state Text holds ("local", "production").
+	Variant string
+	State   string // path in the blueprint folder
+	Text    string
+	Pillar  map[string]any
 }
 
 // RenderedTerraform is the module and its variables (written as terraform.tfvars.json).
@@ -109,18 +111,20 @@ func (b *Blueprint) Render(req Request) (*Rendered, error) {
 		return nil, err
 	}
 	if p := b.Salt; p != nil {
-		r.Salt = &RenderedSalt{State: p.Path}
-		if r.Salt.Text, err = b.readFile(p.Path); err == nil {
+		v, _ := b.SaltVariant(req.Variant) // a variant the state lacks runs its default state
+		r.Salt = &RenderedSalt{Variant: v.Name, State: v.Path}
+		if r.Salt.Text, err = b.readFile(v.Path); err == nil {
 			r.Salt.Pillar, err = b.object(ctx, p.Data)
 		}
 	}
 	if p := b.Terraform; p != nil && err == nil {
 		v, ok := b.Variant(req.Variant)
 		if !ok {
-			if _, nomadHas := b.NomadVariant(req.Variant); !nomadHas {
+			_, nomadHas := b.NomadVariant(req.Variant)
+			if _, saltHas := b.SaltVariant(req.Variant); !nomadHas && !saltHas {
 				return nil, b.requestErr("no Terraform variant %q (%s)", req.Variant, nameList("variants", b.VariantNames()))
 			}
-			v, _ = b.Variant(DefaultVariant) // only the Nomad part has this variant
+			v, _ = b.Variant(DefaultVariant) // only the Nomad or Salt part has this variant
 		}
 		r.Terraform = &RenderedTerraform{Variant: v.Name}
 		if r.Terraform.Files, err = b.readTree(v.Path); err == nil {

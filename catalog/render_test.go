@@ -82,8 +82,8 @@ func TestRenderTypedData(t *testing.T) {
 			t.Errorf("module file %s missing; have %v", name, sortedKeys(r.Terraform.Files))
 		}
 	}
-	if !strings.Contains(r.Salt.Text, "lvm.lv_present") || r.Salt.State != "salt/nextcloud.sls" {
-		t.Errorf("salt state %s not copied in", r.Salt.State)
+	if !strings.Contains(r.Salt.Text, "nextcloud-data-volume") || r.Salt.State != "salt/local.sls" || r.Salt.Variant != "local" {
+		t.Errorf("salt state %s (variant %s) not copied in, want the local state", r.Salt.State, r.Salt.Variant)
 	}
 	if !strings.Contains(r.Nomad.Template, `job "nextcloud"`) {
 		t.Error("nomad job not copied in")

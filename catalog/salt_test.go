@@ -12,10 +12,16 @@ import (
 // jinja2 and PyYAML (testdata/render_sls.py). Without them the test skips, except in CI.
 func renderSLS(t *testing.T, template string, pillar map[string]any) map[string]map[string][]any {
 	t.Helper()
+	return renderSLSOn(t, template, pillar, nil)
+}
+
+// renderSLSOn is renderSLS on a minion whose configuration holds opts (for config.get).
+func renderSLSOn(t *testing.T, template string, pillar, opts map[string]any) map[string]map[string][]any {
+	t.Helper()
 	if err := exec.Command("python3", "-c", "import jinja2, yaml").Run(); err != nil {
 		missing(t, fmt.Sprintf("python3 with jinja2 and yaml is needed to render Salt states: %v", err))
 	}
-	in, err := json.Marshal(map[string]any{"template": template, "pillar": pillar})
+	in, err := json.Marshal(map[string]any{"template": template, "pillar": pillar, "opts": opts})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +56,7 @@ func TestShippedSaltStatesRender(t *testing.T) {
 	c := loadEmbedded(t)
 	for _, b := range c.Services() {
 		t.Run(b.Name, func(t *testing.T) {
-			r, err := b.Render(Request{Env: "test"})
+			r, err := b.Render(Request{Env: "test", Variant: "production"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -73,7 +79,7 @@ func TestShippedSaltStatesRender(t *testing.T) {
 // strings, not as new keys or states.
 func TestSaltValuesStayData(t *testing.T) {
 	nc := service(t, loadEmbedded(t), "nextcloud")
-	r, err := nc.Render(Request{Env: "test"})
+	r, err := nc.Render(Request{Env: "test", Variant: "production"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +100,7 @@ func TestSaltValuesStayData(t *testing.T) {
 func TestResizeStateRenders(t *testing.T) {
 	op, _ := loadEmbedded(t).Operation("resize", "lvm")
 	size, _ := ParseSize("+50G")
-	r, err := op.Render(Request{Args: []Value{StringValue(String, "data-nextcloud"), size}})
+	r, err := op.Render(Request{Args: []Value{StringValue(String, "data-nextcloud"), size}, Variant: "production"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -136,10 +136,15 @@ func (d *decoder) checkCall(b *Blueprint, call *hclsyntax.FunctionCallExpr) {
 
 // checkParts reports layer files that are missing, and template variables the manifest sets but
 // the template does not declare (or declares without a default and the manifest leaves unset).
-// Every Terraform and Nomad variant is checked against its part's one variables attribute.
+// Every Salt, Terraform and Nomad variant is checked against its part's one data attribute.
 func (d *decoder) checkParts(b *Blueprint) {
-	if p := b.Salt; p != nil && d.validPath(p, "salt state") {
-		d.regularFile(p, "salt state")
+	if p := b.Salt; p != nil {
+		for _, v := range b.SaltVariants {
+			state := &Part{Path: v.Path, Data: p.Data, Range: v.Range}
+			if d.validPath(state, "salt state") {
+				d.regularFile(state, "salt state")
+			}
+		}
 	}
 	if p := b.Terraform; p != nil {
 		for _, v := range b.Variants {

@@ -146,7 +146,7 @@ func TestLoadVariantProblems(t *testing.T) {
 func TestVariantsOfHandBuiltBlueprint(t *testing.T) {
 	nc := service(t, loadEmbedded(t), "nextcloud")
 	bare := *nc
-	bare.Variants, bare.NomadVariants = nil, nil
+	bare.Variants, bare.NomadVariants, bare.SaltVariants = nil, nil, nil
 	if got := bare.VariantNames(); !reflect.DeepEqual(got, []string{"local"}) {
 		t.Errorf("variants = %v, want [local]", got)
 	}

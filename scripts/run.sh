@@ -1,15 +1,28 @@
 #!/usr/bin/env bash
-# run.sh runs bin/eos serve on its embedded default, for `make run`. When the Nomad agent that
-# scripts/testenv/nomad.sh builds is in the cache, it starts a dev agent (state in
-# .eos/nomad-agent), points Eos's Nomad layer at it (EOS_NOMAD_ADDR), so the blueprints' local
-# jobs run for real, and stops the agent when eos exits, however it exits. Without the agent,
-# eos runs with Nomad "not configured" and one line says how to get it. Arguments go to
-# `eos serve`; the environment (EOS_TERRAFORM_MIRROR, EOS_LOG_LEVEL, ...) passes through.
+# run.sh runs bin/eos serve on its embedded default, for `make run`, with as many layers real as
+# this machine allows:
+# - Nomad: when the agent scripts/testenv/nomad.sh builds is in the cache, a dev agent (state in
+#   .eos/nomad-agent) runs the blueprints' local jobs (EOS_NOMAD_ADDR).
+# - Salt: when Salt's Debian packages are installed and its tarball (../shared/vendor/salt) or
+#   an unpacked copy is at hand, a salt-master, a minion and salt-api (state in .eos/salt) run
+#   the blueprints' local states, which manage files under .eos/salt/data (EOS_SALT_URL, ...).
+# Each is stopped when eos exits, however it exits; a layer that cannot run is "not configured"
+# and one line says how to get it. Arguments go to `eos serve`; the environment
+# (EOS_TERRAFORM_MIRROR, EOS_LOG_LEVEL, a Nomad or Salt of the caller's own, ...) passes through.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 nomad_bin=${XDG_CACHE_HOME:-$HOME/.cache}/eos/nomad/v1.4.1/bin/nomad
 agent=.eos/nomad-agent
+salt_state=.eos/salt
+started=()
+stop_all() {
+	local s
+	for s in "${started[@]}"; do
+		scripts/testenv/"$s".sh stop "$([[ $s == nomad ]] && echo "$agent" || echo "$salt_state")" >/dev/null 2>&1 || true
+	done
+}
+trap stop_all EXIT
 
 if [[ -n ${EOS_NOMAD_ADDR:-} ]]; then
 	: # a Nomad of the caller's own: use it as is
@@ -17,7 +30,7 @@ elif [[ -x $nomad_bin ]]; then
 	mkdir -p "$agent"
 	# An agent left by a run that was killed too hard to clean up would refuse to start.
 	scripts/testenv/nomad.sh stop "$agent" >/dev/null 2>&1 || true
-	trap 'scripts/testenv/nomad.sh stop "$agent" >/dev/null 2>&1 || true' EXIT
+	started+=(nomad)
 	scripts/testenv/nomad.sh start "$agent"
 	# shellcheck disable=SC1091 # written by nomad.sh start
 	source "$agent/env"
@@ -27,10 +40,26 @@ else
 	echo "run.sh: no Nomad agent built, so the Nomad layer is skipped; for real workloads run scripts/testenv/nomad.sh build (several minutes, once)"
 fi
 
+if [[ -n ${EOS_SALT_URL:-} ]]; then
+	: # a Salt of the caller's own
+elif scripts/testenv/salt.sh present 2>/dev/null; then
+	mkdir -p "$salt_state"
+	scripts/testenv/salt.sh stop "$salt_state" >/dev/null 2>&1 || true
+	started+=(salt)
+	scripts/testenv/salt.sh start "$salt_state"
+	# shellcheck disable=SC1091 # written by salt.sh start
+	source "$salt_state/env"
+	export EOS_SALT_URL=$EOS_TEST_SALT_URL EOS_SALT_USERNAME=$EOS_TEST_SALT_USER \
+		EOS_SALT_PASSWORD=$EOS_TEST_SALT_PASSWORD EOS_SALT_EAUTH=$EOS_TEST_SALT_EAUTH
+	echo "run.sh: Salt master, minion $EOS_TEST_SALT_MINION and salt-api at $EOS_SALT_URL; the local states manage files under $EOS_TEST_SALT_DATA; they stop when eos does"
+else
+	echo "run.sh: no Salt at hand, so the Salt layer is skipped; for it run scripts/testenv/salt.sh build (unpacks ../shared/vendor/salt, installs Debian's python3 packages)"
+fi
+
 # Not exec: the trap above must run after eos exits. Ctrl-C reaches eos (same process group)
 # and ends it; this shell survives it (a handled signal, unlike an ignored one, is not passed
-# on as ignored to eos), waits for eos, then stops the agent (started in a session of its own,
-# so Ctrl-C never reaches it).
+# on as ignored to eos), waits for eos, then stops the servers (started in sessions of their
+# own, so Ctrl-C never reaches them).
 trap ':' INT TERM
 status=0
 ./bin/eos serve "$@" || status=$?

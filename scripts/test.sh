@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # test.sh runs every test of Eos with the real servers they need: it builds (or takes from the
 # cache under ~/.cache/eos) Mattermost with its PostgreSQL, a Nomad agent, a Vault dev server, a
-# Consul dev agent and a PostgreSQL for Terraform's consul and pg backends, starts them on loopback, exports where they listen,
-# runs `go vet` and `go test ./...`, and stops the servers whatever happens. Called by
+# Consul dev agent, a PostgreSQL for Terraform's consul and pg backends, and a Salt master, minion
+# and salt-api (from the tarball in ../shared/vendor/salt), starts them on loopback, exports where
+# they listen, runs `go vet` and `go test ./...`, and stops the servers whatever happens. Called by
 # `make test`; arguments go to `go test`. `test.sh --bench [ARGS]` runs the benchmarks instead
 # (`make bench`), with the same servers, so the ones that need Mattermost run too.
 set -euo pipefail
@@ -18,7 +19,7 @@ if [[ ${1:-} == --bench ]]; then
 	shift
 fi
 # Vault before Nomad: nomad.sh integrates the agent with the Vault whose env is exported then.
-servers=(mattermost vault nomad consul postgres)
+servers=(mattermost vault nomad consul postgres salt)
 state=$(mktemp -d "${TMPDIR:-/tmp}/eos-test.XXXXXX")
 chmod 755 "$state"
 cleanup() {

@@ -66,9 +66,10 @@ type TerraformConfig struct {
 	Mirror string `hcl:"mirror,optional"`
 	// MirrorInclude lists the providers served by Mirror (default registry.terraform.io/eos/*).
 	MirrorInclude []string `hcl:"mirror_include,optional"`
-	// Variants maps environments to the blueprints' variant they use, for the Terraform and
-	// the Nomad parts alike (e.g. { production = "production" }: Hetzner, Cloudflare and
-	// docker jobs); others use "local": the simulated cloud and raw_exec jobs.
+	// Variants maps environments to the blueprints' variant they use, for the Salt, Terraform
+	// and Nomad parts alike (e.g. { production = "production" }: LVM and packages, Hetzner,
+	// Cloudflare and docker jobs); others use "local": files under the minion's eos_data_dir,
+	// the simulated cloud and raw_exec jobs.
 	Variants map[string]string `hcl:"variants,optional"`
 	// CloudDir is where the local variant's simulated cloud (eoslab) keeps its objects
 	// (default DATA_DIR/cloud).
@@ -143,12 +144,14 @@ type VaultConfig struct {
 type SaltConfig struct {
 	// URL of salt-api (EOS_SALT_URL).
 	URL string `hcl:"url,optional"`
-	// Username and Password for eauth; prefer EOS_SALT_PASSWORD for the password.
+	// Username (EOS_SALT_USERNAME) and Password for eauth; prefer EOS_SALT_PASSWORD for the
+	// password.
 	Username string `hcl:"username,optional"`
 	Password string `hcl:"password,optional"`
-	// EAuth is the external auth backend (default pam).
+	// EAuth is the external auth backend (EOS_SALT_EAUTH; default pam).
 	EAuth string `hcl:"eauth,optional"`
-	// Targets are the default minions (a glob like "*" or a list).
+	// Targets are the default minions (a glob like "*" or a list; EOS_SALT_TARGETS, comma
+	// separated).
 	Targets []string `hcl:"targets,optional"`
 	// DisableEvents stops following salt-api's /events stream during an apply (progress then
 	// comes per minion, from polling /jobs).

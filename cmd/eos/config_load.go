@@ -67,6 +67,11 @@ func (c *Config) applyEnv(getenv func(string) string) {
 	if c.Salt != nil {
 		set(&c.Salt.URL, "EOS_SALT_URL")
 		set(&c.Salt.Password, "EOS_SALT_PASSWORD")
+		set(&c.Salt.Username, "EOS_SALT_USERNAME")
+		set(&c.Salt.EAuth, "EOS_SALT_EAUTH")
+		if v := getenv("EOS_SALT_TARGETS"); v != "" {
+			c.Salt.Targets = strings.Split(v, ",")
+		}
 	}
 	if getenv("EOS_SLACK_APP_TOKEN") != "" && c.Slack == nil {
 		c.Slack = &SlackConfig{}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -128,6 +129,18 @@ func TestConfigChoosesAdapters(t *testing.T) {
 	})
 	if cfg.Slack.AppToken != "xapp-a" || cfg.Slack.BotToken != "xoxb-b" || cfg.Discord.Token != "d" || cfg.Mattermost.Token != "m" {
 		t.Errorf("all three adapters from one configuration: %+v %+v %+v", cfg.Slack, cfg.Discord, cfg.Mattermost)
+	}
+}
+
+func TestConfigSaltFromEnvironment(t *testing.T) {
+	cfg := &Config{}
+	cfg.applyEnv(func(k string) string {
+		return map[string]string{"EOS_SALT_URL": "http://127.0.0.1:8000", "EOS_SALT_USERNAME": "eos", "EOS_SALT_PASSWORD": "pw",
+			"EOS_SALT_EAUTH": "sharedsecret", "EOS_SALT_TARGETS": "web1,web2"}[k]
+	})
+	want := SaltConfig{URL: "http://127.0.0.1:8000", Username: "eos", Password: "pw", EAuth: "sharedsecret", Targets: []string{"web1", "web2"}}
+	if cfg.Salt == nil || !reflect.DeepEqual(*cfg.Salt, want) {
+		t.Errorf("salt = %+v, want %+v", cfg.Salt, want)
 	}
 }
 

@@ -24,7 +24,8 @@ func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.Lay
 		res.Status, res.Summary = executor.ResultSkipped, keptNote
 		return res, nil
 	}
-	tally, err := l.applyUnits(ctx, units, ps.States, report)
+	joined := l.reportNewcomers(ctx, units, ps.Targets, report)
+	tally, err := l.applyUnits(ctx, units, ps.Targets, ps.States, report)
 	res.Done, res.Total, res.Elapsed = tally.done, max(ps.States, tally.done), l.now().Sub(start)
 	if err != nil {
 		res.Status, res.Failed, res.Error = executor.ResultFailed, tally.failed, err.Error()
@@ -35,6 +36,9 @@ func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.Lay
 	}
 	res.Status = executor.ResultOK
 	res.Summary = fmt.Sprintf("%s on %s, %d changed", plural(tally.done, "state"), strings.Join(tally.minions, ", "), tally.changed)
+	if len(joined) > 0 {
+		res.Summary += fmt.Sprintf("; %s joined since the plan, not configured (plan again to include it)", strings.Join(joined, ", "))
+	}
 	return res, nil
 }
 
@@ -57,19 +61,21 @@ func (l *Layer) Rollback(ctx context.Context, spec executor.Spec, previous *exec
 	if len(units) == 0 {
 		return "Salt states kept (re-apply is safe)", nil
 	}
-	if _, err := l.applyUnits(ctx, units, 0, report); err != nil {
+	if _, err := l.applyUnits(ctx, units, nil, 0, report); err != nil {
 		return "re-applying the previous Salt states failed", err
 	}
 	return "re-applied the previous Salt states of " + strings.Join(names, ", "), nil
 }
 
-// applyUnits runs units for real, one after the other, and stops at the first failure. total
-// is the number of states the plan saw (0 if unknown), the events' Total.
-func (l *Layer) applyUnits(ctx context.Context, units []executor.Unit, total int, report func(executor.Event)) (tally, error) {
+// applyUnits runs units for real, one after the other, and stops at the first failure. on are
+// the minions the plan resolved each unit's targets to (by service; a unit without an entry
+// runs on its targets as they match now); total is the number of states the plan saw (0 if
+// unknown), the events' Total.
+func (l *Layer) applyUnits(ctx context.Context, units []executor.Unit, on map[string][]string, total int, report func(executor.Event)) (tally, error) {
 	t := &tally{}
 	for _, u := range units {
 		p := newUnitProgress(l, u.Service, t, total, report)
-		rets, err := l.runUnit(ctx, u, false, &watch{state: p.state, ret: p.ret})
+		rets, err := l.runUnit(ctx, u, on[u.Service], false, &watch{state: p.state, ret: p.ret})
 		if err != nil {
 			if t.failed == nil {
 				t.failed = &executor.Change{Unit: u.Service, Action: executor.Update, Address: u.Service, Detail: err.Error()}
@@ -82,4 +88,25 @@ func (l *Layer) applyUnits(ctx context.Context, units []executor.Unit, total int
 		executor.Log(ctx, l.log).Info("applied", "unit", u.Service, "minions", minionsOf(rets), "states", t.done, "changed", t.changed, "streamed", p.streamed)
 	}
 	return *t, nil
+}
+
+// reportNewcomers reports the minions that match a unit's glob now but did not when the plan
+// was made: the apply runs on the planned minions only, since nobody approved the others.
+func (l *Layer) reportNewcomers(ctx context.Context, units []executor.Unit, on map[string][]string, report func(executor.Event)) []string {
+	var joined []string
+	for _, u := range units {
+		planned, ok := on[u.Service]
+		if !ok {
+			continue
+		}
+		for _, m := range l.newcomers(ctx, u, planned) {
+			joined = append(joined, m)
+			executor.Log(ctx, l.log).Warn("a minion joined since the plan; not configuring it", "unit", u.Service, "minion", m)
+			if report != nil {
+				report(executor.Event{Layer: executor.Salt, Unit: u.Service, Resource: m, Action: executor.NoOp,
+					Message: "joined since the plan; not configured (plan again to include it)", Time: l.now()})
+			}
+		}
+	}
+	return joined
 }

@@ -55,6 +55,10 @@ type Config struct {
 	// HTTPTimeout bounds each request to salt-api (default 60s); the /events stream is bound
 	// by Timeout instead.
 	HTTPTimeout time.Duration
+	// PingTimeout bounds the test.ping that resolves a unit's targets before each plan and
+	// drift check: a targeted minion that has not answered by then fails the plan, and
+	// nothing runs (default 10s).
+	PingTimeout time.Duration
 	// DisableEvents stops the layer from following salt-api's /events stream while it
 	// applies. By default it opens the stream before starting each state run and asks
 	// state.apply for state events (the state_events=True keyword argument, Salt 3006 and
@@ -84,6 +88,8 @@ type Layer struct {
 	saltEnv  string
 	timeout  time.Duration
 	poll     time.Duration
+	// pingTimeout bounds the test.ping that resolves targets.
+	pingTimeout time.Duration
 	// events says whether applies follow /events; safety is how often /jobs is still
 	// looked at while the stream is up, in case it lost a return.
 	events bool
@@ -135,15 +141,16 @@ func New(cfg Config) (*Layer, error) {
 			log:      logger,
 			now:      time.Now,
 		},
-		targets:  cfg.Targets,
-		stateDir: cfg.StateDir,
-		saltEnv:  cfg.SaltEnv,
-		timeout:  cfg.Timeout,
-		poll:     cfg.PollInterval,
-		events:   !cfg.DisableEvents,
-		safety:   max(safetyPoll, cfg.PollInterval),
-		log:      logger,
-		now:      time.Now,
+		targets:     cfg.Targets,
+		stateDir:    cfg.StateDir,
+		saltEnv:     cfg.SaltEnv,
+		timeout:     cfg.Timeout,
+		poll:        cfg.PollInterval,
+		pingTimeout: cfg.PingTimeout,
+		events:      !cfg.DisableEvents,
+		safety:      max(safetyPoll, cfg.PollInterval),
+		log:         logger,
+		now:         time.Now,
 	}, nil
 }
 
@@ -156,7 +163,7 @@ func (cfg *Config) normalise() error {
 		return errors.New("URL is required")
 	case cfg.Username == "" || cfg.Password == "":
 		return errors.New("Username and Password are required")
-	case cfg.Timeout < 0 || cfg.PollInterval < 0 || cfg.HTTPTimeout < 0:
+	case cfg.Timeout < 0 || cfg.PollInterval < 0 || cfg.HTTPTimeout < 0 || cfg.PingTimeout < 0:
 		return errors.New("timeouts must not be negative")
 	}
 	if cfg.EAuth == "" {
@@ -183,6 +190,10 @@ func (cfg *Config) normalise() error {
 	if cfg.PollInterval == 0 {
 		cfg.PollInterval = DefaultPollInterval
 	}
+	if cfg.PingTimeout == 0 {
+		cfg.PingTimeout = DefaultPingTimeout
+	}
+	cfg.PingTimeout = max(cfg.PingTimeout.Round(time.Second), time.Second)
 	if cfg.HTTPTimeout == 0 {
 		cfg.HTTPTimeout = DefaultHTTPTimeout
 	}

@@ -7,7 +7,9 @@
 // <StateDir>/<service>_<sha256 prefix>.sls, so what was planned is exactly what runs and no
 // file sync is needed. It then runs state.apply of that state on the unit's targets with the
 // compiled pillar passed as request data (kwarg "pillar"), never templated into the state text:
-// with test=True to plan and to check drift, for real to apply. Jobs run asynchronously
+// with test=True to plan and to check drift, for real to apply, and with queue=True, so that a
+// minion busy with another state run (a scheduled highstate, a concurrent plan) runs it next
+// instead of refusing it with "The function "state.apply" is running as PID …". Jobs run asynchronously
 // (client local_async); /jobs/<jid> is the source of truth for every minion's return, and a run
 // ends when every targeted minion has returned there or the timeout passes.
 //
@@ -40,16 +42,31 @@
 // polling, which finishes it with the right result. A 401 on /events logs in again once. The layer's timeout
 // and the context bound the run in every case.
 //
-// Salt was verified only against the contract server in the tests (fake_test.go,
-// fake_events_test.go), which speaks the shapes documented by rest_cherrypy and Salt's event
-// system; no real master ran. Plans and drift checks (test=True) do not open the stream.
+// # Targets
+//
+// Before each dry run (a plan or a drift check) the unit's targets are resolved with a
+// synchronous test.ping (client local, bounded by Config.PingTimeout): a glob becomes the
+// minions that answered, which the preview names and the plan's digest (so its hash) holds;
+// the apply runs on exactly that list (tgt_type list). A matched minion that does not answer
+// fails the plan before any state runs; one that matches the glob only at apply time is
+// reported, not configured, since nobody approved it.
+//
+// # What was verified
+//
+// The tests run against a real Salt 3006.9 master, minion and salt-api that
+// scripts/testenv/salt.sh starts (real_*_test.go): plan, apply with per-state progress from
+// /events, a failing state and rollback, a stopped minion, an expired token, a wrong password,
+// drift, and a stream cut mid-apply. The contract server (fake_test.go, fake_events_test.go)
+// stays for what a real master cannot be made to do on cue (returns in a chosen order, a lost
+// return event, buffering proxies); it answers as the real one does where they were compared.
+// Plans and drift checks (test=True) do not open the stream.
 //
 // state.template_str would avoid the file write, but Salt's template_str ignores both the
 // "pillar" and the "test" keyword arguments (it builds its State without pillar_override and
 // never reads test), so a plan made with it would really apply; it is not used.
 //
-// The salt-api user needs, in the master's external_auth: the states module on the targets
-// ("state.apply"), "@wheel" (file_roots.write) and "@jobs" (jobs.list_job). The event stream
+// The salt-api user needs, in the master's external_auth: "state.apply" and "test.ping" on the
+// targets, "@wheel" (file_roots.write, key.list_all) and "@jobs" (jobs.list_job). The event stream
 // needs no permission beyond a valid token: rest_cherrypy's /events does not check eauth
 // permissions, and shows the whole bus to any logged-in user.
 //

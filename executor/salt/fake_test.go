@@ -39,17 +39,22 @@ type fakeSaltAPI struct {
 	files map[string]string
 	run   func(minion, sls string, pillar map[string]any, test bool) any
 	calls []applyCall
+	// pings are the test.ping targets, "glob *" or "list node1,node2".
+	pings []string
 	jobs  map[string]*fakeJob
 	jid   int
 	// The event stream: see fakeStream.
 	fakeStream
 }
 
+// noResponse is how salt-api's local client answers for a minion that did not return.
+const noResponse = "Minion did not return. [No response]\nThe minions may not have all finished running and any remaining minions will return upon completion."
+
 // applyCall is one state.apply the fake received.
 type applyCall struct {
-	Tgt, TgtType, SLS, Text string
-	Pillar                  map[string]any
-	Test, StateEvents       bool
+	Tgt, TgtType, SLS, Text  string
+	Pillar                   map[string]any
+	Test, StateEvents, Queue bool
 }
 
 type fakeJob struct {
@@ -141,6 +146,32 @@ func (f *fakeSaltAPI) lowstate(w http.ResponseWriter, r *http.Request) {
 			out = append(out, map[string]any{"tag": "salt/wheel/1", "data": map[string]any{
 				"fun": "wheel.file_roots.write", "jid": "1", "return": "Wrote data to file /srv/salt/" + p, "success": true, "user": f.user,
 			}})
+		case c["client"] == "local" && c["fun"] == "test.ping":
+			// Like salt-api 3006: true from every matched minion that answered, Salt's "did
+			// not return" text for the others and for a list's IDs without a key; an empty
+			// object when nothing matches.
+			tgt, _ := c["tgt"].(string)
+			tgtType, _ := c["tgt_type"].(string)
+			answers := map[string]any{}
+			for _, m := range f.match(tgt, tgtType) {
+				answers[m] = true
+				if f.down[m] {
+					answers[m] = noResponse
+				}
+			}
+			if tgtType == "list" {
+				for _, m := range strings.Split(tgt, ",") {
+					if _, ok := answers[m]; !ok {
+						answers[m] = noResponse
+					}
+				}
+			}
+			f.pings = append(f.pings, tgtType+" "+tgt)
+			out = append(out, answers)
+		case c["client"] == "wheel" && c["fun"] == "key.list_all":
+			out = append(out, map[string]any{"tag": "salt/wheel/2", "data": map[string]any{
+				"fun": "wheel.key.list_all", "return": map[string]any{"minions": f.minions, "minions_pre": []string{}}, "success": true,
+			}})
 		case c["client"] == "local_async" && c["fun"] == "state.apply":
 			out = append(out, f.startJob(c))
 		default:
@@ -165,26 +196,13 @@ func (f *fakeSaltAPI) startJob(c map[string]any) any {
 	pillar, _ := kwarg["pillar"].(map[string]any)
 	test, _ := kwarg["test"].(bool)
 	stateEvents, _ := kwarg["state_events"].(bool)
-	var matched []string
-	for _, m := range f.minions {
-		switch tgtType {
-		case "glob":
-			if ok, _ := path.Match(tgt, m); ok {
-				matched = append(matched, m)
-			}
-		case "list":
-			for _, want := range strings.Split(tgt, ",") {
-				if want == m {
-					matched = append(matched, m)
-				}
-			}
-		}
-	}
+	queue, _ := kwarg["queue"].(bool)
+	matched := f.match(tgt, tgtType)
 	if len(matched) == 0 {
 		return map[string]any{}
 	}
 	text, found := f.files[strings.ReplaceAll(sls, ".", "/")+".sls"]
-	f.calls = append(f.calls, applyCall{Tgt: tgt, TgtType: tgtType, SLS: sls, Text: text, Pillar: pillar, Test: test, StateEvents: stateEvents})
+	f.calls = append(f.calls, applyCall{Tgt: tgt, TgtType: tgtType, SLS: sls, Text: text, Pillar: pillar, Test: test, StateEvents: stateEvents, Queue: queue})
 	f.jid++
 	jid := fmt.Sprintf("20240101000000%06d", f.jid)
 	j := &fakeJob{minions: matched, returns: map[string]any{}, released: map[string]bool{}}
@@ -200,6 +218,26 @@ func (f *fakeSaltAPI) startJob(c map[string]any) any {
 	f.jobs[jid] = j
 	f.publishJob(jid, j, c, stateEvents)
 	return map[string]any{"jid": jid, "minions": matched}
+}
+
+// match lists the accepted minions a glob or list target names.
+func (f *fakeSaltAPI) match(tgt, tgtType string) []string {
+	var matched []string
+	for _, m := range f.minions {
+		switch tgtType {
+		case "glob":
+			if ok, _ := path.Match(tgt, m); ok {
+				matched = append(matched, m)
+			}
+		case "list":
+			for _, want := range strings.Split(tgt, ",") {
+				if want == m {
+					matched = append(matched, m)
+				}
+			}
+		}
+	}
+	return matched
 }
 
 func (f *fakeSaltAPI) job(w http.ResponseWriter, r *http.Request) {

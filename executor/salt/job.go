@@ -80,15 +80,26 @@ type watch struct {
 	ret func(minionReturn)
 }
 
-// startJob starts state.apply of sls on the unit's targets with the pillar as data (test=True
-// for a dry run), asynchronously; stateEvents asks the minions to fire an event per state.
-func (l *Layer) startJob(ctx context.Context, u executor.Unit, sls string, test, stateEvents bool) (job, error) {
+// onList is how a run names the minions a plan resolved its targets to: a list target.
+func onList(on []string) (tgt, tgtType string, list []string) {
+	return strings.Join(on, ","), "list", on
+}
+
+// startJob starts state.apply of sls on the minions on (or, when nil, the unit's targets) with
+// the pillar as data (test=True for a dry run), asynchronously; stateEvents asks the minions
+// to fire an event per state.
+func (l *Layer) startJob(ctx context.Context, u executor.Unit, on []string, sls string, test, stateEvents bool) (job, error) {
 	tgt, tgtType, list := l.target(u)
+	if on != nil {
+		tgt, tgtType, list = onList(on)
+	}
 	pillar := u.Salt.Pillar
 	if pillar == nil {
 		pillar = map[string]any{}
 	}
-	kwarg := map[string]any{"pillar": pillar, "test": test, "saltenv": l.saltEnv}
+	// queue: a minion already running states (another unit's, a scheduled highstate) runs
+	// this one after it instead of refusing it; the layer's timeout still bounds the wait.
+	kwarg := map[string]any{"pillar": pillar, "test": test, "saltenv": l.saltEnv, "queue": true}
 	if stateEvents {
 		kwarg["state_events"] = true
 	}
@@ -116,11 +127,11 @@ func (l *Layer) startJob(ctx context.Context, u executor.Unit, sls string, test,
 	return job{jid: started.JID, minions: started.Minions}, nil
 }
 
-// runUnit writes the unit's state file, runs it on the unit's targets and collects every
-// minion's return. With a watch that takes states (an apply) it first opens the event stream,
+// runUnit writes the unit's state file, runs it on the minions on (nil: the unit's targets)
+// and collects every minion's return. With a watch that takes states (an apply) it first opens the event stream,
 // when the layer follows it, so that each state can be reported as it finishes; if the stream
 // cannot be opened the run is followed through /jobs alone.
-func (l *Layer) runUnit(ctx context.Context, u executor.Unit, test bool, w *watch) ([]minionReturn, error) {
+func (l *Layer) runUnit(ctx context.Context, u executor.Unit, on []string, test bool, w *watch) ([]minionReturn, error) {
 	sls, err := l.writeState(ctx, u)
 	if err != nil {
 		return nil, err
@@ -138,7 +149,7 @@ func (l *Layer) runUnit(ctx context.Context, u executor.Unit, test bool, w *watc
 			defer es.close()
 		}
 	}
-	j, err := l.startJob(ctx, u, sls, test, es != nil)
+	j, err := l.startJob(ctx, u, on, sls, test, es != nil)
 	if err != nil {
 		return nil, err
 	}

@@ -123,8 +123,8 @@ func TestPlanListsWhatWouldChangePerMinion(t *testing.T) {
 		t.Fatalf("%d state.apply calls, want 1", len(calls))
 	}
 	c := calls[0]
-	if !c.Test || c.Tgt != "node1,node2" || c.TgtType != "list" {
-		t.Errorf("call %+v, want test=True on list node1,node2", c)
+	if !c.Test || !c.Queue || c.Tgt != "node1,node2" || c.TgtType != "list" {
+		t.Errorf("call %+v, want test=True, queue=True on list node1,node2", c)
 	}
 	if c.Text != lvmText || !strings.HasPrefix(c.SLS, "eos.lvm_") {
 		t.Errorf("the minions ran %q (sls %s), want the unit's state text under eos.lvm_<hash>", c.Text, c.SLS)
@@ -169,14 +169,15 @@ func TestPlanShowsStatesThatWouldFail(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}
-	if want := "node1: 1 state would change (pkg.installed xfsprogs), 1 would fail (lvm.lv_present data-nextcloud)"; p.Summary != want {
+	if want := "targets * = node1; node1: 1 state would change (pkg.installed xfsprogs), 1 would fail (lvm.lv_present data-nextcloud)"; p.Summary != want {
 		t.Errorf("summary %q, want %q", p.Summary, want)
 	}
 	if len(p.Changes) != 2 || p.Changes[0].Detail != "would fail: Volume group vg0 has 20G free, 150G requested" || p.Changes[0].Action != executor.NoOp {
 		t.Errorf("changes %+v, want the failure first", p.Changes)
 	}
-	if c := f.applyCalls()[0]; c.Tgt != "*" || c.TgtType != "glob" {
-		t.Errorf("targeted %s %q, want the default glob *", c.TgtType, c.Tgt)
+	// The glob is resolved by test.ping, and the dry run targets the minions that answered.
+	if c := f.applyCalls()[0]; c.Tgt != "node1" || c.TgtType != "list" || !reflect.DeepEqual(f.pings, []string{"glob *"}) {
+		t.Errorf("pinged %q and targeted %s %q, want the default glob * resolved to the list node1", f.pings, c.TgtType, c.Tgt)
 	}
 }
 
@@ -394,7 +395,7 @@ func TestDrift(t *testing.T) {
 	f.mu.Unlock()
 	l.timeout = 100 * time.Millisecond
 	d, err = l.Drift(context.Background(), lvmSpec())
-	if err != nil || d.Status != executor.DriftUnknown || !strings.Contains(d.Reason, "node1 did not return") {
+	if err != nil || d.Status != executor.DriftUnknown || !strings.Contains(d.Reason, "minion node1 did not answer test.ping") {
 		t.Fatalf("Drift with an unreachable minion = %+v, %v; want unknown", d, err)
 	}
 }

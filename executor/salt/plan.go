@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -20,11 +21,15 @@ const keptNote = "Salt states kept: Salt does not undo host configuration"
 type planState struct {
 	// States is how many states the dry run saw, the progress total of the apply.
 	States int `json:"states"`
+	// Targets are the minions each unit's targets resolved to when the plan was made, by
+	// service; the apply runs on exactly these.
+	Targets map[string][]string `json:"targets,omitempty"`
 }
 
-// unitRun is one unit's dry run.
+// unitRun is one unit's dry run on the minions its targets resolved to.
 type unitRun struct {
 	unit executor.Unit
+	on   []string
 	rets []minionReturn
 }
 
@@ -34,7 +39,11 @@ type unitRun struct {
 func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, error) {
 	var runs []unitRun
 	for _, u := range saltUnits(spec) {
-		rets, err := l.runUnit(ctx, u, true, nil)
+		on, err := l.resolve(ctx, u)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", u.Service, err)
+		}
+		rets, err := l.runUnit(ctx, u, on, true, nil)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", u.Service, err)
 		}
@@ -43,7 +52,7 @@ func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, erro
 				return nil, fmt.Errorf("%s: minion %s: %s", u.Service, m.Minion, m.Err)
 			}
 		}
-		runs = append(runs, unitRun{unit: u, rets: rets})
+		runs = append(runs, unitRun{unit: u, on: on, rets: rets})
 	}
 	return runs, nil
 }
@@ -76,16 +85,20 @@ func (l *Layer) Plan(ctx context.Context, spec executor.Spec) (executor.LayerPla
 	if err != nil {
 		return p, err
 	}
-	total := 0
+	ps := planState{Targets: map[string][]string{}}
 	var summaries, digest []string
 	for _, r := range runs {
-		line, err := l.digestLine(r.unit)
+		line, err := l.digestLine(r.unit, r.on)
 		if err != nil {
 			return p, err
 		}
 		digest = append(digest, line)
+		ps.Targets[r.unit.Service] = r.on
+		if tgt, tgtType, _ := l.target(r.unit); tgtType == "glob" && !slices.Contains(summaries, targetNote(tgt, r.on)) {
+			summaries = append(summaries, targetNote(tgt, r.on))
+		}
 		for _, m := range r.rets {
-			total += len(m.States)
+			ps.States += len(m.States)
 			p.Changes = append(p.Changes, changesOf(r.unit.Service, m)...)
 			summaries = append(summaries, minionSummary(m))
 		}
@@ -99,7 +112,7 @@ func (l *Layer) Plan(ctx context.Context, spec executor.Spec) (executor.LayerPla
 	}
 	p.Summary = strings.Join(summaries, "; ")
 	p.Digest = strings.Join(digest, "\n") + "\n"
-	p.State, _ = json.Marshal(planState{States: total})
+	p.State, _ = json.Marshal(ps)
 	return p, nil
 }
 
@@ -169,14 +182,15 @@ func minionSummary(m minionReturn) string {
 	return m.Minion + ": " + strings.Join(parts, ", ")
 }
 
-// digestLine is the stable text of what a unit's run does: which state text, where, with
-// which pillar (hashed: the digest is stored and shown in logs).
-func (l *Layer) digestLine(u executor.Unit) (string, error) {
+// digestLine is the stable text of what a unit's run does: which state text, on which
+// minions (those its targets resolved to), with which pillar (hashed: the digest is stored and
+// shown in logs).
+func (l *Layer) digestLine(u executor.Unit, on []string) (string, error) {
 	_, sls, err := l.slsFor(u)
 	if err != nil {
 		return "", err
 	}
-	tgt, tgtType, _ := l.target(u)
+	tgt, tgtType, _ := onList(on)
 	pillar, err := json.Marshal(u.Salt.Pillar) // map keys are sorted: stable
 	if err != nil {
 		return "", fmt.Errorf("%s: encoding the pillar: %w", u.Service, err)

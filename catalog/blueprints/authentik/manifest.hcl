@@ -19,12 +19,16 @@ service "authentik" {
   }
 
   salt {
-    state = "salt/authentik.sls"
+    state = "salt/local.sls"
+    variant "production" {
+      state = "salt/authentik.sls"
+    }
     pillar = {
       lv_name     = "data-${service.name}"
       lv_size     = "20G"
       fs_type     = "xfs"
       mount_point = "/srv/${service.name}"
+      domain      = flag.domain
     }
   }
 

@@ -22,12 +22,16 @@ service "grafana" {
   }
 
   salt {
-    state = "salt/grafana.sls"
+    state = "salt/local.sls"
+    variant "production" {
+      state = "salt/grafana.sls"
+    }
     pillar = {
       lv_name     = "data-${service.name}"
       lv_size     = "10G"
       fs_type     = "xfs"
       mount_point = "/srv/${service.name}"
+      domain      = flag.domain
     }
   }
 

@@ -22,12 +22,16 @@ service "jenkins" {
   }
 
   salt {
-    state = "salt/jenkins.sls"
+    state = "salt/local.sls"
+    variant "production" {
+      state = "salt/jenkins.sls"
+    }
     pillar = {
       lv_name     = "data-${service.name}"
       lv_size     = flag.storage
       fs_type     = "xfs"
       mount_point = "/srv/${service.name}"
+      domain      = flag.domain
     }
   }
 

@@ -39,12 +39,16 @@ service "nextcloud" {
   }
 
   salt {
-    state = "salt/nextcloud.sls"
+    state = "salt/local.sls"
+    variant "production" {
+      state = "salt/nextcloud.sls"
+    }
     pillar = {
       lv_name     = "data-${service.name}"
       lv_size     = flag.storage
       fs_type     = "xfs"
       mount_point = "/srv/${service.name}"
+      domain      = flag.domain
     }
   }
 

@@ -17,7 +17,10 @@ operation "resize" "lvm" {
   }
 
   salt {
-    state = "salt/resize.sls"
+    state = "salt/local.sls"
+    variant "production" {
+      state = "salt/resize.sls"
+    }
     pillar = {
       lv_name = arg.name
       vg_name = flag.vg

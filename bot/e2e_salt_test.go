@@ -1,0 +1,97 @@
+package bot_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/eosbot/eos/bot"
+	"github.com/eosbot/eos/bot/eostest"
+	"github.com/eosbot/eos/executor"
+	"github.com/eosbot/eos/executor/salt"
+)
+
+// saltLayer is the Salt layer on the real master scripts/testenv/salt.sh started, targeting its
+// minion; without it the test skips, unless CI is set. It returns the minion's id and its
+// eos_data_dir.
+func saltLayer(t *testing.T) (*salt.Layer, string, string) {
+	t.Helper()
+	url := os.Getenv("EOS_TEST_SALT_URL")
+	if url == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("EOS_TEST_SALT_URL is required in CI: start Salt with scripts/testenv/salt.sh")
+		}
+		t.Skip("EOS_TEST_SALT_URL not set; start Salt with scripts/testenv/salt.sh start DIR and source DIR/env")
+	}
+	minion := os.Getenv("EOS_TEST_SALT_MINION")
+	l, err := salt.New(salt.Config{URL: url, Username: os.Getenv("EOS_TEST_SALT_USER"), Password: os.Getenv("EOS_TEST_SALT_PASSWORD"),
+		EAuth: os.Getenv("EOS_TEST_SALT_EAUTH"), Targets: []string{minion}, Timeout: 2 * time.Minute, PollInterval: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, minion, os.Getenv("EOS_TEST_SALT_DATA")
+}
+
+// A service's local Salt state through the bot on a real master: planned with its files in the
+// preview, applied state by state; a hand edit of its configuration file is drift, in `drift`
+// and in the digest, and reconcile puts the file back.
+func TestSaltCreateApplyDriftOnARealMaster(t *testing.T) {
+	layer, minion, data := saltLayer(t)
+	root := filepath.Join(data, "srv", "grafana")
+	os.RemoveAll(root)
+	t.Cleanup(func() { os.RemoveAll(root) })
+	clock := eostest.NewClock(time.Date(2026, 11, 23, 7, 59, 0, 0, time.UTC)) // a Monday
+	h := eostest.New(t, eostest.Options{Layers: []executor.Layer{layer}, Clock: clock, Digests: []bot.Digest{
+		{Name: "daily", Platform: "console", Channel: "local", Schedule: "0 8 * * *"},
+	}})
+
+	conf := filepath.Join(root, "grafana.ini")
+	p, id := preview(t, h, "alice", "@eos create grafana")
+	if want := "Salt      | " + minion + ": 2 states would change (file.managed grafana-data-volume"; !strings.Contains(p.Text, want) {
+		t.Errorf("preview lacks %q:\n%s", want, p.Text)
+	}
+	h.React("bob", p.ID, "+1")
+	done := h.WaitText(p.ID, "Run "+id+" · done")
+	if want := "Salt ✅ 2 states on " + minion + ", 2 changed"; !strings.Contains(done.Text, want) {
+		t.Errorf("run lacks %q:\n%s", want, done.Text)
+	}
+	b, err := os.ReadFile(conf)
+	if err != nil || !strings.Contains(string(b), "domain=grafana.local.test") {
+		t.Fatalf("%s = %q, %v; want the configuration the local state writes", conf, b, err)
+	}
+
+	after := h.Last()
+	h.Say("alice", "@eos drift grafana")
+	if clean := h.WaitText(after, "Drift"); !strings.Contains(clean.Text, "matches its declared state") {
+		t.Errorf("drift right after the run:\n%s", clean.Text)
+	}
+	if err := os.WriteFile(conf, []byte("domain=edited.by.hand\n"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	after = h.Last()
+	h.Say("alice", "@eos drift grafana")
+	drifted := h.WaitText(after, "Drift")
+	if want := "Salt: " + minion + ": file.managed grafana-config (" + conf + ")"; !strings.Contains(drifted.Text, want) {
+		t.Errorf("drift after a hand edit lacks %q:\n%s", want, drifted.Text)
+	}
+
+	clock.Advance(90 * time.Second)
+	after = h.Last()
+	if n := h.Engine.RunDueDigests(context.Background()); n != 1 {
+		t.Fatalf("%d digests ran at 08:00:30, want 1", n)
+	}
+	digest := h.WaitText(after, "Drift · Mon 23 Nov 08:00 UTC · 1 of 1 services drifted")
+	if !strings.Contains(digest.Text, "grafana (local) · Salt: 1 change") {
+		t.Errorf("digest:\n%s", digest.Text)
+	}
+
+	rp, rid := preview(t, h, "alice", "@eos reconcile grafana")
+	h.React("bob", rp.ID, "+1")
+	h.WaitText(rp.ID, "Run "+rid+" · done")
+	if b, _ := os.ReadFile(conf); !strings.Contains(string(b), "domain=grafana.local.test") {
+		t.Errorf("after reconcile %s = %q, want the declared configuration back", conf, b)
+	}
+}
