@@ -14,9 +14,17 @@ func (e *Engine) ops(c conv) bool {
 
 // sees reports whether a conversation may see or act on plan p: plans stay in the platform
 // and channel where they were asked (a private channel's infrastructure is not readable from a
-// public one), except from an ops channel.
+// public one), except from an ops channel. The preview's channel counts as the request's: on
+// Discord a thread is a channel of its own, opened from the request's.
 func (e *Engine) sees(c conv, p *store.Plan) bool {
-	return p != nil && (e.ops(c) || p.Request.Platform == c.a.Name() && p.Request.Channel == c.m.Post.Channel)
+	if p == nil {
+		return false
+	}
+	if e.ops(c) {
+		return true
+	}
+	ch := c.m.Post.Channel
+	return p.Request.Platform == c.a.Name() && (ch == p.Request.Channel || p.Preview.ID != "" && ch == p.Preview.Channel)
 }
 
 // seesPlanID is sees for a plan or run id (a run's id is its plan's); an id that names no plan
