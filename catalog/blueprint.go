@@ -30,6 +30,12 @@ type Flag struct {
 	Secret bool
 	// Required flags must be given.
 	Required bool
+	// Min and Max bound an int, port or size flag, inclusive (sizes compare in bytes); nil is
+	// unbounded, and a port is within 1–65535 besides. Values of the flag's type.
+	Min, Max *Value
+	// Pattern is an RE2 regexp the whole value of a string or hostname flag must match; ""
+	// is none. Check applies both (see constraint.go).
+	Pattern string
 }
 
 // Arg is a typed positional argument (`resize lvm NAME SIZE`).

@@ -56,9 +56,9 @@ func exampleRequests(c *Catalog, b *Blueprint) []example {
 		case fl.Secret:
 			continue
 		case fl.Required:
-			defaults[fl.Name] = exampleValue(c, b, fl.Type, fl.Values)
+			defaults[fl.Name] = exampleFlag(c, b, &fl)
 		}
-		v := exampleValue(c, b, fl.Type, fl.Values)
+		v := exampleFlag(c, b, &fl)
 		if fl.Default != nil && fl.Type != Bool {
 			v = *fl.Default
 		}
@@ -77,7 +77,7 @@ func exampleRequests(c *Catalog, b *Blueprint) []example {
 // the catalog, a plausible word for the rest.
 func exampleValue(c *Catalog, b *Blueprint, t Type, values []string) Value {
 	text := map[Type]string{
-		Bool: "true", Int: "1", String: "example", Size: "10G", Duration: "1h",
+		Bool: "true", Int: "1", Port: "8080", String: "example", Size: "10G", Duration: "1h",
 		Hostname: "example.local.test", Path: "/srv/example", List: "one,two",
 	}[t]
 	switch t {
@@ -94,6 +94,20 @@ func exampleValue(c *Catalog, b *Blueprint, t Type, values []string) Value {
 	v, err := ParseValue(t, text)
 	if err != nil {
 		return StringValue(t, text)
+	}
+	return v
+}
+
+// exampleFlag is exampleValue within the flag's bounds: its min when it has one, else its max
+// when the example is above it. A pattern the example does not match is left for Render to
+// report: Check cannot invent a value for any regexp.
+func exampleFlag(c *Catalog, b *Blueprint, fl *Flag) Value {
+	v := exampleValue(c, b, fl.Type, fl.Values)
+	switch {
+	case fl.Min != nil:
+		return *fl.Min
+	case fl.Max != nil && v.amount() > fl.Max.amount():
+		return *fl.Max
 	}
 	return v
 }

@@ -17,7 +17,7 @@ func TestCheckEmbedded(t *testing.T) {
 // checkCases are the broken blueprints of testdata/check, each with the one problem Check must
 // report (after the folder's path).
 var checkCases = []struct{ dir, want string }{
-	{"bad-type", `manifest.hcl:5:19: unknown type "sizes"; use one of bool, int, string, size, duration, hostname, path, list, enum, service`},
+	{"bad-type", `manifest.hcl:5:19: unknown type "sizes"; use one of bool, int, port, string, size, duration, hostname, path, list, enum, service`},
 	{"type-mismatch", `manifest.hcl:17:7: terraform variable "volume_gb" is number in terraform/local and terraform/production, but the manifest gives it "10G": a number is required`},
 	{"missing-variable", `manifest.hcl:17:7: terraform variable "domain" is not declared in terraform/production (declared: name)`},
 	{"unknown-dependency", `manifest.hcl:4:3: requires "authentic", but the catalog has no such service (services: authentik, grafana, jenkins, nextcloud, unknowndependency)`},

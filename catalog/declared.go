@@ -4,7 +4,8 @@ package catalog
 // gives them) back into typed flags, for rendering it again as it is. Secret flags are never
 // taken from stored values (Eos generates them into Vault); values of flags the blueprint no
 // longer has, values its types or enum words now refuse, and arguments are left out, so those
-// flags take their defaults.
+// flags take their defaults. Values outside a flag's constraints (min, max, pattern) are kept:
+// Render refuses them by the flag's name rather than silently replacing them with the default.
 func (b *Blueprint) DeclaredFlags(values map[string]string) map[string]Value {
 	out := map[string]Value{}
 	for name, text := range values {

@@ -61,7 +61,7 @@ func ctyType(t Type) cty.Type {
 	switch t {
 	case Bool:
 		return cty.Bool
-	case Int:
+	case Int, Port:
 		return cty.Number
 	case List:
 		return cty.List(cty.String)

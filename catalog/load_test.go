@@ -51,8 +51,8 @@ func TestLoadEmbedded(t *testing.T) {
 		t.Errorf("nextcloud source = %q, want embedded:nextcloud", nc.Source)
 	}
 	gr, _ := c.Service("grafana")
-	if f, _ := gr.Flag("port"); f.Type != Int || f.Default == nil || f.Default.Int != 3000 {
-		t.Errorf("grafana --port = %+v, want int default 3000", f)
+	if f, _ := gr.Flag("port"); f.Type != Port || f.Default == nil || f.Default.Int != 3000 || f.Allowed() != "1–65535" {
+		t.Errorf("grafana --port = %+v, want a port (1–65535) default 3000", f)
 	}
 	jk, _ := c.Service("jenkins")
 	if f, _ := jk.Flag("executors"); f.Type != Int || f.Default == nil || f.Default.Int != 2 {
@@ -77,7 +77,7 @@ func TestLoadEmbedded(t *testing.T) {
 // TestLoadBroken loads each broken blueprint and expects exactly one problem, at a position.
 func TestLoadBroken(t *testing.T) {
 	cases := []struct{ dir, want string }{
-		{"bad-type", `5:19: unknown type "sizes"; use one of bool, int, string, size, duration, hostname, path, list, enum, service`},
+		{"bad-type", `5:19: unknown type "sizes"; use one of bool, int, port, string, size, duration, hostname, path, list, enum, service`},
 		{"bad-default", `6:19: default for flag "port" does not fit its type int: "http" is not a whole number`},
 		{"unknown-flag-ref", `10:15: unknown flag "ssl" in flag.ssl: unknownref has flags sso`},
 		{"unknown-dependency", `4:3: requires "authentic", but the catalog has no such service (services: authentik, grafana, jenkins, nextcloud, unknowndep)`},

@@ -33,6 +33,7 @@ var (
 	flagSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 		{Name: "type", Required: true}, {Name: "description", Required: true},
 		{Name: "default"}, {Name: "values"}, {Name: "secret"}, {Name: "required"},
+		{Name: "min"}, {Name: "max"}, {Name: "pattern"},
 	}}
 	argSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 		{Name: "type", Required: true}, {Name: "description", Required: true},
@@ -199,6 +200,7 @@ func (d *decoder) flag(blk *hcl.Block) Flag {
 	} else if f.Type == Enum {
 		d.errorf(blk.DefRange, "enum flag %q needs values = [...], the words it accepts", f.Name)
 	}
+	d.constraints(&f, content.Attributes)
 	if a := content.Attributes["default"]; a != nil && f.Type != "" {
 		switch {
 		case f.Secret:
@@ -232,6 +234,10 @@ func (d *decoder) defaultValue(a *hcl.Attribute, f Flag) (Value, bool) {
 	}
 	if f.Type == Enum && len(f.Values) > 0 && !contains(f.Values, v.Text) {
 		d.errorf(a.Expr.Range(), "default %q of flag %q is not one of its values (%s)", v.Text, f.Name, strings.Join(f.Values, ", "))
+		return Value{}, false
+	}
+	if err := f.Check(v); err != nil {
+		d.errorf(a.Expr.Range(), "default for flag %q breaks its own constraint: %v", f.Name, err)
 		return Value{}, false
 	}
 	return v, true

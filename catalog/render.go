@@ -102,6 +102,9 @@ func (b *Blueprint) Render(req Request) (*Rendered, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := b.checkConstraints(r.Values); err != nil {
+		return nil, err
+	}
 	args, err := b.bindArgs(req.Args, r.Values)
 	if err != nil {
 		return nil, err
@@ -182,6 +185,22 @@ func (b *Blueprint) bindFlags(given map[string]Value, shown map[string]Value) (m
 		shown[f.Name] = v
 	}
 	return out, nil
+}
+
+// checkConstraints holds every flag value to its flag's constraints, wherever it came from:
+// typed in chat (the grammar refused it already, with its column), kept from declared state on
+// update or for a deployed dependency (a constraint added since), or set by a requires block.
+// Requirements does not call it: finding who needs a service must work with stale values.
+func (b *Blueprint) checkConstraints(values map[string]Value) error {
+	for i := range b.Flags {
+		f := &b.Flags[i]
+		if v, ok := values[f.Name]; ok {
+			if err := f.Check(v); err != nil {
+				return b.requestErr("%v", err)
+			}
+		}
+	}
+	return nil
 }
 
 // bindArgs checks the positional arguments and returns them by name.

@@ -17,7 +17,8 @@ type Type string
 // The types a blueprint may declare.
 const (
 	Bool     Type = "bool"     // --sso, --no-backup
-	Int      Type = "int"      // --port 3000
+	Int      Type = "int"      // --executors 4
+	Port     Type = "port"     // --port 3000: an int within 1–65535 (checked as a constraint)
 	String   Type = "string"   // any text, quoted when it has spaces
 	Size     Type = "size"     // 100G, 100GiB, +50G (relative: grow by)
 	Duration Type = "duration" // 90s, 10m, 1h30m
@@ -29,7 +30,7 @@ const (
 )
 
 // Types lists every type, for messages and validation.
-var Types = []Type{Bool, Int, String, Size, Duration, Hostname, Path, List, Enum, Service}
+var Types = []Type{Bool, Int, Port, String, Size, Duration, Hostname, Path, List, Enum, Service}
 
 // Valid reports whether t is one of Types.
 func (t Type) Valid() bool {
@@ -67,7 +68,7 @@ func (v Value) Cty() cty.Value {
 	switch v.Type {
 	case Bool:
 		return cty.BoolVal(v.Bool)
-	case Int:
+	case Int, Port:
 		return cty.NumberIntVal(v.Int)
 	case List:
 		if len(v.List) == 0 {
@@ -87,7 +88,7 @@ func (v Value) JSON() any {
 	switch v.Type {
 	case Bool:
 		return v.Bool
-	case Int:
+	case Int, Port:
 		return v.Int
 	case List:
 		if v.List == nil {
@@ -182,12 +183,14 @@ func ParseValue(t Type, s string) (Value, error) {
 			return BoolValue(false), nil
 		}
 		return Value{}, fmt.Errorf("%q is not true or false", s)
-	case Int:
+	case Int, Port:
+		// A port out of 1–65535 parses: the range is a constraint (Flag.Check), so that a
+		// refusal says what is allowed and a stored value out of range is refused by name.
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
 			return Value{}, fmt.Errorf("%q is not a whole number", s)
 		}
-		return Value{Type: Int, Int: n, Text: s}, nil
+		return Value{Type: t, Int: n, Text: s}, nil
 	case Size:
 		return ParseSize(s)
 	case Duration:

@@ -8,6 +8,7 @@ service "authentik" {
   flag "domain" {
     type        = hostname
     default     = "auth.local.test"
+    pattern     = "[a-z0-9-]+(\\.[a-z0-9-]+)+"   # a fully qualified name, with a dot
     description = "public name of the service"
   }
 

@@ -2,13 +2,14 @@ service "grafana" {
   description = "dashboards"
 
   flag "port" {
-    type        = int
+    type        = port
     default     = 3000
     description = "port Grafana listens on inside its container"
   }
   flag "domain" {
     type        = hostname
     default     = "grafana.local.test"
+    pattern     = "[a-z0-9-]+(\\.[a-z0-9-]+)+"   # a fully qualified name, with a dot
     description = "public name of the service"
   }
   flag "admin-password" {

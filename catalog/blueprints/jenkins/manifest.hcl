@@ -4,16 +4,21 @@ service "jenkins" {
   flag "executors" {
     type        = int
     default     = 2
+    min         = 1
+    max         = 32
     description = "builds the controller runs at once"
   }
   flag "domain" {
     type        = hostname
     default     = "jenkins.local.test"
+    pattern     = "[a-z0-9-]+(\\.[a-z0-9-]+)+"   # a fully qualified name, with a dot
     description = "public name of the service"
   }
   flag "storage" {
     type        = size
     default     = "50G"
+    min         = "10G"
+    max         = "2T"
     description = "size of the workspace volume"
   }
 

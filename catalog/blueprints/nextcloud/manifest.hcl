@@ -8,11 +8,14 @@ service "nextcloud" {
   flag "domain" {
     type        = hostname
     default     = "cloud.local.test"
+    pattern     = "[a-z0-9-]+(\\.[a-z0-9-]+)+"   # a fully qualified name, with a dot
     description = "public name of the service"
   }
   flag "storage" {
     type        = size
     default     = "100G"
+    min         = "10G"
+    max         = "16T"
     description = "size of the data volume"
   }
   flag "distributed-storage" {

@@ -13,6 +13,7 @@ operation "resize" "lvm" {
   flag "vg" {
     type        = string
     default     = "vg0"
+    pattern     = "[A-Za-z0-9+_.][A-Za-z0-9+_.-]*"   # what LVM accepts in a name
     description = "volume group holding the logical volume"
   }
 
