@@ -11,6 +11,7 @@ import (
 // flag shadowing a global one are covered. testdata/corpus.txt uses only the real flags.
 func testCatalog(t testing.TB) *catalog.Catalog {
 	t.Helper()
+	const fqdn = `[a-z0-9-]+(\.[a-z0-9-]+)+` // the shipped blueprints' domain pattern
 	def := func(typ catalog.Type, s string) *catalog.Value {
 		v, err := catalog.ParseValue(typ, s)
 		if err != nil {
@@ -23,9 +24,9 @@ func testCatalog(t testing.TB) *catalog.Catalog {
 			Kind: catalog.KindService, Name: "nextcloud", Description: "file sync and share",
 			Flags: []catalog.Flag{
 				{Name: "sso", Type: catalog.Bool, Description: "single sign-on through authentik"},
-				{Name: "domain", Type: catalog.Hostname, Description: "public hostname", Default: def(catalog.Hostname, "cloud.local.test")},
+				{Name: "domain", Type: catalog.Hostname, Description: "public hostname", Default: def(catalog.Hostname, "cloud.local.test"), Pattern: fqdn},
 				{Name: "distributed-storage", Type: catalog.Bool, Description: "keep files on the storage cluster"},
-				{Name: "storage", Type: catalog.Size, Description: "size of the data volume", Default: def(catalog.Size, "100G")},
+				{Name: "storage", Type: catalog.Size, Description: "size of the data volume", Default: def(catalog.Size, "100G"), Min: def(catalog.Size, "10G"), Max: def(catalog.Size, "16T")},
 				{Name: "admin-password", Type: catalog.String, Description: "the admin's password", Secret: true},
 				{Name: "tier", Type: catalog.Enum, Values: []string{"small", "medium", "large"}, Description: "server size", Default: def(catalog.Enum, "small")},
 				{Name: "backup", Type: catalog.Bool, Description: "nightly backups", Default: def(catalog.Bool, "true")},
@@ -38,17 +39,17 @@ func testCatalog(t testing.TB) *catalog.Catalog {
 		&catalog.Blueprint{
 			Kind: catalog.KindService, Name: "grafana", Description: "dashboards",
 			Flags: []catalog.Flag{
-				{Name: "port", Type: catalog.Int, Description: "HTTP port", Default: def(catalog.Int, "3000")},
-				{Name: "domain", Type: catalog.Hostname, Description: "public hostname"},
+				{Name: "port", Type: catalog.Port, Description: "HTTP port", Default: def(catalog.Port, "3000")},
+				{Name: "domain", Type: catalog.Hostname, Description: "public hostname", Pattern: fqdn},
 				{Name: "admin-password", Type: catalog.String, Description: "the admin's password", Secret: true},
 			},
 		},
 		&catalog.Blueprint{
 			Kind: catalog.KindService, Name: "jenkins", Description: "continuous integration",
 			Flags: []catalog.Flag{
-				{Name: "executors", Type: catalog.Int, Description: "build executors", Default: def(catalog.Int, "2")},
-				{Name: "domain", Type: catalog.Hostname, Description: "public hostname", Default: def(catalog.Hostname, "jenkins.local.test")},
-				{Name: "storage", Type: catalog.Size, Description: "size of the data volume", Default: def(catalog.Size, "50G")},
+				{Name: "executors", Type: catalog.Int, Description: "build executors", Default: def(catalog.Int, "2"), Min: def(catalog.Int, "1"), Max: def(catalog.Int, "32")},
+				{Name: "domain", Type: catalog.Hostname, Description: "public hostname", Default: def(catalog.Hostname, "jenkins.local.test"), Pattern: fqdn},
+				{Name: "storage", Type: catalog.Size, Description: "size of the data volume", Default: def(catalog.Size, "50G"), Min: def(catalog.Size, "10G"), Max: def(catalog.Size, "2T")},
 				{Name: "nodes", Type: catalog.List, Description: "agents to attach (test only: shadows the global --nodes)"},
 			},
 		},
@@ -56,7 +57,7 @@ func testCatalog(t testing.TB) *catalog.Catalog {
 			Kind: catalog.KindService, Name: "authentik", Description: "identity provider",
 			Flags: []catalog.Flag{
 				{Name: "frontend-for", Type: catalog.Service, Description: "the service it signs people into"},
-				{Name: "domain", Type: catalog.Hostname, Description: "public hostname", Default: def(catalog.Hostname, "auth.local.test")},
+				{Name: "domain", Type: catalog.Hostname, Description: "public hostname", Default: def(catalog.Hostname, "auth.local.test"), Pattern: fqdn},
 				{Name: "realm", Type: catalog.String, Description: "the realm (test only: a required flag)", Required: true},
 			},
 		},
@@ -67,7 +68,7 @@ func testCatalog(t testing.TB) *catalog.Catalog {
 				{Name: "size", Type: catalog.Size, Description: "the new size, or +N to grow by N"},
 			},
 			Flags: []catalog.Flag{
-				{Name: "vg", Type: catalog.String, Description: "the volume group", Default: def(catalog.String, "vg0")},
+				{Name: "vg", Type: catalog.String, Description: "the volume group", Default: def(catalog.String, "vg0"), Pattern: `[A-Za-z0-9+_.][A-Za-z0-9+_.-]*`},
 				{Name: "fs", Type: catalog.Enum, Values: []string{"xfs", "ext4"}, Description: "filesystem to grow with it (test only)"},
 			},
 		},

@@ -166,6 +166,11 @@ func (st *state) typed(f *catalog.Flag, val item) (catalog.Value, *Error) {
 	if err != nil {
 		return catalog.Value{}, st.errAt(val.pos, "--"+f.Name+": "+err.Error(), "")
 	}
+	// The blueprint's constraints (min, max, pattern, a port's range), checked where Render
+	// checks them too; the message names the value and what is allowed, the caret the value.
+	if err := f.Check(v); err != nil {
+		return catalog.Value{}, st.errAt(val.pos, err.Error(), "")
+	}
 	return v, nil
 }
 

@@ -200,16 +200,40 @@ func writeFlags(b *strings.Builder, bp *catalog.Blueprint) {
 		b.WriteString("  no flags\n")
 		return
 	}
-	rows := [][]string{{"flag", "type", "default", "description"}}
+	constrained := false
+	for i := range bp.Flags {
+		constrained = constrained || allowedText(&bp.Flags[i]) != ""
+	}
+	head := []string{"flag", "type", "default", "description"}
+	if constrained {
+		head = []string{"flag", "type", "default", "allowed", "description"}
+	}
+	rows := [][]string{head}
 	for i := range bp.Flags {
 		f := &bp.Flags[i]
 		name := "--" + f.Name
 		if ph := placeholder(f); ph != "" {
 			name += " " + ph
 		}
-		rows = append(rows, []string{name, string(f.Type), defaultText(f), firstLine(f.Description)})
+		row := []string{name, string(f.Type), defaultText(f), firstLine(f.Description)}
+		if constrained {
+			row = []string{name, string(f.Type), defaultText(f), allowedText(f), firstLine(f.Description)}
+		}
+		rows = append(rows, row)
 	}
 	writeTable(b, "  ", rows)
+}
+
+// allowedText is what help shows in a flag's allowed column: its range ("1–65535", "10G–4T",
+// "at least 1") or the pattern its whole value must match; "" for a flag without constraints.
+func allowedText(f *catalog.Flag) string {
+	if r := f.Allowed(); r != "" {
+		return r
+	}
+	if f.Pattern != "" {
+		return "matches " + f.Pattern
+	}
+	return ""
 }
 
 // defaultText is what help shows in a flag's default column. Secret values are never shown:
@@ -253,7 +277,8 @@ func writeRequires(b *strings.Builder, bp *catalog.Blueprint) {
 }
 
 // flagSummary is the short form of a service's flags for `help create`:
-// "--sso, --port N (3000)". Secret flags are left out: they are never typed in chat.
+// "--sso, --port PORT (3000, 1–65535)". Secret flags are left out: they are never typed in
+// chat. Ranges are shown, patterns only by help SERVICE (they are long).
 func flagSummary(bp *catalog.Blueprint) string {
 	var parts []string
 	for i := range bp.Flags {
@@ -265,17 +290,22 @@ func flagSummary(bp *catalog.Blueprint) string {
 		if ph := placeholder(f); ph != "" {
 			s += " " + ph
 		}
+		var notes []string
 		switch {
 		case f.Required:
-			s += " (required)"
-		case f.Default != nil:
-			if f.Type == catalog.Bool {
-				if f.Default.Bool {
-					s += " (on)"
-				}
-			} else {
-				s += " (" + f.Default.Text + ")"
+			notes = append(notes, "required")
+		case f.Default != nil && f.Type == catalog.Bool:
+			if f.Default.Bool {
+				notes = append(notes, "on")
 			}
+		case f.Default != nil:
+			notes = append(notes, f.Default.Text)
+		}
+		if r := f.Allowed(); r != "" {
+			notes = append(notes, r)
+		}
+		if len(notes) > 0 {
+			s += " (" + strings.Join(notes, ", ") + ")"
 		}
 		parts = append(parts, s)
 	}

@@ -13,7 +13,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func TestHelpGolden(t *testing.T) {
 	cat := testCatalog(t)
-	for _, topic := range []string{"", "create", "deploy", "destroy", "plan", "cancel", "resize", "nextcloud", "authentik", "lvm"} {
+	for _, topic := range []string{"", "create", "deploy", "destroy", "plan", "cancel", "resize", "nextcloud", "authentik", "grafana", "lvm"} {
 		name := topic
 		if name == "" {
 			name = "overview"
@@ -66,7 +66,7 @@ func TestHelpIsGeneratedFromTheCatalog(t *testing.T) {
 			t.Errorf("help create does not list %s:\n%s", s, out)
 		}
 	}
-	for _, want := range []string{"--port N (3000)", "--storage SIZE (100G)", "--tier small|medium|large (small)"} {
+	for _, want := range []string{"--port PORT (3000, 1–65535)", "--storage SIZE (100G, 10G–16T)", "--executors N (2, 1–32)", "--tier small|medium|large (small)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("help create lacks %q:\n%s", want, out)
 		}

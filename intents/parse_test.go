@@ -43,7 +43,7 @@ func valueString(v catalog.Value) string {
 		} else {
 			s += "(no)"
 		}
-	case catalog.Int:
+	case catalog.Int, catalog.Port:
 		s += "(" + itoa(v.Int) + ")"
 	case catalog.Size:
 		s += "(" + itoa(v.Bytes)
@@ -100,7 +100,7 @@ func TestParse(t *testing.T) {
 		{"uninstall grafana", "destroy grafana"},
 		{"destroy authentik --with-dependents", "destroy authentik --with-dependents=bool:true(yes)"},
 		{"remove authentik --purge-secrets --with-dependents in staging", "destroy authentik --purge-secrets=bool:true(yes) --with-dependents=bool:true(yes) env=staging"},
-		{"upgrade grafana --port 3001", "update grafana --port=int:3001(3001)"},
+		{"upgrade grafana --port 3001", "update grafana --port=port:3001(3001)"},
 		{"update authentik --domain a.org", "update authentik --domain=hostname:a.org"}, // required flags only on create
 		{"status", "status"},
 		{"status nextcloud", "status nextcloud"},
@@ -142,13 +142,13 @@ func TestParse(t *testing.T) {
 		{"create nextcloud --trusted a.org,b.org", "create nextcloud --trusted=list:a.org,b.org(a.org|b.org)"},
 		{"create nextcloud --trusted 'a.org, b.org'", "create nextcloud --trusted=list:a.org,b.org(a.org|b.org)"},
 		{"create nextcloud --admin-password hunter2", "create nextcloud --admin-password=string:hunter2"},
-		{"create grafana --port 3000", "create grafana --port=int:3000(3000)"},
-		{"create grafana --port=3000", "create grafana --port=int:3000(3000)"},
+		{"create grafana --port 3000", "create grafana --port=port:3000(3000)"},
+		{"create grafana --port=3000", "create grafana --port=port:3000(3000)"},
 		{"create authentik --realm x --frontend-for nextcloud", "create authentik --realm=string:x --frontend-for=service:nextcloud"},
 		{"create authentik --realm x --frontend-for Grafana", "create authentik --realm=string:x --frontend-for=service:grafana"},
 		{`create authentik --realm "two words"`, "create authentik --realm=string:two words"},
 		{`create authentik --realm="say \"hi\""`, `create authentik --realm=string:say "hi"`},
-		{"create nextcloud --domain in", "create nextcloud --domain=hostname:in"},
+		{"create authentik --realm in", "create authentik --realm=string:in"},
 
 		// global flags and phrases
 		{"create nextcloud --sso in staging", "create nextcloud --sso=bool:true(yes) env=staging"},
@@ -226,10 +226,10 @@ func TestParseErrors(t *testing.T) {
 		{"create nextcloud with sso and", "with needs a flag name, like with sso", 30, ""},
 		{"create nextcloud --no-domain", `"--no-domain": only yes/no flags can be turned off, and --domain is a hostname`, 18, ""},
 		{"create nextcloud --no-sso=true", "--no-sso takes no value", 26, ""},
-		{"create grafana --port", "--port needs a value (int)", 22, ""},
-		{"create grafana --port   ", "--port needs a value (int)", 22, ""},
-		{"create grafana --port --domain x.org", "--port needs a value (int)", 22, ""},
-		{"create grafana --port=", "--port needs a value (int)", 23, ""},
+		{"create grafana --port", "--port needs a value (port)", 22, ""},
+		{"create grafana --port   ", "--port needs a value (port)", 22, ""},
+		{"create grafana --port --domain x.org", "--port needs a value (port)", 22, ""},
+		{"create grafana --port=", "--port needs a value (port)", 23, ""},
 		{"create nextcloud --tier", "--tier needs a value (enum): one of small, medium, large", 24, ""},
 		{"create grafana --port 30x0", `--port: "30x0" is not a whole number`, 23, ""},
 		{"create nextcloud --storage huge", `--storage: "huge" is not a size: write a number and a unit (K, M, G, T, or GiB, GB, ...), like 100G or +50G`, 28, ""},
