@@ -25,6 +25,7 @@ var checkCases = []struct{ dir, want string }{
 	{"outputs-differ", `terraform/production/outputs.tf:5:1: output "server_id" is not in variant local (terraform/local): every variant must give the same outputs`},
 	{"undeclared-provider", `terraform/production/main.tf:16:1: resource "cloudflare_record" "main" needs provider "cloudflare", which required_providers does not declare: add it with a source and a version`},
 	{"nomad-undeclared", `nomad/app.nomad.hcl:10:14: var.domain is not declared in nomad/app.nomad.hcl: add a variable "domain" block`},
+	{"bad-constraint", `manifest.hcl:7:19: flag "storage" has min 2T above its max 500G`},
 	{"salt-yaml", `salt/app.sls:9:1: not valid YAML once its Jinja is replaced: did not find expected '-' indicator`},
 }
 

@@ -29,18 +29,26 @@
 //	  description = "file sync and share"           # required; shown by help
 //
 //	  flag "sso" {                                  # --sso; lowercase words and hyphens
-//	    type        = bool                          # bool int string size duration hostname
-//	    description = "sign in through authentik"   #   path list enum service (a bare word)
-//	  }
+//	    type        = bool                          # bool int port string size duration
+//	    description = "sign in through authentik"   #   hostname path list enum service
+//	  }                                             #   (a bare word)
 //	  flag "domain" {
 //	    type        = hostname
-//	    default     = "cloud.local.test"            # must parse as the type
-//	    description = "public name of the service"
-//	  }
+//	    default     = "cloud.local.test"            # must parse as the type and fit the
+//	    pattern     = "[a-z0-9-]+(\\.[a-z0-9-]+)+"  #   constraints; pattern: string and
+//	    description = "public name of the service"  #   hostname only, an RE2 regexp the
+//	  }                                             #   whole value must match
 //	  flag "storage" {
 //	    type        = size
 //	    default     = "100G"
+//	    min         = "10G"                         # min, max: int, port and size only,
+//	    max         = "16T"                         #   inclusive; sizes compare in bytes
 //	    description = "size of the data volume"
+//	  }
+//	  flag "port" {
+//	    type        = port                          # an int within 1–65535; min and max
+//	    default     = 8080                          #   may narrow it
+//	    description = "port it listens on"
 //	  }
 //	  flag "tier" {
 //	    type        = enum
@@ -111,6 +119,20 @@
 //	  }
 //	}
 //
+// # Constraints
+//
+// min, max and pattern narrow what a flag accepts; a port type is an int within 1–65535.
+// Flag.Check is the one place they are checked, and it is asked everywhere a value reaches
+// the catalog: the grammar refuses a typed value with its column and what is allowed
+// ("--port 99999 is out of range: ports are 1–65535", caret under 99999), and Render refuses a
+// value kept from declared state on update, declared for a deployed dependency or set by a
+// requires block, naming the flag (a constraint added after a service was deployed does not
+// silently change it: DeclaredFlags keeps the value and the update is refused until it gives
+// the flag a value in range). Requirements does not check them, so a destroy still finds who
+// needs a service. A relative size (+50G) is the amount to grow by: it is refused when it alone
+// exceeds max, and otherwise passes, since the size it grows from is not known here. help
+// shows each flag's range or pattern.
+//
 // # Variants
 //
 // One blueprint can deploy to more than one cloud. The terraform block's module is the variant
@@ -171,7 +193,10 @@
 //
 // Load reports every problem at once, each as file:line:col: message. It rejects unknown blocks
 // and attributes, missing descriptions, unknown types, defaults that do not parse as their type
-// (or are not among an enum's values), defaults on secret or required flags, duplicate flag or
+// (or are not among an enum's values, or break the flag's constraints), min or max on a flag that
+// is not an int, port or size, bounds that do not parse as the type, relative size bounds,
+// min above max, port bounds outside 1–65535, pattern on a flag that is not a string or
+// hostname, patterns that are not RE2, defaults on secret or required flags, duplicate flag or
 // argument names, badly formed names, references to flags or arguments that do not exist or are
 // secret, unknown functions, gib() or seconds() of a flag of another type, dependencies on
 // services the catalog lacks or with flags the dependency does not declare, dependency cycles,

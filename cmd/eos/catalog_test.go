@@ -51,6 +51,19 @@ func TestCatalogCheckBroken(t *testing.T) {
 	}
 }
 
+// A bad constraint is reported by eos catalog check like any other problem of a manifest.
+func TestCatalogCheckConstraints(t *testing.T) {
+	fixture := filepath.Join("..", "..", "catalog", "testdata", "check", "bad-constraint")
+	out, err := run(t, "catalog", "check", fixture)
+	if !errors.As(err, new(exitError)) {
+		t.Fatalf("err = %v, want exit status 1 after printing the problem\n%s", err, out)
+	}
+	want := filepath.Join(fixture, "manifest.hcl") + `:7:19: flag "storage" has min 2T above its max 500G` + "\n1 problem\n"
+	if out != want {
+		t.Errorf("got:\n%s\nwant:\n%s", out, want)
+	}
+}
+
 func TestCatalogNewThenCheck(t *testing.T) {
 	needTerraform(t)
 	dir := t.TempDir()

@@ -1,0 +1,3 @@
+data-volume:
+  test.nop:
+    - name: {{ pillar["lv_size"] }}
