@@ -51,7 +51,7 @@ func TestE2EMattermostPolicyOnlyTheApproverRuns(t *testing.T) {
 	// says bob's was handled too.
 	s.Bob.React(t, preview.Id, "+1")
 	s.Carol.React(t, preview.Id, "+1")
-	botSays(t, s, req.Id, "Plan "+id+" is ", "nothing started")
+	botSays(t, s, req.Id, "Plan "+id+" already ran (run "+id, "nothing started")
 	b.Idle()
 
 	runs, err := b.Store.Runs(nil)

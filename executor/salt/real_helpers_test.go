@@ -94,7 +94,7 @@ func (r realSalt) forget(t *testing.T, l *Layer, id string) {
 // waitMinion polls until id answers test.ping through salt-api, or fails the test.
 func (r realSalt) waitMinion(t *testing.T, l *Layer, id string) {
 	t.Helper()
-	deadline := time.Now().Add(90 * time.Second)
+	deadline := time.Now().Add(3 * time.Minute) // a minion answers in 5–10 s idle, over a minute on a loaded machine
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		up, _, err := l.ping(ctx, id, "list")
@@ -103,7 +103,7 @@ func (r realSalt) waitMinion(t *testing.T, l *Layer, id string) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("minion %s did not answer test.ping within 90s (last error: %v)", id, err)
+			t.Fatalf("minion %s did not answer test.ping within 3m (last error: %v)", id, err)
 		}
 		time.Sleep(200 * time.Millisecond) // poll interval, not synchronisation
 	}
