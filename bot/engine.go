@@ -80,8 +80,9 @@ type Engine struct {
 	disp     *dispatcher                 // messages and reactions being handled
 	runCtx   context.Context             // parent of every run; cancelled on shutdown
 	stopRuns context.CancelFunc
-	warned   map[string]bool // plan/user pairs already told they may not approve
-	ready    chan struct{}   // closed when Run has recovered and adapters start
+	warned   map[string]bool     // plan/user pairs already told they may not approve
+	stops    map[string]*runStop // stop switches of runs in flight, by run id
+	ready    chan struct{}       // closed when Run has recovered and adapters start
 	digests  []digestPlan
 	digestMu sync.Mutex // one digest run at a time
 	m        *metrics
@@ -147,7 +148,7 @@ func New(cfg Config) (*Engine, error) {
 		disp:    newDispatcher(cfg.MaxConcurrent, cfg.MaxQueued, m.reg),
 		digests: digests, m: m, states: map[string]string{},
 		cfg: cfg, parser: intents.NewParser(cfg.Catalog).WithBotName(cfg.BotName), st: cfg.Store, log: cfg.Logger, now: cfg.Now,
-		adapters: map[string]adapters.Adapter{}, runCtx: runCtx, stopRuns: stop, warned: map[string]bool{},
+		adapters: map[string]adapters.Adapter{}, runCtx: runCtx, stopRuns: stop, warned: map[string]bool{}, stops: map[string]*runStop{},
 		ready: make(chan struct{}),
 	}, nil
 }

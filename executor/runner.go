@@ -209,12 +209,14 @@ func (r *Runner) Apply(ctx context.Context, plan Plan, previous *Spec, report fu
 	}
 	var applied []Layer
 	for i, lp := range plan.Layers {
-		if res.Failed {
+		layer, ok := r.layers[lp.Layer]
+		idle := !ok || lp.Status != PlanChanges
+		switch {
+		case res.Failed && !(res.Stopped && idle):
 			res.Layers = append(res.Layers, LayerResult{Layer: lp.Layer, Status: ResultNotStarted})
 			continue
-		}
-		layer, ok := r.layers[lp.Layer]
-		if !ok || lp.Status != PlanChanges {
+		case idle:
+			// After a stop too: a layer with nothing to do was not kept from anything.
 			res.Layers = append(res.Layers, skipped(lp))
 			continue
 		}

@@ -53,6 +53,7 @@ func TestStopWaitsForTheLayerAndRollsNothingBack(t *testing.T) {
 }
 
 // A stop asked for before the run starts applies nothing; without a stop the run is whole.
+// A layer with nothing to do reads skipped, not "not started".
 func TestStopBeforeTheFirstLayerAppliesNothing(t *testing.T) {
 	var calls []string
 	r, err := NewRunner(RunnerConfig{Layers: []Layer{&recLayer{name: Salt, calls: &calls}, &recLayer{name: Terraform, calls: &calls}}})
@@ -70,5 +71,12 @@ func TestStopBeforeTheFirstLayerAppliesNothing(t *testing.T) {
 	res := r.Apply(context.Background(), plan, nil, func(Event) {}, StopWhen(stop))
 	if len(calls) != 0 || !res.Stopped {
 		t.Errorf("calls = %v, stopped = %v; want nothing applied and stopped", calls, res.Stopped)
+	}
+	// Nomad is not configured: the stop kept it from nothing, so it reads skipped.
+	want := []ResultStatus{ResultNotStarted, ResultNotStarted, ResultSkipped}
+	for i, l := range res.Layers {
+		if l.Status != want[i] {
+			t.Errorf("%s = %s, want %s", l.Layer, l.Status, want[i])
+		}
 	}
 }
