@@ -80,6 +80,9 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 	return r, nil
 }
 
+// LayerTimeout is the bound on one layer's apply.
+func (r *Runner) LayerTimeout() time.Duration { return r.timeout }
+
 // Configured reports whether layer name has a connection.
 func (r *Runner) Configured(name LayerName) bool { _, ok := r.layers[name]; return ok }
 
