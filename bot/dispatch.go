@@ -17,7 +17,10 @@ import (
 // different conversations side by side, at most Config.MaxConcurrent at once. Events beyond
 // that wait in their conversation's queue, at most Config.MaxQueued accepted and unfinished
 // events in all; when that many are waiting, an adapter waits up to queueWait for room, and
-// then the event is dropped, logged, and its author told to say it again (see refuseBusy).
+// then the event is dropped: the log and eos_events_dropped_total say so, and its author is
+// asked in the thread to say it again (one such notice at a time; under more load than that
+// only the log speaks). Nothing is dropped silently, and no adapter waits longer than
+// queueWait.
 
 const (
 	// defaultMaxConcurrent is how many events are handled at once when Config says nothing.
