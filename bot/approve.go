@@ -22,9 +22,10 @@ const (
 	withdrawn                 // an approval was taken back
 )
 
-// HandleReaction applies the approval policy to a reaction on a preview post. It is
-// idempotent: a redelivered reaction changes nothing the first one did not.
-func (e *Engine) HandleReaction(ctx context.Context, a adapters.Adapter, r adapters.Reaction) {
+// handleReaction applies the approval policy to a reaction on a preview post. It is
+// idempotent: a redelivered reaction changes nothing the first one did not. HandleReaction
+// (dispatch.go) calls it on the conversation's turn.
+func (e *Engine) handleReaction(ctx context.Context, a adapters.Adapter, r adapters.Reaction) {
 	e.wrench(ctx, a, r) // 🔧 on a drift digest post: a reconcile plan (wrench.go); no vote
 	vote := adapters.VoteOf(r.Emoji)
 	if r.User.Bot || vote == adapters.NoVote {

@@ -75,6 +75,9 @@ func newFleet(b *testing.B) *fleet {
 		}()
 	}
 	wg.Wait()
+	if err := e.Wait(ctx); err != nil { // HandleMessage only queues
+		b.Fatal(err)
+	}
 	plans, err := st.Plans(func(p *store.Plan) bool { return p.State == store.PlanPending })
 	if err != nil || len(plans) != fleetSize {
 		b.Fatalf("%d of %d requests got a plan (%v)", len(plans), fleetSize, err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -63,6 +64,9 @@ func BenchmarkRequestToPreview(b *testing.B) {
 		m := con.Say("@eos create grafana --port 3001 in staging")
 		start := time.Now()
 		e.HandleMessage(ctx, con, m)
+		if err := e.Wait(ctx); err != nil { // HandleMessage only queues; the preview comes after
+			b.Fatal(err)
+		}
 		lat = append(lat, time.Since(start))
 	}
 	b.StopTimer()
@@ -90,11 +94,11 @@ func BenchmarkConcurrentConversations(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		e, err := bot.New(bot.Config{Catalog: cat, Runner: runner, Store: st, ProgressInterval: time.Hour})
+		e, err := bot.New(bot.Config{Catalog: cat, Runner: runner, Store: st, ProgressInterval: time.Hour, MaxQueued: 2 * n})
 		if err != nil {
 			b.Fatal(err)
 		}
-		con := console.New(console.Config{})
+		con := &previewSignal{Adapter: console.New(console.Config{}), waiting: map[string]chan struct{}{}}
 		e.Attach(con)
 		ctx := context.Background()
 		var mu sync.Mutex
@@ -105,13 +109,23 @@ func BenchmarkConcurrentConversations(b *testing.B) {
 				defer wg.Done()
 				start := time.Now()
 				// Every conversation is about its own environment, so none waits for a lock.
-				e.HandleMessage(ctx, con, con.Say(fmt.Sprintf("@eos create grafana in env%d", c)))
+				m := con.Say(fmt.Sprintf("@eos create grafana in env%d", c))
+				previewed := con.expect(m.Post.ID)
+				e.HandleMessage(ctx, con, m)
+				select { // HandleMessage only queues: the latency is the preview's
+				case <-previewed:
+				case <-time.After(time.Minute):
+					b.Error("no preview within a minute")
+				}
 				mu.Lock()
 				previewLat = append(previewLat, time.Since(start))
 				mu.Unlock()
 			}()
 		}
 		wg.Wait()
+		if err := e.Wait(ctx); err != nil { // the previews are posted; now they are recorded too
+			b.Fatal(err)
+		}
 		plans, err := st.Plans(func(p *store.Plan) bool { return p.State == store.PlanPending })
 		if err != nil || len(plans) != n {
 			b.Fatalf("%d of %d requests got a plan (%v)", len(plans), n, err)
@@ -122,14 +136,13 @@ func BenchmarkConcurrentConversations(b *testing.B) {
 				defer wg.Done()
 				start := time.Now()
 				e.HandleReaction(ctx, con, adapters.Reaction{Post: p.Preview, User: adapters.User{ID: "bob", Name: "bob"}, Emoji: "+1"})
-				for {
-					if r, err := st.Run(p.ID); err == nil && r.State == store.RunDone {
-						break
-					}
-					if err := e.Wait(ctx); err != nil {
-						b.Error(err)
-						return
-					}
+				if err := e.Wait(ctx); err != nil { // idle: the approval is handled and its run ended
+					b.Error(err)
+					return
+				}
+				if r, err := st.Run(p.ID); err != nil || r.State != store.RunDone {
+					b.Errorf("run %s after its approval: %+v, %v", p.ID, r, err)
+					return
 				}
 				mu.Lock()
 				runLat = append(runLat, time.Since(start))
@@ -145,6 +158,32 @@ func BenchmarkConcurrentConversations(b *testing.B) {
 	}
 	b.ReportMetric(float64(p99(previewLat).Nanoseconds()), "preview-p99-ns")
 	b.ReportMetric(float64(p99(runLat).Nanoseconds()), "run-p99-ns")
+}
+
+// previewSignal is the console that also says when a request's preview is posted.
+type previewSignal struct {
+	*console.Adapter
+	mu      sync.Mutex
+	waiting map[string]chan struct{} // request post id → closed when its preview is posted
+}
+
+func (p *previewSignal) expect(request string) <-chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ch := make(chan struct{})
+	p.waiting[request] = ch
+	return ch
+}
+
+func (p *previewSignal) Reply(ctx context.Context, parent adapters.PostRef, doc adapters.Doc) (adapters.PostRef, error) {
+	ref, err := p.Adapter.Reply(ctx, parent, doc)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if ch, ok := p.waiting[parent.ID]; ok && strings.HasPrefix(doc.Plain(), "Plan ") {
+		close(ch)
+		delete(p.waiting, parent.ID)
+	}
+	return ref, err
 }
 
 func p99(d []time.Duration) time.Duration {

@@ -160,7 +160,8 @@ func TestWrenchOnDigestPlansReconcile(t *testing.T) {
 	h.React("carol", grafana.ID, "🔧") // not a requester
 	h.React("carol", grafana.ID, "🔧")
 	h.Say("alice", "@eos drift history grafana in local") // as the reply suggests
-	h.WaitText(after, "Drift history of local/grafana")   // every reaction above is handled
+	h.WaitText(after, "Drift history of local/grafana")
+	h.Idle() // every reaction above is handled
 
 	// alice's 🔧 delivered three times at once and once more a second later (a reconnecting
 	// adapter replays it), then bob's while her plan waits.
@@ -178,6 +179,7 @@ func TestWrenchOnDigestPlansReconcile(t *testing.T) {
 	h.Engine.HandleReaction(ctx, h.Console, wrench("alice"))
 	clock.Advance(time.Second)
 	h.Engine.HandleReaction(ctx, h.Console, wrench("bob"))
+	h.Idle()
 
 	count := func(s string) int {
 		n := 0

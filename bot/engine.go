@@ -57,6 +57,13 @@ type Config struct {
 	// ShutdownGrace is how long Run lets runs in flight finish after ctx ends before it
 	// cancels them (default 2 minutes); a cancelled run is recorded as interrupted.
 	ShutdownGrace time.Duration
+	// MaxConcurrent is how many messages and reactions are handled at once, across every
+	// conversation (default 16); one conversation's are always handled one at a time, in order.
+	MaxConcurrent int
+	// MaxQueued is how many messages and reactions may wait or run at once (default 512).
+	// When that many wait, an adapter waits a few seconds for room, then the event is
+	// dropped, logged, and its author asked to say it again.
+	MaxQueued int
 	// ProgressInterval is the least time between two edits of a progress post (default 1 s);
 	// the final state is always posted.
 	ProgressInterval time.Duration
@@ -76,11 +83,13 @@ type Engine struct {
 
 	mu       sync.Mutex
 	adapters map[string]adapters.Adapter // by Name, for posts not caused by an event
-	runs     sync.WaitGroup              // runs in flight
+	runs     flight                      // runs in flight
+	disp     *dispatcher                 // messages and reactions being handled
 	runCtx   context.Context             // parent of every run; cancelled on shutdown
 	stopRuns context.CancelFunc
-	warned   map[string]bool // plan/user pairs already told they may not approve
-	ready    chan struct{}   // closed when Run has recovered and adapters start
+	warned   map[string]bool     // plan/user pairs already told they may not approve
+	stops    map[string]*runStop // stop switches of runs in flight, by run id
+	ready    chan struct{}       // closed when Run has recovered and adapters start
 	digests  []digestPlan
 	digestMu sync.Mutex // one digest run at a time
 	m        *metrics
@@ -118,6 +127,15 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.ShutdownGrace == 0 {
 		cfg.ShutdownGrace = 2 * time.Minute
 	}
+	if cfg.MaxConcurrent <= 0 {
+		cfg.MaxConcurrent = defaultMaxConcurrent
+	}
+	if cfg.MaxQueued <= 0 {
+		cfg.MaxQueued = defaultMaxQueued
+	}
+	if cfg.MaxQueued < cfg.MaxConcurrent {
+		cfg.MaxQueued = cfg.MaxConcurrent
+	}
 	if cfg.ProgressInterval == 0 {
 		cfg.ProgressInterval = time.Second
 	}
@@ -132,10 +150,12 @@ func New(cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	runCtx, stop := context.WithCancel(context.Background())
+	m := newMetrics()
 	return &Engine{
-		digests: digests, m: newMetrics(), states: map[string]string{},
+		disp:    newDispatcher(cfg.MaxConcurrent, cfg.MaxQueued, m.reg),
+		digests: digests, m: m, states: map[string]string{},
 		cfg: cfg, parser: intents.NewParser(cfg.Catalog).WithBotName(cfg.BotName), st: cfg.Store, log: cfg.Logger, now: cfg.Now,
-		adapters: map[string]adapters.Adapter{}, runCtx: runCtx, stopRuns: stop, warned: map[string]bool{},
+		adapters: map[string]adapters.Adapter{}, runCtx: runCtx, stopRuns: stop, warned: map[string]bool{}, stops: map[string]*runStop{},
 		ready: make(chan struct{}),
 	}, nil
 }
@@ -156,8 +176,8 @@ func (e *Engine) adapter(platform string) (adapters.Adapter, bool) {
 
 // Run recovers what a previous process left (interrupted runs, approved plans not started),
 // then runs every adapter, the expiry sweeper and the digest scheduler until ctx ends. Runs
-// in flight then get ShutdownGrace to finish before they are cancelled, and Run waits for
-// them to record their outcome.
+// and handlers in flight then get ShutdownGrace to finish before they are cancelled, and Run
+// waits for them to record their outcome.
 func (e *Engine) Run(ctx context.Context, as ...adapters.Adapter) error {
 	for _, a := range as {
 		e.Attach(a)
@@ -193,9 +213,10 @@ func (e *Engine) Run(ctx context.Context, as ...adapters.Adapter) error {
 	grace, cancel := context.WithTimeout(context.Background(), e.cfg.ShutdownGrace)
 	defer cancel()
 	if e.Wait(grace) != nil {
-		e.log.Warn("runs still in flight after the shutdown grace period; cancelling them", "grace", e.cfg.ShutdownGrace)
+		e.log.Warn("runs or requests still in flight after the shutdown grace period; cancelling them", "grace", e.cfg.ShutdownGrace)
 	}
 	e.stopRuns()
+	e.disp.busy.Wait()
 	e.runs.Wait()
 	return err
 }
@@ -204,15 +225,20 @@ func (e *Engine) Run(ctx context.Context, as ...adapters.Adapter) error {
 // adapters.
 func (e *Engine) Ready() <-chan struct{} { return e.ready }
 
-// Wait returns when no run is in flight, or when ctx ends.
+// Wait returns when the bot is idle: every message and reaction it was given is handled, and
+// no run is in flight (a handled approval may have started one). It returns ctx's error when
+// ctx ends first.
 func (e *Engine) Wait(ctx context.Context) error {
-	done := make(chan struct{})
-	go func() { e.runs.Wait(); close(done) }()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
+	for {
+		if err := e.disp.busy.waitCtx(ctx); err != nil {
+			return err
+		}
+		if err := e.runs.waitCtx(ctx); err != nil {
+			return err
+		}
+		if e.disp.busy.zero() && e.runs.zero() {
+			return nil
+		}
 	}
 }
 

@@ -48,11 +48,9 @@ func verbsCovered() error {
 	return nil
 }
 
-// HandleMessage answers a message addressed to Eos.
-func (e *Engine) HandleMessage(ctx context.Context, a adapters.Adapter, m adapters.Message) {
-	if m.Author.Bot {
-		return
-	}
+// handleMessage answers a message addressed to Eos; HandleMessage (dispatch.go) calls it on
+// the message's conversation's turn.
+func (e *Engine) handleMessage(ctx context.Context, a adapters.Adapter, m adapters.Message) {
 	c := conv{a: a, m: m}
 	if r, ok := a.(adapters.Reactor); ok {
 		if err := r.React(ctx, m.Post, "eyes"); err != nil {

@@ -70,8 +70,9 @@ func (e *Engine) history(ctx context.Context, c conv, in *intents.Intent) {
 	e.say(ctx, c.a, c.m.Post, adapters.NewDoc(blocks...))
 }
 
-// cancel answers `cancel [ID]`: the requester or an approver ends a pending plan. Without an
-// id it cancels the caller's latest pending plan.
+// cancel answers `cancel [ID]`: the requester or an approver ends a pending plan, or stops a
+// running one at the next safe point. Without an id it cancels the caller's latest pending
+// plan.
 func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 	id := in.Noun
 	if id == "" {
@@ -92,6 +93,9 @@ func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 		return
 	} else if err == nil {
 		who = e.person(ctx, c.a, c.m.Author, e.cfg.Policy.For(p.Plan.Spec.Env, p.Plan.Spec.Verb).Approvers)
+		if p.State == store.PlanApproved && e.stopRun(ctx, c, p, who) {
+			return // its run is in flight: stopped at the next safe point (stop.go)
+		}
 	}
 	p, err := e.st.UpdatePlan(id, func(p *store.Plan) error {
 		ep := e.cfg.Policy.For(p.Plan.Spec.Env, p.Plan.Spec.Verb)

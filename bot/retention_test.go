@@ -69,6 +69,7 @@ func TestRetentionOfDigestPostsAndDriftHistory(t *testing.T) {
 	wrench := func(user string, post adapters.PostRef) {
 		h.Engine.HandleReaction(ctx, h.Console, adapters.Reaction{User: adapters.User{ID: user, Name: user},
 			Emoji: "wrench", At: clock.Now(), Post: post})
+		h.Idle() // the reaction is handled, or ignored, before anything is counted
 	}
 	reconciles := func() int {
 		plans, err := h.Store.Plans(func(p *store.Plan) bool { return p.Plan.Spec.Verb == "reconcile" })

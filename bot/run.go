@@ -28,6 +28,8 @@ func (e *Engine) start(a adapters.Adapter, p *store.Plan) {
 func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan) {
 	spec := p.Plan.Spec
 	ctx = executor.WithLog(ctx, e.log.With("conv", convID(p.Request), "plan", p.ID))
+	stop, stoppable := e.stoppable(p.ID)
+	defer stoppable()
 	run := &store.Run{
 		ID: p.ID, State: store.RunRunning, Verb: spec.Verb, Target: spec.Target, Env: spec.Env, Hash: p.Plan.Hash,
 		Request: p.Text, Requester: p.Requester.Name, Approvers: voters(p.Approvals), Started: e.now(), Keys: p.Keys(),
@@ -48,7 +50,7 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan)
 
 	t := newTracker(e, a, run, p.Plan)
 	t.post(ctx, p.Preview)
-	res := e.cfg.Runner.Apply(ctx, p.Plan, e.previousSpec(spec), t.report)
+	res := e.cfg.Runner.Apply(ctx, p.Plan, e.previousSpec(spec), t.report, executor.StopWhen(stop.ch))
 	t.stop()
 
 	state, declared := store.RunDone, &spec
@@ -58,6 +60,9 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan)
 			if l.Status == executor.ResultCancelled {
 				state = store.RunInterrupted
 			}
+		}
+		if res.Stopped {
+			state = store.RunStopped
 		}
 	}
 	layers := res.Layers
@@ -79,8 +84,15 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan)
 			e.m.layerTime.WithLabelValues(string(l.Layer), string(l.Status)).Observe(l.Elapsed.Seconds())
 		}
 	}
-	e.audit(store.Entry{Kind: "result", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env, Text: resultDoc(final).Plain()})
-	t.finish(context.WithoutCancel(ctx), resultDoc(final))
+	doc := resultDoc(final)
+	switch by := stop.asker(); {
+	case res.Stopped:
+		doc = stoppedDoc(final, by)
+	case by != "":
+		doc = unstoppedNote(doc, by)
+	}
+	e.audit(store.Entry{Kind: "result", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env, Text: doc.Plain()})
+	t.finish(context.WithoutCancel(ctx), doc)
 }
 
 // replan plans the approved spec again just before applying. The approval holds only for the

@@ -14,6 +14,12 @@ catalog_dirs = ["/etc/eos/blueprints"]
 
 log_level = "info"
 
+# Bound on one layer's apply (Salt, Terraform or Nomad) in a run.
+layer_timeout = "30m"
+
+# Messages and reactions handled at once; each thread's stay in order.
+max_concurrent = 16
+
 terraform {
   # binary  = "/usr/local/bin/terraform"
   # A filesystem mirror for providers, for machines without registry access.

@@ -80,6 +80,9 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 	return r, nil
 }
 
+// LayerTimeout is the bound on one layer's apply.
+func (r *Runner) LayerTimeout() time.Duration { return r.timeout }
+
 // Configured reports whether layer name has a connection.
 func (r *Runner) Configured(name LayerName) bool { _, ok := r.layers[name]; return ok }
 
@@ -154,17 +157,50 @@ type RunResult struct {
 	Failed bool          `json:"failed"`
 	// Halted is set, with Failed, when a layer stopped for a reason that is not its failure
 	// (ResultHalted): nothing was rolled back.
-	Halted  bool          `json:"halted,omitempty"`
+	Halted bool `json:"halted,omitempty"`
+	// Stopped is set, with Failed, when a stop was asked for (StopWhen) and the run stopped
+	// at a safe point: the layers applied before it stay, the later ones are not started, and
+	// nothing was rolled back.
+	Stopped bool          `json:"stopped,omitempty"`
 	Elapsed time.Duration `json:"elapsed"`
+}
+
+// ApplyOption changes how one Apply runs.
+type ApplyOption func(*applyOptions)
+
+type applyOptions struct {
+	stop <-chan struct{}
+}
+
+// StopWhen asks Apply to stop at the next safe point once stop is closed. The safe points are
+// before each layer that has changes: a layer that is applying is never cut short (that is
+// what cancelling ctx does), so what it does is finished and consistent. A stop is not a
+// failure: nothing is rolled back, the layers after it are not started, and the result says
+// Stopped.
+func StopWhen(stop <-chan struct{}) ApplyOption {
+	return func(o *applyOptions) { o.stop = stop }
+}
+
+func (o applyOptions) stopped() bool {
+	select {
+	case <-o.stop:
+		return true
+	default:
+		return false
+	}
 }
 
 // Apply carries out plan layer by layer, reporting progress. It stops at the first layer that
 // fails, rolls back by policy (previous is the last approved spec of the same target, or
 // nil), and marks the later layers not started. Cancelling ctx stops the current layer; the
 // result then says cancelled. A layer that halts (returns a HaltError) stops the run with no
-// rollback at all, whatever the policy.
-func (r *Runner) Apply(ctx context.Context, plan Plan, previous *Spec, report func(Event)) RunResult {
+// rollback at all, whatever the policy; so does a stop asked for with StopWhen.
+func (r *Runner) Apply(ctx context.Context, plan Plan, previous *Spec, report func(Event), opts ...ApplyOption) RunResult {
 	start := r.now()
+	var o applyOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
 	var res RunResult
 	if r.secrets != nil && needsSecrets(plan.Spec) {
 		sp, err := r.secrets.EnsureSecrets(ctx, plan.Spec)
@@ -176,13 +212,20 @@ func (r *Runner) Apply(ctx context.Context, plan Plan, previous *Spec, report fu
 	}
 	var applied []Layer
 	for i, lp := range plan.Layers {
-		if res.Failed {
+		layer, ok := r.layers[lp.Layer]
+		idle := !ok || lp.Status != PlanChanges
+		switch {
+		case res.Failed && !(res.Stopped && idle):
 			res.Layers = append(res.Layers, LayerResult{Layer: lp.Layer, Status: ResultNotStarted})
 			continue
-		}
-		layer, ok := r.layers[lp.Layer]
-		if !ok || lp.Status != PlanChanges {
+		case idle:
+			// After a stop too: a layer with nothing to do was not kept from anything.
 			res.Layers = append(res.Layers, skipped(lp))
+			continue
+		}
+		if o.stopped() {
+			res.Failed, res.Stopped = true, true
+			res.Layers = append(res.Layers, LayerResult{Layer: lp.Layer, Status: ResultNotStarted})
 			continue
 		}
 		lr := r.applyLayer(ctx, layer, plan.Spec, lp, report)

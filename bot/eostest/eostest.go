@@ -232,6 +232,18 @@ func (h *Harness) line(s string) {
 	}
 }
 
+// Type writes lines to the console from another goroutine and reports the outcome on the
+// channel, without failing the test: for a test that must go on when the bot does not read
+// (an adapter whose loop waits for a handler cannot even take the next line).
+func (h *Harness) Type(lines ...string) <-chan error {
+	done := make(chan error, 1)
+	go func() {
+		_, err := io.WriteString(h.in, strings.Join(lines, "\n")+"\n")
+		done <- err
+	}()
+	return done
+}
+
 // Say posts text as user.
 func (h *Harness) Say(user, text string) {
 	h.t.Helper()

@@ -18,6 +18,7 @@ const (
 	RunDone        RunState = "done"
 	RunFailed      RunState = "failed"
 	RunInterrupted RunState = "interrupted" // Eos stopped while it ran
+	RunStopped     RunState = "stopped"     // stopped on request between layers; nothing rolled back
 )
 
 // Run is one approved plan being or having been applied. Its id is the plan's id.

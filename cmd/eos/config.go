@@ -24,6 +24,12 @@ type Config struct {
 	OpsChannels []string `hcl:"ops_channels,optional"`
 	// LogLevel is debug, info, warn or error (EOS_LOG_LEVEL).
 	LogLevel string `hcl:"log_level,optional"`
+	// LayerTimeout bounds one layer's apply in a run (Salt, Terraform or Nomad), like "30m"
+	// (default); a layer that runs out of time fails, and is rolled back by policy.
+	LayerTimeout string `hcl:"layer_timeout,optional"`
+	// MaxConcurrent is how many messages and reactions are handled at once (default 16);
+	// one conversation's are always handled in order.
+	MaxConcurrent int `hcl:"max_concurrent,optional"`
 
 	Terraform  *TerraformConfig  `hcl:"terraform,block"`
 	Console    *ConsoleConfig    `hcl:"console,block"`

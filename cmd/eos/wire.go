@@ -92,6 +92,7 @@ func build(ctx context.Context, cfg *Config, log *slog.Logger) (*app, error) {
 	engine, err := bot.New(bot.Config{
 		Catalog: cat, Runner: runner, Store: st, Policy: policy, Environments: cfg.environments(), OpsChannels: cfg.OpsChannels,
 		DefaultEnv: cfg.DefaultEnv, BotName: cfg.BotName, Logger: log, SecretsPath: cfg.secretsPath(), Variants: cfg.Terraform.Variants, Digests: digests,
+		MaxConcurrent: cfg.MaxConcurrent,
 	})
 	if err != nil {
 		st.Close()
@@ -190,6 +191,13 @@ func newRunner(ctx context.Context, cfg *Config, log *slog.Logger, secrets *vaul
 		layers = append(layers, nl)
 	}
 	rc := executor.RunnerConfig{Layers: layers, Rollback: policy}
+	if cfg.LayerTimeout != "" {
+		d, err := time.ParseDuration(cfg.LayerTimeout)
+		if err != nil || d <= 0 {
+			return nil, fmt.Errorf("layer_timeout %q is not a positive duration like \"30m\"", cfg.LayerTimeout)
+		}
+		rc.LayerTimeout = d
+	}
 	if secrets != nil {
 		rc.Secrets = secrets
 	}

@@ -1,0 +1,138 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/executor"
+)
+
+// A run in flight can be stopped with `cancel ID` by its requester or an approver. The stop
+// takes effect at the next safe point, before the next layer with changes (the executor's
+// StopWhen): the layer applying now finishes, no later layer starts, and nothing is rolled
+// back, since what finished is what was approved. The run ends as stopped, its declared
+// state unchanged, and the result says who stopped it, after which layer and what did not
+// start.
+
+// runStop is the stop switch of one run in flight.
+type runStop struct {
+	ch   chan struct{}
+	once sync.Once
+	mu   sync.Mutex
+	by   string // who asked first; set before ch closes
+}
+
+// ask records that by wants the run stopped; it reports false, with the first asker, when
+// someone asked already.
+func (s *runStop) ask(by string) (bool, string) {
+	first := false
+	s.once.Do(func() {
+		s.mu.Lock()
+		s.by = by
+		s.mu.Unlock()
+		close(s.ch)
+		first = true
+	})
+	return first, s.asker()
+}
+
+// asker is who asked for the stop, or "" when nobody did.
+func (s *runStop) asker() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.by
+}
+
+// stoppable makes run id's stop switch, findable by cancel until done is called.
+func (e *Engine) stoppable(id string) (s *runStop, done func()) {
+	s = &runStop{ch: make(chan struct{})}
+	e.mu.Lock()
+	e.stops[id] = s
+	e.mu.Unlock()
+	return s, func() {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if e.stops[id] == s {
+			delete(e.stops, id)
+		}
+	}
+}
+
+func (e *Engine) stopOf(id string) (*runStop, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	s, ok := e.stops[id]
+	return s, ok
+}
+
+// stopRun answers `cancel ID` for a plan whose run is in flight in this process; it reports
+// false when there is none, and cancel goes on as for any plan. Only the requester or an
+// approver may stop a run, as only they may cancel a pending plan.
+func (e *Engine) stopRun(ctx context.Context, c conv, p *store.Plan, who Person) bool {
+	s, ok := e.stopOf(p.ID)
+	if !ok {
+		return false
+	}
+	spec := p.Plan.Spec
+	ep := e.cfg.Policy.For(spec.Env, spec.Verb)
+	entry := store.Entry{User: c.user(), Platform: c.a.Name(), PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env}
+	if !ep.MayReject(who, who.Is(p.Request.Platform, p.Requester.ID)) {
+		msg := fmt.Sprintf("@%s can't stop run %s: only @%s or an approver (%s) can. Nothing changed.", c.user(), p.ID, p.Requester.Name, ep.who())
+		entry.Kind, entry.Text = "refusal", msg
+		e.audit(entry)
+		e.say(ctx, c.a, c.m.Post, reply(msg))
+		return true
+	}
+	first, by := s.ask(c.user())
+	if !first {
+		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("Run %s is stopping already (asked by @%s).", p.ID, by)))
+		return true
+	}
+	entry.Kind, entry.Text = "stop", "stop asked for: the run stops before its next layer; nothing is rolled back"
+	e.audit(entry)
+	e.log.Info("run stop asked for", "run", p.ID, "user", c.user())
+	e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("Stopping run %s at the next safe point: the layer applying now finishes, no later layer starts, nothing is rolled back.", p.ID)))
+	return true
+}
+
+// stoppedDoc is the result of a run that stopped because by asked: "Run X stopped by @bob
+// after Terraform; Nomad not started; nothing rolled back."
+func stoppedDoc(r *store.Run, by string) adapters.Doc {
+	var after string
+	var notStarted, lines []string
+	for _, l := range r.Layers {
+		switch l.Status {
+		case executor.ResultOK:
+			after = l.Layer.Title()
+		case executor.ResultNotStarted:
+			notStarted = append(notStarted, l.Layer.Title())
+		}
+		lines = append(lines, resultLine(l))
+	}
+	text := fmt.Sprintf("Run %s stopped by @%s", r.ID, by)
+	if after != "" {
+		text += " after " + after
+	} else {
+		text += " before it applied anything"
+	}
+	if len(notStarted) > 0 {
+		text += "; " + strings.Join(notStarted, " and ") + " not started"
+	}
+	text += "; nothing rolled back."
+	next := fmt.Sprintf("The lock on %s/%s is released.", r.Target, r.Env)
+	if after != "" {
+		next += fmt.Sprintf(" What was applied stays: @eos drift %s shows where it stands, @eos rollback %s plans undoing it.", r.Target, r.Target)
+	}
+	return adapters.NewDoc(adapters.Text{Text: text}, adapters.Context{Text: strings.Join(lines, " · ")}, adapters.Context{Text: next})
+}
+
+// unstoppedNote is added to the result of a run someone asked to stop too late: its last
+// layer was applying already, so there was no safe point left to stop at.
+func unstoppedNote(doc adapters.Doc, by string) adapters.Doc {
+	doc.Blocks = append(doc.Blocks, adapters.Context{Text: fmt.Sprintf("@%s asked to stop this run while its last layer applied: there was no later layer to stop before.", by)})
+	return doc
+}
