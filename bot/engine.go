@@ -242,6 +242,11 @@ func (e *Engine) Wait(ctx context.Context) error {
 	}
 }
 
+// Settle returns when every message and reaction the bot was given is handled, without
+// waiting for the runs they started: the console calls it before a reaction, so a piped
+// script can react to a preview right after asking for it.
+func (e *Engine) Settle(ctx context.Context) error { return e.disp.busy.waitCtx(ctx) }
+
 // say answers in the thread of post (or at channel level where there are no threads).
 func (e *Engine) say(ctx context.Context, a adapters.Adapter, post adapters.PostRef, doc adapters.Doc) adapters.PostRef {
 	var ref adapters.PostRef

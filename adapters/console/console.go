@@ -38,6 +38,11 @@ type Config struct {
 	// Idle, when set, is called by /wait and at the end of input: it returns when the bot
 	// has finished what it started (runs in flight).
 	Idle func(ctx context.Context) error
+	// Settle, when set, is called before a /react or /unreact: it returns when the bot has
+	// answered everything typed so far (not when its runs finish), so a reaction typed or piped
+	// right after a request finds the preview it names, as a person who sees the preview
+	// before reacting would.
+	Settle func(ctx context.Context) error
 	// Groups are the console's user groups, for approval policies that name "group:NAME":
 	// group name → member names (without @). A name not listed here is no group.
 	Groups map[string][]string
@@ -215,6 +220,12 @@ func (a *Adapter) handleLine(ctx context.Context, h adapters.Handler, line strin
 		a.mu.Unlock()
 		a.note("now typing as @" + a.cfg.User)
 	case "/react", "/unreact":
+		if a.cfg.Settle != nil {
+			if err := a.cfg.Settle(ctx); err != nil {
+				a.note("react: " + err.Error())
+				return false
+			}
+		}
 		r, err := a.reaction(args, cmd == "/unreact")
 		if err != nil {
 			a.note(err.Error())

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -128,9 +129,15 @@ func newConsole(a *app, user, script string, cmd *cobra.Command) *console.Adapte
 		fmt.Fprintf(cmd.OutOrStdout(), "Eos %s · console chat as @%s · data in %s\nTry: @eos help · @eos create grafana · then /react N +1 to approve post N · /quit\n",
 			version, user, a.cfg.DataDir)
 	}
+	// A script or pipe reacts to previews right after asking for them; a person at the
+	// terminal sees the preview first and may react to one plan while another is planned.
+	var settle func(context.Context) error
+	if !interactive {
+		settle = a.engine.Settle
+	}
 	return console.New(console.Config{
 		In: in, Out: cmd.OutOrStdout(), User: user, BotName: a.cfg.BotName,
-		Prompt: interactive, Echo: !interactive, Idle: a.engine.Wait, Groups: a.cfg.consoleGroups(),
+		Prompt: interactive, Echo: !interactive, Idle: a.engine.Wait, Settle: settle, Groups: a.cfg.consoleGroups(),
 	})
 }
 
