@@ -103,7 +103,11 @@ func (r realSalt) waitMinion(t *testing.T, l *Layer, id string) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("minion %s did not answer test.ping within 3m (last error: %v)", id, err)
+			out, _ := os.ReadFile(filepath.Join(r.state, "minion-"+id+".out"))
+			if len(out) > 4000 {
+				out = out[len(out)-4000:]
+			}
+			t.Fatalf("minion %s did not answer test.ping within 3m (last error: %v); the end of its log:\n%s", id, err, out)
 		}
 		time.Sleep(200 * time.Millisecond) // poll interval, not synchronisation
 	}
