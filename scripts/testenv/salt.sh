@@ -191,6 +191,9 @@ start() {
 	mkdir -p "$state/conf" "$state/root" "$state/srv/salt" "$state/srv/pillar" "$state/data"
 	cat >"$state/conf/master" <<YAML
 root_dir: $state/root
+# Unix sockets live under root_dir, and a socket path has at most 107 bytes: a short sock_dir
+# keeps a deep checkout or a long TMPDIR within it.
+sock_dir: /s
 user: $(id -un)
 interface: 127.0.0.1
 publish_port: $pub
@@ -244,6 +247,7 @@ minion_start() {
 	cat >"$dir/conf/minion" <<YAML
 id: $id
 root_dir: $dir/root
+sock_dir: /s
 user: $(id -un)
 master: 127.0.0.1
 master_port: $ret
