@@ -37,6 +37,7 @@ var handlers = map[intents.Verb]handler{
 	intents.VerbDrift:     (*Engine).drift,
 	intents.VerbReconcile: (*Engine).reconcile,
 	intents.VerbPolicy:    (*Engine).policy,
+	intents.VerbLocks:     (*Engine).locks,
 }
 
 func verbsCovered() error {

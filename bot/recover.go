@@ -47,6 +47,16 @@ func (e *Engine) Recover(ctx context.Context) error {
 			}
 		}
 	}
+	// Nothing runs before Recover returns, so any lock still held is left over (a crash between
+	// taking a plan's locks and starting its run): free it, or its units stay locked forever.
+	if left, err := e.st.Locks(); err == nil {
+		for _, l := range left {
+			if err := e.st.Unlock([]string{l.Key}, l.Holder); err == nil {
+				e.log.Warn("freed a lock left over by the previous process", "key", l.Key, "holder", l.Holder)
+				e.audit(store.Entry{Kind: "unlock", PlanID: l.Holder, Text: "freed lock " + l.Key + " left over by the previous process"})
+			}
+		}
+	}
 	// Read before the catch-up: a plan the catch-up approves is started by HandleReaction, and
 	// starting it here as well would run it twice.
 	approved, err := e.st.Plans(func(p *store.Plan) bool { return p.State == store.PlanApproved })

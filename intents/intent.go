@@ -32,11 +32,12 @@ const (
 	VerbOperation
 	VerbReconcile
 	VerbPolicy
+	VerbLocks
 	// VerbCount is one past the last verb.
 	VerbCount
 )
 
-var verbNames = [...]string{"", "create", "destroy", "update", "status", "drift", "plan", "rollback", "history", "help", "cancel", "operation", "reconcile", "policy"}
+var verbNames = [...]string{"", "create", "destroy", "update", "status", "drift", "plan", "rollback", "history", "help", "cancel", "operation", "reconcile", "policy", "locks"}
 
 // String is the verb's canonical word.
 func (v Verb) String() string {

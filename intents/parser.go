@@ -46,6 +46,8 @@ var builtins = []builtin{
 		"cancel [PLAN-ID]", "drop a pending plan"},
 	{"policy", VerbPolicy, nil,
 		"policy [ENV]", "who may ask for and approve changes, per environment"},
+	{"locks", VerbLocks, nil,
+		"locks", "which runs hold which services now"},
 }
 
 func builtinOf(v Verb) *builtin {
