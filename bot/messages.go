@@ -38,6 +38,7 @@ var handlers = map[intents.Verb]handler{
 	intents.VerbReconcile: (*Engine).reconcile,
 	intents.VerbPolicy:    (*Engine).policy,
 	intents.VerbLocks:     (*Engine).locks,
+	intents.VerbWhy:       (*Engine).why,
 }
 
 func verbsCovered() error {

@@ -33,11 +33,12 @@ const (
 	VerbReconcile
 	VerbPolicy
 	VerbLocks
+	VerbWhy
 	// VerbCount is one past the last verb.
 	VerbCount
 )
 
-var verbNames = [...]string{"", "create", "destroy", "update", "status", "drift", "plan", "rollback", "history", "help", "cancel", "operation", "reconcile", "policy", "locks"}
+var verbNames = [...]string{"", "create", "destroy", "update", "status", "drift", "plan", "rollback", "history", "help", "cancel", "operation", "reconcile", "policy", "locks", "why"}
 
 // String is the verb's canonical word.
 func (v Verb) String() string {

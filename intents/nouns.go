@@ -142,6 +142,19 @@ func (st *state) cancel() *Error {
 	return nil
 }
 
+// why parses `why PLAN-ID`.
+func (st *state) why(verb item) *Error {
+	w, ok := st.nounWord()
+	if !ok {
+		return st.errAt(missingAt(verb, w), "why needs a plan id, like why 7f3a9c21", "")
+	}
+	if !isPlanID(w.val) {
+		return st.errAt(w.pos, quote(w.val)+" is not a plan id: plan ids are 8 hex digits, like 7f3a9c21", "")
+	}
+	st.in.Noun = lowerASCII(w.val)
+	return nil
+}
+
 // policy parses `policy [ENV]`: the environment may also come as `in ENV`.
 func (st *state) policy() *Error {
 	w, ok := st.nounWord()

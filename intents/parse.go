@@ -157,6 +157,8 @@ func (st *state) parse() *Error {
 		err = st.cancel()
 	case VerbPolicy:
 		err = st.policy()
+	case VerbWhy:
+		err = st.why(it)
 	case VerbHelp:
 		err = st.help()
 	}

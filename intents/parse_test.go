@@ -201,7 +201,7 @@ func TestParseErrors(t *testing.T) {
 		{"", "say what to do, like create SERVICE; help lists everything", 1, ""},
 		{"@eos", "say what to do, like create SERVICE; help lists everything", 5, ""},
 		{"@eos craete nextcloud", `unknown command "craete"`, 6, "create"},
-		{"frobnicate", `unknown command "frobnicate"; commands: create, destroy, update, status, drift, reconcile, plan, rollback, history, help, cancel, policy, locks, resize`, 1, ""},
+		{"frobnicate", `unknown command "frobnicate"; commands: create, destroy, update, status, drift, reconcile, plan, rollback, history, help, cancel, policy, locks, why, resize`, 1, ""},
 		{"--sso", `start with a command, like create SERVICE, not "--sso"`, 1, ""},
 		{"@eos create nextclod --sso", `unknown service "nextclod"`, 13, "nextcloud"},
 		{"create nextclod --sso", `unknown service "nextclod"`, 8, "nextcloud"},
@@ -287,7 +287,7 @@ func TestParseErrors(t *testing.T) {
 		{`create nextcloud -- x`, "a flag needs a name after the dashes, like --sso", 18, ""},
 
 		// columns count runes, not bytes
-		{"🚀 create", `unknown command "🚀"; commands: create, destroy, update, status, drift, reconcile, plan, rollback, history, help, cancel, policy, locks, resize`, 1, ""},
+		{"🚀 create", `unknown command "🚀"; commands: create, destroy, update, status, drift, reconcile, plan, rollback, history, help, cancel, policy, locks, why, resize`, 1, ""},
 		{"create 🚀🚀 --sso", `unknown service "🚀🚀"; services: authentik, grafana, jenkins, nextcloud`, 8, ""},
 		{"crèate nextcloud", `unknown command "crèate"`, 1, "create"},
 		{"@eos\u00a0crèate", `unknown command "crèate"`, 6, "create"},

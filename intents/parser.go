@@ -48,6 +48,8 @@ var builtins = []builtin{
 		"policy [ENV]", "who may ask for and approve changes, per environment"},
 	{"locks", VerbLocks, nil,
 		"locks", "which runs hold which services now"},
+	{"why", VerbWhy, nil,
+		"why PLAN-ID", "who approved a plan, whose reactions did not count and why, what it still needs"},
 }
 
 func builtinOf(v Verb) *builtin {
