@@ -11,26 +11,8 @@ import (
 	"github.com/eosbot/eos/executor"
 )
 
-const eoslabModule = `
-terraform {
-  required_providers {
-    eoslab = {
-      source  = "eos/eoslab"
-      version = ">= 0.1.0"
-    }
-  }
-}
-
-variable "size" {
-  type = string
-}
-
-resource "eoslab_server" "main" {
-  name  = "mirror-test"
-  size  = var.size
-  image = "debian-12"
-}
-`
+// eoslabModule is one eoslab server, the module the mirror tests init and plan.
+var eoslabModule = serverModule("mirror-test", "")
 
 // buildMirror runs the project's mirror script into dir with the given version.
 func buildMirror(t *testing.T, dir, version string) {
