@@ -118,6 +118,7 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.DefaultEnv == "" {
 		cfg.DefaultEnv = "local"
 	}
+	cfg.Environments = declaredEnvs(cfg.Environments, cfg.DefaultEnv)
 	if cfg.BotName == "" {
 		cfg.BotName = "eos"
 	}

@@ -9,19 +9,19 @@ import (
 	"github.com/eosbot/eos/intents"
 )
 
-// knownEnvs are the environments requests may name: Config.Environments and the default
-// environment, sorted; nil when any environment is allowed.
-func (e *Engine) knownEnvs() []string {
-	if len(e.cfg.Environments) == 0 {
+// declaredEnvs are the environments requests may name, worked out once by New: the declared
+// ones and the default environment, sorted; nil when none is declared and any is allowed.
+func declaredEnvs(declared []string, defaultEnv string) []string {
+	if len(declared) == 0 {
 		return nil
 	}
-	envs := slices.Clone(e.cfg.Environments)
-	if !slices.Contains(envs, e.cfg.DefaultEnv) {
-		envs = append(envs, e.cfg.DefaultEnv)
-	}
+	envs := append(slices.Clone(declared), defaultEnv)
 	sort.Strings(envs)
-	return envs
+	return slices.Compact(envs)
 }
+
+// knownEnvs are the environments requests may name; nil when any is allowed.
+func (e *Engine) knownEnvs() []string { return e.cfg.Environments }
 
 // unknownEnv explains why in names an environment nobody declared, or returns "". Once a
 // configuration declares environments, a request for another one is refused, never silently
