@@ -3,8 +3,8 @@
 # this machine allows:
 # - Nomad: when the agent scripts/testenv/nomad.sh builds is in the cache, a dev agent (state in
 #   .eos/nomad-agent) runs the blueprints' local jobs (EOS_NOMAD_ADDR).
-# - Salt: when Salt's Debian packages are installed and its tarball (../shared/vendor/salt) or
-#   an unpacked copy is at hand, a salt-master, a minion and salt-api (state in .eos/salt) run
+# - Salt: when its tarball (../shared/vendor/salt) or an unpacked copy is at hand (the first
+#   run unpacks it and installs Salt's Debian packages), a salt-master, a minion and salt-api (state in .eos/salt) run
 #   the blueprints' local states, which manage files under .eos/salt/data (EOS_SALT_URL, ...).
 # Each is stopped when eos exits, however it exits; a layer that cannot run is "not configured"
 # and one line says how to get it. Arguments go to `eos serve`; the environment
@@ -42,7 +42,9 @@ fi
 
 if [[ -n ${EOS_SALT_URL:-} ]]; then
 	: # a Salt of the caller's own
-elif scripts/testenv/salt.sh present 2>/dev/null; then
+elif scripts/testenv/salt.sh present 2>/dev/null || scripts/testenv/salt.sh build; then
+	# build: on a new machine, the first make run unpacks the tarball and installs Debian's
+	# python3 packages (about a minute, once); without the tarball Salt is skipped below.
 	mkdir -p "$salt_state"
 	scripts/testenv/salt.sh stop "$salt_state" >/dev/null 2>&1 || true
 	started+=(salt)
