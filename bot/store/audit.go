@@ -3,8 +3,6 @@ package store
 import (
 	"encoding/binary"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // Entry is one line of the append-only audit log.
@@ -28,13 +26,13 @@ type Entry struct {
 // Append adds e to the audit log with the next sequence number. Entries are never changed
 // or removed.
 func (s *Store) Append(e Entry) error {
-	return s.db.Update(func(tx *bolt.Tx) error { return appendTx(tx, e) })
+	return s.update(func(tx txn) error { return appendTx(tx, e) })
 }
 
 // appendTx appends e inside a write transaction, so a change and its audit line commit
 // together (one fsync, and never one without the other).
-func appendTx(tx *bolt.Tx, e Entry) error {
-	b := tx.Bucket(bucketAudit)
+func appendTx(tx txn, e Entry) error {
+	b := tx.bucket(bucketAudit)
 	seq, err := b.NextSequence()
 	if err != nil {
 		return err
@@ -48,7 +46,7 @@ func appendTx(tx *bolt.Tx, e Entry) error {
 // Audit lists entries for which keep returns true (nil keeps all), oldest first.
 func (s *Store) Audit(keep func(*Entry) bool) ([]Entry, error) {
 	var out []Entry
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx txn) error {
 		return each(tx, bucketAudit, func(_ string, e *Entry) bool {
 			if keep == nil || keep(e) {
 				out = append(out, *e)

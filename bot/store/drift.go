@@ -1,11 +1,10 @@
 package store
 
 import (
-	"bytes"
+	"encoding/json"
+	"fmt"
 	"slices"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 
 	"github.com/eosbot/eos/adapters"
 )
@@ -35,7 +34,7 @@ func driftKey(key string, at time.Time) []byte {
 
 // RecordDrift appends drift checks to the history.
 func (s *Store) RecordDrift(recs []DriftRecord) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx txn) error {
 		for _, r := range recs {
 			if err := put(tx, bucketDrift, string(driftKey(r.Key, r.At)), r); err != nil {
 				return err
@@ -49,16 +48,21 @@ func (s *Store) RecordDrift(recs []DriftRecord) error {
 func (s *Store) DriftHistory(key string, limit int) ([]DriftRecord, error) {
 	var out []DriftRecord
 	prefix := []byte(key + "\x00")
-	err := s.db.View(func(tx *bolt.Tx) error {
-		c := tx.Bucket(bucketDrift).Cursor()
-		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-			r, err := get[DriftRecord](tx, bucketDrift, string(k))
-			if err != nil {
-				return err
+	err := s.view(func(tx txn) error {
+		var derr error
+		err := tx.bucket(bucketDrift).Scan(prefix, func(k, raw []byte) bool {
+			var r DriftRecord
+			if derr = json.Unmarshal(raw, &r); derr != nil {
+				derr = fmt.Errorf("decoding drift check %q: %w", k, derr)
+				return false
 			}
-			out = append(out, *r)
+			out = append(out, r)
+			return true
+		})
+		if derr != nil {
+			return derr
 		}
-		return nil
+		return err
 	})
 	// Keys of one service sort by time except within a second (RFC3339Nano drops trailing
 	// zeros); the stable sort puts those in order too.
@@ -92,7 +96,7 @@ type DigestState struct {
 // Digest reads a digest's state; a digest never run has a zero LastRun.
 func (s *Store) Digest(name string) (DigestState, error) {
 	var d DigestState
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx txn) error {
 		got, err := get[DigestState](tx, bucketDigests, name)
 		if err == nil {
 			d = *got
@@ -105,7 +109,7 @@ func (s *Store) Digest(name string) (DigestState, error) {
 
 // SetDigest records a digest's state.
 func (s *Store) SetDigest(d DigestState) error {
-	return s.db.Update(func(tx *bolt.Tx) error { return put(tx, bucketDigests, d.Name, d) })
+	return s.update(func(tx txn) error { return put(tx, bucketDigests, d.Name, d) })
 }
 
 // DigestPost is a post of a drift digest that stands for services that are not clean: a 🔧
@@ -133,7 +137,7 @@ type Claim struct {
 
 // AddDigestPosts remembers what each post of a digest stands for.
 func (s *Store) AddDigestPosts(posts ...DigestPost) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx txn) error {
 		for _, p := range posts {
 			if err := put(tx, bucketDigestPosts, postKey(p.Post), p); err != nil {
 				return err
@@ -146,7 +150,7 @@ func (s *Store) AddDigestPosts(posts ...DigestPost) error {
 // DigestPost returns what ref stands for, or ErrNotFound when it is no digest's post.
 func (s *Store) DigestPost(ref adapters.PostRef) (*DigestPost, error) {
 	var p *DigestPost
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
+	err := s.view(func(tx txn) (err error) {
 		p, err = get[DigestPost](tx, bucketDigestPosts, postKey(ref))
 		return err
 	})
@@ -158,7 +162,7 @@ func (s *Store) DigestPost(ref adapters.PostRef) (*DigestPost, error) {
 // pending. It returns that live claim (and changes nothing), or nil when user now holds it.
 func (s *Store) ClaimDigestPost(ref adapters.PostRef, user string, at time.Time, stale time.Duration) (*Claim, error) {
 	var live *Claim
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx txn) error {
 		p, err := get[DigestPost](tx, bucketDigestPosts, postKey(ref))
 		if err != nil {
 			return err
@@ -185,7 +189,7 @@ func (s *Store) ClaimDigestPost(ref adapters.PostRef, user string, at time.Time,
 // SetClaimPlan records the plan user's claim on ref produced; an empty planID releases the
 // claim (no plan was made). A claim that is no longer user's is left alone.
 func (s *Store) SetClaimPlan(ref adapters.PostRef, user, planID string) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx txn) error {
 		p, err := get[DigestPost](tx, bucketDigestPosts, postKey(ref))
 		if err != nil {
 			return err
@@ -204,7 +208,7 @@ func (s *Store) SetClaimPlan(ref adapters.PostRef, user, planID string) error {
 
 // MarkHinted sets ref's Hinted flag and reports whether it was the first to.
 func (s *Store) MarkHinted(ref adapters.PostRef) (first bool, err error) {
-	err = s.db.Update(func(tx *bolt.Tx) error {
+	err = s.update(func(tx txn) error {
 		p, err := get[DigestPost](tx, bucketDigestPosts, postKey(ref))
 		if err != nil || p.Hinted {
 			return err

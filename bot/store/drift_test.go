@@ -12,57 +12,59 @@ import (
 // A digest post yields one live claim at a time: while its plan is being made (until it
 // goes stale) or waits for approval; after that, a new 🔧 may claim it again.
 func TestClaimDigestPost(t *testing.T) {
-	const stale = 10 * time.Minute
-	reply := adapters.PostRef{Platform: "console", Channel: "local", ID: "9", Thread: "7"}
-	for _, tc := range []struct {
-		name string
-		// before is what happened to the post before the claim under test, at t0.
-		before   func(t *testing.T, s *Store)
-		at       time.Time
-		wantLive string // the live claim's user, "" when the claim succeeds
-	}{
-		{"first claim", func(*testing.T, *Store) {}, t0, ""},
-		{"being planned", claim("alice", ""), t0.Add(time.Minute), "alice"},
-		{"planning went stale", claim("alice", ""), t0.Add(stale), ""},
-		{"released: no plan was made", claim("alice", "-"), t0.Add(time.Second), ""},
-		{"plan pending", claim("alice", "7f3a9c21"), t0.Add(time.Hour), "alice"},
-		{"plan rejected", func(t *testing.T, s *Store) {
-			claim("alice", "7f3a9c21")(t, s)
-			if _, err := s.UpdatePlan("7f3a9c21", func(p *Plan) error { p.State = PlanRejected; return nil }); err != nil {
-				t.Fatal(err)
-			}
-		}, t0.Add(time.Minute), ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			s, _ := openTemp(t)
-			if err := s.AddDigestPosts(DigestPost{Post: reply, Digest: "daily", Keys: []string{"local/grafana"}, At: t0}); err != nil {
-				t.Fatal(err)
-			}
-			tc.before(t, s)
-			live, err := s.ClaimDigestPost(reply, "bob", tc.at, stale)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := ""
-			if live != nil {
-				got = live.User
-			}
-			if got != tc.wantLive {
-				t.Fatalf("live claim by %q, want %q", got, tc.wantLive)
-			}
-			dp, err := s.DigestPost(reply)
-			if err != nil {
-				t.Fatal(err)
-			}
-			holder := tc.wantLive
-			if holder == "" {
-				holder = "bob"
-			}
-			if dp.Claim == nil || dp.Claim.User != holder {
-				t.Errorf("claim = %+v, want held by %s", dp.Claim, holder)
-			}
-		})
-	}
+	conform(t, func(t *testing.T, open fresh) {
+		const stale = 10 * time.Minute
+		reply := adapters.PostRef{Platform: "console", Channel: "local", ID: "9", Thread: "7"}
+		for _, tc := range []struct {
+			name string
+			// before is what happened to the post before the claim under test, at t0.
+			before   func(t *testing.T, s *Store)
+			at       time.Time
+			wantLive string // the live claim's user, "" when the claim succeeds
+		}{
+			{"first claim", func(*testing.T, *Store) {}, t0, ""},
+			{"being planned", claim("alice", ""), t0.Add(time.Minute), "alice"},
+			{"planning went stale", claim("alice", ""), t0.Add(stale), ""},
+			{"released: no plan was made", claim("alice", "-"), t0.Add(time.Second), ""},
+			{"plan pending", claim("alice", "7f3a9c21"), t0.Add(time.Hour), "alice"},
+			{"plan rejected", func(t *testing.T, s *Store) {
+				claim("alice", "7f3a9c21")(t, s)
+				if _, err := s.UpdatePlan("7f3a9c21", func(p *Plan) error { p.State = PlanRejected; return nil }); err != nil {
+					t.Fatal(err)
+				}
+			}, t0.Add(time.Minute), ""},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				s, _ := open(t)
+				if err := s.AddDigestPosts(DigestPost{Post: reply, Digest: "daily", Keys: []string{"local/grafana"}, At: t0}); err != nil {
+					t.Fatal(err)
+				}
+				tc.before(t, s)
+				live, err := s.ClaimDigestPost(reply, "bob", tc.at, stale)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := ""
+				if live != nil {
+					got = live.User
+				}
+				if got != tc.wantLive {
+					t.Fatalf("live claim by %q, want %q", got, tc.wantLive)
+				}
+				dp, err := s.DigestPost(reply)
+				if err != nil {
+					t.Fatal(err)
+				}
+				holder := tc.wantLive
+				if holder == "" {
+					holder = "bob"
+				}
+				if dp.Claim == nil || dp.Claim.User != holder {
+					t.Errorf("claim = %+v, want held by %s", dp.Claim, holder)
+				}
+			})
+		}
+	})
 }
 
 // claim makes alice's claim at t0 and records its plan: "" leaves it being planned, "-"
@@ -92,37 +94,38 @@ func claim(user, planID string) func(t *testing.T, s *Store) {
 
 // Of many 🔧 delivered at once, exactly one claims the post; a headline's hint is given once.
 func TestDigestPostConcurrentClaimsAndHint(t *testing.T) {
-	s, _ := openTemp(t)
-	head := adapters.PostRef{Platform: "console", Channel: "local", ID: "7"}
-	reply := adapters.PostRef{Platform: "console", Channel: "local", ID: "9", Thread: "7"}
-	if err := s.AddDigestPosts(DigestPost{Post: head, Keys: []string{"local/grafana", "local/jenkins"}},
-		DigestPost{Post: reply, Keys: []string{"local/grafana"}}); err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	claimed, hinted := 0, 0
-	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			live, err := s.ClaimDigestPost(reply, "alice", t0, time.Minute)
-			first, herr := s.MarkHinted(head)
-			mu.Lock()
-			defer mu.Unlock()
-			if err == nil && live == nil {
-				claimed++
-			}
-			if herr == nil && first {
-				hinted++
-			}
-		}()
-	}
-	wg.Wait()
-	if claimed != 1 || hinted != 1 {
-		t.Errorf("%d claims and %d hints succeeded, want 1 and 1", claimed, hinted)
-	}
-	if _, err := s.DigestPost(adapters.PostRef{Platform: "console", Channel: "local", ID: "8"}); !errors.Is(err, ErrNotFound) {
-		t.Errorf("a post no digest made: err = %v, want ErrNotFound", err)
-	}
+	conformEach(t, func(t *testing.T, s *Store) {
+		head := adapters.PostRef{Platform: "console", Channel: "local", ID: "7"}
+		reply := adapters.PostRef{Platform: "console", Channel: "local", ID: "9", Thread: "7"}
+		if err := s.AddDigestPosts(DigestPost{Post: head, Keys: []string{"local/grafana", "local/jenkins"}},
+			DigestPost{Post: reply, Keys: []string{"local/grafana"}}); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		claimed, hinted := 0, 0
+		for range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				live, err := s.ClaimDigestPost(reply, "alice", t0, time.Minute)
+				first, herr := s.MarkHinted(head)
+				mu.Lock()
+				defer mu.Unlock()
+				if err == nil && live == nil {
+					claimed++
+				}
+				if herr == nil && first {
+					hinted++
+				}
+			}()
+		}
+		wg.Wait()
+		if claimed != 1 || hinted != 1 {
+			t.Errorf("%d claims and %d hints succeeded, want 1 and 1", claimed, hinted)
+		}
+		if _, err := s.DigestPost(adapters.PostRef{Platform: "console", Channel: "local", ID: "8"}); !errors.Is(err, ErrNotFound) {
+			t.Errorf("a post no digest made: err = %v, want ErrNotFound", err)
+		}
+	})
 }

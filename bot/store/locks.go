@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/eosbot/eos/executor"
-	bolt "go.etcd.io/bbolt"
 )
 
 // ErrAlreadyRun is returned by StartRun for a plan that has a run already.
@@ -31,7 +30,7 @@ func (e *LockedError) Error() string {
 // order every holder uses, so a store that locks row by row can never deadlock two runs) and
 // written only when none is held by someone else. The first key held by another is a
 // *LockedError naming its holder.
-func lock(tx *bolt.Tx, keys []string, holder string, at time.Time) error {
+func lock(tx txn, keys []string, holder string, at time.Time) error {
 	keys = sortedKeys(keys)
 	for _, key := range keys {
 		if cur, err := get[Lock](tx, bucketLocks, key); err == nil && cur.Holder != holder {
@@ -49,10 +48,10 @@ func lock(tx *bolt.Tx, keys []string, holder string, at time.Time) error {
 	return nil
 }
 
-func unlock(tx *bolt.Tx, keys []string, holder string) {
+func unlock(tx txn, keys []string, holder string) {
 	for _, key := range keys {
 		if cur, err := get[Lock](tx, bucketLocks, key); err == nil && cur.Holder == holder {
-			tx.Bucket(bucketLocks).Delete([]byte(key))
+			tx.bucket(bucketLocks).Delete([]byte(key))
 		}
 	}
 }
@@ -67,7 +66,7 @@ func sortedKeys(keys []string) []string {
 // function that releases them. A key held by someone else gives *LockedError; taking keys one
 // already holds succeeds.
 func (s *Store) TryLock(keys []string, holder string, at time.Time) (unlock func() error, err error) {
-	err = s.db.Update(func(tx *bolt.Tx) error { return lock(tx, keys, holder, at) })
+	err = s.update(func(tx txn) error { return lock(tx, keys, holder, at) })
 	if err != nil {
 		return nil, err
 	}
@@ -76,13 +75,13 @@ func (s *Store) TryLock(keys []string, holder string, at time.Time) (unlock func
 
 // Unlock releases those of keys that holder holds.
 func (s *Store) Unlock(keys []string, holder string) error {
-	return s.db.Update(func(tx *bolt.Tx) error { unlock(tx, keys, holder); return nil })
+	return s.update(func(tx txn) error { unlock(tx, keys, holder); return nil })
 }
 
 // Locks lists the keys held now.
 func (s *Store) Locks() ([]Lock, error) {
 	var out []Lock
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx txn) error {
 		return each(tx, bucketLocks, func(_ string, l *Lock) bool { out = append(out, *l); return true })
 	})
 	return out, err
@@ -99,7 +98,7 @@ type Deployed struct {
 	Destroyed bool `json:"destroyed,omitempty"`
 }
 
-func declare(tx *bolt.Tx, spec executor.Spec, runID string, at time.Time) error {
+func declare(tx txn, spec executor.Spec, runID string, at time.Time) error {
 	for _, u := range spec.Units {
 		unit := spec
 		unit.Units = []executor.Unit{u}
@@ -116,7 +115,7 @@ func declare(tx *bolt.Tx, spec executor.Spec, runID string, at time.Time) error 
 // Declared returns the declared state of env/service.
 func (s *Store) Declared(key string) (*Deployed, error) {
 	var d *Deployed
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
+	err := s.view(func(tx txn) (err error) {
 		d, err = get[Deployed](tx, bucketDeployed, key)
 		return err
 	})
@@ -126,7 +125,7 @@ func (s *Store) Declared(key string) (*Deployed, error) {
 // AllDeclared lists the declared state of every service not destroyed.
 func (s *Store) AllDeclared() ([]*Deployed, error) {
 	var out []*Deployed
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx txn) error {
 		return each(tx, bucketDeployed, func(_ string, d *Deployed) bool {
 			if !d.Destroyed {
 				out = append(out, d)

@@ -6,7 +6,6 @@ import (
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/executor"
-	bolt "go.etcd.io/bbolt"
 )
 
 // PlanState is where a plan is in its life.
@@ -79,12 +78,12 @@ func postKey(ref adapters.PostRef) string { return ref.Platform + "/" + ref.Chan
 // CreatePlan stores a new plan, and the audit entries about it, in one transaction. Its id
 // must be new.
 func (s *Store) CreatePlan(p *Plan, audit ...Entry) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
-		if tx.Bucket(bucketPlans).Get([]byte(p.ID)) != nil {
+	return s.update(func(tx txn) error {
+		if tx.bucket(bucketPlans).Get([]byte(p.ID)) != nil {
 			return fmt.Errorf("plan %s already exists", p.ID)
 		}
 		if p.Preview.ID != "" {
-			if err := tx.Bucket(bucketPosts).Put([]byte(postKey(p.Preview)), []byte(p.ID)); err != nil {
+			if err := tx.bucket(bucketPosts).Put([]byte(postKey(p.Preview)), []byte(p.ID)); err != nil {
 				return err
 			}
 		}
@@ -100,7 +99,7 @@ func (s *Store) CreatePlan(p *Plan, audit ...Entry) error {
 // Plan reads a plan by id.
 func (s *Store) Plan(id string) (*Plan, error) {
 	var p *Plan
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
+	err := s.view(func(tx txn) (err error) {
 		p, err = get[Plan](tx, bucketPlans, id)
 		return err
 	})
@@ -110,8 +109,8 @@ func (s *Store) Plan(id string) (*Plan, error) {
 // PlanByPost finds the plan a preview post shows.
 func (s *Store) PlanByPost(ref adapters.PostRef) (*Plan, error) {
 	var p *Plan
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
-		id := tx.Bucket(bucketPosts).Get([]byte(postKey(ref)))
+	err := s.view(func(tx txn) (err error) {
+		id := tx.bucket(bucketPosts).Get([]byte(postKey(ref)))
 		if id == nil {
 			return fmt.Errorf("post %s: %w", postKey(ref), ErrNotFound)
 		}
@@ -124,13 +123,13 @@ func (s *Store) PlanByPost(ref adapters.PostRef) (*Plan, error) {
 // SetPreview records the post that shows plan id, so reactions on it find the plan, and the
 // audit entries about it, in one transaction.
 func (s *Store) SetPreview(id string, ref adapters.PostRef, audit ...Entry) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx txn) error {
 		p, err := get[Plan](tx, bucketPlans, id)
 		if err != nil {
 			return err
 		}
 		p.Preview = ref
-		if err := tx.Bucket(bucketPosts).Put([]byte(postKey(ref)), []byte(id)); err != nil {
+		if err := tx.bucket(bucketPosts).Put([]byte(postKey(ref)), []byte(id)); err != nil {
 			return err
 		}
 		for _, e := range audit {
@@ -147,7 +146,7 @@ func (s *Store) SetPreview(id string, ref adapters.PostRef, audit ...Entry) erro
 // returns an error nothing is written and the error is returned as is.
 func (s *Store) UpdatePlan(id string, fn func(p *Plan) error) (*Plan, error) {
 	var p *Plan
-	err := s.db.Update(func(tx *bolt.Tx) (err error) {
+	err := s.update(func(tx txn) (err error) {
 		if p, err = get[Plan](tx, bucketPlans, id); err != nil {
 			return err
 		}
@@ -167,7 +166,7 @@ func (s *Store) UpdatePlan(id string, fn func(p *Plan) error) (*Plan, error) {
 // approval is never recorded without its audit line nor the other way round.
 func (s *Store) UpdatePlanAudited(id string, fn func(p *Plan) ([]Entry, error)) (*Plan, error) {
 	var p *Plan
-	err := s.db.Update(func(tx *bolt.Tx) (err error) {
+	err := s.update(func(tx txn) (err error) {
 		if p, err = get[Plan](tx, bucketPlans, id); err != nil {
 			return err
 		}
@@ -191,7 +190,7 @@ func (s *Store) UpdatePlanAudited(id string, fn func(p *Plan) ([]Entry, error)) 
 // Plans lists plans for which keep returns true, oldest first by id order.
 func (s *Store) Plans(keep func(*Plan) bool) ([]*Plan, error) {
 	var out []*Plan
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx txn) error {
 		return each(tx, bucketPlans, func(_ string, p *Plan) bool {
 			if keep(p) {
 				out = append(out, p)

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"time"
-
-	bolt "go.etcd.io/bbolt"
 )
 
 // Retention: drift history and digest posts are the two buckets that grow with every scan.
@@ -21,26 +19,34 @@ func (s *Store) PruneDrift(keepFrom time.Time) (int, error) {
 		key     []byte
 	}
 	n := 0
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx txn) error {
 		// The latest check is found by time, not key order: RFC3339Nano drops trailing
 		// zeros, so keys made within one second do not sort by time.
 		latest := map[string][]byte{} // service key → the key of its latest check
 		latestAt := map[string]time.Time{}
 		var old []check
-		b := tx.Bucket(bucketDrift)
-		c := b.Cursor()
-		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		b := tx.bucket(bucketDrift)
+		var serr error
+		err := b.Scan(nil, func(k, _ []byte) bool {
 			service, at, err := splitDriftKey(k)
 			if err != nil {
-				return err
+				serr = err
+				return false
 			}
-			k = bytes.Clone(k) // k points into the page the deletes below may change
+			k = bytes.Clone(k) // k is valid only during the scan
 			if l, ok := latestAt[service]; !ok || at.After(l) {
 				latest[service], latestAt[service] = k, at
 			}
 			if at.Before(keepFrom) {
 				old = append(old, check{service: service, key: k})
 			}
+			return true
+		})
+		if serr != nil {
+			return serr
+		}
+		if err != nil {
+			return err
 		}
 		for _, ck := range old {
 			if bytes.Equal(latest[ck.service], ck.key) {
@@ -77,7 +83,7 @@ func splitDriftKey(k []byte) (service string, at time.Time, err error) {
 // on it is then a reaction on a post Eos does not know. It returns how many it forgot.
 func (s *Store) PruneDigestPosts(keepFrom time.Time) (int, error) {
 	n := 0
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx txn) error {
 		var doomed []string
 		err := each(tx, bucketDigestPosts, func(key string, p *DigestPost) bool {
 			if p.At.Before(keepFrom) {
@@ -88,7 +94,7 @@ func (s *Store) PruneDigestPosts(keepFrom time.Time) (int, error) {
 		if err != nil {
 			return err
 		}
-		b := tx.Bucket(bucketDigestPosts)
+		b := tx.bucket(bucketDigestPosts)
 		for _, key := range doomed {
 			if err := b.Delete([]byte(key)); err != nil {
 				return fmt.Errorf("deleting digest post %q: %w", key, err)

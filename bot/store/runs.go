@@ -7,7 +7,6 @@ import (
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/executor"
-	bolt "go.etcd.io/bbolt"
 )
 
 // RunState is where a run is.
@@ -55,8 +54,8 @@ func (r *Run) LockKeys() []string {
 // it, in one transaction. It fails with *LockedError when another plan holds a key, and with
 // an error when the run exists already: a redelivered approval can never start a second run.
 func (s *Store) StartRun(r *Run, audit ...Entry) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
-		if tx.Bucket(bucketRuns).Get([]byte(r.ID)) != nil {
+	return s.update(func(tx txn) error {
+		if tx.bucket(bucketRuns).Get([]byte(r.ID)) != nil {
 			return fmt.Errorf("run %s: %w", r.ID, ErrAlreadyRun)
 		}
 		if err := lock(tx, r.LockKeys(), r.ID, r.Started); err != nil {
@@ -74,7 +73,7 @@ func (s *Store) StartRun(r *Run, audit ...Entry) error {
 // UpdateRun changes run id in one transaction.
 func (s *Store) UpdateRun(id string, fn func(r *Run) error) (*Run, error) {
 	var r *Run
-	err := s.db.Update(func(tx *bolt.Tx) (err error) {
+	err := s.update(func(tx txn) (err error) {
 		if r, err = get[Run](tx, bucketRuns, id); err != nil {
 			return err
 		}
@@ -90,7 +89,7 @@ func (s *Store) UpdateRun(id string, fn func(r *Run) error) (*Run, error) {
 // as the declared state of every unit it touched, all in one transaction.
 func (s *Store) FinishRun(id string, state RunState, layers []executor.LayerResult, at time.Time, spec *executor.Spec) (*Run, error) {
 	var r *Run
-	err := s.db.Update(func(tx *bolt.Tx) (err error) {
+	err := s.update(func(tx txn) (err error) {
 		if r, err = get[Run](tx, bucketRuns, id); err != nil {
 			return err
 		}
@@ -109,7 +108,7 @@ func (s *Store) FinishRun(id string, state RunState, layers []executor.LayerResu
 // Run reads a run.
 func (s *Store) Run(id string) (*Run, error) {
 	var r *Run
-	err := s.db.View(func(tx *bolt.Tx) (err error) {
+	err := s.view(func(tx txn) (err error) {
 		r, err = get[Run](tx, bucketRuns, id)
 		return err
 	})
@@ -119,7 +118,7 @@ func (s *Store) Run(id string) (*Run, error) {
 // Runs lists runs for which keep returns true, newest first.
 func (s *Store) Runs(keep func(*Run) bool) ([]*Run, error) {
 	var out []*Run
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx txn) error {
 		return each(tx, bucketRuns, func(_ string, r *Run) bool {
 			if keep == nil || keep(r) {
 				out = append(out, r)

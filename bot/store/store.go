@@ -1,18 +1,22 @@
-// Package store owns Eos's embedded database: one bbolt file holding pending plans and their
-// approvals, runs, locks, the declared (deployed) state of every service, and the append-only
-// audit log. Everything that must survive a restart lives here.
+// Package store owns Eos's database: pending plans and their approvals, runs, locks, the
+// declared (deployed) state of every service, drift history, digest marks, the chat catch-up
+// cursors, and the append-only audit log. Everything that must survive a restart or a
+// failover lives here.
 //
-// Every read-modify-write is one bbolt Update transaction, so check-and-set (approve a plan,
-// take a lock, start a run) is atomic even with several goroutines. It imports adapters and
-// executor for the plain data it stores, never bot.
+// It has two backends behind one small transactional key-value interface (kv.go): a bbolt
+// file, the embedded default for one process, and PostgreSQL, which several replicas share
+// (kv_postgres.go). Every read-modify-write is one transaction (serializable on PostgreSQL),
+// so check-and-set (approve a plan, take a lock, start a run) is atomic across goroutines and
+// processes, and every write is fenced by the leadership epoch (fence.go). It imports adapters
+// and executor for the plain data it stores, never bot.
 package store
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -31,13 +35,18 @@ var (
 // ErrNotFound is returned when a plan, run or record does not exist.
 var ErrNotFound = errors.New("not found")
 
-// Store is the bbolt database.
+// Store is Eos's database, on bbolt (Open) or PostgreSQL (OpenPostgres).
 type Store struct {
-	db *bolt.DB
+	kv   backend
+	kind string // "bbolt" or "postgres", for logs and /healthz
+
+	// epoch is the leadership this Store writes for (0: unfenced); see fence.go.
+	epoch    atomic.Uint64
+	onFenced atomic.Pointer[func(error)]
 }
 
-// Open opens (or creates) the database file. A second Eos on the same file fails after
-// timeout with a message saying so, instead of hanging.
+// Open opens (or creates) the bbolt file. A second Eos on the same file fails after timeout
+// with a message saying so, instead of hanging.
 func Open(path string, timeout time.Duration) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("creating data directory: %w", err)
@@ -47,7 +56,7 @@ func Open(path string, timeout time.Duration) (*Store, error) {
 	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout})
 	if errors.Is(err, bolt.ErrTimeout) {
-		return nil, fmt.Errorf("opening %s: another Eos process holds it (waited %s)", path, timeout)
+		return nil, fmt.Errorf("opening %s: another Eos process holds it (waited %s); replicas share a PostgreSQL store instead (README: Running more than one Eos)", path, timeout)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
@@ -64,47 +73,19 @@ func Open(path string, timeout time.Duration) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("preparing %s: %w", path, err)
 	}
-	return &Store{db: db}, nil
+	return &Store{kv: boltBackend{db}, kind: "bbolt"}, nil
 }
 
-// Close closes the file.
-func (s *Store) Close() error { return s.db.Close() }
+// Kind is "bbolt" or "postgres".
+func (s *Store) Kind() string { return s.kind }
 
-// Writable checks that a write transaction commits, for /healthz.
+// Close closes the file or the connections.
+func (s *Store) Close() error { return s.kv.close() }
+
+// Writable checks that a write transaction commits, for /healthz. It is not fenced: a
+// follower's store is writable too.
 func (s *Store) Writable() error {
-	return s.db.Update(func(tx *bolt.Tx) error { return nil })
+	return s.kv.update(func(txn) error { return nil })
 }
 
-func get[T any](tx *bolt.Tx, bucket []byte, key string) (*T, error) {
-	raw := tx.Bucket(bucket).Get([]byte(key))
-	if raw == nil {
-		return nil, fmt.Errorf("%s %q: %w", bucket, key, ErrNotFound)
-	}
-	v := new(T)
-	if err := json.Unmarshal(raw, v); err != nil {
-		return nil, fmt.Errorf("decoding %s %q: %w", bucket, key, err)
-	}
-	return v, nil
-}
-
-func put(tx *bolt.Tx, bucket []byte, key string, v any) error {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Errorf("encoding %s %q: %w", bucket, key, err)
-	}
-	return tx.Bucket(bucket).Put([]byte(key), raw)
-}
-
-func each[T any](tx *bolt.Tx, bucket []byte, fn func(key string, v *T) bool) error {
-	c := tx.Bucket(bucket).Cursor()
-	for k, raw := c.First(); k != nil; k, raw = c.Next() {
-		v := new(T)
-		if err := json.Unmarshal(raw, v); err != nil {
-			return fmt.Errorf("decoding %s %q: %w", bucket, k, err)
-		}
-		if !fn(string(k), v) {
-			return nil
-		}
-	}
-	return nil
-}
+func (s *Store) view(fn func(txn) error) error { return s.kv.view(fn) }
