@@ -26,6 +26,9 @@ const (
 // idempotent: a redelivered reaction changes nothing the first one did not. HandleReaction
 // (dispatch.go) calls it on the conversation's turn.
 func (e *Engine) handleReaction(ctx context.Context, a adapters.Adapter, r adapters.Reaction) {
+	if !e.mayAct("reaction", a, r.Post) {
+		return
+	}
 	e.wrench(ctx, a, r) // 🔧 on a drift digest post: a reconcile plan (wrench.go); no vote
 	vote := adapters.VoteOf(r.Emoji)
 	if r.User.Bot || vote == adapters.NoVote {

@@ -124,6 +124,13 @@ func (e *Engine) prune() {
 	} else if n > 0 {
 		e.log.Info("pruned drift history", "checks", n, "before", keepFrom)
 	}
+	if e.cfg.Leader != nil {
+		if n, err := e.st.PruneMessages(now.Add(-claimRetention)); err != nil {
+			e.log.Error("pruning message claims", "err", err)
+		} else if n > 0 {
+			e.log.Info("forgot old message claims", "messages", n)
+		}
+	}
 	if n, err := e.st.PruneDigestPosts(now.Add(-digestPostTTL)); err != nil {
 		e.log.Error("pruning digest posts", "err", err)
 	} else if n > 0 {
@@ -163,6 +170,9 @@ func (e *Engine) runDigest(ctx context.Context, d digestPlan, previous, started,
 	a, ok := e.adapter(d.Platform)
 	if !ok {
 		e.log.Error("digest platform not running", "digest", d.Name, "platform", d.Platform)
+		return
+	}
+	if !e.mayAct("digest "+d.Name, a, adapters.PostRef{}) {
 		return
 	}
 	all, err := e.st.AllDeclared()

@@ -23,6 +23,7 @@ import (
 	"github.com/eosbot/eos/catalog"
 	"github.com/eosbot/eos/executor"
 	"github.com/eosbot/eos/intents"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // Config wires an Engine.
@@ -31,7 +32,7 @@ type Config struct {
 	Catalog *catalog.Catalog
 	// Runner plans and applies specs.
 	Runner *executor.Runner
-	// Store is the open bbolt store.
+	// Store is the open store (bbolt or PostgreSQL).
 	Store *store.Store
 	// Policy is the approval policy; zero means DefaultPolicy().
 	Policy Policy
@@ -67,6 +68,10 @@ type Config struct {
 	// ProgressInterval is the least time between two edits of a progress post (default 1 s);
 	// the final state is always posted.
 	ProgressInterval time.Duration
+	// Leader, when set, says whether this process leads the replicas sharing Store; nil means
+	// one process that always does. With it every message is claimed in the store before it is
+	// answered (a message is answered at most once across replicas).
+	Leader Leadership
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 	// Logger receives structured logs (default: discard).
@@ -152,6 +157,16 @@ func New(cfg Config) (*Engine, error) {
 	}
 	runCtx, stop := context.WithCancel(context.Background())
 	m := newMetrics()
+	if l := cfg.Leader; l != nil {
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "eos_leader",
+			Help: "1 while this replica leads (connects to chat, starts runs), 0 while it stands by."},
+			func() float64 {
+				if l.Role() == "leader" {
+					return 1
+				}
+				return 0
+			}))
+	}
 	return &Engine{
 		disp:    newDispatcher(cfg.MaxConcurrent, cfg.MaxQueued, m.reg),
 		digests: digests, m: m, states: map[string]string{},
@@ -252,6 +267,10 @@ func (e *Engine) Settle(ctx context.Context) error { return e.disp.busy.waitCtx(
 func (e *Engine) say(ctx context.Context, a adapters.Adapter, post adapters.PostRef, doc adapters.Doc) adapters.PostRef {
 	var ref adapters.PostRef
 	var err error
+	if err := e.leading(); err != nil {
+		e.log.Warn("not posting: this Eos does not lead", "platform", a.Name(), "channel", post.Channel, "err", err)
+		return ref
+	}
 	if t, ok := a.(adapters.Threader); ok {
 		ref, err = t.Reply(ctx, post, doc)
 	} else {
@@ -269,6 +288,10 @@ func (e *Engine) say(ctx context.Context, a adapters.Adapter, post adapters.Post
 // sayAnywhere is say, but when post is gone (deleted, or a console post of an earlier session)
 // doc goes to post's channel instead: for what must be seen, such as a run's progress.
 func (e *Engine) sayAnywhere(ctx context.Context, a adapters.Adapter, post adapters.PostRef, doc adapters.Doc) adapters.PostRef {
+	if err := e.leading(); err != nil {
+		e.log.Warn("not posting: this Eos does not lead", "platform", a.Name(), "channel", post.Channel, "err", err)
+		return adapters.PostRef{}
+	}
 	if t, ok := a.(adapters.Threader); ok {
 		ref, err := t.Reply(ctx, post, doc)
 		if !errors.Is(err, adapters.ErrNoSuchPost) {

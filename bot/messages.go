@@ -53,6 +53,9 @@ func verbsCovered() error {
 // handleMessage answers a message addressed to Eos; HandleMessage (dispatch.go) calls it on
 // the message's conversation's turn.
 func (e *Engine) handleMessage(ctx context.Context, a adapters.Adapter, m adapters.Message) {
+	if !e.mayAct("message", a, m.Post) || !e.firstDelivery(ctx, a, m) {
+		return
+	}
 	c := conv{a: a, m: m}
 	if r, ok := a.(adapters.Reactor); ok {
 		if err := r.React(ctx, m.Post, "eyes"); err != nil {

@@ -68,6 +68,9 @@ func (e *Engine) Handler() http.Handler {
 type Health struct {
 	OK    bool   `json:"ok"`
 	Store string `json:"store"`
+	// Role is "leader" or "standby" when replicas share the store; a standby is healthy with
+	// no adapters (it connects to chat only once it leads).
+	Role string `json:"role,omitempty"`
 	// Adapters is each adapter's state: "running" (an adapter without a connection to its
 	// platform, such as the console), "connected", "disconnected: <why>", or "stopped[: why]".
 	Adapters map[string]string `json:"adapters"`
@@ -85,6 +88,9 @@ const (
 // when it holds a connection to its platform (adapters.Connection), connected.
 func (e *Engine) Health(ctx context.Context) Health {
 	h := Health{OK: true, Store: "writable", Adapters: map[string]string{}, Time: e.now().UTC()}
+	if e.cfg.Leader != nil {
+		h.Role = e.cfg.Leader.Role()
+	}
 	if err := e.st.Writable(); err != nil {
 		h.OK, h.Store = false, err.Error()
 	}

@@ -15,6 +15,9 @@ import (
 
 // start runs an approved plan in the background; Wait and Run's shutdown wait for it.
 func (e *Engine) start(a adapters.Adapter, p *store.Plan) {
+	if !e.mayAct("run of plan "+p.ID, a, p.Preview) {
+		return
+	}
 	e.runs.Add(1)
 	go func() {
 		defer e.runs.Done()
@@ -292,6 +295,10 @@ func (t *tracker) finish(ctx context.Context, doc adapters.Doc) {
 }
 
 func (t *tracker) edit(ctx context.Context, doc adapters.Doc) {
+	if err := t.e.leading(); err != nil {
+		t.e.log.Warn("not editing progress post: this Eos does not lead", "run", t.run.ID, "err", err)
+		return
+	}
 	if err := t.a.(adapters.Editor).Edit(ctx, t.ref, doc); err != nil {
 		t.e.log.Warn("editing progress post", "run", t.run.ID, "err", err)
 	}

@@ -61,6 +61,8 @@ type Options struct {
 	OpsChannels []string
 	// ConsoleGroups are the console's user groups, for "group:NAME" in Policy.
 	ConsoleGroups map[string][]string
+	// Leader, when set, is the engine's leadership (replicas sharing a store).
+	Leader bot.Leadership
 }
 
 // Harness is a running bot and the console it listens to.
@@ -122,7 +124,8 @@ func New(t testing.TB, opts Options) *Harness {
 		t.Fatal(err)
 	}
 	cfg := bot.Config{Catalog: cat, Runner: runner, Store: st, Policy: opts.Policy, DefaultEnv: opts.DefaultEnv,
-		ProgressInterval: 10 * time.Millisecond, Logger: log, Digests: opts.Digests, SecretsPath: opts.SecretsPath, OpsChannels: opts.OpsChannels}
+		ProgressInterval: 10 * time.Millisecond, Logger: log, Digests: opts.Digests, SecretsPath: opts.SecretsPath, OpsChannels: opts.OpsChannels,
+		Leader: opts.Leader}
 	if opts.Clock != nil {
 		cfg.Now = opts.Clock.Now
 	}
