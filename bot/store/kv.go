@@ -36,6 +36,9 @@ type bucket interface {
 	Put(key, value []byte) error
 	Delete(key []byte) error
 	NextSequence() (uint64, error)
+	// Sequence is the last number NextSequence gave; SetSequence sets it (for copying a store).
+	Sequence() uint64
+	SetSequence(n uint64) error
 	// Scan calls fn for each key starting with prefix (nil: every key), in byte order, until
 	// fn returns false. k and v are valid only during fn, and fn must not write to the
 	// bucket being scanned (collect the keys, write after).

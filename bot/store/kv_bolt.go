@@ -32,6 +32,8 @@ func (b boltBucket) Get(key []byte) []byte         { return b.b.Get(key) }
 func (b boltBucket) Put(key, value []byte) error   { return b.b.Put(key, value) }
 func (b boltBucket) Delete(key []byte) error       { return b.b.Delete(key) }
 func (b boltBucket) NextSequence() (uint64, error) { return b.b.NextSequence() }
+func (b boltBucket) Sequence() uint64              { return b.b.Sequence() }
+func (b boltBucket) SetSequence(n uint64) error    { return b.b.SetSequence(n) }
 
 // Scan walks bbolt's cursor directly: k and v are valid only during fn, and fn must not
 // write to the bucket it scans (collect the keys, write after).

@@ -193,6 +193,23 @@ func (b pgBucket) NextSequence() (uint64, error) {
 	return uint64(n), nil
 }
 
+func (b pgBucket) Sequence() uint64 {
+	if b.t.err != nil {
+		return 0
+	}
+	var n int64
+	err := b.t.tx.QueryRow(b.t.ctx, "SELECT n FROM eos_seq WHERE bucket = $1", b.name).Scan(&n)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		b.t.fail(fmt.Errorf("sequence of %s: %w", b.name, err))
+	}
+	return uint64(n)
+}
+
+func (b pgBucket) SetSequence(n uint64) error {
+	return b.exec("setting the sequence of", nil, `INSERT INTO eos_seq (bucket, n) VALUES ($1, $2)
+		ON CONFLICT (bucket) DO UPDATE SET n = EXCLUDED.n`, b.name, int64(n))
+}
+
 // Scan reads the matching rows first and then calls fn: one statement, and fn may use the
 // transaction for other reads.
 func (b pgBucket) Scan(prefix []byte, fn func(k, v []byte) bool) error {
