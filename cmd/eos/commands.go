@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -228,7 +227,7 @@ func auditCmd(loadCfg func() (*Config, error)) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			st, err := store.Open(filepath.Join(cfg.DataDir, "eos.db"), 2*time.Second)
+			st, err := openStore(cmd.Context(), cfg)
 			if err != nil {
 				return err
 			}

@@ -31,6 +31,8 @@ type Config struct {
 	// one conversation's are always handled in order.
 	MaxConcurrent int `hcl:"max_concurrent,optional"`
 
+	Store      *StoreConfig      `hcl:"store,block"`
+	Leader     *LeaderConfig     `hcl:"leader,block"`
 	Terraform  *TerraformConfig  `hcl:"terraform,block"`
 	Console    *ConsoleConfig    `hcl:"console,block"`
 	Mattermost *MattermostConfig `hcl:"mattermost,block"`
@@ -41,6 +43,35 @@ type Config struct {
 	Nomad      *NomadConfig      `hcl:"nomad,block"`
 	Policies   []PolicyConfig    `hcl:"policy,block"`
 	Digests    []DigestConfig    `hcl:"digest,block"`
+}
+
+// StoreConfig selects where Eos keeps its state:
+//
+//	store {
+//	  type = "postgres"
+//	  dsn  = "postgres://eos@db.internal:5432/eos?sslmode=verify-full"
+//	}
+//
+// bbolt (the default) is one file in DATA_DIR for one process; postgres is shared by any
+// number of replicas, one of which leads (see LeaderConfig).
+type StoreConfig struct {
+	// Type is bbolt or postgres (EOS_STORE_TYPE; default postgres when a DSN is set).
+	Type string `hcl:"type,optional"`
+	// DSN is the PostgreSQL connection string (EOS_STORE_DSN). Keep the password out of it and
+	// out of this file: PostgreSQL's own PGPASSWORD or PGPASSFILE supply it.
+	DSN string `hcl:"dsn,optional"`
+}
+
+// LeaderConfig tunes the election among replicas on a PostgreSQL store; the defaults give a
+// takeover within about 2 s of a leader's crash and 7 s of a leader frozen or cut off.
+type LeaderConfig struct {
+	// Retry is how often a standby tries to become leader, like "1s".
+	Retry string `hcl:"retry,optional"`
+	// Heartbeat is how often the leader proves it is alive, like "1s".
+	Heartbeat string `hcl:"heartbeat,optional"`
+	// Lease is how long a silent leader keeps leading, like "5s": PostgreSQL ends its session
+	// then, and it stops acting on its own a heartbeat earlier.
+	Lease string `hcl:"lease,optional"`
 }
 
 // DigestConfig schedules a drift digest.

@@ -38,6 +38,13 @@ func (c *Config) applyEnv(getenv func(string) string) {
 	set(&c.BotName, "EOS_BOT_NAME")
 	set(&c.LogLevel, "EOS_LOG_LEVEL")
 	set(&c.Listen, "EOS_LISTEN")
+	if getenv("EOS_STORE_DSN") != "" || getenv("EOS_STORE_TYPE") != "" {
+		if c.Store == nil {
+			c.Store = &StoreConfig{}
+		}
+		set(&c.Store.DSN, "EOS_STORE_DSN")
+		set(&c.Store.Type, "EOS_STORE_TYPE")
+	}
 	if v := getenv("EOS_CATALOG_DIRS"); v != "" {
 		c.CatalogDirs = filepath.SplitList(v)
 	}
@@ -100,6 +107,15 @@ func (c *Config) applyEnv(getenv func(string) string) {
 }
 
 func (c *Config) defaults() {
+	if c.Store == nil {
+		c.Store = &StoreConfig{}
+	}
+	if c.Store.Type == "" {
+		c.Store.Type = "bbolt"
+		if c.Store.DSN != "" {
+			c.Store.Type = "postgres"
+		}
+	}
 	if c.DataDir == "" {
 		c.DataDir = ".eos"
 	}

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -31,7 +30,7 @@ longer deployed are removed, so the directory mirrors the store. Secrets are nev
 			if err != nil {
 				return err
 			}
-			st, err := store.Open(filepath.Join(cfg.DataDir, "eos.db"), 2*time.Second)
+			st, err := openStore(cmd.Context(), cfg)
 			if err != nil {
 				return err
 			}

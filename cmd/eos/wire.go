@@ -85,7 +85,7 @@ func build(ctx context.Context, cfg *Config, log *slog.Logger) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.Open(filepath.Join(cfg.DataDir, "eos.db"), 2*time.Second)
+	st, err := openStore(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -124,8 +124,13 @@ func newRunner(ctx context.Context, cfg *Config, log *slog.Logger, secrets *vaul
 		lockTimeout = d
 	}
 	var backend *terraform.BackendConfig
-	if b := tc.Backend; b != nil {
+	switch b := tc.Backend; {
+	case b != nil:
 		backend = &terraform.BackendConfig{Type: b.Type, Config: b.Config}
+	case cfg.replicated():
+		// Replicas on different machines must share Terraform's state too: by default it
+		// lives in the store's own database, one workspace per unit, in its own schema.
+		backend = &terraform.BackendConfig{Type: "pg", Config: map[string]string{"conn_str": cfg.Store.DSN, "schema_name": "eos_terraform"}}
 	}
 	env := map[string]string{"EOSLAB_ROOT": tc.CloudDir}
 	if secrets != nil {
