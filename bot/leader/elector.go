@@ -63,6 +63,9 @@ func (e *Elector) Campaign(ctx context.Context) (*Term, error) {
 		return nil, err
 	}
 	defer e.leave()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	s := standby{cfg: e.cfg, connCfg: e.conn}
 	defer s.close()
 	var (
