@@ -237,6 +237,11 @@ func (e *Engine) Run(ctx context.Context, as ...adapters.Adapter) error {
 	return err
 }
 
+// Abandon cancels every run in flight now, without the shutdown grace: for a replica that
+// lost its leadership, whose runs may not finish (their writes are refused anyway). Each is
+// left for the new leader, which records it interrupted.
+func (e *Engine) Abandon() { e.stopRuns() }
+
 // Ready is closed once Run has recovered the previous process's work and is starting the
 // adapters.
 func (e *Engine) Ready() <-chan struct{} { return e.ready }

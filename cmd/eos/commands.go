@@ -71,6 +71,9 @@ func serveCmd(loadCfg func() (*Config, error)) *cobra.Command {
 				return err
 			}
 			defer stop()
+			if a.leader != nil {
+				return a.serveReplica(cmd.Context(), as...)
+			}
 			return a.run(cmd.Context(), as...)
 		},
 	}
@@ -86,6 +89,9 @@ func chatCmd(loadCfg func() (*Config, error)) *cobra.Command {
 			cfg, err := loadCfg()
 			if err != nil {
 				return err
+			}
+			if cfg.replicated() {
+				return errors.New("eos chat works on a store of its own; this configuration shares a PostgreSQL store, where only the elected leader acts: use eos serve (with console { enabled = true })")
 			}
 			if cfg.LogLevel == "" {
 				cfg.LogLevel = "warn"

@@ -30,6 +30,8 @@ type app struct {
 	engine *bot.Engine
 	// secrets is the Vault store when configured; its token renewal runs beside the engine.
 	secrets *vault.Store
+	// leader is the election among replicas sharing a PostgreSQL store; nil with bbolt.
+	leader *leadership
 }
 
 func newLogger(w io.Writer, level string) (*slog.Logger, error) {
@@ -89,7 +91,17 @@ func build(ctx context.Context, cfg *Config, log *slog.Logger) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	var lead *leadership
+	var leading bot.Leadership
+	if cfg.replicated() {
+		if lead, err = newLeadership(cfg, log); err != nil {
+			st.Close()
+			return nil, err
+		}
+		leading = lead
+	}
 	engine, err := bot.New(bot.Config{
+		Leader:  leading,
 		Catalog: cat, Runner: runner, Store: st, Policy: policy, Environments: cfg.environments(), OpsChannels: cfg.OpsChannels,
 		DefaultEnv: cfg.DefaultEnv, BotName: cfg.BotName, Logger: log, SecretsPath: cfg.secretsPath(), Variants: cfg.Terraform.Variants, Digests: digests,
 		MaxConcurrent: cfg.MaxConcurrent,
@@ -98,7 +110,7 @@ func build(ctx context.Context, cfg *Config, log *slog.Logger) (*app, error) {
 		st.Close()
 		return nil, err
 	}
-	return &app{cfg: cfg, log: log, cat: cat, store: st, runner: runner, engine: engine, secrets: secrets}, nil
+	return &app{cfg: cfg, log: log, cat: cat, store: st, runner: runner, engine: engine, secrets: secrets, leader: lead}, nil
 }
 
 // providerCredentials are the environment variables the production variants' providers read;
