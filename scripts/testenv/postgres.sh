@@ -4,6 +4,7 @@
 #
 #   postgres.sh build             nothing to build (PostgreSQL comes from Debian); checks the binaries
 #   postgres.sh start STATE_DIR   initialise and start the cluster, create eos_state, write STATE_DIR/env
+#   postgres.sh restart STATE_DIR stop the cluster and start it again on the same port (a failover test)
 #   postgres.sh stop STATE_DIR    stop the cluster and remove its files; always safe to call
 #
 # STATE_DIR/env is a sourceable file exporting:
@@ -62,12 +63,20 @@ stop() {
 	rm -f "$state/pgdir" "$state/env"
 }
 
+restart() {
+	local state=$1 pgdir
+	[[ -f $state/pgdir ]] || die "no cluster is running for $state"
+	pgdir=$(cat "$state/pgdir")
+	as_pg "$PG_BIN/pg_ctl" -D "$pgdir/data" -m fast -w -l "$pgdir/log" restart >/dev/null ||
+		die "postgres did not restart: $(tail -5 "$pgdir/log")"
+}
+
 cmd=${1:-}
 case "$cmd" in
 build) build ;;
-start | stop)
+start | stop | restart)
 	[[ $# -eq 2 ]] || die "usage: $0 $cmd STATE_DIR"
 	"$cmd" "$2"
 	;;
-*) die "usage: $0 build | start STATE_DIR | stop STATE_DIR" ;;
+*) die "usage: $0 build | start STATE_DIR | restart STATE_DIR | stop STATE_DIR" ;;
 esac
