@@ -1,7 +1,8 @@
 // Package adapters owns the platform-neutral chat model: who said what where (Message, Reaction,
 // PostRef, User), the rich message Eos posts (Doc), and the small interfaces a chat platform
 // implements (Adapter, plus the optional Editor, Threader, Reactor, ReactionReader, Deleter,
-// GroupResolver, UserResolver and Connection).
+// GroupResolver, UserResolver and Connection). Cursors is the one interface a store implements
+// for the adapters: where each channel's catch-up starts after a restart or a failover.
 //
 // It imports nothing of Eos. Each platform lives in its own sub-package and imports only this one;
 // the engine (package bot) never learns which platform it talks to.

@@ -10,21 +10,23 @@ import (
 )
 
 // catchUp delivers the posts written while the websocket was down: on each connection it
-// reads every served channel since the newest post heard before (or since Run started).
+// reads every served channel since the newest post heard before (or since Run started), or,
+// the first time it reads a channel, since the channel's stored cursor (Config.Cursors).
 // Reactions added meanwhile are delivered too (the server lists a post whose reactions
 // changed, with its reactions); the engine treats a reaction it already counted as a no-op.
-// Reactions removed during the gap are not seen.
+// Reactions removed during the gap are not seen. Once everything is delivered, each channel's
+// cursor moves to the newest post or reaction delivered from it.
 func (a *Adapter) catchUp(ctx context.Context, h adapters.Handler, self *model.User) {
 	a.mu.Lock()
-	since, served := a.lastSeen, a.served
+	last, served := a.lastSeen, a.served
 	a.mu.Unlock()
-	if since == 0 {
+	if last == 0 {
 		return
 	}
 	// Look a little further back than the newest post heard: a post whose CreateAt the server
 	// stamped just before that moment (clocks, scheduling) would otherwise fall in the gap.
 	// Posts already delivered are skipped (a.recent) and repeated reactions change nothing.
-	since -= catchUpMargin.Milliseconds()
+	last -= catchUpMargin.Milliseconds()
 	channels := served
 	if channels == nil {
 		var err error
@@ -37,11 +39,13 @@ func (a *Adapter) catchUp(ctx context.Context, h adapters.Handler, self *model.U
 	var reactions []missedReaction
 	types := make(map[string]model.ChannelType, len(channels))
 	for id, typ := range channels {
+		since := a.cursors.start(ctx, id, last)
 		list, _, err := a.api.GetPostsSince(ctx, id, since, false)
 		if err != nil {
 			a.log.Warn("catch-up after reconnecting incomplete", "channel", id, "err", err)
 			continue
 		}
+		a.cursors.caughtUp(id)
 		for _, p := range list.Posts {
 			if p.CreateAt >= since {
 				missed = append(missed, p)
@@ -57,17 +61,27 @@ func (a *Adapter) catchUp(ctx context.Context, h adapters.Handler, self *model.U
 			}
 		}
 	}
+	// Cursors move only after the last delivery: the posts go first, then the reactions, so a
+	// process stopped half-way must not leave a cursor past a reaction it did not deliver.
+	newest := map[string]int64{}
 	slices.SortFunc(missed, func(x, y *model.Post) int { return int(x.CreateAt - y.CreateAt) })
 	for _, p := range missed {
 		if err := a.deliverPost(ctx, h, self, p, types[p.Id]); err != nil {
 			a.log.Error("dropping missed post", "post", p.Id, "err", err)
+			continue
 		}
+		newest[p.ChannelId] = max(newest[p.ChannelId], p.CreateAt)
 	}
 	slices.SortFunc(reactions, func(x, y missedReaction) int { return int(x.r.CreateAt - y.r.CreateAt) })
 	for _, m := range reactions {
 		if err := a.deliverReaction(ctx, h, m.r, m.channel, m.thread, false); err != nil {
 			a.log.Error("dropping missed reaction", "post", m.r.PostId, "err", err)
+			continue
 		}
+		newest[m.channel] = max(newest[m.channel], m.r.CreateAt)
+	}
+	for channel, at := range newest {
+		a.advance(ctx, channel, at)
 	}
 	if len(missed)+len(reactions) > 0 {
 		a.log.Info("caught up after reconnecting", "posts", len(missed), "reactions", len(reactions))

@@ -38,7 +38,11 @@ func (a *Adapter) onPosted(ctx context.Context, h adapters.Handler, self *model.
 		return err
 	}
 	chType, _ := ev.GetData()["channel_type"].(string)
-	return a.deliverPost(ctx, h, self, &post, model.ChannelType(chType))
+	if err := a.deliverPost(ctx, h, self, &post, model.ChannelType(chType)); err != nil {
+		return err
+	}
+	a.advance(ctx, post.ChannelId, post.CreateAt)
+	return nil
 }
 
 // deliverPost hands post to h when it is addressed to the bot: it mentions the bot or arrives
@@ -88,7 +92,11 @@ func (a *Adapter) onReaction(ctx context.Context, h adapters.Handler, self *mode
 	if channel == "" {
 		channel = r.ChannelId
 	}
-	return a.deliverReaction(ctx, h, &r, channel, "", removed)
+	if err := a.deliverReaction(ctx, h, &r, channel, "", removed); err != nil {
+		return err
+	}
+	a.advance(ctx, channel, r.CreateAt)
+	return nil
 }
 
 // deliverReaction hands one reaction to h. thread is the post's root when known; otherwise

@@ -25,10 +25,15 @@ type fakeAPI struct {
 	uploadErr error
 	// usernameErr, when set, fails every GetUserByUsername as a broken server would.
 	usernameErr error
+	// listed is what GetPostsSince answers for a channel, whatever the time asked; sinceAsked
+	// records the times asked, by channel.
+	listed     map[string][]*model.Post
+	sinceAsked map[string][]int64
 }
 
 func newFakeAPI(users ...*model.User) *fakeAPI {
-	f := &fakeAPI{users: map[string]*model.User{}, patched: map[string]*model.PostPatch{}}
+	f := &fakeAPI{users: map[string]*model.User{}, patched: map[string]*model.PostPatch{},
+		listed: map[string][]*model.Post{}, sinceAsked: map[string][]int64{}}
 	for _, u := range users {
 		f.users[u.Id] = u
 	}
@@ -84,6 +89,33 @@ func (f *fakeAPI) UploadFile(_ context.Context, _ []byte, _, name string) (*mode
 	return &model.FileUploadResponse{FileInfos: []*model.FileInfo{{Id: "file-" + name, Name: name}}}, nil, nil
 }
 
+// GetPostsSince answers f.listed[channel] and records since.
+func (f *fakeAPI) GetPostsSince(_ context.Context, channel string, since int64, _ bool) (*model.PostList, *model.Response, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.sinceAsked[channel] = append(f.sinceAsked[channel], since)
+	list := model.NewPostList()
+	for _, p := range f.listed[channel] {
+		list.AddPost(p)
+		list.AddOrder(p.Id)
+	}
+	return list, nil, nil
+}
+
+// GetPost finds a post among those listed.
+func (f *fakeAPI) GetPost(_ context.Context, id, _ string) (*model.Post, *model.Response, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, posts := range f.listed {
+		for _, p := range posts {
+			if p.Id == id {
+				return p, nil, nil
+			}
+		}
+	}
+	return nil, &model.Response{StatusCode: 404}, errors.New("no such post")
+}
+
 var (
 	botUser   = &model.User{Id: model.NewId(), Username: "eos", IsBot: true}
 	aliceUser = &model.User{Id: model.NewId(), Username: "alice"}
@@ -93,7 +125,14 @@ var (
 // fakeAdapter is an Adapter talking to f, with the bot's identity already known.
 func fakeAdapter(t *testing.T, f *fakeAPI) *Adapter {
 	t.Helper()
-	a, err := New(Config{URL: "http://chat.invalid", Token: "secret", Logger: slog.New(slog.DiscardHandler)})
+	return fakeAdapterConfig(t, f, Config{Logger: slog.New(slog.DiscardHandler)})
+}
+
+// fakeAdapterConfig is fakeAdapter made with cfg (its URL and Token are filled in).
+func fakeAdapterConfig(t *testing.T, f *fakeAPI, cfg Config) *Adapter {
+	t.Helper()
+	cfg.URL, cfg.Token = "http://chat.invalid", "secret"
+	a, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

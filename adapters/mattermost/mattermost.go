@@ -54,6 +54,17 @@ type Config struct {
 	// MinBackoff and MaxBackoff bound the jittered exponential delay between reconnection
 	// attempts (defaults 1 s and 30 s).
 	MinBackoff, MaxBackoff time.Duration
+	// Cursors, when set, keeps how far the bot has read each served channel, so that the next
+	// process (after a restart, or a replica taking over) catches up from there: posts and
+	// reactions written while no process was connected are delivered. Delivery is then
+	// at-least-once: the first catch-up of a channel delivers again what lies within
+	// catchUpMargin (5 s) before its cursor, and a process that stops between delivering and
+	// saving leaves the cursor behind; the engine filters the repeats. Nil catches up from
+	// Run's start only.
+	Cursors adapters.Cursors
+	// CatchUpMax bounds how far back a first catch-up from a stored cursor reaches (default
+	// 24 h): what is older is not delivered, and a warning says so.
+	CatchUpMax time.Duration
 	// Logger receives connection and delivery problems; slog.Default() when nil.
 	Logger *slog.Logger
 }
@@ -61,7 +72,8 @@ type Config struct {
 // LogValue keeps the token out of logs when a Config is logged.
 func (c Config) LogValue() slog.Value {
 	return slog.GroupValue(slog.String("url", c.URL), slog.Any("channels", c.Channels),
-		slog.Duration("min_backoff", c.MinBackoff), slog.Duration("max_backoff", c.MaxBackoff))
+		slog.Duration("min_backoff", c.MinBackoff), slog.Duration("max_backoff", c.MaxBackoff),
+		slog.Bool("cursors", c.Cursors != nil), slog.Duration("catch_up_max", c.CatchUpMax))
 }
 
 // Adapter is a connection to one Mattermost server as one bot account.
@@ -73,6 +85,7 @@ type Adapter struct {
 	backoff adapters.Backoff
 	users   *userCache
 	recent  *recentSet
+	cursors *cursors // nil without Config.Cursors
 
 	mu       sync.Mutex
 	self     *model.User                  // the bot, learned with GetMe
@@ -114,9 +127,17 @@ func New(cfg Config) (*Adapter, error) {
 	if cfg.MaxBackoff < cfg.MinBackoff {
 		return nil, fmt.Errorf("mattermost: MaxBackoff %s is below MinBackoff %s", cfg.MaxBackoff, cfg.MinBackoff)
 	}
+	if cfg.CatchUpMax <= 0 {
+		cfg.CatchUpMax = 24 * time.Hour
+	}
 	logger := cfg.Logger
 	if logger == nil {
 		logger = slog.Default()
+	}
+	logger = logger.With("adapter", platform)
+	var cur *cursors
+	if cfg.Cursors != nil {
+		cur = newCursors(cfg.Cursors, cfg.CatchUpMax, logger)
 	}
 	httpURL := u.String()
 	client := model.NewAPIv4Client(httpURL)
@@ -127,10 +148,11 @@ func New(cfg Config) (*Adapter, error) {
 		cfg:     cfg,
 		api:     client,
 		wsURL:   ws.String(),
-		log:     logger.With("adapter", platform),
+		log:     logger,
 		backoff: adapters.Backoff{Min: cfg.MinBackoff, Max: cfg.MaxBackoff},
 		users:   newUserCache(),
 		recent:  newRecentSet(512),
+		cursors: cur,
 		pause:   sleep,
 	}, nil
 }

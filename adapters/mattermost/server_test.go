@@ -2,6 +2,7 @@ package mattermost
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,6 +22,8 @@ type running struct {
 	*Adapter
 	rec       *recorder
 	connected chan struct{} // one value per websocket connection
+	// stop cancels Run and waits for it to return; it is called again when the test ends.
+	stop func(t *testing.T)
 }
 
 // start runs an adapter for the bot until the test ends, and waits for its first connection.
@@ -34,7 +37,17 @@ func (s *testServer) start(t *testing.T, edit func(*Config, *Adapter)) *running 
 // run runs an adapter for the bot until the test ends.
 func (s *testServer) run(t *testing.T, edit func(*Config, *Adapter)) *running {
 	t.Helper()
-	cfg := Config{URL: s.URL, Token: s.BotToken, MinBackoff: 50 * time.Millisecond, MaxBackoff: 500 * time.Millisecond}
+	return s.runConfig(t, s.config(), edit)
+}
+
+// config is the Config of an adapter for the bot, with short backoffs.
+func (s *testServer) config() Config {
+	return Config{URL: s.URL, Token: s.BotToken, MinBackoff: 50 * time.Millisecond, MaxBackoff: 500 * time.Millisecond}
+}
+
+// runConfig runs an adapter made with cfg until the test ends or it is stopped.
+func (s *testServer) runConfig(t *testing.T, cfg Config, edit func(*Config, *Adapter)) *running {
+	t.Helper()
 	a, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -47,17 +60,22 @@ func (s *testServer) run(t *testing.T, edit func(*Config, *Adapter)) *running {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- a.Run(ctx, r.rec) }()
-	t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("Run returned %v after cancel, want nil", err)
+	var once sync.Once
+	r.stop = func(t *testing.T) {
+		t.Helper()
+		once.Do(func() {
+			cancel()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("Run returned %v after cancel, want nil", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Error("Run did not return within 10 s of cancel")
 			}
-		case <-time.After(10 * time.Second):
-			t.Error("Run did not return within 10 s of cancel")
-		}
-	})
+		})
+	}
+	t.Cleanup(func() { r.stop(t) })
 	return r
 }
 
