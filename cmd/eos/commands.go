@@ -41,7 +41,13 @@ func serveCmd(loadCfg func() (*Config, error)) *cobra.Command {
 			defer a.Close()
 			var as []adapters.Adapter
 			if cfg.Mattermost != nil {
-				mm, err := mattermost.New(mattermost.Config{URL: cfg.Mattermost.URL, Token: cfg.Mattermost.Token, Channels: cfg.Mattermost.Channels, Logger: log.With("adapter", "mattermost")})
+				mcfg := mattermost.Config{URL: cfg.Mattermost.URL, Token: cfg.Mattermost.Token, Channels: cfg.Mattermost.Channels, Logger: log.With("adapter", "mattermost")}
+				if a.leader != nil {
+					// A replica that takes over reads on from where the last leader stopped; the
+					// engine's message claims answer what both saw only once.
+					mcfg.Cursors = a.store
+				}
+				mm, err := mattermost.New(mcfg)
 				if err != nil {
 					return err
 				}
