@@ -328,30 +328,32 @@ func waitTaskDead(ctx context.Context, t *testing.T, client *api.Client, allocID
 	}
 }
 
-// The production job (docker) is one Nomad accepts: it parses, validates and plans on the
-// test agent, which has no docker driver and says so.
+// The production jobs (docker: replicas, and a single bbolt instance) are ones Nomad accepts:
+// each parses, validates and plans on the test agent, which has no docker driver and says so.
 func TestShippedEosJobIsAcceptedByNomad(t *testing.T) {
 	t.Parallel()
 	addr := nomadAgent(t)
-	tmpl, err := os.ReadFile("../deploy/eos.nomad.hcl")
-	if err != nil {
-		t.Fatal(err)
-	}
 	layer, err := nomad.New(nomad.Config{Address: addr})
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := executor.Spec{Verb: "create", Target: "eos", Env: fmt.Sprintf("e2e%06x", rand.N(1<<24)), Units: []executor.Unit{{
-		Service: "eos", Nomad: &executor.NomadPart{Template: string(tmpl), Vars: map[string]any{
-			"mattermost_url": "https://chat.example.org", "mattermost_channels": "ops/infra",
-		}},
-	}}}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	plan, err := layer.Plan(ctx, spec)
-	if err != nil || plan.Status != executor.PlanChanges || !strings.Contains(plan.Summary, "new, group eos ×1") ||
-		!strings.Contains(plan.Summary, "docker") {
-		t.Errorf("plan = %s %q, %v; want a new job that cannot be placed for want of docker", plan.Status, plan.Summary, err)
+	for file, group := range map[string]string{"eos.nomad.hcl": "new, group eos ×2", "eos-single.nomad.hcl": "new, group eos ×1"} {
+		tmpl, err := os.ReadFile("../deploy/" + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec := executor.Spec{Verb: "create", Target: "eos", Env: fmt.Sprintf("e2e%06x", rand.N(1<<24)), Units: []executor.Unit{{
+			Service: "eos", Nomad: &executor.NomadPart{Template: string(tmpl), Vars: map[string]any{
+				"mattermost_url": "https://chat.example.org", "mattermost_channels": "ops/infra",
+			}},
+		}}}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		plan, err := layer.Plan(ctx, spec)
+		cancel()
+		if err != nil || plan.Status != executor.PlanChanges || !strings.Contains(plan.Summary, group) ||
+			!strings.Contains(plan.Summary, "docker") {
+			t.Errorf("%s: plan = %s %q, %v; want %q that cannot be placed for want of docker", file, plan.Status, plan.Summary, err, group)
+		}
 	}
 }
 

@@ -71,6 +71,9 @@ type Health struct {
 	// Role is "leader" or "standby" when replicas share the store; a standby is healthy with
 	// no adapters (it connects to chat only once it leads).
 	Role string `json:"role,omitempty"`
+	// Epoch is the leadership this replica writes for (0 while it stands by): it grows with
+	// every takeover.
+	Epoch uint64 `json:"epoch,omitempty"`
 	// Adapters is each adapter's state: "running" (an adapter without a connection to its
 	// platform, such as the console), "connected", "disconnected: <why>", or "stopped[: why]".
 	Adapters map[string]string `json:"adapters"`
@@ -90,6 +93,9 @@ func (e *Engine) Health(ctx context.Context) Health {
 	h := Health{OK: true, Store: "writable", Adapters: map[string]string{}, Time: e.now().UTC()}
 	if e.cfg.Leader != nil {
 		h.Role = e.cfg.Leader.Role()
+		if h.Role == "leader" {
+			h.Epoch = e.st.Epoch()
+		}
 	}
 	if err := e.st.Writable(); err != nil {
 		h.OK, h.Store = false, err.Error()

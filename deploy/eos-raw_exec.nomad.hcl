@@ -20,7 +20,19 @@ variable "data_dir" {
 variable "listen_port" {
   type        = number
   default     = 9747
-  description = "Loopback port of /healthz and /metrics."
+  description = "Loopback port of /healthz and /metrics; 0 lets Nomad pick one (for replicas on one node)."
+}
+
+variable "replicas" {
+  type        = number
+  default     = 1
+  description = "How many Eos run; more than one needs store_dsn (and listen_port 0 on one node)."
+}
+
+variable "store_dsn" {
+  type        = string
+  default     = ""
+  description = "PostgreSQL store shared by the replicas; empty: a bbolt file in data_dir."
 }
 
 variable "path" {
@@ -49,7 +61,15 @@ job "eos" {
   }
 
   group "eos" {
-    count = 1
+    count = var.replicas
+
+    # A replica that lost its leadership exits on purpose; it comes back as a standby.
+    restart {
+      attempts = 10
+      interval = "5m"
+      delay    = "1s"
+      mode     = "delay"
+    }
 
     network {
       port "ops" {
@@ -87,7 +107,8 @@ job "eos" {
         PATH           = var.path
         HOME           = var.data_dir
         XDG_CACHE_HOME = "${var.data_dir}/cache"
-        EOS_DATA_DIR   = var.data_dir
+        EOS_DATA_DIR   = "${var.data_dir}/${NOMAD_ALLOC_INDEX}"
+        EOS_STORE_DSN  = var.store_dsn
         EOS_LISTEN     = "127.0.0.1:${NOMAD_PORT_ops}"
       }
 

@@ -1,13 +1,15 @@
-# Eos itself as a Nomad service job: the container image built from the repository's
-# Dockerfile, one instance (bbolt is a single-writer store), its data on a host volume, its
-# secrets from Nomad Variables, and /healthz as the service check Nomad deploys against.
+# Eos as replicas: the container image built from the repository's Dockerfile, two (or more)
+# allocations on different nodes sharing one PostgreSQL store. One leads (it holds the store's
+# advisory lock, connects to chat and runs plans); the others stand by, answer /healthz as
+# "standby", and take over within seconds when the leader's allocation or node dies. Terraform
+# state lives in the same database (schema eos_terraform), so no host volume is needed.
 #
-#   nomad var put nomad/jobs/eos mattermost_token=... nomad_token=...
+#   nomad var put nomad/jobs/eos mattermost_token=... nomad_token=... \
+#       store_dsn='postgres://eos@db.internal:5432/eos?sslmode=verify-full' store_password=...
 #   nomad job run -var 'mattermost_url=https://chat.example.org' \
 #                 -var 'mattermost_channels=ops/infra' deploy/eos.nomad.hcl
 #
-# See deploy/README.md for the host volume, Vault instead of Nomad Variables, and the raw_exec
-# variant (eos-raw_exec.nomad.hcl) the tests run.
+# One instance on a bbolt file instead: eos-single.nomad.hcl. See deploy/README.md.
 
 variable "image" {
   type        = string
@@ -21,10 +23,10 @@ variable "datacenters" {
   description = "Datacenters Eos may run in."
 }
 
-variable "data_volume" {
-  type        = string
-  default     = "eos-data"
-  description = "Host volume (client config host_volume) holding the store and Terraform state."
+variable "replicas" {
+  type        = number
+  default     = 2
+  description = "How many Eos run; one leads, the others stand by."
 }
 
 variable "mattermost_url" {
@@ -53,8 +55,8 @@ job "eos" {
   datacenters = var.datacenters
   type        = "service"
 
-  # A new version replaces the old instance only once the new one answers /healthz; the old
-  # one is stopped first, since two instances cannot open one bbolt store.
+  # One allocation at a time, and only once the new one answers /healthz: a standby is healthy,
+  # so an update replaces the standbys and the leader in turn, and leadership moves once.
   update {
     max_parallel      = 1
     health_check      = "checks"
@@ -65,12 +67,20 @@ job "eos" {
   }
 
   group "eos" {
-    count = 1
+    count = var.replicas
 
-    volume "data" {
-      type      = "host"
-      source    = var.data_volume
-      read_only = false
+    # Replicas on one node die together.
+    constraint {
+      operator = "distinct_hosts"
+      value    = "true"
+    }
+
+    # A replica that lost its leadership exits on purpose (it restarts as a standby).
+    restart {
+      attempts = 10
+      interval = "5m"
+      delay    = "2s"
+      mode     = "delay"
     }
 
     network {
@@ -83,20 +93,22 @@ job "eos" {
       name     = "eos"
       port     = "ops"
       provider = "nomad"
+      tags     = ["replica"]
 
       check {
         name     = "healthz"
         type     = "http"
         path     = "/healthz"
-        interval = "10s"
-        timeout  = "3s"
+        interval = "5s"
+        timeout  = "2s"
       }
     }
 
     task "eos" {
       driver = "docker"
 
-      # Eos finishes the step it is in and records interrupted runs on SIGTERM.
+      # The leader finishes the step it is in and records interrupted runs on SIGTERM; a
+      # standby leaves at once.
       kill_signal  = "SIGTERM"
       kill_timeout = "45s"
 
@@ -106,24 +118,18 @@ job "eos" {
         ports = ["ops"]
       }
 
-      volume_mount {
-        volume      = "data"
-        destination = "/var/lib/eos"
-      }
-
       env {
-        EOS_DATA_DIR            = "/var/lib/eos"
+        # Working directories and caches only: state is in PostgreSQL.
+        EOS_DATA_DIR            = "${NOMAD_ALLOC_DIR}/data"
         EOS_DEFAULT_ENV         = var.default_env
         EOS_MATTERMOST_URL      = var.mattermost_url
         EOS_MATTERMOST_CHANNELS = var.mattermost_channels
         EOS_NOMAD_ADDR          = var.nomad_addr != "" ? var.nomad_addr : "http://${attr.unique.network.ip-address}:4646"
-        # Inside the container's own network namespace: Nomad reaches it through the "ops"
-        # port mapping, nothing else on the node can unless the port is published there.
-        EOS_LISTEN = "0.0.0.0:9747"
+        EOS_LISTEN              = "0.0.0.0:9747"
       }
 
-      # Secrets from Nomad Variables at nomad/jobs/eos (readable by this job only); never in
-      # the job file, never in Nomad's job history.
+      # Secrets from Nomad Variables at nomad/jobs/eos (readable by this job only). The DSN
+      # carries no password: PostgreSQL's PGPASSWORD does, for Eos and for Terraform's state.
       template {
         destination = "secrets/eos.env"
         env         = true
@@ -132,6 +138,8 @@ job "eos" {
           {{ with nomadVar "nomad/jobs/eos" }}
           EOS_MATTERMOST_TOKEN={{ .mattermost_token }}
           EOS_NOMAD_TOKEN={{ .nomad_token }}
+          EOS_STORE_DSN={{ .store_dsn }}
+          PGPASSWORD={{ .store_password }}
           {{ end }}
         EOT
       }

@@ -163,6 +163,7 @@ func (s *Store) DigestPost(ref adapters.PostRef) (*DigestPost, error) {
 func (s *Store) ClaimDigestPost(ref adapters.PostRef, user string, at time.Time, stale time.Duration) (*Claim, error) {
 	var live *Claim
 	err := s.update(func(tx txn) error {
+		live = nil // a retried transaction starts over
 		p, err := get[DigestPost](tx, bucketDigestPosts, postKey(ref))
 		if err != nil {
 			return err
@@ -209,6 +210,7 @@ func (s *Store) SetClaimPlan(ref adapters.PostRef, user, planID string) error {
 // MarkHinted sets ref's Hinted flag and reports whether it was the first to.
 func (s *Store) MarkHinted(ref adapters.PostRef) (first bool, err error) {
 	err = s.update(func(tx txn) error {
+		first = false // a retried transaction starts over
 		p, err := get[DigestPost](tx, bucketDigestPosts, postKey(ref))
 		if err != nil || p.Hinted {
 			return err

@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -93,36 +94,41 @@ func claim(user, planID string) func(t *testing.T, s *Store) {
 }
 
 // Of many 🔧 delivered at once, exactly one claims the post; a headline's hint is given once.
+// Many goroutines claim and hint the same posts at once, round after round: on PostgreSQL
+// they collide and transactions are retried, and a retried one must not keep a result from
+// the attempt that failed (one claim and one hint per post, never two).
 func TestDigestPostConcurrentClaimsAndHint(t *testing.T) {
 	conformEach(t, func(t *testing.T, s *Store) {
-		head := adapters.PostRef{Platform: "console", Channel: "local", ID: "7"}
-		reply := adapters.PostRef{Platform: "console", Channel: "local", ID: "9", Thread: "7"}
-		if err := s.AddDigestPosts(DigestPost{Post: head, Keys: []string{"local/grafana", "local/jenkins"}},
-			DigestPost{Post: reply, Keys: []string{"local/grafana"}}); err != nil {
-			t.Fatal(err)
-		}
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		claimed, hinted := 0, 0
-		for range 8 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				live, err := s.ClaimDigestPost(reply, "alice", t0, time.Minute)
-				first, herr := s.MarkHinted(head)
-				mu.Lock()
-				defer mu.Unlock()
-				if err == nil && live == nil {
-					claimed++
-				}
-				if herr == nil && first {
-					hinted++
-				}
-			}()
-		}
-		wg.Wait()
-		if claimed != 1 || hinted != 1 {
-			t.Errorf("%d claims and %d hints succeeded, want 1 and 1", claimed, hinted)
+		for round := range 10 {
+			head := adapters.PostRef{Platform: "console", Channel: "local", ID: fmt.Sprintf("h%d", round)}
+			reply := adapters.PostRef{Platform: "console", Channel: "local", ID: fmt.Sprintf("r%d", round), Thread: head.ID}
+			if err := s.AddDigestPosts(DigestPost{Post: head, Keys: []string{"local/grafana", "local/jenkins"}},
+				DigestPost{Post: reply, Keys: []string{"local/grafana"}}); err != nil {
+				t.Fatal(err)
+			}
+			var wg sync.WaitGroup
+			var mu sync.Mutex
+			claimed, hinted := 0, 0
+			for range 8 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					live, err := s.ClaimDigestPost(reply, "alice", t0, time.Minute)
+					first, herr := s.MarkHinted(head)
+					mu.Lock()
+					defer mu.Unlock()
+					if err == nil && live == nil {
+						claimed++
+					}
+					if herr == nil && first {
+						hinted++
+					}
+				}()
+			}
+			wg.Wait()
+			if claimed != 1 || hinted != 1 {
+				t.Errorf("round %d: %d claims and %d hints succeeded, want 1 and 1", round, claimed, hinted)
+			}
 		}
 		if _, err := s.DigestPost(adapters.PostRef{Platform: "console", Channel: "local", ID: "8"}); !errors.Is(err, ErrNotFound) {
 			t.Errorf("a post no digest made: err = %v, want ErrNotFound", err)

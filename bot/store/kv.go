@@ -12,7 +12,8 @@ import (
 
 // backend runs transactions. update commits fn's writes atomically or not at all, and may run
 // fn more than once (PostgreSQL retries a serialization failure), so fn must only change
-// state through its txn and values it reassigns.
+// state through its txn and variables it sets afresh on every run: a result flag set in an
+// attempt that was then retried must not survive into the next (TestDigestPostConcurrentClaimsAndHint).
 type backend interface {
 	view(fn func(txn) error) error
 	update(fn func(txn) error) error

@@ -143,7 +143,9 @@ func (s *Store) SetPreview(id string, ref adapters.PostRef, audit ...Entry) erro
 
 // UpdatePlan reads plan id, lets fn change it, and writes it back, all in one transaction:
 // the check-and-set every approval, rejection, expiry and cancel goes through. When fn
-// returns an error nothing is written and the error is returned as is.
+// returns an error nothing is written and the error is returned as is. fn may run more than
+// once (PostgreSQL retries a transaction that collided with another): it must decide from p
+// alone and set every result it hands out on each run.
 func (s *Store) UpdatePlan(id string, fn func(p *Plan) error) (*Plan, error) {
 	var p *Plan
 	err := s.update(func(tx txn) (err error) {

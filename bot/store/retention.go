@@ -20,6 +20,7 @@ func (s *Store) PruneDrift(keepFrom time.Time) (int, error) {
 	}
 	n := 0
 	err := s.update(func(tx txn) error {
+		n = 0 // a retried transaction starts over
 		// The latest check is found by time, not key order: RFC3339Nano drops trailing
 		// zeros, so keys made within one second do not sort by time.
 		latest := map[string][]byte{} // service key → the key of its latest check

@@ -10,17 +10,19 @@ import (
 
 // The import rules of ../shared/design/ARCHITECTURE.md: who may import whom inside Eos.
 var mayImport = map[string][]string{
-	"adapters":    {},
-	"adapters/":   {"adapters"}, // each platform: the neutral model only
-	"catalog":     {},
-	"intents":     {"catalog"},
-	"executor":    {"catalog"},
-	"executor/":   {"executor", "catalog"},
-	"internal/":   {},
-	"bot/store":   {"adapters", "executor", "catalog"},
-	"bot":         {"adapters", "intents", "catalog", "executor", "bot/store"},
-	"bot/eostest": nil, // test support: anything
-	"cmd/":        nil, // wiring: anything
+	"adapters":         {},
+	"adapters/":        {"adapters"}, // each platform: the neutral model only
+	"catalog":          {},
+	"intents":          {"catalog"},
+	"executor":         {"catalog"},
+	"executor/":        {"executor", "catalog"},
+	"internal/":        {},
+	"bot/store":        {"adapters", "executor", "catalog"},
+	"bot/leader":       {},  // the election: PostgreSQL only
+	"bot/store/pgtest": nil, // test support: anything
+	"bot":              {"adapters", "intents", "catalog", "executor", "bot/store"},
+	"bot/eostest":      nil, // test support: anything
+	"cmd/":             nil, // wiring: anything
 }
 
 func TestImportRules(t *testing.T) {
