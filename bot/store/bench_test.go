@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -8,53 +9,77 @@ import (
 	"time"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/store/pgtest"
 )
 
-func benchStore(b *testing.B, plans int) *Store {
-	b.Helper()
-	s, err := Open(filepath.Join(b.TempDir(), "eos.db"), time.Second)
-	if err != nil {
-		b.Fatal(err)
+// The store's benchmarks run on both backends: BenchmarkX/bbolt and BenchmarkX/postgres (the
+// test environment's PostgreSQL, on loopback).
+
+func benchStores(b *testing.B, plans int, fn func(b *testing.B, s *Store)) {
+	open := map[string]func(b *testing.B) *Store{
+		"bbolt": func(b *testing.B) *Store {
+			s, err := Open(filepath.Join(b.TempDir(), "eos.db"), time.Second)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return s
+		},
+		"postgres": func(b *testing.B) *Store {
+			s, err := OpenPostgres(context.Background(), pgtest.Database(b), PostgresOptions{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			return s
+		},
 	}
-	b.Cleanup(func() { s.Close() })
-	for i := 0; i < plans; i++ {
-		p := samplePlan(fmt.Sprintf("%08x", i))
-		p.Preview = adapters.PostRef{Platform: "console", Channel: "local", ID: fmt.Sprint(i)}
-		if err := s.CreatePlan(p); err != nil {
-			b.Fatal(err)
-		}
+	for _, name := range []string{"bbolt", "postgres"} {
+		b.Run(name, func(b *testing.B) {
+			s := open[name](b)
+			b.Cleanup(func() { s.Close() })
+			for i := 0; i < plans; i++ {
+				p := samplePlan(fmt.Sprintf("%08x", i))
+				p.Preview = adapters.PostRef{Platform: "console", Channel: "local", ID: fmt.Sprint(i)}
+				if err := s.CreatePlan(p); err != nil {
+					b.Fatal(err)
+				}
+			}
+			// A leader's store: every write also checks the epoch, as in production.
+			if _, err := s.Lead(); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			fn(b, s)
+		})
 	}
-	return s
 }
 
-// BenchmarkApprovalCheckAndSet is one approval: read, check and write a plan in one bbolt
-// transaction (fsync included).
+// BenchmarkApprovalCheckAndSet is one approval: read, check and write a plan in one
+// transaction (bbolt: with its fsync; PostgreSQL: serializable, with the fencing check).
 func BenchmarkApprovalCheckAndSet(b *testing.B) {
-	s := benchStore(b, 1000)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		_, err := s.UpdatePlan(fmt.Sprintf("%08x", i%1000), func(p *Plan) error {
-			if p.State != PlanPending {
-				return errors.New("not pending")
+	benchStores(b, 1000, func(b *testing.B, s *Store) {
+		for i := 0; i < b.N; i++ {
+			_, err := s.UpdatePlan(fmt.Sprintf("%08x", i%1000), func(p *Plan) error {
+				if p.State != PlanPending {
+					return errors.New("not pending")
+				}
+				p.Approvals = append(p.Approvals[:0], Vote{User: "bob"})
+				return nil
+			})
+			if err != nil {
+				b.Fatal(err)
 			}
-			p.Approvals = append(p.Approvals[:0], Vote{User: "bob"})
-			return nil
-		})
-		if err != nil {
-			b.Fatal(err)
 		}
-	}
+	})
 }
 
 // BenchmarkPlanByPost is the lookup every reaction starts with.
 func BenchmarkPlanByPost(b *testing.B) {
-	s := benchStore(b, 1000)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := s.PlanByPost(adapters.PostRef{Platform: "console", Channel: "local", ID: fmt.Sprint(i % 1000)}); err != nil {
-			b.Fatal(err)
+	benchStores(b, 1000, func(b *testing.B, s *Store) {
+		for i := 0; i < b.N; i++ {
+			if _, err := s.PlanByPost(adapters.PostRef{Platform: "console", Channel: "local", ID: fmt.Sprint(i % 1000)}); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
+	})
 }

@@ -17,7 +17,7 @@ import (
 )
 
 // eosBinary builds the eos command once per test run.
-func eosBinary(t *testing.T) string {
+func eosBinary(t testing.TB) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "eos")
 	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -41,9 +42,14 @@ func TestFailoverThreeReplicas(t *testing.T) {
 	id := planIDRe.FindStringSubmatch(preview.Message)[1]
 	killed := c.kill(first)
 	s.Bob.React(t, preview.Id, "white_check_mark")
+	gap := s.Carol.Say(t, ch.Id, "", "@eos history grafana") // asked while nobody leads
 	progress := c.waitBot(req.Id, "Run "+id)
 	t.Logf("failover with a plan pending: %s from the kill to the new leader's first post", time.UnixMilli(progress.CreateAt).Sub(killed).Round(time.Millisecond))
 	c.waitBot(req.Id, "Run "+id+" · done in")
+	c.waitBot(gap.Id, "grafana")
+	if got := c.botPosts(gap.Id); len(got) != 1 {
+		t.Fatalf("a request made while nobody led got %d answers, want 1: %v", len(got), messages(got))
+	}
 	second := c.leader()
 	if second == first {
 		t.Fatal("the killed replica still leads")
@@ -149,4 +155,34 @@ func messages(posts []*model.Post) []string {
 		out[i] = fmt.Sprintf("%q (edited %t)", p.Message, p.EditAt > 0)
 	}
 	return out
+}
+
+// BenchmarkFailover kills the leader of three replicas ten times (restarting each killed one
+// as a standby) and measures, each time, from the kill to the new leader's answer to a
+// request posted right after it: the time nobody answers. It reports the median and maximum.
+func BenchmarkFailover(b *testing.B) {
+	s := mmtest.Real(b)
+	dsn, _ := privatePostgres(b)
+	ch := s.Channel(b, "failover-bench")
+	c := newCluster(b, dsn, s, ch, 3)
+	const kills = 10
+	for range b.N {
+		var gaps []time.Duration
+		for range kills {
+			leader := c.leader()
+			killed := c.kill(leader)
+			req := s.Alice.Say(b, ch.Id, "", "@eos status grafana")
+			answer := c.waitBot(req.Id, "grafana")
+			gaps = append(gaps, time.UnixMilli(answer.CreateAt).Sub(killed))
+			for i, r := range c.replicas {
+				if r == leader {
+					c.start(i)
+				}
+			}
+		}
+		slices.Sort(gaps)
+		b.ReportMetric(float64(gaps[len(gaps)/2].Milliseconds()), "ms-median")
+		b.ReportMetric(float64(gaps[len(gaps)-1].Milliseconds()), "ms-max")
+		b.Logf("kill → first answer over %d kills: %v", kills, gaps)
+	}
 }

@@ -78,7 +78,7 @@ func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return 
 
 // cluster is the replicas and what they share.
 type cluster struct {
-	t        *testing.T
+	t        testing.TB
 	bin, dsn string
 	root     string
 	env      []string
@@ -87,7 +87,7 @@ type cluster struct {
 	replicas []*replica
 }
 
-func newCluster(t *testing.T, dsn string, s *mmtest.Server, ch *model.Channel, n int, extraEnv ...string) *cluster {
+func newCluster(t testing.TB, dsn string, s *mmtest.Server, ch *model.Channel, n int, extraEnv ...string) *cluster {
 	c := &cluster{t: t, bin: eosBinary(t), dsn: dsn, root: t.TempDir(), s: s, ch: ch}
 	c.env = append(os.Environ(), "EOS_LOG_LEVEL=info", "EOS_STORE_DSN="+dsn,
 		"EOS_TERRAFORM_MIRROR="+eostest.Mirror(t), "EOS_MATTERMOST_TOKEN="+s.BotToken)
