@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/executor"
 )
 
 // sweepInterval is how often pending plans are checked for expiry.
@@ -29,8 +31,8 @@ func (e *Engine) Recover(ctx context.Context) error {
 		e.log.Warn("run was interrupted by a restart", "run", r.ID)
 		e.audit(store.Entry{Kind: "result", PlanID: r.ID, Hash: r.Hash, Service: r.Target, Env: r.Env, Text: "interrupted: Eos stopped while it ran"})
 		if a, ok := e.adapter(final.Progress.Platform); ok {
-			doc := reply(fmt.Sprintf("Run %s · interrupted: Eos stopped while it ran. The lock on %s/%s is released; check @eos drift %s before asking again.",
-				r.ID, r.Target, r.Env, r.Target))
+			doc := reply(fmt.Sprintf("Run %s · interrupted: Eos stopped while it ran%s. The lock on %s/%s is released; nothing is applied again. Check @eos drift %s before asking again.",
+				r.ID, reachedText(r.Layers), r.Target, r.Env, r.Target))
 			ed, ok := a.(adapters.Editor)
 			if !ok || final.Progress.ID == "" {
 				continue
@@ -237,4 +239,24 @@ func (e *Engine) ExpireDue(ctx context.Context) int {
 		}
 	}
 	return n
+}
+
+// reachedText says how far an interrupted run got, from what it recorded as each layer
+// started: " (Salt ✅ done · Terraform ⏳ interrupted · Nomad not started)".
+func reachedText(layers []executor.LayerResult) string {
+	var parts []string
+	for _, l := range layers {
+		switch l.Status {
+		case executor.ResultOK:
+			parts = append(parts, l.Layer.Title()+" ✅ done")
+		case executor.ResultRunning:
+			parts = append(parts, l.Layer.Title()+" ⏳ interrupted, maybe partly applied")
+		case executor.ResultNotStarted:
+			parts = append(parts, l.Layer.Title()+" not started")
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, " · ") + ")"
 }

@@ -253,8 +253,19 @@ func (t *tracker) loop(ctx context.Context) {
 	}
 }
 
-// report is the executor's progress callback.
+// report is the executor's progress callback. When a layer starts, how far the run got is
+// recorded in the store too: if this process dies, the one that takes over says what was done.
 func (t *tracker) report(ev executor.Event) {
+	if reached := t.advance(ev); reached != nil {
+		if _, err := t.e.st.UpdateRun(t.run.ID, func(r *store.Run) error { r.Layers = reached; return nil }); err != nil {
+			t.e.log.Warn("recording how far the run got", "run", t.run.ID, "err", err)
+		}
+	}
+}
+
+// advance applies ev to the progress post; it returns the layers' states when a layer just
+// started, nil otherwise.
+func (t *tracker) advance(ev executor.Event) []executor.LayerResult {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if ev.Rollback {
@@ -264,11 +275,13 @@ func (t *tracker) report(ev executor.Event) {
 			}
 		}
 		t.dirty = true
-		return
+		return nil
 	}
+	started := false
 	for i := range t.layers {
 		l := &t.layers[i]
 		if l.name == ev.Layer {
+			started = l.icon != iconRunning
 			l.icon, l.done, l.total, l.current = iconRunning, ev.Done, ev.Total, ev.Resource
 			break
 		}
@@ -277,6 +290,23 @@ func (t *tracker) report(ev executor.Event) {
 		}
 	}
 	t.dirty = true
+	if !started {
+		return nil
+	}
+	reached := make([]executor.LayerResult, 0, len(t.layers))
+	for _, l := range t.layers {
+		status := executor.ResultNotStarted
+		switch l.icon {
+		case iconOK:
+			status = executor.ResultOK
+		case iconRunning:
+			status = executor.ResultRunning
+		case iconSkipped:
+			status = executor.ResultSkipped
+		}
+		reached = append(reached, executor.LayerResult{Layer: l.name, Status: status, Done: l.done, Total: l.total})
+	}
+	return reached
 }
 
 func (t *tracker) stop() {

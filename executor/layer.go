@@ -125,6 +125,9 @@ const (
 	// ResultHalted means the layer stopped for a reason that is not its own failure (a
 	// HaltError: a stale saved plan, a refused lock); nothing was rolled back.
 	ResultHalted ResultStatus = "halted"
+	// ResultRunning is a layer still applying: the last thing a run recorded before its
+	// process died, so the next one can say how far it got.
+	ResultRunning ResultStatus = "running"
 )
 
 // LayerResult is how one layer's apply went.

@@ -71,7 +71,7 @@ func TestFailoverThreeReplicas(t *testing.T) {
 	s.Bob.React(t, preview.Id, "white_check_mark")
 	c.waitBot(req.Id, "Run "+id, "Terraform ⏳")
 	c.kill(second)
-	c.waitBot(req.Id, "Run "+id, "interrupted")
+	c.waitBot(req.Id, "Run "+id, "interrupted", "Terraform ⏳ interrupted, maybe partly applied")
 	third := c.leader()
 	if got := c.botPosts(req.Id); len(got) != 2 {
 		t.Fatalf("the interrupted run's thread has %d bot posts, want the preview and its progress post: %v", len(got), messages(got))
