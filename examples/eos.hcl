@@ -3,6 +3,21 @@
 # Where the bbolt store and the Terraform working directories live.
 data_dir = "/var/lib/eos"
 
+# Replicas: share a PostgreSQL store instead of the bbolt file, and run as many `eos serve` as
+# you like with this same file; one leads, the others stand by. The password comes from
+# PGPASSWORD or PGPASSFILE, never from here. Terraform state then defaults to the same
+# database (schema eos_terraform).
+#
+# store {
+#   type = "postgres"
+#   dsn  = "postgres://eos@db.internal:5432/eos?sslmode=verify-full"
+# }
+# leader {
+#   retry     = "1s" # how often a standby tries to lead
+#   heartbeat = "1s" # how often the leader proves it is alive
+#   lease     = "5s" # how long a silent leader keeps leading
+# }
+
 # Environment of requests that do not say `in ENV`.
 default_env = "staging"
 

@@ -79,6 +79,7 @@ store must be empty, and no Eos may be running on the bbolt file.`,
 				fmt.Fprintf(out, "  %-13s %d\n", name, copied[name])
 			}
 			fmt.Fprintln(out, "Start eos serve with the PostgreSQL store; keep the bbolt file as a backup.")
+			fmt.Fprintln(out, "Terraform state on disk is not moved: push each unit's state into the pg backend before the replicas plan (README: Running more than one Eos).")
 			return nil
 		},
 	}
