@@ -3,6 +3,8 @@ package bot_test
 import (
 	"context"
 	"errors"
+	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -63,6 +65,11 @@ func TestDeposedLeaderDoesNothing(t *testing.T) {
 	}
 	if got := h.Engine.Health(ctx).Role; got != "standby" {
 		t.Fatalf("/healthz role once deposed = %q", got)
+	}
+	rec := httptest.NewRecorder()
+	h.Engine.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	if !strings.Contains(rec.Body.String(), "\neos_leader 0\n") {
+		t.Fatalf("/metrics once deposed lacks eos_leader 0:\n%s", rec.Body.String())
 	}
 }
 

@@ -70,3 +70,37 @@ func TestStoreMigrateFromBbolt(t *testing.T) {
 		t.Fatalf("a second migrate into the same database: %v\n%s", err, out)
 	}
 }
+
+// The store's configuration: a DSN alone means PostgreSQL; a wrong type or a PostgreSQL store
+// without a DSN is refused before anything starts, saying what to write.
+func TestStoreConfig(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		store   *StoreConfig
+		env     map[string]string
+		want    string // the type, or the start of the error
+		wantErr bool
+	}{
+		{"default", nil, nil, "bbolt", false},
+		{"a DSN in the environment", nil, map[string]string{"EOS_STORE_DSN": "postgres://eos@db/eos"}, "postgres", false},
+		{"unknown type", &StoreConfig{Type: "mysql"}, nil, `store: unknown type "mysql": bbolt or postgres`, true},
+		{"postgres without a DSN", &StoreConfig{Type: "postgres"}, nil, "store: type postgres needs a dsn", true},
+		{"bbolt with a DSN", &StoreConfig{Type: "bbolt", DSN: "postgres://eos@db/eos"}, nil, "store: type bbolt takes no dsn", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := &Config{DataDir: t.TempDir(), Store: tc.store}
+			cfg.applyEnv(func(k string) string { return tc.env[k] })
+			cfg.defaults()
+			if !tc.wantErr {
+				if cfg.Store.Type != tc.want {
+					t.Fatalf("store type = %q, want %q", cfg.Store.Type, tc.want)
+				}
+				return
+			}
+			_, err := openStore(context.Background(), cfg)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Fatalf("openStore: %v, want %q…", err, tc.want)
+			}
+		})
+	}
+}
