@@ -65,6 +65,7 @@ func (e *Engine) Recover(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reading plans: %w", err)
 	}
+	e.repostPreviews(ctx)
 	if err := e.catchUpReactions(ctx); err != nil {
 		return err
 	}

@@ -161,3 +161,30 @@ func TestApprovedPlanIsJudgedByTheCurrentPolicyAfterRestart(t *testing.T) {
 		t.Errorf("plan = %s with %d approvals, want pending with none", p.State, len(p.Approvals))
 	}
 }
+
+// A process that posted a preview and died before recording it (a kill, a failover) leaves a
+// pending plan no reaction can reach: the next one posts the preview again, says why, and a
+// ✅ there approves and runs the plan.
+func TestPreviewNeverRecordedIsPostedAgain(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	h := eostest.New(t, eostest.Options{DataDir: dir})
+	_, id := preview(t, h, "alice", "@eos create grafana")
+	h.Stop()
+	st, err := store.Open(dir+"/eos.db", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.UpdatePlan(id, func(p *store.Plan) error { p.Preview = adapters.PostRef{}; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+
+	h2 := eostest.New(t, eostest.Options{DataDir: dir})
+	again := h2.WaitText(0, "Posted again: Eos stopped before it recorded plan "+id+"'s first preview", "Plan "+id, "React ✅ to approve")
+	h2.React("bob", again.ID, "+1")
+	h2.WaitText(again.ID, "Run "+id+" · done in")
+	if p, err := h2.Store.Plan(id); err != nil || p.State != store.PlanApproved || p.Preview.ID == "" {
+		t.Fatalf("plan after its preview was posted again = %+v, %v", p, err)
+	}
+}

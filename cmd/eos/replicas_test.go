@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/mattermost/mattermost/server/public/model"
 
 	"github.com/eosbot/eos/adapters/mattermost/mmtest"
@@ -242,10 +243,41 @@ func (c *cluster) until(what string, cond func() bool) {
 	defer tick.Stop()
 	for !cond() {
 		if time.Now().After(deadline) {
-			c.t.Fatalf("waiting for %s: not within 2 minutes; roles %v", what, c.roles())
+			c.t.Fatalf("waiting for %s: not within 2 minutes; roles %v\n%s", what, c.roles(), c.sessions())
 		}
 		<-tick.C
 	}
+}
+
+// sessions describes the database's sessions and advisory locks, for a failure message.
+func (c *cluster) sessions() string {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, c.dsn)
+	if err != nil {
+		return "sessions: " + err.Error()
+	}
+	defer conn.Close(ctx)
+	rows, err := conn.Query(ctx, `SELECT a.pid, coalesce(a.application_name, ''), coalesce(a.state, ''),
+		coalesce(now() - a.state_change, '0'::interval)::text, coalesce(a.wait_event, ''), left(coalesce(a.query, ''), 60),
+		EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND l.locktype = 'advisory' AND l.granted)
+		FROM pg_stat_activity a WHERE a.datname = current_database()`)
+	if err != nil {
+		return "sessions: " + err.Error()
+	}
+	defer rows.Close()
+	var b strings.Builder
+	b.WriteString("sessions (pid, application, state, for, wait, query, holds an advisory lock):\n")
+	for rows.Next() {
+		var pid int
+		var app, state, since, wait, query string
+		var holds bool
+		if err := rows.Scan(&pid, &app, &state, &since, &wait, &query, &holds); err != nil {
+			return b.String() + err.Error()
+		}
+		fmt.Fprintf(&b, "  %d %s %s %s %s %q %t\n", pid, app, state, since, wait, query, holds)
+	}
+	return b.String()
 }
 
 // botPosts lists the bot's posts in root's thread, oldest first.
