@@ -68,7 +68,7 @@ func TestFailoverThreeReplicas(t *testing.T) {
 	if err != nil || len(runs) != 1 || runs[0].ID != id || runs[0].State != store.RunDone {
 		t.Fatalf("runs = %+v, %v; want plan %s run once, done", runs, err, id)
 	}
-	c.start(0) // its supervisor brings the killed replica back, as a standby
+	c.restart(first) // its supervisor brings the killed replica back, as a standby
 
 	// 2. The leader is killed in the middle of an apply: the next one marks the run
 	// interrupted, announces it once in its thread, frees its lock and applies nothing again.
@@ -90,7 +90,7 @@ func TestFailoverThreeReplicas(t *testing.T) {
 	if locks, _ := st.Locks(); len(locks) != 0 {
 		t.Fatalf("locks after the interrupted run: %+v", locks)
 	}
-	c.start(1)
+	c.restart(second)
 
 	// 3. The leader freezes (SIGSTOP) past its lease: another takes over and answers; the
 	// frozen one, woken, posts nothing, starts nothing and steps down, saying why.
@@ -181,11 +181,7 @@ func BenchmarkFailover(b *testing.B) {
 			req := s.Alice.Say(b, ch.Id, "", "@eos status grafana")
 			answer := c.waitBot(req.Id, "grafana")
 			gaps = append(gaps, time.UnixMilli(answer.CreateAt).Sub(killed))
-			for i, r := range c.replicas {
-				if r == leader {
-					c.start(i)
-				}
-			}
+			c.restart(leader)
 		}
 		slices.Sort(gaps)
 		b.ReportMetric(float64(gaps[len(gaps)/2].Milliseconds()), "ms-median")

@@ -114,11 +114,26 @@ func newCluster(t testing.TB, dsn string, s *mmtest.Server, ch *model.Channel, n
 	return c
 }
 
-// start starts replica i (again, after it was killed), and waits for its /healthz.
+// restart starts r again after it was killed, as its supervisor would.
+func (c *cluster) restart(r *replica) {
+	c.t.Helper()
+	for i, x := range c.replicas {
+		if x == r {
+			c.start(i)
+			return
+		}
+	}
+	c.t.Fatalf("replica %s is not in the cluster", r.name)
+}
+
+// start starts replica i (again, after it exited), and waits for its /healthz.
 func (c *cluster) start(i int) *replica {
 	t := c.t
 	t.Helper()
 	r := c.replicas[i]
+	if r.cmd != nil && r.alive() {
+		t.Fatalf("starting %s again while it runs", r.name)
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
