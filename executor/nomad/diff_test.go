@@ -65,8 +65,7 @@ func TestPlanSummaries(t *testing.T) {
 				{Type: diffNone, Name: "db", Updates: map[string]uint64{updIgnore: 1}},
 			}},
 			summary: "job web-local: destructive update of group app ×1",
-			changes: []executor.Change{{Unit: "web", Action: executor.Replace, Address: "web-local/app", Detail: "destructive update ×1: task main (Config)",
-				Reason: "destructive update", Forces: "task main Config.image"}},
+			changes: []executor.Change{{Unit: "web", Action: executor.Replace, Address: "web-local/app", Detail: "destructive update ×1: task main (Config)", Forces: "task main Config.image"}},
 		},
 		{
 			name: "destructive update in batches", kind: actionRegister, job: testJob(map[string]int{"app": 3}),
@@ -74,8 +73,7 @@ func TestPlanSummaries(t *testing.T) {
 				{Type: diffEdited, Name: "app", Updates: map[string]uint64{updDestructive: 1, updIgnore: 2}, Tasks: []*api.TaskDiff{configEdit}},
 			}},
 			summary: "job web-local: destructive update of group app ×3",
-			changes: []executor.Change{{Unit: "web", Action: executor.Replace, Address: "web-local/app", Detail: "destructive update ×3: task main (Config)",
-				Reason: "destructive update", Forces: "task main Config.image"}},
+			changes: []executor.Change{{Unit: "web", Action: executor.Replace, Address: "web-local/app", Detail: "destructive update ×3: task main (Config)", Forces: "task main Config.image"}},
 		},
 		{
 			name: "scale up", kind: actionRegister, job: testJob(map[string]int{"app": 3}),

@@ -1,6 +1,7 @@
 package terraform
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -52,6 +53,8 @@ func replacePaths(c *tfjson.Change) string {
 				b.WriteString(x)
 			case float64:
 				fmt.Fprintf(&b, "[%d]", int(x))
+			case json.Number:
+				fmt.Fprintf(&b, "[%s]", x)
 			}
 		}
 		if b.Len() > 0 && !slices.Contains(out, b.String()) {
@@ -106,7 +109,11 @@ func dataSize(v any) string {
 		return ""
 	}
 	for _, k := range sizeAttrs {
-		switch x := obj[k].(type) {
+		v := obj[k]
+		if n, ok := v.(json.Number); ok { // terraform-exec decodes plans with UseNumber
+			v, _ = n.Float64()
+		}
+		switch x := v.(type) {
 		case float64:
 			if x > 0 && x == math.Trunc(x) {
 				return strconv.FormatInt(int64(x), 10) + "G"

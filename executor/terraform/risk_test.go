@@ -1,6 +1,7 @@
 package terraform
 
 import (
+	"encoding/json"
 	"testing"
 
 	tfjson "github.com/hashicorp/terraform-json"
@@ -12,8 +13,8 @@ func TestReplacementNamesWhatForcesIt(t *testing.T) {
 	rcs := []*tfjson.ResourceChange{
 		{Address: "eoslab_volume.data", Type: "eoslab_volume", Name: "data", ActionReason: tfjson.ActionReasonReplaceBecauseCannotUpdate,
 			Change: &tfjson.Change{Actions: tfjson.Actions{tfjson.ActionDelete, tfjson.ActionCreate},
-				Before: map[string]any{"format": "xfs", "size_gb": float64(200)}, After: map[string]any{"format": "ext4", "size_gb": float64(200)},
-				ReplacePaths: []any{[]any{"format"}, []any{"rules", float64(0), "port"}, []any{"format"}}}},
+				Before: map[string]any{"format": "xfs", "size_gb": json.Number("200")}, After: map[string]any{"format": "ext4", "size_gb": json.Number("200")},
+				ReplacePaths: []any{[]any{"format"}, []any{"rules", json.Number("0"), "port"}, []any{"format"}}}},
 		{Address: "eoslab_server.main", Type: "eoslab_server", Name: "main", ActionReason: tfjson.ActionReasonReplaceBecauseTainted,
 			Change: &tfjson.Change{Actions: tfjson.Actions{tfjson.ActionCreate, tfjson.ActionDelete}}},
 		{Address: "eoslab_volume.logs[0]", Type: "eoslab_volume", Name: "logs",
