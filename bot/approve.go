@@ -42,7 +42,7 @@ func (e *Engine) handleReaction(ctx context.Context, a adapters.Adapter, r adapt
 		e.log.Error("finding plan for reaction", "post", r.Post.ID, "err", err)
 		return
 	}
-	ep := e.cfg.Policy.For(p.Plan.Spec.Env, p.Plan.Spec.Verb)
+	ep := e.cfg.Policy.ForPlan(p.Plan)
 	who := e.person(ctx, a, r.User, ep.Approvers)
 	var d decision
 	var explain string
@@ -62,7 +62,7 @@ func (e *Engine) handleReaction(ctx context.Context, a adapters.Adapter, r adapt
 // decide changes p for reaction r by who; it runs inside the store's transaction, so who's
 // groups are resolved before it. run is the plan's run, if it has one.
 func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, who Person, run *store.Run) (decision, string) {
-	ep := e.cfg.Policy.For(p.Plan.Spec.Env, p.Plan.Spec.Verb)
+	ep := e.cfg.Policy.ForPlan(p.Plan)
 	user, now := r.User.Name, e.now()
 	self := who.Is(p.Request.Platform, p.Requester.ID)
 	voted := slices.IndexFunc(p.Approvals, func(v store.Vote) bool { return who.Is(v.Platform, v.UserID) })

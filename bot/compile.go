@@ -130,7 +130,7 @@ func unitOf(r *catalog.Rendered, nodes []string) executor.Unit {
 		u.Salt = &executor.SaltPart{State: r.Salt.State, Text: r.Salt.Text, Pillar: r.Salt.Pillar, Targets: nodes}
 	}
 	if r.Terraform != nil {
-		u.Terraform = &executor.TerraformPart{Files: r.Terraform.Files, Vars: r.Terraform.Vars}
+		u.Terraform = &executor.TerraformPart{Files: r.Terraform.Files, Vars: r.Terraform.Vars, HoldsData: r.Terraform.HoldsData}
 	}
 	if r.Nomad != nil {
 		u.Nomad = &executor.NomadPart{Template: r.Nomad.Template, Vars: r.Nomad.Vars}

@@ -319,7 +319,7 @@ func TestPlanChangedBeforeApplyAsksAgain(t *testing.T) {
 	h.WaitText(p.ID, "Run "+id+" · done in")
 
 	up, uid := preview(t, h, "alice", "@eos update grafana --domain grafana.example.org")
-	if !strings.Contains(up.Text, "Terraform | +1 ~0 −1") {
+	if !strings.Contains(up.Text, "Terraform | +0 ~0 −0 ±1") {
 		t.Fatalf("update preview:\n%s", up.Text)
 	}
 	resizeServer(t, h, "proxy-grafana", "xlarge") // someone changes the server meanwhile
@@ -328,7 +328,7 @@ func TestPlanChangedBeforeApplyAsksAgain(t *testing.T) {
 	fresh := h.WaitPost(up.ID, func(p console.Post) bool {
 		return strings.Contains(p.Text, "update grafana in local") && !strings.Contains(p.Text, uid)
 	})
-	if !strings.Contains(fresh.Text, "Terraform | +1 ~1 −1") {
+	if !strings.Contains(fresh.Text, "Terraform | +0 ~1 −0 ±1") {
 		t.Errorf("the fresh plan should also revert the server's size:\n%s", fresh.Text)
 	}
 	h.Idle()

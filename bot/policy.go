@@ -24,6 +24,11 @@ type EnvPolicy struct {
 	// sets (non-empty lists, non-zero numbers; SelfApproval always), e.g. destroy needing two
 	// approvals where create needs one.
 	Verbs map[string]VerbPolicy
+	// Risks make plans that carry a risk stricter, whatever their verb: risk "data-loss"
+	// { approvals = 2 } (riskpolicy.go).
+	Risks map[string]RiskPolicy
+	// Because says which risk rule made this rule stricter, and why; set by ForPlan.
+	Because string
 }
 
 // VerbPolicy overrides an environment's policy for one verb.
@@ -171,6 +176,9 @@ func (ep EnvPolicy) Needs(requester string) string {
 	s += " from " + ep.who()
 	if !ep.SelfApproval {
 		s += ", not from @" + requester
+	}
+	if ep.Because != "" {
+		s += " — " + ep.Because
 	}
 	return s
 }

@@ -49,7 +49,20 @@ func (p Policy) Rows(env string) [][]string {
 	for _, verb := range slices.Sorted(maps.Keys(base.Verbs)) {
 		rows = append(rows, []string{env, verb, p.For(env, verb).Describe()})
 	}
+	for _, risk := range slices.Sorted(maps.Keys(base.Risks)) {
+		rows = append(rows, []string{env, "risk " + risk, p.withRisk(ep, env, risk).Describe()})
+	}
 	return rows
+}
+
+// riskNote explains the risk rows of a policy table, when it has any.
+func riskNote(rows [][]string) string {
+	for _, r := range rows {
+		if strings.HasPrefix(r[1], "risk ") {
+			return " A risk rule judges every plan that carries the risk, whatever its verb (data-loss: it destroys or replaces a resource its blueprint marks as holding data); a verb's rule still holds where it asks more."
+		}
+	}
+	return ""
 }
 
 // policyEnvs are the environments whose policy `policy` shows: the declared ones, or, when any
@@ -77,7 +90,7 @@ func (e *Engine) policy(ctx context.Context, c conv, in *intents.Intent) {
 	for _, env := range envs {
 		rows = append(rows, e.cfg.Policy.Rows(env)...)
 	}
-	note := "People are judged by their platform account, not their name: a handle in the policy counts for whoever holds it at the moment of the reaction."
+	note := "People are judged by their platform account, not their name: a handle in the policy counts for whoever holds it at the moment of the reaction." + riskNote(rows)
 	if e.knownEnvs() == nil {
 		note += " Other environments: " + e.cfg.Policy.Default.withDefaults().Describe() + "."
 	} else {

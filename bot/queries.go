@@ -92,13 +92,13 @@ func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("There is no plan %s.", id)))
 		return
 	} else if err == nil {
-		who = e.person(ctx, c.a, c.m.Author, e.cfg.Policy.For(p.Plan.Spec.Env, p.Plan.Spec.Verb).Approvers)
+		who = e.person(ctx, c.a, c.m.Author, e.cfg.Policy.ForPlan(p.Plan).Approvers)
 		if p.State == store.PlanApproved && e.stopRun(ctx, c, p, who) {
 			return // its run is in flight: stopped at the next safe point (stop.go)
 		}
 	}
 	p, err := e.st.UpdatePlan(id, func(p *store.Plan) error {
-		ep := e.cfg.Policy.For(p.Plan.Spec.Env, p.Plan.Spec.Verb)
+		ep := e.cfg.Policy.ForPlan(p.Plan)
 		if p.State != store.PlanPending {
 			return refuse("Plan %s is %s, not pending: nothing to cancel.", p.ID, p.State)
 		}

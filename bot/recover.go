@@ -108,7 +108,7 @@ func (e *Engine) recheck(ctx context.Context, a adapters.Adapter, p *store.Plan)
 			p.ID, p.Expires.UTC().Format("15:04 UTC"), p.Text)))
 		return nil, false
 	}
-	ep := e.cfg.Policy.For(spec.Env, spec.Verb)
+	ep := e.cfg.Policy.ForPlan(p.Plan)
 	var valid []store.Vote
 	for _, v := range p.Approvals {
 		if v.Platform != "" && v.Platform != a.Name() {

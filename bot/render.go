@@ -25,7 +25,9 @@ func previewDoc(p *store.Plan, ep EnvPolicy, vaultRow string) adapters.Doc {
 	if vaultRow != "" {
 		rows = append(rows, []string{"Vault", vaultRow})
 	}
-	blocks := []adapters.Block{adapters.Heading{Text: head}, adapters.Table{Header: []string{"layer", "what changes"}, Rows: rows}}
+	blocks := []adapters.Block{adapters.Heading{Text: head}}
+	blocks = append(blocks, riskBlocks(p.Plan, p.ID)...)
+	blocks = append(blocks, adapters.Table{Header: []string{"layer", "what changes"}, Rows: rows})
 	blocks = append(blocks, dependencyBlocks(p.Plan)...)
 	var next []string
 	if p.State == store.PlanPreview {
@@ -59,8 +61,7 @@ func layerSummary(lp executor.LayerPlan) string {
 	if lp.Summary != "" {
 		return lp.Summary
 	}
-	add, change, destroy := lp.Counts()
-	return fmt.Sprintf("+%d ~%d −%d", add, change, destroy)
+	return lp.Tally().String()
 }
 
 // skipped is the short word for a layer that will not run, as the progress and result posts
@@ -84,8 +85,8 @@ func fullChanges(p executor.Plan) string {
 		total += len(lp.Changes)
 		for _, c := range lp.Changes {
 			fmt.Fprintf(&b, "%-9s %-8s %s %s", lp.Layer.Title(), c.Action, c.Unit, c.Address)
-			if c.Detail != "" {
-				b.WriteString(" (" + c.Detail + ")")
+			if d := changeDetail(c); d != "" {
+				b.WriteString(" (" + d + ")")
 			}
 			b.WriteByte('\n')
 		}
@@ -104,7 +105,7 @@ func fullPlanDoc(p *store.Plan) adapters.Doc {
 			rows = append(rows, []string{lp.Layer.Title(), "", layerSummary(lp), ""})
 		}
 		for _, c := range lp.Changes {
-			rows = append(rows, []string{lp.Layer.Title(), string(c.Action), c.Unit + " " + c.Address, c.Detail})
+			rows = append(rows, []string{lp.Layer.Title(), string(c.Action), c.Unit + " " + c.Address, changeDetail(c)})
 		}
 	}
 	return adapters.NewDoc(

@@ -82,6 +82,7 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 		e.fail(ctx, c, "planning", err)
 		return ""
 	}
+	ep = e.cfg.Policy.ForPlan(plan) // the plan's risks may ask more than its verb
 	now := e.now()
 	p := &store.Plan{
 		ID: planID(plan.Hash, c.m.Post, now), State: state, Text: c.m.Text,
@@ -175,5 +176,5 @@ func (e *Engine) Preview(ctx context.Context, text, user string) (adapters.Doc, 
 	now := e.now()
 	p := &store.Plan{ID: plan.Hash[:8], State: store.PlanPreview, Text: text, Requester: adapters.User{ID: user, Name: user},
 		Plan: plan, Created: now, Expires: now}
-	return previewDoc(p, e.cfg.Policy.For(spec.Env, spec.Verb), vaultRow(plan, e.cfg.Runner.SecretsConfigured())), nil
+	return previewDoc(p, e.cfg.Policy.ForPlan(plan), vaultRow(plan, e.cfg.Runner.SecretsConfigured())), nil
 }

@@ -78,7 +78,7 @@ func (e *Engine) stopRun(ctx context.Context, c conv, p *store.Plan, who Person)
 		return false
 	}
 	spec := p.Plan.Spec
-	ep := e.cfg.Policy.For(spec.Env, spec.Verb)
+	ep := e.cfg.Policy.ForPlan(p.Plan)
 	entry := store.Entry{User: c.user(), Platform: c.a.Name(), PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env}
 	if !ep.MayReject(who, who.Is(p.Request.Platform, p.Requester.ID)) {
 		msg := fmt.Sprintf("@%s can't stop run %s: only @%s or an approver (%s) can. Nothing changed.", c.user(), p.ID, p.Requester.Name, ep.who())

@@ -19,7 +19,7 @@ func (e *Engine) why(ctx context.Context, c conv, in *intents.Intent) {
 		return
 	}
 	spec := p.Plan.Spec
-	ep := e.cfg.Policy.For(spec.Env, spec.Verb)
+	ep := e.cfg.Policy.ForPlan(p.Plan)
 	lines := []string{fmt.Sprintf("Plan %s · %s %s in %s · asked by @%s · %s", p.ID, spec.Verb, spec.Target, spec.Env, p.Requester.Name, p.State),
 		"Rule: " + ep.Needs(p.Requester.Name) + "."}
 	var approvers []string

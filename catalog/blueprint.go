@@ -89,6 +89,13 @@ type Variant struct {
 	// Path is the module directory, relative to the blueprint folder.
 	Path  string
 	Range hcl.Range
+	// HoldsData are the addresses of the module's resources that hold data (a volume, a
+	// database: "eoslab_volume.data"), from holds_data; a plan that destroys or replaces one
+	// loses data, which the preview shows first and a policy can ask more for. Terraform
+	// variants only; each variant names its own module's resources.
+	HoldsData []string
+	// HoldsDataRange is where holds_data is written, or the block without one.
+	HoldsDataRange hcl.Range
 }
 
 // Blueprint is one service or operation of the catalog: a folder with a manifest.hcl and the

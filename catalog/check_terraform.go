@@ -71,6 +71,7 @@ func (f *folder) checkVariants() Diagnostics {
 	for _, m := range mods {
 		diags = append(diags, f.checkProviders(m)...)
 	}
+	diags = append(diags, f.checkHoldsData(mods)...)
 	if len(mods) < 2 {
 		return diags
 	}

@@ -26,6 +26,8 @@ var checkCases = []struct{ dir, want string }{
 	{"undeclared-provider", `terraform/production/main.tf:16:1: resource "cloudflare_record" "main" needs provider "cloudflare", which required_providers does not declare: add it with a source and a version`},
 	{"nomad-undeclared", `nomad/app.nomad.hcl:10:14: var.domain is not declared in nomad/app.nomad.hcl: add a variable "domain" block`},
 	{"bad-constraint", `manifest.hcl:7:19: flag "storage" has min 2T above its max 500G`},
+	{"holds-data-unknown", `manifest.hcl:6:18: holds_data names "eoslab_volume.data", which is not a resource of variant local (terraform/local); its resources: eoslab_server.main`},
+	{"holds-data-forgotten", `manifest.hcl:7:5: variant production (terraform/production) does not say which of its resources hold data, but variant local does: add holds_data = [...] naming terraform/production's own volumes and databases (holds_data = [] if it keeps none)`},
 	{"salt-yaml", `salt/app.sls:9:1: not valid YAML once its Jinja is replaced: did not find expected '-' indicator`},
 }
 

@@ -85,9 +85,11 @@
 //	    pillar = { lv_name = "data-${service.name}", lv_size = flag.storage }
 //	  }
 //	  terraform {
-//	    module = "terraform/local"                  # the "local" variant: a directory of .tf files
+//	    module     = "terraform/local"              # the "local" variant: a directory of .tf files
+//	    holds_data = ["eoslab_volume.data"]         # optional: its resources that hold data
 //	    variant "production" {                      # more variants, optional; each a module
-//	      module = "terraform/production"           #   taking the same variables
+//	      module     = "terraform/production"       #   taking the same variables
+//	      holds_data = ["hcloud_volume.data"]       #   and naming its own resources
 //	    }
 //	    variables = { name = service.name, env = env, volume_gb = gib(flag.storage) }
 //	  }
@@ -145,6 +147,13 @@
 // environment's configuration sets it), Resolve renders dependencies with the same variant, and
 // a blueprint without a terraform part ignores it. Credentials never are variables: providers
 // read them from the environment (HCLOUD_TOKEN, CLOUDFLARE_API_TOKEN, EOSLAB_ROOT).
+//
+// holds_data marks the resources of a module that hold data (a volume, a database): a plan
+// that destroys or replaces one loses data, which the preview shows in its first lines
+// ("⚠ data loss: nextcloud eoslab_volume.data (100G)") and a policy can ask more approvals for
+// (risk "data-loss"). Each variant names its own module's resources; `eos catalog check` wants
+// every name to be a resource of that module and, once one variant marks any, every variant to
+// say which of its own hold data (holds_data = [] for none).
 //
 // The nomad block has variants the same way: its job is "local" (the shipped blueprints run a
 // small real process on the raw_exec driver there, which a Nomad dev agent has, serving a page

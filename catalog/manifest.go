@@ -291,10 +291,11 @@ func (d *decoder) part(blk *hcl.Block) *Part {
 // partContent decodes a layer block that may hold the nested blocks given.
 func (d *decoder) partContent(blk *hcl.Block, blocks []hcl.BlockHeaderSchema) (*Part, *hcl.BodyContent) {
 	names := partSchemas[blk.Type]
-	content, hds := blk.Body.Content(&hcl.BodySchema{
-		Attributes: []hcl.AttributeSchema{{Name: names[0], Required: true}, {Name: names[1]}},
-		Blocks:     blocks,
-	})
+	attrs := []hcl.AttributeSchema{{Name: names[0], Required: true}, {Name: names[1]}}
+	if blk.Type == "terraform" {
+		attrs = append(attrs, hcl.AttributeSchema{Name: holdsDataAttr})
+	}
+	content, hds := blk.Body.Content(&hcl.BodySchema{Attributes: attrs, Blocks: blocks})
 	d.addHCL(hds)
 	p := &Part{Range: blk.DefRange}
 	if a := content.Attributes[names[0]]; a != nil {
@@ -314,10 +315,15 @@ func (d *decoder) variantPart(blk *hcl.Block) (*Part, []Variant) {
 	attr := partSchemas[blk.Type][0]
 	p, content := d.partContent(blk, []hcl.BlockHeaderSchema{{Type: "variant", LabelNames: []string{"name"}}})
 	variants := []Variant{{Name: DefaultVariant, Path: p.Path, Range: p.Range}}
+	vattrs := []hcl.AttributeSchema{{Name: attr, Required: true}}
+	if blk.Type == "terraform" {
+		variants[0].HoldsData, variants[0].HoldsDataRange = d.holdsData(content.Attributes[holdsDataAttr], blk.DefRange)
+		vattrs = append(vattrs, hcl.AttributeSchema{Name: holdsDataAttr})
+	}
 	seen := map[string]hcl.Range{}
 	for _, vb := range content.Blocks {
 		name := vb.Labels[0]
-		vc, hds := vb.Body.Content(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: attr, Required: true}}})
+		vc, hds := vb.Body.Content(&hcl.BodySchema{Attributes: vattrs})
 		d.addHCL(hds)
 		switch first, dup := seen[name]; {
 		case !d.checkWord(vb.LabelRanges[0], "variant name", name):
@@ -334,6 +340,9 @@ func (d *decoder) variantPart(blk *hcl.Block) (*Part, []Variant) {
 		if a := vc.Attributes[attr]; a != nil {
 			v.Path, _ = d.str(a)
 			v.Range = a.Expr.Range()
+		}
+		if blk.Type == "terraform" {
+			v.HoldsData, v.HoldsDataRange = d.holdsData(vc.Attributes[holdsDataAttr], vb.DefRange)
 		}
 		variants = append(variants, v)
 	}

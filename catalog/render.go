@@ -65,6 +65,8 @@ type RenderedTerraform struct {
 	// directories), keyed by slash-separated path relative to the module directory.
 	Files map[string]string
 	Vars  map[string]any
+	// HoldsData are the variant's resources that hold data (Variant.HoldsData).
+	HoldsData []string
 }
 
 // RenderedNomad is the job specification and the values of its HCL2 variables.
@@ -129,7 +131,7 @@ func (b *Blueprint) Render(req Request) (*Rendered, error) {
 			}
 			v, _ = b.Variant(DefaultVariant) // only the Nomad or Salt part has this variant
 		}
-		r.Terraform = &RenderedTerraform{Variant: v.Name}
+		r.Terraform = &RenderedTerraform{Variant: v.Name, HoldsData: v.HoldsData}
 		if r.Terraform.Files, err = b.readTree(v.Path); err == nil {
 			r.Terraform.Vars, err = b.object(ctx, p.Data)
 		}

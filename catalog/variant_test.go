@@ -14,11 +14,11 @@ func TestRenderVariants(t *testing.T) {
 		t.Errorf("variants = %v, want [local production]", got)
 	}
 	cases := []struct {
-		variant, want, resource string
+		variant, want, resource, holds string
 	}{
-		{"", "local", "eoslab_server"},
-		{"local", "local", "eoslab_server"},
-		{"production", "production", "hcloud_server"},
+		{"", "local", "eoslab_server", "eoslab_volume.data"},
+		{"local", "local", "eoslab_server", "eoslab_volume.data"},
+		{"production", "production", "hcloud_server", "hcloud_volume.data"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.want+"/"+tc.variant, func(t *testing.T) {
@@ -28,6 +28,9 @@ func TestRenderVariants(t *testing.T) {
 			}
 			if r.Terraform.Variant != tc.want {
 				t.Errorf("variant = %q, want %q", r.Terraform.Variant, tc.want)
+			}
+			if !reflect.DeepEqual(r.Terraform.HoldsData, []string{tc.holds}) {
+				t.Errorf("holds data = %v, want the variant's own volume %s", r.Terraform.HoldsData, tc.holds)
 			}
 			if !strings.Contains(r.Terraform.Files["main.tf"], `resource "`+tc.resource+`" "main"`) {
 				t.Errorf("main.tf does not declare %s.main:\n%s", tc.resource, r.Terraform.Files["main.tf"])

@@ -91,6 +91,12 @@ policy "production" {
   verb "destroy" {
     approvals = 2
   }
+
+  # So does any plan, whatever its verb, that destroys or replaces a resource its blueprint
+  # marks as holding data (holds_data: a volume, a database).
+  risk "data-loss" {
+    approvals = 2
+  }
 }
 
 # A drift digest every weekday at 08:00 Berlin time in ops/infra: one headline, one line per

@@ -59,6 +59,18 @@ type Change struct {
 	// Detail is a short human description ("size small → large"); sensitive values are
 	// already redacted.
 	Detail string `json:"detail,omitempty"`
+	// Forces names what makes a replacement necessary, comma-separated: the attribute paths
+	// Terraform cannot update in place ("image"), the fields of a destructive Nomad update.
+	// Empty otherwise. (A string, not a list, so that Change stays comparable.)
+	Forces string `json:"forces,omitempty"`
+	// Reason is why the layer chose the action, in a few words ("cannot update in place",
+	// "tainted"); empty when the action is simply what the spec asks.
+	Reason string `json:"reason,omitempty"`
+	// DataLoss marks the deletion or replacement of something the blueprint says holds data
+	// (a volume, a database).
+	DataLoss bool `json:"data_loss,omitempty"`
+	// Size is how much data it holds ("200G"), when the plan says; only with DataLoss.
+	Size string `json:"size,omitempty"`
 }
 
 // LayerPlan is one layer's plan.

@@ -108,6 +108,9 @@ type TerraformPart struct {
 	Files map[string]string `json:"files"`
 	// Vars are the module's variables; the layer writes them as a tfvars JSON file.
 	Vars map[string]any `json:"vars,omitempty"`
+	// HoldsData are the addresses of the module's resources that hold data
+	// ("eoslab_volume.data"): destroying or replacing one loses it.
+	HoldsData []string `json:"holds_data,omitempty"`
 }
 
 // NomadPart is a Nomad job template with its variables.

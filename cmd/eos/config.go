@@ -246,6 +246,18 @@ type PolicyConfig struct {
 	TTL          string   `hcl:"ttl,optional"`
 	// Verbs make single verbs stricter: verb "destroy" { approvals = 2 }.
 	Verbs []VerbPolicyConfig `hcl:"verb,block"`
+	// Risks make plans that carry a risk stricter, whatever their verb:
+	// risk "data-loss" { approvals = 2 }.
+	Risks []RiskPolicyConfig `hcl:"risk,block"`
+}
+
+// RiskPolicyConfig asks more of plans that carry one risk ("data-loss": a plan destroying or
+// replacing a resource its blueprint marks as holding data).
+type RiskPolicyConfig struct {
+	Risk         string   `hcl:"risk,label"`
+	Approvers    []string `hcl:"approvers,optional"`
+	Approvals    int      `hcl:"approvals,optional"`
+	SelfApproval bool     `hcl:"self_approval,optional"`
 }
 
 // VerbPolicyConfig overrides an environment's policy for one verb.

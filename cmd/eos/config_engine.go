@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -29,6 +30,15 @@ func (c *Config) policy() (bot.Policy, error) {
 				ep.Verbs = map[string]bot.VerbPolicy{}
 			}
 			ep.Verbs[v.Verb] = bot.VerbPolicy{Requesters: v.Requesters, Approvers: v.Approvers, Approvals: v.Approvals, SelfApproval: v.SelfApproval}
+		}
+		for _, r := range pc.Risks {
+			if !slices.Contains(bot.Risks, r.Risk) {
+				return p, fmt.Errorf("policy %q: unknown risk %q; a policy can name %s", pc.Env, r.Risk, strings.Join(bot.Risks, ", "))
+			}
+			if ep.Risks == nil {
+				ep.Risks = map[string]bot.RiskPolicy{}
+			}
+			ep.Risks[r.Risk] = bot.RiskPolicy{Approvers: r.Approvers, Approvals: r.Approvals, SelfApproval: r.SelfApproval}
 		}
 		if pc.TTL != "" {
 			d, err := time.ParseDuration(pc.TTL)

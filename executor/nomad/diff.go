@@ -95,7 +95,7 @@ func groupPlanOf(unit, id string, job *api.Job, g *api.TaskGroupDiff) (groupPlan
 		if g.Type == diffEdited {
 			n += u[updIgnore]
 		}
-		c.Action = executor.Replace
+		c.Action, c.Forces = executor.Replace, forcingPaths(g)
 		parts = append(parts, fmt.Sprintf("destructive update ×%d", n))
 		phrase = fmt.Sprintf("destructive update of group %s ×%d", g.Name, n)
 	}

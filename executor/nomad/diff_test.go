@@ -26,7 +26,8 @@ func ptr[T any](v T) *T { return &v }
 func TestPlanSummaries(t *testing.T) {
 	t.Parallel()
 	countEdit := &api.FieldDiff{Type: diffEdited, Name: "Count", Old: "1", New: "3"}
-	configEdit := &api.TaskDiff{Type: diffEdited, Name: "main", Objects: []*api.ObjectDiff{{Type: diffEdited, Name: "Config"}}}
+	configEdit := &api.TaskDiff{Type: diffEdited, Name: "main", Objects: []*api.ObjectDiff{{Type: diffEdited, Name: "Config",
+		Fields: []*api.FieldDiff{{Type: diffEdited, Name: "image", Old: "grafana:10", New: "grafana:11"}, {Type: diffNone, Name: "ports"}}}}}
 	tests := []struct {
 		name     string
 		kind     jobAction
@@ -64,7 +65,7 @@ func TestPlanSummaries(t *testing.T) {
 				{Type: diffNone, Name: "db", Updates: map[string]uint64{updIgnore: 1}},
 			}},
 			summary: "job web-local: destructive update of group app ×1",
-			changes: []executor.Change{{Unit: "web", Action: executor.Replace, Address: "web-local/app", Detail: "destructive update ×1: task main (Config)"}},
+			changes: []executor.Change{{Unit: "web", Action: executor.Replace, Address: "web-local/app", Detail: "destructive update ×1: task main (Config)", Forces: "task main Config.image"}},
 		},
 		{
 			name: "destructive update in batches", kind: actionRegister, job: testJob(map[string]int{"app": 3}),
@@ -72,7 +73,7 @@ func TestPlanSummaries(t *testing.T) {
 				{Type: diffEdited, Name: "app", Updates: map[string]uint64{updDestructive: 1, updIgnore: 2}, Tasks: []*api.TaskDiff{configEdit}},
 			}},
 			summary: "job web-local: destructive update of group app ×3",
-			changes: []executor.Change{{Unit: "web", Action: executor.Replace, Address: "web-local/app", Detail: "destructive update ×3: task main (Config)"}},
+			changes: []executor.Change{{Unit: "web", Action: executor.Replace, Address: "web-local/app", Detail: "destructive update ×3: task main (Config)", Forces: "task main Config.image"}},
 		},
 		{
 			name: "scale up", kind: actionRegister, job: testJob(map[string]int{"app": 3}),

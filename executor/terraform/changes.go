@@ -46,6 +46,12 @@ func resourceChanges(unit string, rcs []*tfjson.ResourceChange) []executor.Chang
 		if act == executor.Update || act == executor.Replace {
 			c.Detail = attrDiff(rc.Change)
 		}
+		if act == executor.Replace || act == executor.Delete {
+			c.Reason = reasonOf(rc)
+		}
+		if act == executor.Replace {
+			c.Forces = replacePaths(rc.Change)
+		}
 		out = append(out, c)
 	}
 	return out

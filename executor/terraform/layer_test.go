@@ -78,10 +78,12 @@ func TestPlanApplyLifecycle(t *testing.T) {
 
 	t.Run("changed variable updates and replaces", func(t *testing.T) {
 		s := serverSpec("large")
+		s.Units[0].Terraform.HoldsData = []string{"terraform_data.volume"}
 		p := mustPlan(t, l, s)
 		want := map[string]executor.Change{
 			"terraform_data.server": {Unit: "nextcloud", Action: executor.Update, Address: "terraform_data.server", Detail: `input "small" → "large"`},
-			"terraform_data.volume": {Unit: "nextcloud", Action: executor.Replace, Address: "terraform_data.volume", Detail: `input "data-small" → "data-large", triggers_replace ["small"] → ["large"]`},
+			"terraform_data.volume": {Unit: "nextcloud", Action: executor.Replace, Address: "terraform_data.volume", Detail: `input "data-small" → "data-large", triggers_replace ["small"] → ["large"]`,
+				Forces: "triggers_replace", Reason: "cannot update in place", DataLoss: true},
 		}
 		if len(p.Changes) != len(want) {
 			t.Fatalf("changes = %+v, want %d", p.Changes, len(want))
@@ -91,7 +93,7 @@ func TestPlanApplyLifecycle(t *testing.T) {
 				t.Errorf("change = %+v\nwant     %+v", c, want[c.Address])
 			}
 		}
-		if !strings.HasPrefix(p.Summary, "+1 ~1 −1: ") {
+		if !strings.HasPrefix(p.Summary, "+0 ~1 −0 ±1 (1 replaced): terraform_data.volume, terraform_data.server") {
 			t.Errorf("summary = %q", p.Summary)
 		}
 		res, _ := mustApply(t, l, s, p)

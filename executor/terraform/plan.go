@@ -102,7 +102,9 @@ func (l *Layer) planUnit(ctx context.Context, env string, u executor.Unit) (unit
 		return unitPlan{}, nil, "", fmt.Errorf("reading the saved plan for %s: %w", ud.key, err)
 	}
 	up := unitPlan{Service: u.Service, Plan: path, SHA256: sum, Apply: changed}
-	return up, resourceChanges(u.Service, p.ResourceChanges), unitDigest(ud.key, p), nil
+	changes := resourceChanges(u.Service, p.ResourceChanges)
+	markDataLoss(changes, p.ResourceChanges, u.Terraform.HoldsData)
+	return up, changes, unitDigest(ud.key, p), nil
 }
 
 // decodeState reads the layer-private plan state.

@@ -84,7 +84,7 @@ func TestSummaries(t *testing.T) {
 		name, got, want string
 	}{
 		{"plan", planSummary(mk(executor.Create, executor.Create, executor.Update), false), "+2 ~1 −0: t.r0, t.r1, t.r2"},
-		{"plan, many", planSummary(mk(executor.Create, executor.Create, executor.Create, executor.Delete, executor.Replace), false), "+4 ~0 −2: t.r0, t.r1, t.r2, and 2 more"},
+		{"plan, many", planSummary(mk(executor.Create, executor.Create, executor.Create, executor.Delete, executor.Replace), false), "+3 ~0 −1 ±1 (1 replaced): t.r3, t.r4, t.r0, and 2 more"},
 		{"plan, units named", planSummary(mk(executor.Create, executor.Create), true), "+2 ~0 −0: u0 t.r0, u1 t.r1"},
 		{"plan, outputs only", planSummary(nil, false), "+0 ~0 −0: outputs only"},
 		{"result, creates", resultSummary(mk(executor.Create, executor.Create, executor.Create)), "+3"},

@@ -2,6 +2,7 @@ package terraform
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/eosbot/eos/executor"
@@ -17,12 +18,21 @@ func counts(changes []executor.Change) string {
 }
 
 // planSummary is the preview line: "+3 ~0 −0: terraform_data.server, terraform_data.volume,
-// terraform_data.dns". With more than one unit, each name carries its unit.
+// terraform_data.dns", or with replacements counted apart and named first, "+0 ~1 −0 ±1
+// (1 replaced): eoslab_server.main, eoslab_dns_record.main". Deletions and replacements come
+// before creations and updates. With more than one unit, each name carries its unit.
 func planSummary(changes []executor.Change, multiUnit bool) string {
 	if len(changes) == 0 {
 		return "+0 ~0 −0: outputs only"
 	}
-	return counts(changes) + ": " + names(changes, multiUnit)
+	t := executor.LayerPlan{Changes: changes}.Tally()
+	s := t.String()
+	if t.Replace > 0 {
+		s += fmt.Sprintf(" (%d replaced)", t.Replace)
+	}
+	ordered := slices.Clone(changes)
+	slices.SortStableFunc(ordered, func(a, b executor.Change) int { return a.RiskRank() - b.RiskRank() })
+	return s + ": " + names(ordered, multiUnit)
 }
 
 // names lists the first few changed resources, then how many more there are.

@@ -56,9 +56,11 @@ service "nextcloud" {
   }
 
   terraform {
-    module = "terraform/local"
+    module     = "terraform/local"
+    holds_data = ["eoslab_volume.data"] # destroying or replacing it loses the data: asked first
     variant "production" {
-      module = "terraform/production"
+      module     = "terraform/production"
+      holds_data = ["hcloud_volume.data"]
     }
     variables = {
       name                = service.name
