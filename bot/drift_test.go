@@ -192,9 +192,9 @@ func TestWrenchOnDigestPlansReconcile(t *testing.T) {
 	}
 	for text, want := range map[string]int{
 		"This digest lists 2 services (grafana in local, jenkins in local): react 🔧, 📥 or 🔕 on the service's own reply": 1,
-		"@carol can't ask for changes in local (requesters: @alice, @bob). Nothing changed.":                    1,
-		"reconcile grafana in local · asked by @alice":                                                          1,
-		"is already waiting in this thread: approve or reject it there":                                         1,
+		"@carol can't ask for changes in local (requesters: @alice, @bob). Nothing changed.":                            1,
+		"reconcile grafana in local · asked by @alice":                                                                  1,
+		"is already waiting in this thread: approve or reject it there":                                                 1,
 	} {
 		if got := count(text); got != want {
 			t.Errorf("%d posts say %q, want %d", got, text, want)
