@@ -63,9 +63,12 @@ func (l *Layer) Plan(ctx context.Context, spec executor.Spec) (executor.LayerPla
 		return executor.LayerPlan{Layer: executor.Terraform}, fmt.Errorf("encoding the terraform plan state: %w", err)
 	}
 	lp.Changes, lp.Digest, lp.State = changes, digest.String(), state
-	if apply {
+	switch {
+	case apply && spec.Adopt:
+		lp.Status, lp.Summary = executor.PlanChanges, adoptSummary(changes, len(st.Units) > 1)
+	case apply:
 		lp.Status, lp.Summary = executor.PlanChanges, planSummary(changes, len(st.Units) > 1)
-	} else {
+	default:
 		lp.Status, lp.Summary = executor.PlanNoChanges, "no changes"
 	}
 	return lp, nil
