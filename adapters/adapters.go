@@ -180,6 +180,7 @@ func VoteOf(emoji string) Vote {
 var emojiNames = map[string]string{
 	"👍": "+1", "👎": "-1", "✅": "white_check_mark", "✔️": "heavy_check_mark", "✔": "heavy_check_mark",
 	"❌": "x", "⛔": "no_entry", "👀": "eyes", "🔧": "wrench",
+	"📥": "inbox_tray", "🔕": "no_bell",
 }
 
 // CanonicalEmoji turns ":+1:", "👍" or "thumbsup" into the canonical short name ("+1").

@@ -29,7 +29,7 @@ func (e *Engine) handleReaction(ctx context.Context, a adapters.Adapter, r adapt
 	if !e.mayAct("reaction", a, r.Post) {
 		return
 	}
-	e.wrench(ctx, a, r) // 🔧 on a drift digest post: a reconcile plan (wrench.go); no vote
+	e.triage(ctx, a, r) // 🔧, 📥 or 🔕 on a drift digest post (triage.go); no vote
 	vote := adapters.VoteOf(r.Emoji)
 	if r.User.Bot || vote == adapters.NoVote {
 		return

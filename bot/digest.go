@@ -19,7 +19,7 @@ const (
 	// driftRetention is how long drift checks are kept; each service's latest check is kept
 	// however old, and so is every check a digest still compares with.
 	driftRetention = 90 * 24 * time.Hour
-	// digestPostTTL is how long a digest's posts answer a 🔧; older ones are forgotten.
+	// digestPostTTL is how long a digest's posts answer a 🔧, 📥 or 🔕; older ones are forgotten.
 	digestPostTTL = 30 * 24 * time.Hour
 )
 
@@ -200,15 +200,9 @@ func (e *Engine) runDigest(ctx context.Context, d digestPlan, previous, started,
 			ed.Edit(ctx, ref, reply(fmt.Sprintf("Drift · scanning %d/%d…", done, len(todo))))
 		}
 	})
-	before := map[string]string{}
-	for _, r := range results {
-		key := r.Env + "/" + r.Service
-		if rec, err := e.st.DriftAt(key, previous); err == nil && rec != nil {
-			before[key] = rec.Status
-		}
-	}
 	e.recordDrift(results, started)
-	doc := digestDoc(results, before, e.now(), due, late)
+	v := e.viewOf(results, previous)
+	doc := digestDoc(results, v, e.now(), due, late)
 	headline := ref
 	if canEdit {
 		if err := ed.Edit(ctx, ref, doc); err != nil {
@@ -218,18 +212,48 @@ func (e *Engine) runDigest(ctx context.Context, d digestPlan, previous, started,
 		e.log.Error("posting digest", "digest", d.Name, "err", err)
 		return
 	}
-	e.postDetails(ctx, a, d.Name, headline, results)
+	rows, _ := rowsOf(results, v, e.now())
+	e.postDetails(ctx, a, d.Name, headline, actionable(rows))
 }
 
-// postDetails replies in the digest's thread once per service that is not clean, and
-// remembers which post stands for which service, so a 🔧 on it plans that service's fix
-// (on the headline too, when it lists a single service).
+// viewOf reads what a digest compares its results with: each service's check at the previous
+// digest (at previous), since when it has not been clean, and the snoozes.
+func (e *Engine) viewOf(results []serviceDrift, previous time.Time) digestView {
+	v := digestView{before: map[string]store.DriftRecord{}, since: map[string]time.Time{}, snoozes: map[string]store.Snooze{}}
+	for _, r := range results {
+		key := r.Env + "/" + r.Service
+		hist, err := e.st.DriftHistory(key, 0)
+		if err != nil {
+			e.log.Error("reading drift history", "service", key, "err", err)
+			continue
+		}
+		for i := len(hist) - 1; i >= 0; i-- {
+			if !hist[i].At.After(previous) {
+				v.before[key] = hist[i]
+				break
+			}
+		}
+		if since := streakStart(hist); !since.IsZero() {
+			v.since[key] = since
+		}
+	}
+	snoozes, err := e.st.Snoozes()
+	if err != nil {
+		e.log.Error("reading snoozes", "err", err)
+	}
+	for _, sn := range snoozes {
+		v.snoozes[sn.Key] = sn
+	}
+	return v
+}
+
+// postDetails replies in the digest's thread once per service in listed (not clean, not
+// snoozed), and remembers which post stands for which service, so a 🔧, 📥 or 🔕 on it
+// triages that service (on the headline too, when it lists a single service).
 func (e *Engine) postDetails(ctx context.Context, a adapters.Adapter, digest string, headline adapters.PostRef, results []serviceDrift) {
 	var listed []string
 	for _, r := range results {
-		if r.Status != executor.DriftClean {
-			listed = append(listed, r.Env+"/"+r.Service)
-		}
+		listed = append(listed, r.Env+"/"+r.Service)
 	}
 	if len(listed) == 0 {
 		return
@@ -244,9 +268,7 @@ func (e *Engine) postDetails(ctx context.Context, a adapters.Adapter, digest str
 	}
 	remember(headline, listed)
 	for _, r := range results {
-		if r.Status != executor.DriftClean {
-			remember(e.say(ctx, a, headline, serviceDriftDoc(r)), []string{r.Env + "/" + r.Service})
-		}
+		remember(e.say(ctx, a, headline, serviceDriftDoc(r)), []string{r.Env + "/" + r.Service})
 	}
 }
 
@@ -267,7 +289,8 @@ func drifted(results []serviceDrift) int {
 func (e *Engine) recordDrift(results []serviceDrift, at time.Time) {
 	var recs []store.DriftRecord
 	for _, r := range results {
-		recs = append(recs, store.DriftRecord{Key: r.Env + "/" + r.Service, At: at, Status: string(r.Status), Summary: layerCounts(r)})
+		recs = append(recs, store.DriftRecord{Key: r.Env + "/" + r.Service, At: at, Status: string(r.Status), Summary: layerCounts(r),
+			Fingerprint: fingerprint(r)})
 	}
 	counts := map[executor.DriftStatus]float64{}
 	for _, r := range results {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/adapters/discord"
@@ -34,21 +35,52 @@ func digestFixture() []serviceDrift {
 	}
 }
 
-// The digest's headline, each service's reply and the answers to a 🔧, as every platform
-// shows them.
+// viewWith is a digest's view of the previous digest: before is each service's status then
+// (drifted as it is now), drifted since two days before at.
+func viewWith(results []serviceDrift, before map[string]string) digestView {
+	v := digestView{before: map[string]store.DriftRecord{}, since: map[string]time.Time{}, snoozes: map[string]store.Snooze{}}
+	for _, r := range results {
+		key := r.Env + "/" + r.Service
+		if st, ok := before[key]; ok {
+			v.before[key] = store.DriftRecord{Key: key, Status: st, Fingerprint: fingerprint(r)}
+			if st != "clean" && r.Status != executor.DriftClean {
+				v.since[key] = at.Add(-50 * time.Hour)
+			}
+		}
+	}
+	return v
+}
+
+// snoozedFixture is a service drifted since before the last digest, snoozed by bob.
+func snoozedFixture(v digestView) serviceDrift {
+	r := serviceDrift{Service: "authentik", Env: "production", Status: executor.DriftDrifted, Layers: []executor.LayerDrift{
+		{Layer: executor.Nomad, Status: executor.DriftDrifted, Changes: []executor.Change{
+			{Action: executor.Update, Address: "authentik--production/server", Detail: "count 3 → 1"}}},
+	}}
+	key := "production/authentik"
+	v.before[key] = store.DriftRecord{Key: key, Status: "drifted", Fingerprint: fingerprint(r)}
+	v.since[key] = at.Add(-6 * 24 * time.Hour)
+	v.snoozes[key] = store.Snooze{Key: key, User: "bob", At: at.Add(-time.Hour), Until: at.Add(7 * 24 * time.Hour), Fingerprint: fingerprint(r)}
+	return r
+}
+
+// The digest's headline (with a new, a known, a snoozed and a resolved service), each
+// service's reply with the three triage reactions, and the answers to a reaction, as every
+// platform shows them.
 func TestDigestThreadGolden(t *testing.T) {
 	results := digestFixture()
-	before := map[string]string{"production/nextcloud": "drifted", "staging/grafana": "drifted"}
+	v := viewWith(results, map[string]string{"production/nextcloud": "drifted", "staging/grafana": "drifted"})
+	headline := append([]serviceDrift{snoozedFixture(v)}, results...)
 	docs := []struct {
 		name string
 		doc  adapters.Doc
 	}{
-		{"headline", digestDoc(results, before, at, at, false)},
-		{"headline_single", digestDoc([]serviceDrift{results[0], results[2]}, nil, at, at, false)},
+		{"headline", digestDoc(headline, v, at, at, false)},
+		{"headline_single", digestDoc([]serviceDrift{results[0], results[2]}, digestView{}, at, at, false)},
 		{"reply_drifted", serviceDriftDoc(results[0])},
 		{"reply_unknown", serviceDriftDoc(results[1])},
 		{"wrench_on_headline", reply(severalDrifted([]string{"staging/grafana", "production/jenkins"}))},
-		{"wrench_pending", reply(alreadyAsked("grafana", "staging", &store.Claim{User: "alice", At: at, PlanID: "7f3a9c21"}))},
+		{"wrench_pending", reply(alreadyAsked("grafana", "staging", "reconcile", &store.Claim{User: "alice", At: at, PlanID: "7f3a9c21"}))},
 	}
 	platforms := []struct {
 		name, file string
@@ -110,13 +142,13 @@ func TestDigestFooter(t *testing.T) {
 		results []serviceDrift
 		want    string
 	}{
-		{"one service", []serviceDrift{results[0], results[2]}, "React 🔧 on this post, or @eos reconcile grafana in staging, to plan a fix"},
-		{"one unknown", results[1:], "React 🔧 on this post, or @eos reconcile jenkins in production, to plan a fix"},
-		{"several", results, "React 🔧 on a service's reply in the thread, or @eos reconcile SERVICE in ENV, to plan a fix"},
+		{"one service", []serviceDrift{results[0], results[2]}, "🔕 to snooze 7 days, on this post · or @eos reconcile grafana in staging"},
+		{"one unknown", results[1:], "🔕 to snooze 7 days, on this post · or @eos reconcile jenkins in production"},
+		{"several", results, "🔕 to snooze 7 days, on a service's reply in the thread · or @eos reconcile SERVICE in ENV"},
 		{"none", results[2:], ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := digestDoc(tc.results, nil, at, at, false).Plain()
+			got := digestDoc(tc.results, digestView{}, at, at, false).Plain()
 			if tc.want == "" {
 				if strings.Contains(got, "🔧") {
 					t.Errorf("a quiet digest asks for a 🔧:\n%s", got)

@@ -205,11 +205,11 @@ func (e *Engine) HandleMessage(ctx context.Context, a adapters.Adapter, m adapte
 	})
 }
 
-// HandleReaction applies the approval policy to a reaction on a preview post (or plans a
-// reconcile for a 🔧 on a digest). Like HandleMessage it only queues the reaction, in the
+// HandleReaction applies the approval policy to a reaction on a preview post (or triages the
+// drift of a digest's service: 🔧, 📥, 🔕). Like HandleMessage it only queues the reaction, in the
 // conversation of the post it is on.
 func (e *Engine) HandleReaction(ctx context.Context, a adapters.Adapter, r adapters.Reaction) {
-	if r.User.Bot || (adapters.VoteOf(r.Emoji) == adapters.NoVote && r.Emoji != wrenchEmoji) {
+	if r.User.Bot || (adapters.VoteOf(r.Emoji) == adapters.NoVote && !isTriage(r.Emoji)) {
 		return // an emoji that means nothing to Eos takes no place in the queue
 	}
 	e.dispatch(ctx, a, r.Post, "reaction", func(ctx context.Context) { e.handleReaction(ctx, a, r) }, func(ctx context.Context, why string) {

@@ -42,6 +42,10 @@ func (e *Engine) drift(ctx context.Context, c conv, in *intents.Intent) {
 		e.driftHistory(ctx, c, in)
 		return
 	}
+	if len(in.Args) > 0 && in.Args[0].Text == "snoozed" {
+		e.driftSnoozed(ctx, c, in)
+		return
+	}
 	all, err := e.st.AllDeclared()
 	if err != nil {
 		e.fail(ctx, c, "reading declared state", err)
@@ -60,7 +64,14 @@ func (e *Engine) drift(ctx context.Context, c conv, in *intents.Intent) {
 	}
 	results := e.checkDrift(ctx, todo, scan{}, nil)
 	e.recordDrift(results, e.now())
-	e.say(ctx, c.a, c.m.Post, driftDoc(results, e.now()))
+	answer := e.say(ctx, c.a, c.m.Post, driftDoc(results, e.now()))
+	var listed []serviceDrift
+	for _, r := range results {
+		if r.Status != executor.DriftClean {
+			listed = append(listed, r)
+		}
+	}
+	e.postDetails(ctx, c.a, "drift", answer, listed)
 }
 
 // checkDrift checks every service, sc.parallelism at once, each within sc.timeout, and calls

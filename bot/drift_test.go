@@ -141,7 +141,7 @@ func TestWrenchOnDigestPlansReconcile(t *testing.T) {
 	if n := h.Engine.RunDueDigests(ctx); n != 1 {
 		t.Fatalf("%d digests ran at 08:00:30, want 1", n)
 	}
-	head := h.WaitText(after, "2 of 2 services drifted", "React 🔧 on a service's reply in the thread")
+	head := h.WaitText(after, "2 new since the last digest", "on a service's reply in the thread")
 	grafana := h.WaitPost(head.ID, func(p console.Post) bool {
 		return p.Thread == head.ID && strings.HasPrefix(p.Text, "grafana (local) · Terraform: 1 change")
 	})
@@ -191,10 +191,10 @@ func TestWrenchOnDigestPlansReconcile(t *testing.T) {
 		return n
 	}
 	for text, want := range map[string]int{
-		"This digest lists 2 services (grafana in local, jenkins in local): react 🔧 on the service's own reply": 1,
-		"@carol can't ask for changes in local (requesters: @alice, @bob). Nothing changed.":                    1,
-		"reconcile grafana in local · asked by @alice":                                                          1,
-		"is already waiting in this thread: approve or reject it there":                                         1,
+		"This digest lists 2 services (grafana in local, jenkins in local): react 🔧, 📥 or 🔕 on the service's own reply": 1,
+		"@carol can't ask for changes in local (requesters: @alice, @bob). Nothing changed.":                            1,
+		"reconcile grafana in local · asked by @alice":                                                                  1,
+		"is already waiting in this thread: approve or reject it there":                                                 1,
 	} {
 		if got := count(text); got != want {
 			t.Errorf("%d posts say %q, want %d", got, text, want)
@@ -220,7 +220,7 @@ func TestWrenchOnDigestPlansReconcile(t *testing.T) {
 	clock.Advance(24 * time.Hour)
 	after = h.Last()
 	h.Engine.RunDueDigests(ctx)
-	head = h.WaitText(after, "1 of 2 services drifted", "1 resolved", "React 🔧 on this post, or @eos reconcile jenkins in local")
+	head = h.WaitText(after, "0 new since the last digest · 1 resolved · 1 still drifted, the oldest for 1 day", "on this post · or @eos reconcile jenkins in local")
 	h.React("bob", head.ID, "🔧")
 	got := h.WaitText(head.ID, "reconcile jenkins in local · asked by @bob")
 	if got.Thread != head.ID {

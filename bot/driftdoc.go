@@ -45,7 +45,16 @@ func driftDoc(results []serviceDrift, at time.Time) adapters.Doc {
 		head += fmt.Sprintf(" · %d unknown", unknown)
 	}
 	return adapters.NewDoc(adapters.Heading{Text: head}, adapters.List{Items: items},
-		adapters.Context{Text: "@eos reconcile SERVICE in ENV to plan a fix · @eos drift history SERVICE"})
+		adapters.Context{Text: driftFooter(drifted + unknown)})
+}
+
+// driftFooter says where a `drift` answer's reactions work: each service that is not clean
+// has its own reply in the thread, and the answer itself stands for it when it is the only one.
+func driftFooter(listed int) string {
+	if listed == 1 {
+		return triageReactions + ", on this post · @eos drift history SERVICE"
+	}
+	return triageReactions + ", on a service's reply in the thread · @eos drift history SERVICE"
 }
 
 // changeTexts is each change as "address detail".
@@ -57,60 +66,84 @@ func changeTexts(changes []executor.Change) []string {
 	return out
 }
 
-// digestDoc is the digest's headline post: one line per service that is not clean, and how
-// to plan a fix. The details of each service are its own reply in the thread.
-func digestDoc(results []serviceDrift, before map[string]string, at, due time.Time, late bool) adapters.Doc {
+// digestDoc is the digest's headline post. Its heading counts only the news (new drift and
+// resolved drift) and says how long the rest has drifted; the list names every service that is
+// not clean, new first, then known, then snoozed. Each service but the snoozed has its own
+// reply in the thread, with the reactions that triage it.
+func digestDoc(results []serviceDrift, v digestView, now, due time.Time, late bool) adapters.Doc {
 	when := due.UTC().Format("Mon 02 Jan 15:04 UTC")
 	lateNote := ""
 	if late {
 		lateNote = fmt.Sprintf(" · late: due %s, Eos was not running", due.UTC().Format("Mon 15:04"))
 	}
-	n, newCount, resolved, unknown := drifted(results), 0, 0, 0
-	var items []string
-	var listed []serviceDrift
-	for _, r := range results {
-		key := r.Env + "/" + r.Service
-		prev, seen := before[key]
-		if r.Status == executor.DriftUnknown {
-			unknown++
-		}
-		switch {
-		case r.Status == executor.DriftClean:
-			if seen && prev != string(executor.DriftClean) {
-				resolved++
-			}
-			continue
-		case !seen || prev == string(executor.DriftClean):
-			newCount++
-			items = append(items, fmt.Sprintf("%s (%s) · %s · new", r.Service, r.Env, layerCounts(r)))
-		default:
-			items = append(items, fmt.Sprintf("%s (%s) · %s · since an earlier digest", r.Service, r.Env, layerCounts(r)))
-		}
-		listed = append(listed, r)
-	}
-	if n == 0 {
+	rows, resolved := rowsOf(results, v, now)
+	if len(rows) == 0 {
 		line := fmt.Sprintf("Drift · %s · %s.", when, allClean(len(results)))
 		if resolved > 0 {
 			line += fmt.Sprintf(" %d resolved since the last digest.", resolved)
 		}
 		return reply(line + lateNote)
 	}
-	head := fmt.Sprintf("Drift · %s · %d of %d services drifted", when, n-unknown, len(results))
+	fresh, known, snoozed, unknown := 0, 0, 0, 0
+	var oldest time.Time
+	var items []string
+	for _, r := range rows {
+		if r.Status == executor.DriftUnknown {
+			unknown++
+		}
+		line := fmt.Sprintf("%s (%s) · %s · ", r.Service, r.Env, layerCounts(r.serviceDrift))
+		switch r.kind {
+		case rowNew:
+			fresh++
+			line += "new"
+		case rowKnown:
+			line += "drifted since " + day(r.since)
+		case rowSnoozed:
+			snoozed++
+			line += fmt.Sprintf("snoozed by @%s until %s", r.snooze.User, day(r.snooze.Until))
+		}
+		if r.kind != rowNew {
+			known++
+			if !r.since.IsZero() && (oldest.IsZero() || r.since.Before(oldest)) {
+				oldest = r.since
+			}
+		}
+		items = append(items, line)
+	}
+	head := fmt.Sprintf("Drift · %s · %d new since the last digest · %d resolved", when, fresh, resolved)
+	if known > 0 {
+		head += fmt.Sprintf(" · %d still drifted", known)
+		if !oldest.IsZero() {
+			head += ", the oldest for " + age(now.Sub(oldest))
+		}
+		if snoozed > 0 {
+			head += fmt.Sprintf(" (%d snoozed)", snoozed)
+		}
+	}
 	if unknown > 0 {
 		head += fmt.Sprintf(" · %d unknown (not counted as clean)", unknown)
 	}
-	head += fmt.Sprintf(" · %d new since the last digest · %d resolved%s", newCount, resolved, lateNote)
-	return adapters.NewDoc(adapters.Heading{Text: head}, adapters.List{Items: items}, adapters.Context{Text: digestFooter(listed)})
+	return adapters.NewDoc(adapters.Heading{Text: head + lateNote}, adapters.List{Items: items},
+		adapters.Context{Text: digestFooter(actionable(rows))})
 }
 
-// digestFooter says how to plan a fix: a reaction on the headline works when it lists one
+// triageReactions are the reactions that triage a drifted service.
+const triageReactions = "React 🔧 to fix, 📥 to adopt what runs as declared, 🔕 to snooze 7 days"
+
+// unknownReactions triage a service whose check failed: there is nothing known to adopt.
+const unknownReactions = "React 🔧 to fix, 🔕 to snooze 7 days"
+
+// digestFooter says how to triage: a reaction on the headline works when it lists one
 // service; with several, each service's reply is the post to react on.
 func digestFooter(listed []serviceDrift) string {
-	if len(listed) == 1 {
+	switch len(listed) {
+	case 0:
+		return "Every service listed is snoozed · @eos drift snoozed"
+	case 1:
 		r := listed[0]
-		return fmt.Sprintf("React 🔧 on this post, or @eos reconcile %s in %s, to plan a fix · details in the thread", r.Service, r.Env)
+		return fmt.Sprintf("%s, on this post · or @eos reconcile %s in %s · details in the thread", triageReactions, r.Service, r.Env)
 	}
-	return "React 🔧 on a service's reply in the thread, or @eos reconcile SERVICE in ENV, to plan a fix"
+	return triageReactions + ", on a service's reply in the thread · or @eos reconcile SERVICE in ENV"
 }
 
 // serviceDriftDoc is one service's reply in the digest's thread: what drifted per layer, with
@@ -136,8 +169,12 @@ func serviceDriftDoc(r serviceDrift) adapters.Doc {
 	if len(failed) > 0 {
 		blocks = append(blocks, adapters.Code{Text: strings.Join(failed, "\n\n")})
 	}
-	blocks = append(blocks, adapters.Context{Text: fmt.Sprintf("React 🔧 on this reply, or @eos reconcile %s in %s, to plan a fix · @eos drift history %s in %s",
-		r.Service, r.Env, r.Service, r.Env)})
+	reactions := triageReactions
+	if r.Status == executor.DriftUnknown {
+		reactions = unknownReactions
+	}
+	blocks = append(blocks, adapters.Context{Text: fmt.Sprintf("%s · or @eos reconcile %s in %s · @eos drift history %s in %s",
+		reactions, r.Service, r.Env, r.Service, r.Env)})
 	return adapters.NewDoc(blocks...)
 }
 

@@ -36,6 +36,7 @@ var handlers = map[intents.Verb]handler{
 	intents.VerbCancel:    (*Engine).cancel,
 	intents.VerbDrift:     (*Engine).drift,
 	intents.VerbReconcile: (*Engine).reconcile,
+	intents.VerbAdopt:     (*Engine).adopt,
 	intents.VerbPolicy:    (*Engine).policy,
 	intents.VerbLocks:     (*Engine).locks,
 	intents.VerbWhy:       (*Engine).why,

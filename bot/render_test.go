@@ -110,8 +110,8 @@ func TestDriftGolden(t *testing.T) {
 			Changes: []executor.Change{{Action: executor.Update, Address: "eoslab_server.proxy", Detail: `size "small" → "large"`}}}}},
 	}
 	golden(t, "drift", driftDoc(results, at))
-	before := map[string]string{"production/jenkins": "clean", "staging/grafana": "drifted"}
-	golden(t, "digest", digestDoc(results, before, at, at, false))
-	golden(t, "digest_late", digestDoc(results[:1], before, at, at.Add(-48*time.Hour), true))
+	v := viewWith(results, map[string]string{"production/jenkins": "clean", "staging/grafana": "drifted"})
+	golden(t, "digest", digestDoc(results, v, at, at, false))
+	golden(t, "digest_late", digestDoc(results[:1], v, at, at.Add(-48*time.Hour), true))
 	golden(t, "drift_quiet", driftDoc(results[:1], at))
 }

@@ -56,7 +56,11 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan)
 	res := e.cfg.Runner.Apply(ctx, p.Plan, e.previousSpec(spec), t.report, executor.StopWhen(stop.ch))
 	t.stop()
 
-	state, declared := store.RunDone, &spec
+	// An adopt's spec is declared as an ordinary one: what it adopted is now simply declared,
+	// and the next plan of it (a reconcile, an update) changes the real world again.
+	decl := spec
+	decl.Adopt = false
+	state, declared := store.RunDone, &decl
 	if res.Failed {
 		state, declared = store.RunFailed, nil
 		for _, l := range res.Layers {

@@ -6,6 +6,8 @@
 // Each system lives in a sub-package (executor/terraform, ...) that imports only this one.
 package executor
 
+import "encoding/json"
+
 // LayerName names a layer; the order of Layers is the order of every run.
 type LayerName string
 
@@ -48,6 +50,10 @@ type Spec struct {
 	Env string `json:"env"`
 	// Units are the services this request touches, dependencies first.
 	Units []Unit `json:"units"`
+	// Adopt makes the spec take the real world as its declared state rather than change the
+	// real world: Terraform applies a refresh-only plan (the state takes in what changed
+	// outside it), Nomad registers nothing. Runner.Adopt makes such specs.
+	Adopt bool `json:"adopt,omitempty"`
 	// PurgeSecrets deletes the units' secrets after a successful destroy; without it a
 	// destroy keeps them, so a later create reuses them.
 	PurgeSecrets bool `json:"purge_secrets,omitempty"`
@@ -119,6 +125,17 @@ type NomadPart struct {
 	Template string `json:"template"`
 	// Vars are the job's HCL2 variables.
 	Vars map[string]any `json:"vars,omitempty"`
+	// Adopted, when set, is the job as it ran when an adopt took it as the declared state: it
+	// is declared instead of the template's, until a request declares the service anew.
+	Adopted *AdoptedJob `json:"adopted,omitempty"`
+}
+
+// AdoptedJob is a running Nomad job taken as the declared state.
+type AdoptedJob struct {
+	// Version is the job version that ran.
+	Version uint64 `json:"version"`
+	// Job is the job as Nomad returned it (its API JSON).
+	Job json.RawMessage `json:"job"`
 }
 
 // Has reports whether any unit of the spec has a part for layer l.

@@ -155,7 +155,7 @@ func (p *Parser) verbHelp(b *strings.Builder, bi *builtin) {
 			rows[i] = []string{"--" + f.Name, strings.TrimPrefix(f.Description, "destroy: ")}
 		}
 		writeTable(b, "  ", rows)
-	case VerbRollback, VerbStatus, VerbDrift, VerbHistory, VerbReconcile:
+	case VerbRollback, VerbStatus, VerbDrift, VerbHistory, VerbReconcile, VerbAdopt:
 		b.WriteString("  services: " + p.svcList + "\n")
 	}
 }

@@ -34,11 +34,12 @@ const (
 	VerbPolicy
 	VerbLocks
 	VerbWhy
+	VerbAdopt
 	// VerbCount is one past the last verb.
 	VerbCount
 )
 
-var verbNames = [...]string{"", "create", "destroy", "update", "status", "drift", "plan", "rollback", "history", "help", "cancel", "operation", "reconcile", "policy", "locks", "why"}
+var verbNames = [...]string{"", "create", "destroy", "update", "status", "drift", "plan", "rollback", "history", "help", "cancel", "operation", "reconcile", "policy", "locks", "why", "adopt"}
 
 // String is the verb's canonical word.
 func (v Verb) String() string {

@@ -141,12 +141,12 @@ func (st *state) parse() *Error {
 	case VerbCreate, VerbUpdate:
 		st.flagsOK = true
 		err = st.service(it, true)
-	case VerbDestroy, VerbRollback, VerbReconcile:
+	case VerbDestroy, VerbRollback, VerbReconcile, VerbAdopt:
 		err = st.service(it, true)
 	case VerbDrift:
-		if nx := st.peek(); nx.typ == itemWord && lowerASCII(nx.val) == "history" {
+		if nx := st.peek(); nx.typ == itemWord && (lowerASCII(nx.val) == "history" || lowerASCII(nx.val) == "snoozed") {
 			st.next()
-			st.in.Args = append(st.in.Args, catalog.StringValue(catalog.String, "history"))
+			st.in.Args = append(st.in.Args, catalog.StringValue(catalog.String, lowerASCII(nx.val)))
 		}
 		err = st.service(it, false)
 	case VerbStatus, VerbHistory:

@@ -107,6 +107,9 @@ func TestParse(t *testing.T) {
 		{"status in staging", "status env=staging"},
 		{"drift", "drift"},
 		{"drift grafana --env prod", "drift grafana env=prod"},
+		{"drift history grafana", "drift grafana string:history"},
+		{"drift snoozed", "drift string:snoozed"},
+		{"drift Snoozed in staging", "drift string:snoozed env=staging"},
 		{"history", "history"},
 		{"history jenkins", "history jenkins"},
 		{"rollback nextcloud in Staging", "rollback nextcloud env=staging"},
@@ -201,7 +204,7 @@ func TestParseErrors(t *testing.T) {
 		{"", "say what to do, like create SERVICE; help lists everything", 1, ""},
 		{"@eos", "say what to do, like create SERVICE; help lists everything", 5, ""},
 		{"@eos craete nextcloud", `unknown command "craete"`, 6, "create"},
-		{"frobnicate", `unknown command "frobnicate"; commands: create, destroy, update, status, drift, reconcile, plan, rollback, history, help, cancel, policy, locks, why, resize`, 1, ""},
+		{"frobnicate", `unknown command "frobnicate"; commands: create, destroy, update, status, drift, reconcile, adopt, plan, rollback, history, help, cancel, policy, locks, why, resize`, 1, ""},
 		{"--sso", `start with a command, like create SERVICE, not "--sso"`, 1, ""},
 		{"@eos create nextclod --sso", `unknown service "nextclod"`, 13, "nextcloud"},
 		{"create nextclod --sso", `unknown service "nextclod"`, 8, "nextcloud"},
@@ -287,7 +290,7 @@ func TestParseErrors(t *testing.T) {
 		{`create nextcloud -- x`, "a flag needs a name after the dashes, like --sso", 18, ""},
 
 		// columns count runes, not bytes
-		{"🚀 create", `unknown command "🚀"; commands: create, destroy, update, status, drift, reconcile, plan, rollback, history, help, cancel, policy, locks, why, resize`, 1, ""},
+		{"🚀 create", `unknown command "🚀"; commands: create, destroy, update, status, drift, reconcile, adopt, plan, rollback, history, help, cancel, policy, locks, why, resize`, 1, ""},
 		{"create 🚀🚀 --sso", `unknown service "🚀🚀"; services: authentik, grafana, jenkins, nextcloud`, 8, ""},
 		{"crèate nextcloud", `unknown command "crèate"`, 1, "create"},
 		{"@eos\u00a0crèate", `unknown command "crèate"`, 6, "create"},

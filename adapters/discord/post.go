@@ -304,6 +304,7 @@ var unicodeNames = map[string]string{
 	"+1": "👍", "-1": "👎", "white_check_mark": "✅", "heavy_check_mark": "✔️", "x": "❌",
 	"no_entry": "⛔", "eyes": "👀", "wrench": "🔧", "ballot_box_with_check": "☑️",
 	"no_entry_sign": "🚫", "hourglass": "⌛", "warning": "⚠️",
+	"inbox_tray": "📥", "no_bell": "🔕",
 }
 
 // errEmpty is returned for a Doc with nothing to show: Discord refuses empty messages.

@@ -26,6 +26,9 @@ type DriftRecord struct {
 	Status string `json:"status"`
 	// Summary says what drifted per layer ("Terraform: 1 change"), or why the check failed.
 	Summary string `json:"summary,omitempty"`
+	// Fingerprint names exactly what drifted: equal fingerprints, the same drift. Empty for a
+	// clean check, and in checks recorded before Eos kept it.
+	Fingerprint string `json:"fingerprint,omitempty"`
 }
 
 func driftKey(key string, at time.Time) []byte {

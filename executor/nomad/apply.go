@@ -64,6 +64,9 @@ func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.Lay
 		res.Done++
 	}
 	res.Status, res.Summary, res.Elapsed = executor.ResultOK, strings.Join(summaries, "; "), time.Since(start)
+	if spec.Adopt && res.Summary == "" {
+		res.Summary = "declared as it runs, nothing registered"
+	}
 	return res, nil
 }
 

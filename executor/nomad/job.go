@@ -30,20 +30,20 @@ type desiredJob struct {
 
 // parseJob binds the unit's values to its template, has Nomad parse it (not canonicalised:
 // the agent fills in defaults, region and namespace when it registers or plans the job), and
-// gives it the unit's job ID and the meta saying Eos owns it for the unit.
+// gives it the unit's job ID and the meta saying Eos owns it for the unit. A unit whose job
+// was adopted declares the adopted job instead of its template.
 func (l *Layer) parseJob(ctx context.Context, env string, u executor.Unit) (desiredJob, error) {
 	id, err := unitJobID(u.Service, env)
 	if err != nil {
 		return desiredJob{}, err
 	}
-	text, err := bindVariables(u.Nomad.Template, u.Nomad.Vars, l.eosVars(env, u.Service))
-	if err != nil {
-		return desiredJob{}, fmt.Errorf("nomad job %s: %w", id, err)
-	}
 	var job api.Job
-	wo := (&api.WriteOptions{}).WithContext(ctx)
-	if _, err := l.client.Raw().Write("/v1/jobs/parse", &parseRequest{JobHCL: text}, &job, wo); err != nil {
-		return desiredJob{}, fmt.Errorf("nomad job %s: parsing the job template: %w", id, cleanAPIError(err))
+	if a := u.Nomad.Adopted; a != nil {
+		if job, err = adoptedJob(a); err != nil {
+			return desiredJob{}, fmt.Errorf("nomad job %s: %w", id, err)
+		}
+	} else if job, err = l.parseTemplate(ctx, env, u); err != nil {
+		return desiredJob{}, fmt.Errorf("nomad job %s: %w", id, err)
 	}
 	job.ID, job.Name = &id, &id
 	markOwned(&job, u.Service, env)
@@ -56,6 +56,20 @@ func (l *Layer) parseJob(ctx context.Context, env string, u executor.Unit) (desi
 	}
 	sum := sha256.Sum256(b)
 	return desiredJob{id: id, job: &job, sum: hex.EncodeToString(sum[:])}, nil
+}
+
+// parseTemplate binds the unit's values to its template and has Nomad parse it.
+func (l *Layer) parseTemplate(ctx context.Context, env string, u executor.Unit) (api.Job, error) {
+	var job api.Job
+	text, err := bindVariables(u.Nomad.Template, u.Nomad.Vars, l.eosVars(env, u.Service))
+	if err != nil {
+		return job, err
+	}
+	wo := (&api.WriteOptions{}).WithContext(ctx)
+	if _, err := l.client.Raw().Write("/v1/jobs/parse", &parseRequest{JobHCL: text}, &job, wo); err != nil {
+		return job, fmt.Errorf("parsing the job template: %w", cleanAPIError(err))
+	}
+	return job, nil
 }
 
 // currentJob fetches a registered job; nil without error when there is none.

@@ -76,6 +76,11 @@ func (l *Layer) Plan(ctx context.Context, spec executor.Spec) (executor.LayerPla
 		return executor.LayerPlan{Layer: executor.Nomad}, fmt.Errorf("encoding the nomad plan state: %w", err)
 	}
 	lp.Digest, lp.State = digest.String(), state
+	if spec.Adopt {
+		// An adopt declares the jobs as they run: nothing is registered, and the declared
+		// state changes all the same.
+		lp.Changes, summaries = adoptChanges(spec, st)
+	}
 	if len(summaries) > 0 {
 		lp.Status, lp.Summary = executor.PlanChanges, strings.Join(summaries, "; ")
 	} else {

@@ -58,6 +58,9 @@ func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.Lay
 	}
 	res.Status, res.Done, res.Elapsed = executor.ResultOK, prog.done, time.Since(start)
 	res.Summary = resultSummary(prog.applied)
+	if spec.Adopt {
+		res.Summary = fmt.Sprintf("state took in %d change%s", len(plan.Changes), map[bool]string{true: "", false: "s"}[len(plan.Changes) == 1])
+	}
 	return res, nil
 }
 

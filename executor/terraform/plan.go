@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	tfjson "github.com/hashicorp/terraform-json"
+
 	"github.com/eosbot/eos/executor"
 )
 
@@ -47,7 +49,7 @@ func (l *Layer) Plan(ctx context.Context, spec executor.Spec) (executor.LayerPla
 		if u.Terraform == nil {
 			continue
 		}
-		up, uc, ud, err := l.planUnit(ctx, spec.Env, u)
+		up, uc, ud, err := l.planUnit(ctx, spec.Env, u, spec.Adopt)
 		if err != nil {
 			return executor.LayerPlan{Layer: executor.Terraform}, err
 		}
@@ -61,16 +63,20 @@ func (l *Layer) Plan(ctx context.Context, spec executor.Spec) (executor.LayerPla
 		return executor.LayerPlan{Layer: executor.Terraform}, fmt.Errorf("encoding the terraform plan state: %w", err)
 	}
 	lp.Changes, lp.Digest, lp.State = changes, digest.String(), state
-	if apply {
+	switch {
+	case apply && spec.Adopt:
+		lp.Status, lp.Summary = executor.PlanChanges, adoptSummary(changes, len(st.Units) > 1)
+	case apply:
 		lp.Status, lp.Summary = executor.PlanChanges, planSummary(changes, len(st.Units) > 1)
-	} else {
+	default:
 		lp.Status, lp.Summary = executor.PlanNoChanges, "no changes"
 	}
 	return lp, nil
 }
 
-// planUnit plans one unit under its directory lock.
-func (l *Layer) planUnit(ctx context.Context, env string, u executor.Unit) (unitPlan, []executor.Change, string, error) {
+// planUnit plans one unit under its directory lock. An adopt's plan is a refresh-only one:
+// applying it makes the state take in what changed outside Terraform.
+func (l *Layer) planUnit(ctx context.Context, env string, u executor.Unit, adopt bool) (unitPlan, []executor.Change, string, error) {
 	ud, release, err := l.lockUnit(env, u)
 	if err != nil {
 		return unitPlan{}, nil, "", err
@@ -81,8 +87,14 @@ func (l *Layer) planUnit(ctx context.Context, env string, u executor.Unit) (unit
 		return unitPlan{}, nil, "", err
 	}
 	mode := planApply
-	if u.Destroy {
+	switch {
+	case u.Destroy:
 		mode = planDestroy
+	case adopt:
+		mode = planRefresh
+		if err := r.checkAdopted(ctx); err != nil {
+			return unitPlan{}, nil, "", err
+		}
 	}
 	file, err := newPlanFile(ud, time.Now())
 	if err != nil {
@@ -102,6 +114,9 @@ func (l *Layer) planUnit(ctx context.Context, env string, u executor.Unit) (unit
 		return unitPlan{}, nil, "", fmt.Errorf("reading the saved plan for %s: %w", ud.key, err)
 	}
 	up := unitPlan{Service: u.Service, Plan: path, SHA256: sum, Apply: changed}
+	if adopt {
+		return up, adoptedChanges(u.Service, p.ResourceDrift), unitDigest(ud.key, &tfjson.Plan{ResourceChanges: p.ResourceDrift}), nil
+	}
 	changes := resourceChanges(u.Service, p.ResourceChanges)
 	markDataLoss(changes, p.ResourceChanges, u.Terraform.HoldsData)
 	return up, changes, unitDigest(ud.key, p), nil

@@ -35,6 +35,15 @@ func planSummary(changes []executor.Change, multiUnit bool) string {
 	return s + ": " + names(ordered, multiUnit)
 }
 
+// adoptSummary is an adopt's preview line: the state takes in what changed outside
+// Terraform, and nothing real changes.
+func adoptSummary(changes []executor.Change, multiUnit bool) string {
+	if len(changes) == 0 {
+		return "the state takes in outputs only; nothing changes in the cloud"
+	}
+	return "the state takes in " + counts(changes) + ": " + names(changes, multiUnit) + "; nothing changes in the cloud"
+}
+
 // names lists the first few changed resources, then how many more there are.
 func names(changes []executor.Change, multiUnit bool) string {
 	var parts []string

@@ -18,6 +18,7 @@ import (
 const (
 	varsFile     = "eos.tfvars.json"
 	driftFile    = "eos-drift.tfplan"
+	adoptFile    = "eos-adopt.tfplan"
 	rollbackFile = "eos-rollback.tfplan"
 )
 

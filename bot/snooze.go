@@ -1,0 +1,84 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/executor"
+	"github.com/eosbot/eos/intents"
+)
+
+// snoozeFor is how long a 🔕 keeps a service's drift out of the digests' list, unless the
+// drift changes first.
+const snoozeFor = 7 * 24 * time.Hour
+
+// snoozeService answers a 🔕 on the post of env/service: its current drift, as last checked,
+// is snoozed for snoozeFor by r's author. A redelivered 🔕 says nothing again.
+func (e *Engine) snoozeService(ctx context.Context, a adapters.Adapter, r adapters.Reaction, key string) {
+	env, service, _ := strings.Cut(key, "/")
+	if !e.mayTriage(ctx, a, r, env, service, "snooze", fmt.Sprintf("snooze %s in %s", service, env)) {
+		return
+	}
+	hist, err := e.st.DriftHistory(key, 1)
+	if err != nil {
+		e.log.Error("reading drift history", "service", key, "err", err)
+		return
+	}
+	if len(hist) == 0 || hist[0].Status == string(executor.DriftClean) {
+		if e.once(onceKey(r, "snooze clean")) {
+			e.say(ctx, a, r.Post, reply(fmt.Sprintf("%s in %s matches its declared state as last checked: nothing to snooze. @eos drift %s in %s",
+				service, env, service, env)))
+		}
+		return
+	}
+	now := e.now()
+	sn := store.Snooze{Key: key, User: r.User.Name, At: now, Until: now.Add(snoozeFor), Fingerprint: hist[0].Fingerprint}
+	again, err := e.st.SnoozeDrift(sn)
+	if err != nil {
+		e.log.Error("recording a snooze", "service", key, "err", err)
+		return
+	}
+	if again {
+		return
+	}
+	e.audit(store.Entry{Kind: "snooze", User: r.User.Name, UserID: r.User.ID, Platform: a.Name(), Service: service, Env: env,
+		Text: fmt.Sprintf("drift snoozed until %s (%s)", sn.Until.UTC().Format(time.RFC3339), hist[0].Summary)})
+	e.say(ctx, a, r.Post, reply(fmt.Sprintf("Snoozed by @%s until %s: %s in %s leaves the digest's list until then, or until its drift changes. Nothing changed in %s · @eos drift snoozed",
+		r.User.Name, day(sn.Until), service, env, env)))
+}
+
+// driftSnoozed answers `drift snoozed [in ENV]`: the snoozes that still hold, with who
+// snoozed what and until when.
+func (e *Engine) driftSnoozed(ctx context.Context, c conv, in *intents.Intent) {
+	all, err := e.st.Snoozes()
+	if err != nil {
+		e.fail(ctx, c, "reading snoozes", err)
+		return
+	}
+	now := e.now()
+	var rows [][]string
+	for _, sn := range all {
+		env, service, _ := strings.Cut(sn.Key, "/")
+		if in.Env != "" && env != in.Env || in.Noun != "" && service != in.Noun {
+			continue
+		}
+		hist, err := e.st.DriftHistory(sn.Key, 1)
+		if err != nil || len(hist) == 0 || !sn.Holds(hist[0].Fingerprint, now) {
+			continue
+		}
+		rows = append(rows, []string{service, env, "@" + sn.User, day(sn.Until), hist[0].Summary})
+	}
+	if len(rows) == 0 {
+		e.say(ctx, c.a, c.m.Post, reply("Nothing is snoozed: every drifted service is in the digests. React 🔕 on a service's reply in a digest to snooze it for 7 days."))
+		return
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i][0]+rows[i][1] < rows[j][0]+rows[j][1] })
+	e.say(ctx, c.a, c.m.Post, adapters.NewDoc(adapters.Heading{Text: fmt.Sprintf("Snoozed drift · %d service%s", len(rows), plural(len(rows)))},
+		adapters.Table{Header: []string{"service", "env", "snoozed by", "until", "drift"}, Rows: rows},
+		adapters.Context{Text: "A snooze ends early when the service's drift changes · @eos reconcile SERVICE in ENV to fix it"}))
+}

@@ -1,0 +1,85 @@
+package store
+
+import (
+	"sync"
+	"testing"
+	"time"
+)
+
+// A snooze holds for its drift until it ends; the same 🔕 delivered again changes nothing,
+// another person's or another drift's replaces it, and Unsnooze forgets it.
+func TestSnoozeDrift(t *testing.T) {
+	conformEach(t, func(t *testing.T, s *Store) {
+		sn := Snooze{Key: "local/grafana", User: "bob", At: t0, Until: t0.Add(7 * 24 * time.Hour), Fingerprint: "fp1"}
+		if again, err := s.SnoozeDrift(sn); err != nil || again {
+			t.Fatalf("first snooze: again=%v, %v", again, err)
+		}
+		redelivered := sn
+		redelivered.At = t0.Add(time.Minute)
+		if again, err := s.SnoozeDrift(redelivered); err != nil || !again {
+			t.Fatalf("the same 🔕 again: again=%v, %v; want true", again, err)
+		}
+		got, err := s.Snoozes()
+		if err != nil || len(got) != 1 || !got[0].At.Equal(t0) {
+			t.Fatalf("snoozes = %+v, %v; want bob's first", got, err)
+		}
+		for _, tc := range []struct {
+			name string
+			fp   string
+			at   time.Time
+			want bool
+		}{
+			{"the snoozed drift", "fp1", t0.Add(6 * 24 * time.Hour), true},
+			{"other drift", "fp2", t0.Add(time.Hour), false},
+			{"after it ends", "fp1", t0.Add(7 * 24 * time.Hour), false},
+		} {
+			if h := got[0].Holds(tc.fp, tc.at); h != tc.want {
+				t.Errorf("%s: Holds = %v, want %v", tc.name, h, tc.want)
+			}
+		}
+		other := Snooze{Key: "local/grafana", User: "alice", At: t0.Add(time.Hour), Until: t0.Add(8 * 24 * time.Hour), Fingerprint: "fp2"}
+		if again, err := s.SnoozeDrift(other); err != nil || again {
+			t.Fatalf("alice's snooze of other drift: again=%v, %v", again, err)
+		}
+		if got, _ := s.Snoozes(); len(got) != 1 || got[0].User != "alice" || got[0].Fingerprint != "fp2" {
+			t.Errorf("snoozes = %+v, want alice's alone", got)
+		}
+		if err := s.Unsnooze("local/grafana"); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.Snoozes(); err != nil || len(got) != 0 {
+			t.Errorf("after Unsnooze: %+v, %v", got, err)
+		}
+	})
+}
+
+// Of one 🔕 delivered many times at once, exactly one records the snooze: on PostgreSQL the
+// transactions collide and are retried, and a retry must not keep the failed attempt's answer.
+func TestSnoozeDriftConcurrent(t *testing.T) {
+	conformEach(t, func(t *testing.T, s *Store) {
+		for round := range 5 {
+			sn := Snooze{Key: "local/grafana", User: "bob", At: t0.Add(time.Duration(round) * 8 * 24 * time.Hour),
+				Fingerprint: "fp"}
+			sn.Until = sn.At.Add(7 * 24 * time.Hour)
+			var wg sync.WaitGroup
+			var mu sync.Mutex
+			first := 0
+			for range 8 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					again, err := s.SnoozeDrift(sn)
+					mu.Lock()
+					defer mu.Unlock()
+					if err == nil && !again {
+						first++
+					}
+				}()
+			}
+			wg.Wait()
+			if first != 1 {
+				t.Errorf("round %d: %d snoozes recorded, want 1", round, first)
+			}
+		}
+	})
+}
