@@ -28,7 +28,9 @@ func approvalStates() []struct {
 	}{
 		{"posted", func(*store.Plan) {}},
 		{"one_of_two", func(p *store.Plan) { p.Approvals = []store.Vote{vote("bob")} }},
-		{"approved", func(p *store.Plan) { p.State, p.Approvals = store.PlanApproved, []store.Vote{vote("bob"), vote("dave")} }},
+		{"approved", func(p *store.Plan) {
+			p.State, p.Approvals = store.PlanApproved, []store.Vote{vote("bob"), vote("dave")}
+		}},
 		{"rejected", func(p *store.Plan) { p.State, p.Rejection = store.PlanRejected, &store.Vote{User: "dave"} }},
 		{"expired", func(p *store.Plan) { p.State = store.PlanExpired }},
 		{"cancelled_by_requester", func(p *store.Plan) {
