@@ -12,7 +12,9 @@ import (
 
 var _ adapters.ChangeHandler = (*recorder)(nil)
 
-func (r *recorder) HandleEdit(_ context.Context, _ adapters.Adapter, m adapters.Message) { r.edits <- m }
+func (r *recorder) HandleEdit(_ context.Context, _ adapters.Adapter, m adapters.Message) {
+	r.edits <- m
+}
 
 func (r *recorder) HandleDelete(_ context.Context, _ adapters.Adapter, p adapters.PostRef) {
 	r.deletes <- p
