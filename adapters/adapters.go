@@ -1,7 +1,8 @@
 // Package adapters owns the platform-neutral chat model: who said what where (Message, Reaction,
 // PostRef, User), the rich message Eos posts (Doc), and the small interfaces a chat platform
 // implements (Adapter, plus the optional Editor, Threader, Reactor, ReactionReader, Deleter,
-// GroupResolver, UserResolver and Connection). Cursors is the one interface a store implements
+// GroupResolver, UserResolver and Connection), and the optional ChangeHandler through which a
+// handler hears of posts edited or deleted. Cursors is the one interface a store implements
 // for the adapters: where each channel's catch-up starts after a restart or a failover.
 //
 // It imports nothing of Eos. Each platform lives in its own sub-package and imports only this one;
@@ -73,6 +74,20 @@ type Reaction struct {
 type Handler interface {
 	HandleMessage(ctx context.Context, a Adapter, m Message)
 	HandleReaction(ctx context.Context, a Adapter, r Reaction)
+}
+
+// ChangeHandler is implemented by handlers that want to hear when a person edits or deletes a
+// post after it was delivered, so that a plan is never approved for a request that now says
+// something else or nothing at all. An adapter whose platform reports such changes checks for
+// it by type assertion and calls it from Run, like Handler's methods. Adapters deliver the
+// changes of people's posts in the channels they serve, without the mention filter of
+// HandleMessage (an edit may have removed the mention; the handler knows which posts matter).
+// A platform that cannot report changes simply never calls it.
+type ChangeHandler interface {
+	// HandleEdit receives a post's new text; m is the post as it reads now, At the edit's time.
+	HandleEdit(ctx context.Context, a Adapter, m Message)
+	// HandleDelete receives a post that was deleted.
+	HandleDelete(ctx context.Context, a Adapter, post PostRef)
 }
 
 // Adapter connects Eos to one chat platform.

@@ -20,6 +20,7 @@ const (
 	approved                  // the last approval needed: start the run
 	rejected                  // the plan is rejected
 	withdrawn                 // an approval was taken back
+	lapsed                    // the plan was past its expiry: it expires now
 )
 
 // handleReaction applies the approval policy to a reaction on a preview post. It is
@@ -77,7 +78,7 @@ func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, 
 		return ignored, ""
 	case p.State == store.PlanPending && now.After(p.Expires):
 		p.State, p.Updated = store.PlanExpired, now
-		return ignored, fmt.Sprintf("Plan %s expired at %s: nothing changed. Ask again for a fresh plan: @eos %s", p.ID, p.Expires.UTC().Format("15:04 UTC"), p.Text)
+		return lapsed, fmt.Sprintf("Plan %s expired at %s: nothing changed. Ask again for a fresh plan: @eos %s", p.ID, p.Expires.UTC().Format("15:04 UTC"), p.Text)
 	case p.State != store.PlanPending:
 		if voted >= 0 || (p.Rejection != nil && who.Is(p.Rejection.Platform, p.Rejection.UserID)) {
 			return ignored, "" // the same person's reaction, delivered again
@@ -161,16 +162,18 @@ func (e *Engine) auditOf(a adapters.Adapter, p *store.Plan, r adapters.Reaction,
 	return []store.Entry{entry}
 }
 
-// act posts what a decision means and starts the run when the plan is approved.
+// act shows what a decision means, in the preview's status line (approvalstatus.go) or, where
+// that cannot be edited, in the thread, and starts the run when the plan is approved.
 func (e *Engine) act(ctx context.Context, a adapters.Adapter, p *store.Plan, r adapters.Reaction, d decision, explain string) {
 	e.m.approvals.WithLabelValues(outcomeOf(d, explain)).Inc()
-	if d == rejected {
+	shown := d != ignored && e.showStatus(ctx, p.ID)
+	if d == rejected && !shown {
 		e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s rejected by @%s. Nothing changed.", p.ID, r.User.Name)))
 	}
 	if explain != "" {
 		e.say(ctx, a, p.Preview, reply(explain))
 	}
-	if d == counted {
+	if d == counted && !shown {
 		e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Approval %d of %d for plan %s from @%s. Waiting for %d more.",
 			len(p.Approvals), p.Needed, p.ID, r.User.Name, p.Needed-len(p.Approvals))))
 	}

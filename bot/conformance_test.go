@@ -184,7 +184,7 @@ func TestConformanceRejectionChangesNothing(t *testing.T) {
 	forEachPlatform(t, func(t *testing.T, p platform, h *eostest.Harness) {
 		root, preview, id := askOn(t, p, "alice", "@eos create grafana")
 		p.react(t, "bob", preview.ID, "x")
-		waitPost(t, p, root, "Plan "+id+" rejected by @bob", "Nothing changed.")
+		waitPost(t, p, root, "Plan "+id, "rejected by @bob ❌ · nothing changed")
 		h.Idle()
 		if runs, _ := h.Store.Runs(nil); len(runs) != 0 {
 			t.Fatalf("a rejected plan ran: %+v", runs)

@@ -187,7 +187,7 @@ func TestRejectionChangesNothing(t *testing.T) {
 	h := eostest.New(t, eostest.Options{})
 	p, id := preview(t, h, "alice", "@eos create grafana")
 	h.React("bob", p.ID, "x")
-	h.WaitText(p.ID, "Plan "+id+" rejected by @bob. Nothing changed.")
+	h.WaitText(p.ID-1, "Plan "+id, "rejected by @bob ❌ · nothing changed")
 	// An approval after the rejection starts nothing either.
 	after := h.Last()
 	h.React("carol", p.ID, "+1")
@@ -230,7 +230,7 @@ func TestApprovalPolicy(t *testing.T) {
 	}
 	h := eostest.New(t, eostest.Options{Policy: policy})
 	p, id := preview(t, h, "alice", "@eos create grafana in production")
-	if !strings.Contains(p.Text, "Needs 2 approvals from @alice, @bob, @dave, not from @alice") {
+	if !strings.Contains(p.Text, "Needs 2 approvals from @alice, @bob or @dave — not @alice (asked)") {
 		t.Errorf("preview does not state the policy:\n%s", p.Text)
 	}
 	// carol is not an approver: told once, however often she reacts.
@@ -243,7 +243,7 @@ func TestApprovalPolicy(t *testing.T) {
 	h.WaitText(p.ID, "@alice can't approve production plans (the requester's own approval does not count here)")
 	// bob approves twice (a redelivery): counted once.
 	h.React("bob", p.ID, "+1")
-	h.WaitText(p.ID, "Approval 1 of 2 for plan "+id+" from @bob")
+	h.WaitText(p.ID-1, "Plan "+id, "1 of 2: @bob ✅ · waiting for one more")
 	h.React("bob", p.ID, "+1")
 	h.React("dave", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")

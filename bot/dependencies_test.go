@@ -149,7 +149,7 @@ func TestDestroyWithDependents(t *testing.T) {
 	}
 
 	h.React("bob", p.ID, "+1")
-	h.WaitText(p.ID, "Approval 1 of 2 for plan "+id)
+	h.WaitText(p.ID-1, "Plan "+id, "1 of 2: @bob ✅")
 	h.React("carol", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
 	for _, key := range []string{"local/nextcloud", "local/authentik"} {

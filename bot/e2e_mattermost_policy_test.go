@@ -27,7 +27,7 @@ func TestE2EMattermostPolicyOnlyTheApproverRuns(t *testing.T) {
 	b := startMMBot(t, s, ch, eostest.Options{Policy: policy})
 
 	req, preview, id := ask(t, s, ch, s.Alice, "@eos create grafana")
-	botSays(t, s, req.Id, "Plan "+id+" · create grafana in local", "Needs 1 approval from @alice, @bob, not from @alice")
+	botSays(t, s, req.Id, "Plan "+id+" · create grafana in local", "Needs 1 approval from @alice or @bob — not @alice (asked)")
 
 	// An outsider: refused, told why, nothing runs.
 	s.Carol.React(t, preview.Id, "white_check_mark")
@@ -109,7 +109,7 @@ func TestE2EMattermostRenamedRequesterCannotApprove(t *testing.T) {
 	b := startMMBot(t, s, ch, eostest.Options{Policy: policy})
 
 	req, preview, id := ask(t, s, ch, requester, "@eos create grafana")
-	botSays(t, s, req.Id, "asked by @"+asker, "not from @"+asker)
+	botSays(t, s, req.Id, "asked by @"+asker, "— not @"+asker+" (asked)")
 	s.Rename(t, requester, renamed)
 	requester.React(t, preview.Id, "white_check_mark")
 	botSays(t, s, req.Id, "can't approve local plans (the requester's own approval does not count here)", "Nothing changed")

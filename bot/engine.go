@@ -97,6 +97,7 @@ type Engine struct {
 	ready    chan struct{}       // closed when Run has recovered and adapters start
 	digests  []digestPlan
 	digestMu sync.Mutex // one digest run at a time
+	statusMu sync.Mutex // one edit of a preview's approval status at a time (approvalstatus.go)
 	m        *metrics
 	states   map[string]string // adapter name → running / stopped[: reason]; Health adds the connection
 }

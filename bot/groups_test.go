@@ -21,7 +21,7 @@ func TestApproversByGroup(t *testing.T) {
 	h := eostest.New(t, eostest.Options{Policy: policy, ConsoleGroups: map[string][]string{"sre": {"dave"}, "dev": {"erin"}}})
 
 	p, id := preview(t, h, "alice", "@eos create grafana in production")
-	if !strings.Contains(p.Text, "Needs 1 approval from anyone in group sre, anyone in group ghosts, not from @alice") {
+	if !strings.Contains(p.Text, "Needs 1 approval from group:sre or group:ghosts — not @alice (asked)") {
 		t.Errorf("preview does not state the policy:\n%s", p.Text)
 	}
 	h.React("carol", p.ID, "+1") // in no group

@@ -56,7 +56,7 @@ func TestOnePersonUnderTwoNamesCountsOnce(t *testing.T) {
 
 	n := chat.count()
 	chat.react(chat.user("bob"), p.Ref, "+1")
-	chat.wait(t, n, "Approval 1 of 2 for plan "+id+" from @bob")
+	chat.wait(t, 0, "Plan "+id, "1 of 2: @bob ✅ · waiting for one more")
 	chat.react(chat.rename("u-bob", "robert"), p.Ref, "white_check_mark")
 	h.Idle()
 	if runs, _ := h.Store.Runs(nil); len(runs) != 0 {
@@ -82,7 +82,7 @@ func TestApproverIsJudgedByPlatformAndID(t *testing.T) {
 	t.Cleanup(dc.stop)
 
 	p, _ := fakePreview(t, dc, dc.user("alice"), "@eos create grafana")
-	if !strings.Contains(p.Text, "Needs 1 approval from @bob on mattermost, not from @alice") {
+	if !strings.Contains(p.Text, "Needs 1 approval from @bob on mattermost — not @alice (asked)") {
 		t.Errorf("the preview does not say whose approval counts:\n%s", p.Text)
 	}
 	n := dc.count()

@@ -166,19 +166,38 @@ func (ep EnvPolicy) MayReject(p Person, self bool) bool {
 // who describes the approvers for a message.
 func (ep EnvPolicy) who() string { return mentions(ep.Approvers) }
 
-// Needs describes what a plan needs, for the preview: "Needs 1 approval from anyone, not
-// from @alice".
+// Needs states the rule a plan is judged by, by name, for the preview and `why`: "Needs 2
+// approvals from @bob, @dave or group:sre — not @alice (asked)".
 func (ep EnvPolicy) Needs(requester string) string {
-	s := fmt.Sprintf("Needs %d approval", ep.Approvals)
-	if ep.Approvals > 1 {
-		s += "s"
-	}
-	s += " from " + ep.who()
+	s := fmt.Sprintf("Needs %d approval%s from %s", ep.Approvals, plural(ep.Approvals), ruleNames(ep.Approvers))
 	if !ep.SelfApproval {
-		s += ", not from @" + requester
+		s += " — not @" + requester + " (asked)"
 	}
 	if ep.Because != "" {
 		s += " — " + ep.Because
 	}
 	return s
+}
+
+// ruleNames names a policy list as the rule is written: "@bob, @dave or group:sre", "@bob on
+// mattermost", or "anyone" for an empty list.
+func ruleNames(list []string) string {
+	if len(list) == 0 {
+		return "anyone"
+	}
+	names := make([]string, len(list))
+	for i, s := range list {
+		en := parseEntry(s)
+		names[i] = "@" + en.name
+		if en.group {
+			names[i] = groupPrefix + en.name
+		}
+		if en.platform != "" {
+			names[i] += " on " + en.platform
+		}
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }

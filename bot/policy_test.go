@@ -29,7 +29,7 @@ func TestPolicyPerEnvironmentAndVerb(t *testing.T) {
 				tc.verb, tc.env, tc.user, tc.self, ok, why, ep.Approvals, tc.ok, tc.approvals)
 		}
 	}
-	if got := p.For("production", "destroy").Needs("alice"); got != "Needs 2 approvals from @dave, @erin, not from @alice" {
+	if got := p.For("production", "destroy").Needs("alice"); got != "Needs 2 approvals from @dave or @erin — not @alice (asked)" {
 		t.Errorf("Needs = %q", got)
 	}
 }

@@ -105,7 +105,9 @@ func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 		if !ep.MayReject(who, who.Is(p.Request.Platform, p.Requester.ID)) {
 			return refuse("@%s can't cancel plan %s: only @%s or an approver (%s) can.", c.user(), p.ID, p.Requester.Name, ep.who())
 		}
-		p.State, p.Updated = store.PlanCancelled, e.now()
+		now := e.now()
+		p.State, p.Updated = store.PlanCancelled, now
+		p.Cancellation = &store.Cancellation{By: &store.Vote{User: c.user(), UserID: c.m.Author.ID, Platform: c.a.Name(), At: now}, At: now}
 		return nil
 	})
 	switch {
@@ -116,5 +118,6 @@ func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 	default:
 		e.audit(store.Entry{Kind: "cancel", User: c.user(), Platform: c.a.Name(), PlanID: p.ID, Hash: p.Plan.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env, Text: "cancelled"})
 		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("Plan %s cancelled by @%s. Nothing changed.", p.ID, c.user())))
+		e.showStatus(ctx, p.ID)
 	}
 }

@@ -104,6 +104,7 @@ func (e *Engine) recheck(ctx context.Context, a adapters.Adapter, p *store.Plan)
 			e.log.Error("expiring a plan approved before the restart", "plan", p.ID, "err", err)
 			return nil, false
 		}
+		e.showStatus(ctx, p.ID)
 		e.sayAnywhere(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s was approved, but Eos stopped before it ran and it expired at %s: nothing ran. Ask again for a fresh plan: @eos %s",
 			p.ID, p.Expires.UTC().Format("15:04 UTC"), p.Text)))
 		return nil, false
@@ -133,6 +134,7 @@ func (e *Engine) recheck(ctx context.Context, a adapters.Adapter, p *store.Plan)
 		e.log.Error("returning a plan to pending under the current policy", "plan", p.ID, "err", err)
 		return nil, false
 	}
+	e.showStatus(ctx, p.ID)
 	e.sayAnywhere(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s was approved before Eos restarted, but under the current policy only %d of the %d approvals it needs count (%s). Nothing ran; it waits for approval again.",
 		p.ID, len(valid), ep.Approvals, ep.Needs(p.Requester.Name))))
 	return nil, false
@@ -234,7 +236,7 @@ func (e *Engine) ExpireDue(ctx context.Context) int {
 		}
 		n++
 		e.audit(store.Entry{Kind: "expiry", PlanID: p.ID, Hash: p.Plan.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env, Text: "expired without approval"})
-		if a, ok := e.adapter(p.Preview.Platform); ok {
+		if a, ok := e.adapter(p.Preview.Platform); ok && !e.showStatus(ctx, p.ID) {
 			e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s expired at %s without approval: nothing changed. Ask again for a fresh plan.",
 				p.ID, p.Expires.UTC().Format("15:04 UTC"))))
 		}

@@ -36,9 +36,7 @@ func previewDoc(p *store.Plan, ep EnvPolicy, vaultRow string) adapters.Doc {
 		if !p.Plan.HasChanges() {
 			next = append(next, "Nothing to change: everything already matches. Approving records it as the declared state.")
 		}
-		next = append(next,
-			fmt.Sprintf("%s · expires %s", ep.Needs(p.Requester.Name), p.Expires.UTC().Format("15:04 UTC")),
-			fmt.Sprintf("React ✅ to approve, ❌ to reject · details: @eos plan %s full", p.ID))
+		next = append(next, approvalLines(p, ep)...) // approvalstatus.go
 	}
 	blocks = append(blocks, adapters.Context{Text: strings.Join(next, "\n")})
 	doc := adapters.NewDoc(blocks...)

@@ -128,6 +128,7 @@ func (e *Engine) replan(ctx context.Context, a adapters.Adapter, p *store.Plan) 
 	}); uerr != nil {
 		e.log.Error("superseding plan", "plan", p.ID, "err", uerr)
 	}
+	e.showStatus(ctx, p.ID)
 	e.audit(store.Entry{Kind: "superseded", PlanID: p.ID, Hash: fresh.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env,
 		Text: "plan changed between approval and apply; new plan posted"})
 	e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s changed since it was approved (something else changed %s in %s meanwhile): nothing was applied. Here is the plan as it stands now; it needs approval again.",
@@ -154,6 +155,7 @@ func (e *Engine) notStarted(ctx context.Context, a adapters.Adapter, p *store.Pl
 	}); uerr != nil {
 		e.log.Error("returning plan to pending", "plan", p.ID, "err", uerr)
 	}
+	e.showStatus(ctx, p.ID)
 	e.say(ctx, a, p.Preview, reply(msg))
 }
 

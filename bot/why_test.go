@@ -18,13 +18,13 @@ func TestWhyExplainsWhoCountedAndWhoDidNot(t *testing.T) {
 	h.React("carol", p.ID, "+1")
 	h.WaitText(p.ID, "@carol can't approve local plans")
 	h.React("bob", p.ID, "+1")
-	h.WaitText(p.ID, "Approval 1 of 2 for plan "+id+" from @bob")
+	h.WaitText(p.ID-1, "Plan "+id, "1 of 2: @bob ✅")
 
 	after := h.Last()
 	h.Say("erin", "@eos why "+id)
 	got := h.WaitText(after, "Plan "+id+" · create grafana in local")
 	for _, want := range []string{
-		"Rule: Needs 2 approvals from @bob, @dave, not from @alice.",
+		"Rule: Needs 2 approvals from @bob or @dave — not @alice (asked).",
 		"Approved by @bob at ", "(1 of 2)",
 		"Still needed: 1 more approval before ",
 		"Reactions that did not count:", "@carol can't approve local plans (approvers: @bob, @dave)",

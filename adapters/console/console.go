@@ -21,7 +21,8 @@ import (
 // Config configures the console.
 type Config struct {
 	// In is read line by line: chat text, or a command (/react N EMOJI, /unreact N EMOJI,
-	// /as NAME, /wait, /help, /quit).
+	// /edit N TEXT, /delete N, /as NAME, /wait, /help, /quit). Edits and deletions reach a
+	// handler that is an adapters.ChangeHandler.
 	In io.Reader
 	// Out receives the transcript.
 	Out io.Writer
@@ -56,7 +57,8 @@ type Post struct {
 	Text   string
 	// Edits counts how often the post was edited.
 	Edits int
-	// Removed is true once the post was deleted; Text is then RemovedText.
+	// Removed is true once the post was deleted; Text is then RemovedText (the bot removed it)
+	// or DeletedText (its author did, with /delete).
 	Removed   bool
 	Reactions []adapters.Reaction
 	// Attachment is the attached file's text, if any.
@@ -232,12 +234,14 @@ func (a *Adapter) handleLine(ctx context.Context, h adapters.Handler, line strin
 			return false
 		}
 		h.HandleReaction(ctx, a, r)
+	case "/edit", "/delete":
+		a.change(ctx, h, cmd, rest)
 	case "/wait":
 		if err := a.idle(ctx); err != nil {
 			a.note("wait: " + err.Error())
 		}
 	case "/help":
-		a.note("type a message (\"@eos help\"), or: /react N EMOJI, /unreact N EMOJI, /as NAME, /wait, /quit")
+		a.note("type a message (\"@eos help\"), or: /react N EMOJI, /unreact N EMOJI, /edit N TEXT, /delete N, /as NAME, /wait, /quit")
 	default:
 		a.note(fmt.Sprintf("unknown console command %s — /help lists them", cmd))
 	}

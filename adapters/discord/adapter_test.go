@@ -17,12 +17,13 @@ import (
 
 // recorder is a Handler that keeps what it hears.
 type recorder struct {
-	msgs   chan adapters.Message
-	reacts chan adapters.Reaction
+	msgs    chan adapters.Message
+	reacts  chan adapters.Reaction
+	changes chan any // adapters.Message for an edit, adapters.PostRef for a deletion (changes_test.go)
 }
 
 func newRecorder() *recorder {
-	return &recorder{msgs: make(chan adapters.Message, 32), reacts: make(chan adapters.Reaction, 32)}
+	return &recorder{msgs: make(chan adapters.Message, 32), reacts: make(chan adapters.Reaction, 32), changes: make(chan any, 32)}
 }
 
 func (r *recorder) HandleMessage(_ context.Context, _ adapters.Adapter, m adapters.Message) {

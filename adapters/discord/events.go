@@ -10,7 +10,7 @@ import (
 	"github.com/eosbot/eos/adapters"
 )
 
-// dispatch turns one gateway event into a Message or Reaction for h. Problems are logged:
+// dispatch turns one gateway event into a Message, Reaction, edit or deletion for h. Problems are logged:
 // one bad event must not end the connection.
 func (a *Adapter) dispatch(ctx context.Context, h adapters.Handler, self *discordgo.User, ev any) {
 	var err error
@@ -25,6 +25,10 @@ func (a *Adapter) dispatch(ctx context.Context, h adapters.Handler, self *discor
 		err = a.onReaction(ctx, h, self, e.MessageReaction, member, false)
 	case *discordgo.MessageReactionRemove:
 		err = a.onReaction(ctx, h, self, e.MessageReaction, nil, true)
+	case *discordgo.MessageUpdate:
+		a.onEdited(ctx, h, self, e.Message)
+	case *discordgo.MessageDelete:
+		a.onDeleted(ctx, h, e.Message)
 	}
 	if err != nil {
 		a.log.Error("dropping event", "event", fmt.Sprintf("%T", ev), "err", err)

@@ -50,6 +50,8 @@ func (a *Adapter) Run(ctx context.Context, h adapters.Handler) error {
 		a.s.AddHandler(func(_ *discordgo.Session, m *discordgo.MessageCreate) { push(m) }),
 		a.s.AddHandler(func(_ *discordgo.Session, r *discordgo.MessageReactionAdd) { push(r) }),
 		a.s.AddHandler(func(_ *discordgo.Session, r *discordgo.MessageReactionRemove) { push(r) }),
+		a.s.AddHandler(func(_ *discordgo.Session, m *discordgo.MessageUpdate) { push(m) }),
+		a.s.AddHandler(func(_ *discordgo.Session, m *discordgo.MessageDelete) { push(m) }),
 		a.s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Disconnect) {
 			a.link.Lost(errGatewayLost)
 			select {

@@ -13,7 +13,7 @@ import (
 	"github.com/mattermost/mattermost/server/public/model"
 )
 
-// dispatch turns one websocket event into a Message or Reaction for h. Problems are logged:
+// dispatch turns one websocket event into a Message, Reaction, edit or deletion for h. Problems are logged:
 // one bad event must not end the connection.
 func (a *Adapter) dispatch(ctx context.Context, h adapters.Handler, self *model.User, ev *model.WebSocketEvent) {
 	var err error
@@ -24,6 +24,10 @@ func (a *Adapter) dispatch(ctx context.Context, h adapters.Handler, self *model.
 		err = a.onReaction(ctx, h, self, ev, false)
 	case model.WebsocketEventReactionRemoved:
 		err = a.onReaction(ctx, h, self, ev, true)
+	case model.WebsocketEventPostEdited:
+		err = a.onChanged(ctx, h, self, ev, false)
+	case model.WebsocketEventPostDeleted:
+		err = a.onChanged(ctx, h, self, ev, true)
 	case model.WebsocketEventUserUpdated:
 		err = a.onUserUpdated(ev)
 	}

@@ -88,14 +88,17 @@ func (r *running) waitConnected(t *testing.T) {
 	}
 }
 
-// recorder is a Handler that hands what it hears to the test.
+// recorder is a Handler and ChangeHandler that hands what it hears to the test.
 type recorder struct {
-	msgs   chan adapters.Message
-	reacts chan adapters.Reaction
+	msgs    chan adapters.Message
+	reacts  chan adapters.Reaction
+	edits   chan adapters.Message
+	deletes chan adapters.PostRef
 }
 
 func newRecorder() *recorder {
-	return &recorder{msgs: make(chan adapters.Message, 256), reacts: make(chan adapters.Reaction, 256)}
+	return &recorder{msgs: make(chan adapters.Message, 256), reacts: make(chan adapters.Reaction, 256),
+		edits: make(chan adapters.Message, 256), deletes: make(chan adapters.PostRef, 256)}
 }
 
 func (r *recorder) HandleMessage(_ context.Context, _ adapters.Adapter, m adapters.Message) {

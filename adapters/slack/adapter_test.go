@@ -18,10 +18,11 @@ import (
 type recorder struct {
 	msgs      chan adapters.Message
 	reactions chan adapters.Reaction
+	changes   chan any // adapters.Message for an edit, adapters.PostRef for a deletion (changes_test.go)
 }
 
 func newRecorder() *recorder {
-	return &recorder{msgs: make(chan adapters.Message, 16), reactions: make(chan adapters.Reaction, 16)}
+	return &recorder{msgs: make(chan adapters.Message, 16), reactions: make(chan adapters.Reaction, 16), changes: make(chan any, 16)}
 }
 
 func (r *recorder) HandleMessage(_ context.Context, _ adapters.Adapter, m adapters.Message) {

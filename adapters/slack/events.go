@@ -17,7 +17,7 @@ type incoming struct {
 	direct                                            bool
 }
 
-// dispatch turns one Events API event into a Message or Reaction for h. Problems are returned
+// dispatch turns one Events API event into a Message, Reaction, edit or deletion for h. Problems are returned
 // for logging: one bad event must not end the connection.
 func (a *Adapter) dispatch(ctx context.Context, h adapters.Handler, self *identity, data any) error {
 	switch e := data.(type) {
@@ -26,6 +26,9 @@ func (a *Adapter) dispatch(ctx context.Context, h adapters.Handler, self *identi
 			channel: e.Channel, user: e.User, botID: e.BotID, text: e.Text, ts: e.TimeStamp, threadTS: e.ThreadTimeStamp,
 		})
 	case *slackevents.MessageEvent:
+		if e.SubType == "message_changed" || e.SubType == "message_deleted" {
+			return a.onChanged(ctx, h, self, e) // changes.go
+		}
 		// In channels the bot hears only mentions (app_mention); a message event counts only
 		// in a direct message.
 		if e.ChannelType != "im" {

@@ -268,6 +268,20 @@ func (h *Harness) Unreact(user string, post int, emoji string) {
 	h.line(fmt.Sprintf("/unreact %d %s", post, emoji))
 }
 
+// Edit replaces the text of post id as user (/edit), as a person editing their message.
+func (h *Harness) Edit(user string, post int, text string) {
+	h.t.Helper()
+	h.line("/as " + user)
+	h.line(fmt.Sprintf("/edit %d %s", post, text))
+}
+
+// Delete deletes post id as user (/delete).
+func (h *Harness) Delete(user string, post int) {
+	h.t.Helper()
+	h.line("/as " + user)
+	h.line(fmt.Sprintf("/delete %d", post))
+}
+
 // Idle waits until every run the bot started has finished.
 func (h *Harness) Idle() {
 	h.t.Helper()

@@ -47,11 +47,13 @@ type Plan struct {
 	Preview adapters.PostRef `json:"preview"`
 	Plan    executor.Plan    `json:"plan"`
 	// Needed is how many distinct approvals the policy asks for.
-	Needed    int       `json:"needed"`
-	Approvals []Vote    `json:"approvals,omitempty"`
-	Rejection *Vote     `json:"rejection,omitempty"`
-	Created   time.Time `json:"created"`
-	Expires   time.Time `json:"expires"`
+	Needed    int    `json:"needed"`
+	Approvals []Vote `json:"approvals,omitempty"`
+	Rejection *Vote  `json:"rejection,omitempty"`
+	// Cancellation is who cancelled the plan or why, when State is cancelled.
+	Cancellation *Cancellation `json:"cancellation,omitempty"`
+	Created      time.Time     `json:"created"`
+	Expires      time.Time     `json:"expires"`
 	// Updated is when the state last changed.
 	Updated time.Time `json:"updated"`
 }
@@ -81,6 +83,9 @@ func (s *Store) CreatePlan(p *Plan, audit ...Entry) error {
 	return s.update(func(tx txn) error {
 		if tx.bucket(bucketPlans).Get([]byte(p.ID)) != nil {
 			return fmt.Errorf("plan %s already exists", p.ID)
+		}
+		if err := indexRequest(tx, p); err != nil {
+			return err
 		}
 		if p.Preview.ID != "" {
 			if err := tx.bucket(bucketPosts).Put([]byte(postKey(p.Preview)), []byte(p.ID)); err != nil {

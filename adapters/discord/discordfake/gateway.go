@@ -181,6 +181,28 @@ func (f *Fake) MessageCreate(m *Message) {
 	f.dispatch("MESSAGE_CREATE", d)
 }
 
+// MessageUpdate sets m's content, as its author edited it, and dispatches MESSAGE_UPDATE.
+func (f *Fake) MessageUpdate(m *Message, content string) {
+	f.Mu.Lock()
+	m.Content = content
+	d := f.MessageJSON(m)
+	d["edited_timestamp"] = "2026-11-23T08:01:00.000000+00:00"
+	f.Mu.Unlock()
+	f.dispatch("MESSAGE_UPDATE", d)
+}
+
+// MessageDelete removes m and dispatches MESSAGE_DELETE, which names only the message.
+func (f *Fake) MessageDelete(m *Message) {
+	f.Mu.Lock()
+	delete(f.Messages, m.ID)
+	d := map[string]any{"id": m.ID, "channel_id": m.Channel}
+	if g := f.Channels[m.Channel].Guild; g != "" {
+		d["guild_id"] = g
+	}
+	f.Mu.Unlock()
+	f.dispatch("MESSAGE_DELETE", d)
+}
+
 // Reaction dispatches MESSAGE_REACTION_ADD or _REMOVE as user on message m. Guild reactions
 // carry the member, as Discord sends them.
 func (f *Fake) Reaction(m *Message, user, emoji string, removed bool) {

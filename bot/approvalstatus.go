@@ -1,0 +1,112 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/store"
+)
+
+// The preview of a plan that may run closes with two lines: the rule it is judged by, named
+// ("Needs 2 approvals from @bob, @dave or group:sre — not @alice (asked) · expires 14:32 UTC"),
+// and its approval status. The engine edits the status line in place at every change of state
+// (an approval counted or withdrawn, a rejection, expiry, cancellation, the run starting), on
+// platforms with adapters.Editor; the rest of the preview stays as it was posted. Elsewhere,
+// or when the edit fails, the thread replies say it instead.
+
+// approvalLines are the rule and the status line of p's preview.
+func approvalLines(p *store.Plan, ep EnvPolicy) []string {
+	return []string{
+		fmt.Sprintf("%s · expires %s", ep.Needs(p.Requester.Name), p.Expires.UTC().Format("15:04 UTC")),
+		approvalStatus(p),
+	}
+}
+
+// approvalStatus is the status line: what the plan waits for, or how it ended.
+func approvalStatus(p *store.Plan) string {
+	react := fmt.Sprintf("React ✅ to approve, ❌ to reject · details: @eos plan %s full", p.ID)
+	switch p.State {
+	case store.PlanPending:
+		if len(p.Approvals) == 0 {
+			return react
+		}
+		return fmt.Sprintf("%d of %d: %s · waiting for %s · %s", len(p.Approvals), p.Needed, votes(p.Approvals, "✅"),
+			howMany(p.Needed-len(p.Approvals)), react)
+	case store.PlanApproved:
+		return fmt.Sprintf("approved by %s: running as run %s", votes(p.Approvals, "✅"), p.ID)
+	case store.PlanRejected:
+		by := "someone"
+		if p.Rejection != nil {
+			by = votes([]store.Vote{*p.Rejection}, "❌")
+		}
+		return "rejected by " + by + " · nothing changed"
+	case store.PlanExpired:
+		return fmt.Sprintf("expired at %s without the approvals it needs · nothing changed; ask again for a fresh plan", p.Expires.UTC().Format("15:04 UTC"))
+	case store.PlanCancelled:
+		return cancelledStatus(p.Cancellation) + " · nothing changed"
+	case store.PlanSuperseded:
+		return "superseded: things changed after the approval, so nothing was applied · the plan as it stands now is posted below for approval"
+	}
+	return string(p.State)
+}
+
+func cancelledStatus(c *store.Cancellation) string {
+	switch {
+	case c == nil:
+		return "cancelled"
+	case c.By != nil:
+		return "cancelled by @" + c.By.User
+	}
+	return "cancelled: " + c.Reason
+}
+
+// votes names voters with their mark: "@bob ✅ @dave ✅".
+func votes(vs []store.Vote, mark string) string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = "@" + v.User + " " + mark
+	}
+	return strings.Join(out, " ")
+}
+
+// howMany is "one more" or "3 more".
+func howMany(n int) string {
+	if n == 1 {
+		return "one more"
+	}
+	return fmt.Sprintf("%d more", n)
+}
+
+// showStatus edits the preview of plan id to show the plan as the store has it now. It
+// reports whether the preview shows it; when not (a platform without Editor, a preview that is
+// gone, an edit that failed, a replica that does not lead) the caller says it in the thread.
+// Edits are made one at a time, each from the state read under the lock, so the last edit
+// always shows the latest state, whichever change came first.
+func (e *Engine) showStatus(ctx context.Context, id string) bool {
+	if e.leading() != nil {
+		return false
+	}
+	e.statusMu.Lock()
+	defer e.statusMu.Unlock()
+	p, err := e.st.Plan(id)
+	if err != nil || p.Preview.ID == "" || p.State == store.PlanPreview {
+		return false
+	}
+	a, ok := e.adapter(p.Preview.Platform)
+	if !ok {
+		return false
+	}
+	ed, ok := a.(adapters.Editor)
+	if !ok {
+		return false
+	}
+	doc := previewDoc(p, e.cfg.Policy.For(p.Plan.Spec.Env, p.Plan.Spec.Verb), vaultRow(p.Plan, e.cfg.Runner.SecretsConfigured()))
+	doc.Attachment = nil // attached to the post when it was made; an edit would attach it again
+	if err := ed.Edit(ctx, p.Preview, doc); err != nil {
+		e.log.Warn("editing the preview's approval status", "plan", id, "state", p.State, "err", err)
+		return false
+	}
+	return true
+}

@@ -1,0 +1,92 @@
+package bot_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/eosbot/eos/bot/eostest"
+	"github.com/eosbot/eos/bot/store"
+)
+
+// cancelEntries are the audit log's cancel entries about plan id.
+func cancelEntries(t *testing.T, h *eostest.Harness, id string) []store.Entry {
+	t.Helper()
+	got, err := h.Store.Audit(func(e *store.Entry) bool { return e.PlanID == id && e.Kind == "cancel" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// alice edits her request after its preview: the bot asks her to ask again, cancels the plan
+// made for the old text (the preview says so) and plans nothing for the new one; an approval
+// afterwards starts nothing.
+func TestEditedRequestIsNotReplanned(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{})
+	p, id := preview(t, h, "alice", "@eos create grafana")
+	request := p.Thread
+	h.Edit("alice", request, "@eos create grafana --port 4000")
+	answer := h.WaitText(p.ID, "@alice, your request was edited after the preview: ask again")
+	if !strings.Contains(answer.Text, "Plan "+id+" was for the request as it read before, so it is cancelled: nothing changed.") || answer.Thread != request {
+		t.Errorf("the answer in thread %d (want %d):\n%s", answer.Thread, request, answer.Text)
+	}
+	waitPreview(t, h, p, "Plan "+id, "cancelled: the request was edited after the preview · nothing changed")
+
+	after := h.Last()
+	h.React("bob", p.ID, "+1")
+	h.WaitText(after, "Plan "+id+" is cancelled: nothing started.")
+	h.Idle()
+	if runs, _ := h.Store.Runs(nil); len(runs) != 0 {
+		t.Fatalf("a plan for the edited request ran: %+v", runs)
+	}
+	plans, _ := h.Store.Plans(func(*store.Plan) bool { return true })
+	if len(plans) != 1 || plans[0].State != store.PlanCancelled || plans[0].Cancellation == nil || plans[0].Cancellation.Reason != "the request was edited after the preview" {
+		t.Fatalf("plans after the edit = %+v; want the one plan, cancelled because of the edit", plans)
+	}
+	if got := cancelEntries(t, h, id); len(got) != 1 || got[0].User != "alice" || got[0].Text != "cancelled: the request was edited after the preview" {
+		t.Errorf("audit cancel entries = %+v, want one naming alice and the edit", got)
+	}
+}
+
+// An edit that leaves the text as it was (a pin, an attachment, the same words saved again)
+// changes nothing: the plan still counts approvals.
+func TestUnchangedEditKeepsThePlan(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{Policy: twoApprovals})
+	p, id := preview(t, h, "alice", "@eos create grafana")
+	h.Edit("alice", p.Thread, "@eos create grafana")
+	// The reaction is handled after the edit: both are in the request's conversation.
+	h.React("bob", p.ID, "+1")
+	waitPreview(t, h, p, "Plan "+id, "1 of 2: @bob ✅")
+	h.Idle()
+	if got := botReplies(h, p.ID, "edited"); len(got) != 0 {
+		t.Errorf("an unchanged edit was answered: %q", got)
+	}
+	if pl, err := h.Store.Plan(id); err != nil || pl.State != store.PlanPending || len(pl.Approvals) != 1 {
+		t.Fatalf("plan = %+v, %v; want pending with bob's approval", pl, err)
+	}
+}
+
+// alice deletes her request: its plan is cancelled, the preview says why, the audit log
+// records it, and nothing runs.
+func TestDeletedRequestCancelsItsPlan(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{})
+	p, id := preview(t, h, "alice", "@eos create grafana")
+	h.Delete("alice", p.Thread)
+	waitPreview(t, h, p, "Plan "+id, "cancelled: the request was deleted · nothing changed")
+	after := h.Last()
+	h.React("bob", p.ID, "+1")
+	h.WaitText(after, "Plan "+id+" is cancelled: nothing started.")
+	h.Idle()
+	if runs, _ := h.Store.Runs(nil); len(runs) != 0 {
+		t.Fatalf("the plan of a deleted request ran: %+v", runs)
+	}
+	if pl, err := h.Store.Plan(id); err != nil || pl.State != store.PlanCancelled || pl.Cancellation == nil || pl.Cancellation.Reason != "the request was deleted" {
+		t.Fatalf("plan = %+v, %v; want cancelled because the request was deleted", pl, err)
+	}
+	if got := cancelEntries(t, h, id); len(got) != 1 || got[0].Text != "cancelled: the request was deleted" {
+		t.Errorf("audit cancel entries = %+v, want one for the deletion", got)
+	}
+}

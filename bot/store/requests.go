@@ -1,0 +1,67 @@
+package store
+
+import (
+	"slices"
+	"time"
+
+	"github.com/eosbot/eos/adapters"
+)
+
+// bucketRequests indexes plans by the post that asked for them: request post key + "/" + plan
+// id → plan id. One request may have had several plans (a plan superseded before its run is
+// posted again for the same request), hence one key per plan.
+var bucketRequests = []byte("requests")
+
+func init() { allBuckets = append(allBuckets, bucketRequests) }
+
+// Cancellation says who cancelled a plan, or why it was cancelled when nobody did.
+type Cancellation struct {
+	// By is the person who cancelled it (`cancel`); nil when Eos did.
+	By *Vote `json:"by,omitempty"`
+	// Reason is why Eos cancelled it, as the preview says it: "the request was deleted".
+	Reason string    `json:"reason,omitempty"`
+	At     time.Time `json:"at"`
+}
+
+func requestKey(ref adapters.PostRef, id string) []byte {
+	return []byte(postKey(ref) + "/" + id)
+}
+
+// indexRequest records that plan p was asked for by its request post; tx is CreatePlan's.
+func indexRequest(tx txn, p *Plan) error {
+	if p.Request.ID == "" {
+		return nil
+	}
+	return tx.bucket(bucketRequests).Put(requestKey(p.Request, p.ID), []byte(p.ID))
+}
+
+// PlansByRequest finds the plans a request post asked for, oldest first: how an edited or
+// deleted request finds the plan it must not be approved as. Plans stored before this index
+// existed are not found.
+func (s *Store) PlansByRequest(ref adapters.PostRef) ([]*Plan, error) {
+	var out []*Plan
+	err := s.view(func(tx txn) error {
+		out = nil
+		var ids []string
+		err := tx.bucket(bucketRequests).Scan([]byte(postKey(ref)+"/"), func(_, v []byte) bool {
+			ids = append(ids, string(v))
+			return true
+		})
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			p, err := get[Plan](tx, bucketPlans, id)
+			if err != nil {
+				return err
+			}
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(out, func(a, b *Plan) int { return a.Created.Compare(b.Created) })
+	return out, nil
+}
