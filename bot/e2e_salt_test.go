@@ -71,6 +71,9 @@ func TestSaltCreateApplyDriftOnARealMaster(t *testing.T) {
 	if err := os.WriteFile(conf, []byte("domain=edited.by.hand\n"), 0o640); err != nil {
 		t.Fatal(err)
 	}
+	// A moment after the first digest: a check at the very instant of the digest's own would
+	// share its record (one per service and time).
+	clock.Advance(time.Second)
 	after = h.Last()
 	h.Say("alice", "@eos drift grafana")
 	drifted := h.WaitText(after, "Drift")

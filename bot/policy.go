@@ -174,7 +174,7 @@ func (ep EnvPolicy) Needs(requester string) string {
 		s += " — not @" + requester + " (asked)"
 	}
 	if ep.Because != "" {
-		s += " — " + ep.Because
+		s += " · " + ep.Because
 	}
 	return s
 }

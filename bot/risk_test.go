@@ -72,7 +72,7 @@ func TestDataLossNeedsTheStricterRule(t *testing.T) {
 	if len(ls) < 2 || ls[1] != "⚠ data loss: nextcloud eoslab_volume.data (200G) — destroyed" {
 		t.Errorf("the line after the heading should warn of the data loss:\n%s", dp.Text)
 	}
-	if !strings.Contains(dp.Text, `Needs 2 approvals from anyone, not from @alice — the "data-loss" rule of local, since this plan loses data`) {
+	if !strings.Contains(dp.Text, `Needs 2 approvals from anyone — not @alice (asked) · the "data-loss" rule of local, since this plan loses data`) {
 		t.Errorf("the preview does not say the data-loss rule applies, and why:\n%s", dp.Text)
 	}
 
@@ -92,7 +92,7 @@ func TestDataLossNeedsTheStricterRule(t *testing.T) {
 	after := h.Last()
 	h.Say("carol", "@eos why "+did)
 	why := h.WaitText(after, "Plan "+did, "Rule:")
-	for _, want := range []string{`Rule: Needs 2 approvals from anyone, not from @alice — the "data-loss" rule of local, since this plan loses data.`,
+	for _, want := range []string{`Rule: Needs 2 approvals from anyone — not @alice (asked) · the "data-loss" rule of local, since this plan loses data.`,
 		"(1 of 2)", "Still needed: 1 more approval"} {
 		if !strings.Contains(why.Text, want) {
 			t.Errorf("why lacks %q:\n%s", want, why.Text)
