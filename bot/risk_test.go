@@ -72,7 +72,7 @@ func TestDataLossNeedsTheStricterRule(t *testing.T) {
 	if len(ls) < 2 || ls[1] != "⚠ data loss: nextcloud eoslab_volume.data (200G) — destroyed" {
 		t.Errorf("the line after the heading should warn of the data loss:\n%s", dp.Text)
 	}
-	if !strings.Contains(dp.Text, `Needs 2 approvals from anyone, not from @alice — the "data-loss" rule of local, since this plan loses data`) {
+	if !strings.Contains(dp.Text, `Needs 2 approvals from anyone — not @alice (asked) — the "data-loss" rule of local, since this plan loses data`) {
 		t.Errorf("the preview does not say the data-loss rule applies, and why:\n%s", dp.Text)
 	}
 
@@ -82,6 +82,11 @@ func TestDataLossNeedsTheStricterRule(t *testing.T) {
 	h.React("bob", dp.ID, "+1")
 	h.WaitPost(dp.ID-1, func(p console.Post) bool { return strings.Contains(p.Text, "1 of 2") })
 	h.Idle()
+	for _, post := range h.Console.Posts() {
+		if post.ID == dp.ID && (!strings.Contains(post.Text, "1 of 2: @bob ✅") || !strings.Contains(post.Text, `— the "data-loss" rule of local`)) {
+			t.Errorf("the preview, edited after the first approval, should keep the data-loss rule and show 1 of 2:\n%s", post.Text)
+		}
+	}
 	if runs, _ := h.Store.Runs(nil); len(runs) != 1 {
 		t.Fatalf("runs = %d after one approval of a data-loss plan, want only the create's", len(runs))
 	}
@@ -92,7 +97,7 @@ func TestDataLossNeedsTheStricterRule(t *testing.T) {
 	after := h.Last()
 	h.Say("carol", "@eos why "+did)
 	why := h.WaitText(after, "Plan "+did, "Rule:")
-	for _, want := range []string{`Rule: Needs 2 approvals from anyone, not from @alice — the "data-loss" rule of local, since this plan loses data.`,
+	for _, want := range []string{`Rule: Needs 2 approvals from anyone — not @alice (asked) — the "data-loss" rule of local, since this plan loses data.`,
 		"(1 of 2)", "Still needed: 1 more approval"} {
 		if !strings.Contains(why.Text, want) {
 			t.Errorf("why lacks %q:\n%s", want, why.Text)

@@ -38,7 +38,7 @@ func TestForPlanTakesTheStricterRule(t *testing.T) {
 			t.Errorf("%s: %+v", tt.name, ep)
 		}
 	}
-	want := `Needs 2 approvals from @dave, @erin, not from @alice — the "data-loss" rule of production, since this plan loses data`
+	want := `Needs 2 approvals from @dave or @erin — not @alice (asked) — the "data-loss" rule of production, since this plan loses data`
 	if got := p.ForPlan(lossPlan("production", "update")).Needs("alice"); got != want {
 		t.Errorf("needs = %q\nwant    %q", got, want)
 	}
