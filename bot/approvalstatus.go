@@ -102,11 +102,19 @@ func (e *Engine) showStatus(ctx context.Context, id string) bool {
 	if !ok {
 		return false
 	}
-	doc := previewDoc(p, e.cfg.Policy.For(p.Plan.Spec.Env, p.Plan.Spec.Verb), vaultRow(p.Plan, e.cfg.Runner.SecretsConfigured()))
-	doc.Attachment = nil // attached to the post when it was made; an edit would attach it again
+	doc := editedPreview(p, e.cfg.Policy, vaultRow(p.Plan, e.cfg.Runner.SecretsConfigured()))
 	if err := ed.Edit(ctx, p.Preview, doc); err != nil {
 		e.log.Warn("editing the preview's approval status", "plan", id, "state", p.State, "err", err)
 		return false
 	}
 	return true
+}
+
+// editedPreview is p's preview as showStatus edits it: the rule its risks call for (the same
+// one approvals are counted by), and no attachment, which went with the post when it was made
+// and an edit would attach again.
+func editedPreview(p *store.Plan, policy Policy, vaultRow string) adapters.Doc {
+	doc := previewDoc(p, policy.ForPlan(p.Plan), vaultRow)
+	doc.Attachment = nil
+	return doc
 }

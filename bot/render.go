@@ -74,45 +74,6 @@ func skipped(lp executor.LayerPlan) string {
 	return "no changes"
 }
 
-// fullChanges lists every change of every layer, for `plan ID full` and attachments. It is
-// empty when the preview already names every change.
-func fullChanges(p executor.Plan) string {
-	var b strings.Builder
-	total := 0
-	for _, lp := range p.Layers {
-		total += len(lp.Changes)
-		for _, c := range lp.Changes {
-			fmt.Fprintf(&b, "%-9s %-8s %s %s", lp.Layer.Title(), c.Action, c.Unit, c.Address)
-			if d := changeDetail(c); d != "" {
-				b.WriteString(" (" + d + ")")
-			}
-			b.WriteByte('\n')
-		}
-	}
-	if total <= maxSummaryChanges {
-		return ""
-	}
-	return strings.TrimRight(b.String(), "\n")
-}
-
-// fullPlanDoc answers `plan ID full`.
-func fullPlanDoc(p *store.Plan) adapters.Doc {
-	var rows [][]string
-	for _, lp := range p.Plan.Layers {
-		if len(lp.Changes) == 0 {
-			rows = append(rows, []string{lp.Layer.Title(), "", layerSummary(lp), ""})
-		}
-		for _, c := range lp.Changes {
-			rows = append(rows, []string{lp.Layer.Title(), string(c.Action), c.Unit + " " + c.Address, changeDetail(c)})
-		}
-	}
-	return adapters.NewDoc(
-		adapters.Heading{Text: fmt.Sprintf("Plan %s · %s %s in %s · %s", p.ID, p.Plan.Spec.Verb, p.Plan.Spec.Target, p.Plan.Spec.Env, p.State)},
-		adapters.Table{Header: []string{"layer", "action", "what", "detail"}, Rows: rows},
-		adapters.Context{Text: "hash " + p.Plan.Hash[:16] + "… · asked by @" + p.Requester.Name},
-	)
-}
-
 // layerState is one layer's line in the progress post.
 type layerState struct {
 	name    executor.LayerName

@@ -27,8 +27,7 @@ func (e *Engine) repostPreviews(ctx context.Context) {
 		if !ok {
 			continue
 		}
-		ep := e.cfg.Policy.For(p.Plan.Spec.Env, p.Plan.Spec.Verb)
-		doc := previewDoc(p, ep, vaultRow(p.Plan, e.cfg.Runner.SecretsConfigured()))
+		doc := previewDoc(p, e.cfg.Policy.ForPlan(p.Plan), vaultRow(p.Plan, e.cfg.Runner.SecretsConfigured()))
 		doc.Blocks = append([]adapters.Block{adapters.Context{Text: fmt.Sprintf(
 			"Posted again: Eos stopped before it recorded plan %s's first preview, so reactions there do not count. React here.", p.ID)}}, doc.Blocks...)
 		ref := e.sayAnywhere(ctx, a, p.Request, doc)

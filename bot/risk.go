@@ -88,10 +88,13 @@ func reasonNote(c executor.Change) string {
 // changeDetail is a change's detail in the full plan: the attribute changes, then what forces
 // a replacement and whether data is lost.
 func changeDetail(c executor.Change) string {
+	return joinNonEmpty(" · ", c.Detail, changeNotes(c))
+}
+
+// changeNotes is what forces a replacement, or why a change is made, and whether data is
+// lost: "forced by image · ⚠ data loss (200G)".
+func changeNotes(c executor.Change) string {
 	var parts []string
-	if c.Detail != "" {
-		parts = append(parts, c.Detail)
-	}
 	if c.Action == executor.Replace {
 		if f := forcedBy(c, ""); f != "" {
 			parts = append(parts, f)

@@ -19,7 +19,9 @@ func riskyPlan() *store.Plan {
 		{Layer: executor.Terraform, Status: executor.PlanChanges, Summary: "+0 ~1 −0 ±2 (2 replaced): eoslab_volume.data, eoslab_server.main, eoslab_dns_record.main",
 			Changes: []executor.Change{
 				{Unit: "nextcloud", Action: executor.Update, Address: "eoslab_dns_record.main", Detail: `ttl 300 → 60`},
-				{Unit: "nextcloud", Action: executor.Replace, Address: "eoslab_server.main", Detail: `image "debian-12" → "debian-13"`,
+				{Unit: "nextcloud", Action: executor.Replace, Address: "eoslab_server.main",
+					Detail: `cpus 2 → 4, image "debian-12" → "debian-13", memory "4G" → "8G", and 2 more`,
+					Attrs:  "cpus 2 → 4\nimage \"debian-12\" → \"debian-13\"\nmemory \"4G\" → \"8G\"\nroot_password (sensitive) → (sensitive)\nsize \"small\" → \"large\"",
 					Forces: "image", Reason: "cannot update in place"},
 				{Unit: "nextcloud", Action: executor.Replace, Address: "eoslab_volume.data", Detail: `format "xfs" → "ext4"`,
 					Forces: "format", Reason: "cannot update in place", DataLoss: true, Size: "200G"},

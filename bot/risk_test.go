@@ -82,6 +82,11 @@ func TestDataLossNeedsTheStricterRule(t *testing.T) {
 	h.React("bob", dp.ID, "+1")
 	h.WaitPost(dp.ID-1, func(p console.Post) bool { return strings.Contains(p.Text, "1 of 2") })
 	h.Idle()
+	for _, post := range h.Console.Posts() {
+		if post.ID == dp.ID && (!strings.Contains(post.Text, "1 of 2: @bob ✅") || !strings.Contains(post.Text, `· the "data-loss" rule of local`)) {
+			t.Errorf("the preview, edited after the first approval, should keep the data-loss rule and show 1 of 2:\n%s", post.Text)
+		}
+	}
 	if runs, _ := h.Store.Runs(nil); len(runs) != 1 {
 		t.Fatalf("runs = %d after one approval of a data-loss plan, want only the create's", len(runs))
 	}

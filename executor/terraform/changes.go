@@ -44,7 +44,7 @@ func resourceChanges(unit string, rcs []*tfjson.ResourceChange) []executor.Chang
 		}
 		c := executor.Change{Unit: unit, Action: act, Address: rc.Address}
 		if act == executor.Update || act == executor.Replace {
-			c.Detail = attrDiff(rc.Change)
+			c.Detail, c.Attrs = attrDiff(rc.Change)
 		}
 		if act == executor.Replace || act == executor.Delete {
 			c.Reason = reasonOf(rc)
@@ -59,8 +59,9 @@ func resourceChanges(unit string, rcs []*tfjson.ResourceChange) []executor.Chang
 
 // attrDiff describes the top-level attributes c changes: `size "small" → "large"`. Sensitive
 // values read "(sensitive)"; values Terraform learns only while applying read
-// "(known after apply)" and are named only when nothing known changes.
-func attrDiff(c *tfjson.Change) string {
+// "(known after apply)" and are named only when nothing known changes. detail names the first
+// maxDetailAttrs and counts the rest; all, one a line, is set only when detail leaves some out.
+func attrDiff(c *tfjson.Change) (detail, all string) {
 	before, _ := c.Before.(map[string]any)
 	after, _ := c.After.(map[string]any)
 	unknown, _ := c.AfterUnknown.(map[string]any)
@@ -98,9 +99,10 @@ func attrDiff(c *tfjson.Change) string {
 		parts = pending
 	}
 	if len(parts) > maxDetailAttrs {
-		parts = append(parts[:maxDetailAttrs], fmt.Sprintf("and %d more", len(parts)-maxDetailAttrs))
+		all = strings.Join(parts, "\n")
+		parts = append(parts[:maxDetailAttrs:maxDetailAttrs], fmt.Sprintf("and %d more", len(parts)-maxDetailAttrs))
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts, ", "), all
 }
 
 // field returns marks[k] when marks is an object of marks.

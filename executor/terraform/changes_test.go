@@ -22,30 +22,37 @@ func change(t *testing.T, js string) *tfjson.Change {
 func TestAttrDiff(t *testing.T) {
 	tests := []struct {
 		name, change, want string
+		all                string // every attribute, when want leaves some out
 	}{
 		{"one string",
 			`{"actions":["update"],"before":{"size":"small","id":"x"},"after":{"size":"large","id":"x"}}`,
-			`size "small" → "large"`},
+			`size "small" → "large"`, ""},
 		{"sensitive on either side",
 			`{"actions":["update"],"before":{"pw":"old","n":1},"after":{"pw":"new","n":2},"before_sensitive":{"pw":true},"after_sensitive":{}}`,
-			`n 1 → 2, pw (sensitive) → (sensitive)`},
+			`n 1 → 2, pw (sensitive) → (sensitive)`, ""},
 		{"nested sensitive hides the whole attribute",
 			`{"actions":["update"],"before":{"m":{"a":"1","s":"x"}},"after":{"m":{"a":"2","s":"y"}},"after_sensitive":{"m":{"s":true}}}`,
-			`m (sensitive) → (sensitive)`},
+			`m (sensitive) → (sensitive)`, ""},
 		{"unknown only when nothing known changes",
 			`{"actions":["update"],"before":{"size":"s","output":"s"},"after":{"size":"l"},"after_unknown":{"output":true}}`,
-			`size "s" → "l"`},
+			`size "s" → "l"`, ""},
 		{"only unknown",
 			`{"actions":["update"],"before":{"output":"s"},"after":{},"after_unknown":{"output":true}}`,
-			`output "s" → (known after apply)`},
+			`output "s" → (known after apply)`, ""},
 		{"many",
 			`{"actions":["update"],"before":{"a":1,"b":1,"c":1,"d":1,"e":1},"after":{"a":2,"b":2,"c":2,"d":2,"e":2}}`,
-			`a 1 → 2, b 1 → 2, c 1 → 2, and 2 more`},
+			`a 1 → 2, b 1 → 2, c 1 → 2, and 2 more`,
+			"a 1 → 2\nb 1 → 2\nc 1 → 2\nd 1 → 2\ne 1 → 2"},
+		{"many with a sensitive one past the first three",
+			`{"actions":["update"],"before":{"a":1,"b":1,"c":1,"pw":"old"},"after":{"a":2,"b":2,"c":2,"pw":"new"},"after_sensitive":{"pw":true}}`,
+			`a 1 → 2, b 1 → 2, c 1 → 2, and 1 more`,
+			"a 1 → 2\nb 1 → 2\nc 1 → 2\npw (sensitive) → (sensitive)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := attrDiff(change(t, tt.change)); got != tt.want {
-				t.Errorf("got  %s\nwant %s", got, tt.want)
+			got, all := attrDiff(change(t, tt.change))
+			if got != tt.want || all != tt.all {
+				t.Errorf("got  %s\n     all %q\nwant %s\n     all %q", got, all, tt.want, tt.all)
 			}
 		})
 	}
