@@ -79,8 +79,8 @@ func (idx lowIndex) triggers(s stateResult, m minionReturn) string {
 	}{{"watch", c.Watch}, {"listen", c.Listen}, {"onchanges", c.OnChanges}} {
 		for _, ref := range req.refs {
 			for mod, name := range ref {
-				if changing(m, mod, name) {
-					out = append(out, req.kind+": "+mod+" "+name)
+				if t, ok := changing(m, mod, name); ok {
+					out = append(out, req.kind+": "+mod+" "+t)
 				}
 			}
 		}
@@ -89,15 +89,18 @@ func (idx lowIndex) triggers(s stateResult, m minionReturn) string {
 	return list3(out)
 }
 
-// changing reports whether m has a state of module mod, with ID or name ref, that would
-// change.
-func changing(m minionReturn, mod, ref string) bool {
+// changing finds m's state of module mod, with ID or name ref, if it would change, and
+// names it by what it manages (its name: a file's path rather than its ID).
+func changing(m minionReturn, mod, ref string) (string, bool) {
 	for _, s := range m.States {
 		if s.Module == mod && (s.ID == ref || s.Name == ref) && s.wouldChange() {
-			return true
+			if s.Name != "" {
+				return s.Name, true
+			}
+			return ref, true
 		}
 	}
-	return false
+	return "", false
 }
 
 // needsTriggers reports whether any assessment of m's states would name its triggers, so

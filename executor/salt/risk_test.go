@@ -54,7 +54,7 @@ func TestAssessRestartsFromARecordedReturn(t *testing.T) {
 	want := map[string]string{
 		"node1: service.running web (eos-demo-web)":               "service eos-demo-web would restart (watch: file /etc/eos-demo/nginx.conf)",
 		"node1: service.running api (eos-demo-api)":               "service eos-demo-api would reload (watch: file /etc/eos-demo/nginx.conf)",
-		"node1: service.running calm (eos-demo-calm)":             "service eos-demo-calm would restart (watch: cmd restart-cmd, watch: file /etc/eos-demo/nginx.conf)",
+		"node1: service.running calm (eos-demo-calm)":             "service eos-demo-calm would restart (watch: cmd systemctl restart eos-demo, watch: file /etc/eos-demo/nginx.conf)",
 		"node1: cmd.run restart-cmd (systemctl restart eos-demo)": `command "systemctl restart eos-demo" would run (onchanges: file /etc/eos-demo/nginx.conf)`,
 		"node1: file.managed /etc/eos-demo/nginx.conf":            "",
 	}
