@@ -14,8 +14,8 @@ import (
 const maxRiskLines = 5
 
 // riskBlocks are the preview's first lines after its heading: what can hurt, data loss first,
-// then deletions and replacements, each replacement with what forces it. None when the plan
-// only adds and changes in place.
+// then deletions, replacements and disruptions (a service restarted), each with what forces
+// it. None when the plan only adds and changes in place without disrupting anything.
 func riskBlocks(p executor.Plan, id string) []adapters.Block {
 	var risky []executor.Change
 	for _, lp := range p.Layers {
@@ -32,7 +32,7 @@ func riskBlocks(p executor.Plan, id string) []adapters.Block {
 	var lines []string
 	for i, c := range risky {
 		if i == maxRiskLines {
-			lines = append(lines, fmt.Sprintf("… and %d more destroyed or replaced: @eos plan %s full", len(risky)-maxRiskLines, id))
+			lines = append(lines, fmt.Sprintf("… and %d more that can hurt: @eos plan %s full", len(risky)-maxRiskLines, id))
 			break
 		}
 		lines = append(lines, riskLine(c))
@@ -42,7 +42,8 @@ func riskBlocks(p executor.Plan, id string) []adapters.Block {
 
 // riskLine is one risky change: "⚠ data loss: nextcloud eoslab_volume.data (100G) — destroyed",
 // "± replaces nextcloud eoslab_dns_record.main — forced by name", "− destroys grafana
-// eoslab_server.main".
+// eoslab_server.main", "↻ disrupts web node1: service.running nginx — service nginx would
+// restart (watch: file /etc/nginx/nginx.conf)".
 func riskLine(c executor.Change) string {
 	what := strings.TrimSpace(c.Unit + " " + c.Address)
 	if c.DataLoss {
@@ -55,8 +56,11 @@ func riskLine(c executor.Change) string {
 		}
 		return s + " — destroyed" + reasonNote(c)
 	}
-	if c.Action == executor.Replace {
+	switch {
+	case c.Action == executor.Replace:
 		return "± replaces " + what + forcedBy(c, " — ")
+	case c.Disrupts():
+		return "↻ disrupts " + what + " — " + c.Forces
 	}
 	return "− destroys " + what + reasonNote(c)
 }
@@ -99,6 +103,8 @@ func changeNotes(c executor.Change) string {
 		if f := forcedBy(c, ""); f != "" {
 			parts = append(parts, f)
 		}
+	} else if c.Disrupts() {
+		parts = append(parts, c.Forces)
 	} else if c.Reason != "" {
 		parts = append(parts, c.Reason)
 	}

@@ -61,7 +61,7 @@ func TestRiskLinesAreBounded(t *testing.T) {
 		"− destroys web eoslab_server.b",
 		"− destroys web eoslab_server.c",
 		"− destroys web eoslab_server.d",
-		"… and 3 more destroyed or replaced: @eos plan 7f3a9c21 full",
+		"… and 3 more that can hurt: @eos plan 7f3a9c21 full",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("risk lines:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -65,7 +65,10 @@ type Change struct {
 	Attrs string `json:"attrs,omitempty"`
 	// Forces names what makes a replacement necessary, comma-separated: the attribute paths
 	// Terraform cannot update in place ("image"), the fields of a destructive Nomad update.
-	// Empty otherwise. (A string, not a list, so that Change stays comparable.)
+	// On an update it says how the change disrupts what runs, and why: a Salt state that
+	// would restart a service ("service nginx would restart (watch: file
+	// /etc/nginx/nginx.conf)") or change a mount. Empty otherwise. (A string, not a list, so
+	// that Change stays comparable.)
 	Forces string `json:"forces,omitempty"`
 	// Reason is why the layer chose the action, in a few words ("cannot update in place",
 	// "tainted"); empty when the action is simply what the spec asks.

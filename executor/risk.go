@@ -35,13 +35,20 @@ func (t Tally) String() string {
 	return s
 }
 
-// Risky reports whether c can hurt: it deletes, replaces, or loses data.
+// Risky reports whether c can hurt: it deletes, replaces, loses data, or disrupts what runs
+// (Disrupts).
 func (c Change) Risky() bool {
-	return c.DataLoss || c.Action == Delete || c.Action == Replace
+	return c.DataLoss || c.Action == Delete || c.Action == Replace || c.Disrupts()
+}
+
+// Disrupts reports whether c changes in place something that runs, in a way that interrupts
+// it: an update with Forces (a Salt state that would restart a service or remount a volume).
+func (c Change) Disrupts() bool {
+	return c.Action == Update && c.Forces != ""
 }
 
 // RiskRank orders changes for a reviewer: data loss first, then deletions, replacements,
-// and last what only adds or changes in place.
+// disruptions, and last what only adds or changes in place.
 func (c Change) RiskRank() int {
 	switch {
 	case c.DataLoss:
@@ -50,8 +57,10 @@ func (c Change) RiskRank() int {
 		return 1
 	case c.Action == Replace:
 		return 2
+	case c.Disrupts():
+		return 3
 	}
-	return 3
+	return 4
 }
 
 // LosesData reports whether any layer of the plan deletes or replaces something that holds

@@ -106,6 +106,9 @@ type SaltPart struct {
 	Pillar map[string]any `json:"pillar,omitempty"`
 	// Targets are the minions to apply to; empty means the configured default.
 	Targets []string `json:"targets,omitempty"`
+	// HoldsData are the paths on the minions that hold data (a mount point, a device such as
+	// /dev/vg0/data-nextcloud): a state that formats, unmounts or removes one loses it.
+	HoldsData []string `json:"holds_data,omitempty"`
 }
 
 // TerraformPart is a Terraform module with its variables.

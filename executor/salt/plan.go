@@ -97,9 +97,10 @@ func (l *Layer) Plan(ctx context.Context, spec executor.Spec) (executor.LayerPla
 		if tgt, tgtType, _ := l.target(r.unit); tgtType == "glob" && !slices.Contains(summaries, targetNote(tgt, r.on)) {
 			summaries = append(summaries, targetNote(tgt, r.on))
 		}
+		low := l.triggerIndex(ctx, r)
 		for _, m := range r.rets {
 			ps.States += len(m.States)
-			p.Changes = append(p.Changes, changesOf(r.unit.Service, m)...)
+			p.Changes = append(p.Changes, changesOf(r.unit, m, low[m.Minion])...)
 			summaries = append(summaries, minionSummary(m))
 		}
 	}
@@ -132,7 +133,7 @@ func (l *Layer) Drift(ctx context.Context, spec executor.Spec) (executor.LayerDr
 	}
 	for _, r := range runs {
 		for _, m := range r.rets {
-			d.Changes = append(d.Changes, changesOf(r.unit.Service, m)...)
+			d.Changes = append(d.Changes, changesOf(r.unit, m, nil)...)
 		}
 	}
 	d.Status = executor.DriftClean
@@ -143,18 +144,49 @@ func (l *Layer) Drift(ctx context.Context, spec executor.Spec) (executor.LayerDr
 }
 
 // changesOf lists a minion's states that would change (Update) or fail (NoOp, "would fail:
-// ..."), in execution order. Addresses are "<minion>: <state>".
-func changesOf(service string, m minionReturn) []executor.Change {
+// ..."), in execution order. Addresses are "<minion>: <state>". A state that would restart a
+// service, change a mount or format or remove a volume says so in Forces (naming its
+// triggers from low, the minion's compiled states, when known), with the action that fits and
+// DataLoss when it touches a path the unit says holds data.
+func changesOf(u executor.Unit, m minionReturn, low lowIndex) []executor.Change {
 	var out []executor.Change
 	for _, s := range m.States {
 		switch {
 		case s.failed():
-			out = append(out, executor.Change{Unit: service, Action: executor.NoOp, Address: m.Minion + ": " + s.display(), Detail: "would fail: " + firstLine(s.Comment)})
+			out = append(out, executor.Change{Unit: u.Service, Action: executor.NoOp, Address: m.Minion + ": " + s.display(), Detail: "would fail: " + firstLine(s.Comment)})
 		case s.wouldChange():
-			out = append(out, executor.Change{Unit: service, Action: executor.Update, Address: m.Minion + ": " + s.display(), Detail: firstLine(s.Comment)})
+			c := executor.Change{Unit: u.Service, Action: executor.Update, Address: m.Minion + ": " + s.display(), Detail: firstLine(s.Comment)}
+			if r, ok := assess(s, m, low, u.Salt.HoldsData); ok {
+				c.Action, c.Forces, c.DataLoss = r.action, r.forces, r.dataLoss
+			}
+			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// triggerIndex compiles a unit's state on the minions whose dry run would restart a service,
+// so that the plan can name what triggers the restart. Failing that, the restart is still
+// marked, without its triggers.
+func (l *Layer) triggerIndex(ctx context.Context, r unitRun) map[string]lowIndex {
+	var on []string
+	for _, m := range r.rets {
+		if needsTriggers(m) {
+			on = append(on, m.Minion)
+		}
+	}
+	if len(on) == 0 {
+		return nil
+	}
+	_, sls, err := l.slsFor(r.unit)
+	if err == nil {
+		var low map[string]lowIndex
+		if low, err = l.lowStates(ctx, sls, on, r.unit.Salt.Pillar); err == nil {
+			return low
+		}
+	}
+	executor.Log(ctx, l.log).Warn("cannot name what triggers a restart", "unit", r.unit.Service, "err", err)
+	return nil
 }
 
 // minionSummary is one minion's part of the preview line: "node1: 3 states would change

@@ -1,0 +1,49 @@
+package bot_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/eosbot/eos/bot/eostest"
+	"github.com/eosbot/eos/executor"
+)
+
+// A Salt state whose watch would restart a service is read first on the real master: the line
+// after the preview's heading names the service, why it would restart and which file triggers
+// it (the watch names the file's state by ID, the line by its path); when the file already holds what is declared, no such line.
+func TestSaltRestartIsAmongThePreviewsFirstLines(t *testing.T) {
+	layer, minion, data := saltLayer(t)
+	root := filepath.Join(data, "srv", "webcfg")
+	conf := filepath.Join(root, "webcfg.conf")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	if err := os.WriteFile(conf, []byte("port=8080\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := eostest.New(t, eostest.Options{Layers: []executor.Layer{layer}, CatalogDirs: []string{"testdata/saltrisk"}})
+
+	calm, _ := preview(t, h, "alice", "@eos create webcfg")
+	if strings.Contains(calm.Text, "↻") || strings.Contains(calm.Text, "would restart") {
+		t.Errorf("the configuration is unchanged, yet the preview warns of a restart:\n%s", calm.Text)
+	}
+	h.Say("alice", "@eos cancel")
+
+	p, id := preview(t, h, "alice", "@eos create webcfg --port 9090")
+	want := "↻ disrupts webcfg " + minion + ": service.running webcfg-service (eos-demo-webcfg) — service eos-demo-webcfg would restart (watch: file " + conf + ")"
+	if ls := lines(p); len(ls) < 2 || ls[1] != want {
+		t.Errorf("the line after the heading should be\n%s\n in:\n%s", want, p.Text)
+	}
+	after := h.Last()
+	h.Say("alice", "@eos plan "+id+" full")
+	full := h.WaitText(after, "Plan "+id)
+	if !strings.Contains(full.Text, "service eos-demo-webcfg would restart (watch: file "+conf+")") {
+		t.Errorf("the full plan does not say the service would restart:\n%s", full.Text)
+	}
+	if b, _ := os.ReadFile(conf); string(b) != "port=8080\n" {
+		t.Errorf("planning changed %s: %q", conf, b)
+	}
+}
