@@ -127,7 +127,7 @@ func unitOf(r *catalog.Rendered, nodes []string) executor.Unit {
 		u.Secrets = append(u.Secrets, s.Name)
 	}
 	if r.Salt != nil {
-		u.Salt = &executor.SaltPart{State: r.Salt.State, Text: r.Salt.Text, Pillar: r.Salt.Pillar, Targets: nodes}
+		u.Salt = &executor.SaltPart{State: r.Salt.State, Text: r.Salt.Text, Pillar: r.Salt.Pillar, Targets: nodes, HoldsData: r.Salt.HoldsData}
 	}
 	if r.Terraform != nil {
 		u.Terraform = &executor.TerraformPart{Files: r.Terraform.Files, Vars: r.Terraform.Vars, HoldsData: r.Terraform.HoldsData}

@@ -96,6 +96,10 @@ type Variant struct {
 	HoldsData []string
 	// HoldsDataRange is where holds_data is written, or the block without one.
 	HoldsDataRange hcl.Range
+	// HoldsDataPaths, for a Salt variant, is its holds_data expression: the paths on the
+	// minions that hold data (mount points, devices), evaluated at render with the flags, like
+	// the pillar ("/srv/${service.name}"). Nil when the variant keeps none.
+	HoldsDataPaths hcl.Expression
 }
 
 // Blueprint is one service or operation of the catalog: a folder with a manifest.hcl and the

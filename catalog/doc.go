@@ -155,6 +155,11 @@
 // every name to be a resource of that module and, once one variant marks any, every variant to
 // say which of its own hold data (holds_data = [] for none).
 //
+// In a salt block (or its variants) holds_data lists paths on the minion instead, evaluated
+// like the pillar: holds_data = ["/srv/${service.name}", "/dev/vg0/data-${service.name}"]. A
+// state that formats, unmounts or removes one of them is data loss in the preview, like a
+// Terraform volume destroyed; each entry must be an absolute, clean path.
+//
 // The nomad block has variants the same way: its job is "local" (the shipped blueprints run a
 // small real process on the raw_exec driver there, which a Nomad dev agent has, serving a page
 // that names the service), and variant blocks name other jobs ("production" runs the real

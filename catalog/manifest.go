@@ -292,7 +292,7 @@ func (d *decoder) part(blk *hcl.Block) *Part {
 func (d *decoder) partContent(blk *hcl.Block, blocks []hcl.BlockHeaderSchema) (*Part, *hcl.BodyContent) {
 	names := partSchemas[blk.Type]
 	attrs := []hcl.AttributeSchema{{Name: names[0], Required: true}, {Name: names[1]}}
-	if blk.Type == "terraform" {
+	if blk.Type == "terraform" || blk.Type == "salt" {
 		attrs = append(attrs, hcl.AttributeSchema{Name: holdsDataAttr})
 	}
 	content, hds := blk.Body.Content(&hcl.BodySchema{Attributes: attrs, Blocks: blocks})
@@ -316,8 +316,14 @@ func (d *decoder) variantPart(blk *hcl.Block) (*Part, []Variant) {
 	p, content := d.partContent(blk, []hcl.BlockHeaderSchema{{Type: "variant", LabelNames: []string{"name"}}})
 	variants := []Variant{{Name: DefaultVariant, Path: p.Path, Range: p.Range}}
 	vattrs := []hcl.AttributeSchema{{Name: attr, Required: true}}
-	if blk.Type == "terraform" {
+	switch blk.Type {
+	case "terraform":
 		variants[0].HoldsData, variants[0].HoldsDataRange = d.holdsData(content.Attributes[holdsDataAttr], blk.DefRange)
+		vattrs = append(vattrs, hcl.AttributeSchema{Name: holdsDataAttr})
+	case "salt":
+		if a := content.Attributes[holdsDataAttr]; a != nil {
+			variants[0].HoldsDataPaths, variants[0].HoldsDataRange = a.Expr, a.Expr.Range()
+		}
 		vattrs = append(vattrs, hcl.AttributeSchema{Name: holdsDataAttr})
 	}
 	seen := map[string]hcl.Range{}
@@ -341,8 +347,11 @@ func (d *decoder) variantPart(blk *hcl.Block) (*Part, []Variant) {
 			v.Path, _ = d.str(a)
 			v.Range = a.Expr.Range()
 		}
-		if blk.Type == "terraform" {
-			v.HoldsData, v.HoldsDataRange = d.holdsData(vc.Attributes[holdsDataAttr], vb.DefRange)
+		switch a := vc.Attributes[holdsDataAttr]; {
+		case blk.Type == "terraform":
+			v.HoldsData, v.HoldsDataRange = d.holdsData(a, vb.DefRange)
+		case blk.Type == "salt" && a != nil:
+			v.HoldsDataPaths, v.HoldsDataRange = a.Expr, a.Expr.Range()
 		}
 		variants = append(variants, v)
 	}

@@ -55,6 +55,9 @@ type RenderedSalt struct {
 	State   string // path in the blueprint folder
 	Text    string
 	Pillar  map[string]any
+	// HoldsData are the variant's paths on the minions that hold data (Variant.HoldsDataPaths,
+	// evaluated): absolute mount points and devices.
+	HoldsData []string
 }
 
 // RenderedTerraform is the module and its variables (written as terraform.tfvars.json).
@@ -120,6 +123,9 @@ func (b *Blueprint) Render(req Request) (*Rendered, error) {
 		r.Salt = &RenderedSalt{Variant: v.Name, State: v.Path}
 		if r.Salt.Text, err = b.readFile(v.Path); err == nil {
 			r.Salt.Pillar, err = b.object(ctx, p.Data)
+		}
+		if err == nil {
+			r.Salt.HoldsData, err = b.paths(ctx, v.HoldsDataPaths)
 		}
 	}
 	if p := b.Terraform; p != nil && err == nil {
@@ -317,6 +323,31 @@ func (b *Blueprint) object(ctx *hcl.EvalContext, expr hcl.Expression) (map[strin
 		return nil, b.bug(hcl.Diagnostics{exprDiag(expr, err.Error())})
 	}
 	return g.(map[string]any), nil
+}
+
+// paths evaluates a Salt holds_data expression into absolute, clean paths.
+func (b *Blueprint) paths(ctx *hcl.EvalContext, expr hcl.Expression) ([]string, error) {
+	if expr == nil {
+		return nil, nil
+	}
+	v, hds := expr.Value(ctx)
+	if hds.HasErrors() {
+		return nil, b.bug(hds)
+	}
+	g, err := toGo(v)
+	list, ok := g.([]any)
+	if err != nil || !ok {
+		return nil, b.bug(hcl.Diagnostics{exprDiag(expr, `holds_data must be a list of paths, like ["/srv/${service.name}"]`)})
+	}
+	out := make([]string, 0, len(list))
+	for _, x := range list {
+		p, ok := x.(string)
+		if !ok || !path.IsAbs(p) || path.Clean(p) != p {
+			return nil, b.bug(hcl.Diagnostics{exprDiag(expr, fmt.Sprintf("holds_data entry %v is not an absolute, clean path on the minion (a mount point or a device)", x))})
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }
 
 func exprDiag(expr hcl.Expression, msg string) *hcl.Diagnostic {

@@ -42,6 +42,24 @@ func TestRenderVariants(t *testing.T) {
 	}
 }
 
+// A Salt variant names the paths on the minion that hold data, evaluated like its pillar; the
+// local variant, which touches no volume, names none.
+func TestRenderSaltHoldsData(t *testing.T) {
+	nc := service(t, loadEmbedded(t), "nextcloud")
+	for variant, want := range map[string][]string{
+		"local":      nil,
+		"production": {"/srv/nextcloud", "/dev/vg0/data-nextcloud"},
+	} {
+		r, err := nc.Render(Request{Env: "production", Variant: variant})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(r.Salt.HoldsData, want) {
+			t.Errorf("%s: salt holds data = %v, want %v", variant, r.Salt.HoldsData, want)
+		}
+	}
+}
+
 func TestRenderUnknownVariant(t *testing.T) {
 	c := loadEmbedded(t)
 	_, err := c.Resolve(service(t, c, "grafana"), Request{Variant: "aws"})

@@ -30,6 +30,9 @@ service "jenkins" {
     state = "salt/local.sls"
     variant "production" {
       state = "salt/jenkins.sls"
+      # Its logical volume and mount point: a state that formats, unmounts or removes them
+      # loses the data, and the preview says so first (vg0 is the state's default group).
+      holds_data = ["/srv/${service.name}", "/dev/vg0/data-${service.name}"]
     }
     pillar = {
       lv_name     = "data-${service.name}"
