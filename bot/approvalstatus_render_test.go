@@ -4,24 +4,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/eosbot/eos/adapters"
-	"github.com/eosbot/eos/adapters/discord"
-	"github.com/eosbot/eos/adapters/mattermost"
 	"github.com/eosbot/eos/bot/store"
 )
 
 // approvalStates are a preview as posted and as it is edited at each change of its approval
 // status, under a rule of two approvals from @bob, @dave or group:sre.
-func approvalStates() []struct {
-	name string
-	doc  adapters.Doc
-} {
+func approvalStates() []namedDoc {
 	ep := EnvPolicy{Approvers: []string{"bob", "dave", "group:sre"}, Approvals: 2}
 	vote := func(user string) store.Vote { return store.Vote{User: user, UserID: "u-" + user, At: at} }
-	var out []struct {
-		name string
-		doc  adapters.Doc
-	}
+	var out []namedDoc
 	for _, s := range []struct {
 		name   string
 		change func(p *store.Plan)
@@ -47,35 +38,14 @@ func approvalStates() []struct {
 		if s.name != "posted" {
 			doc.Attachment = nil // as showStatus edits it
 		}
-		out = append(out, struct {
-			name string
-			doc  adapters.Doc
-		}{s.name, doc})
+		out = append(out, namedDoc{s.name, doc})
 	}
 	return out
 }
 
 // The preview's rule and every state of its status line, as each platform shows them.
 func TestApprovalStatusGolden(t *testing.T) {
-	platforms := []struct {
-		name, file string
-		render     func(adapters.Doc) string
-	}{
-		{"console", "approval_status.console.golden", func(d adapters.Doc) string { return d.Plain() }},
-		{"mattermost", "approval_status.mattermost.golden", mattermost.Render},
-		{"discord", "approval_status.discord.golden", discord.Render},
-		{"slack", "approval_status.slack.golden.json", slackJSON(t)},
-	}
-	states := approvalStates()
-	for _, p := range platforms {
-		t.Run(p.name, func(t *testing.T) {
-			var b strings.Builder
-			for _, s := range states {
-				b.WriteString("=== " + s.name + "\n" + strings.TrimRight(p.render(s.doc), "\n") + "\n")
-			}
-			goldenText(t, p.file, b.String())
-		})
-	}
+	goldenPerPlatform(t, "approval_status", approvalStates())
 }
 
 // Each state's status line says what it must, and the rule line never changes.

@@ -71,10 +71,7 @@ func TestDigestThreadGolden(t *testing.T) {
 	results := digestFixture()
 	v := viewWith(results, map[string]string{"production/nextcloud": "drifted", "staging/grafana": "drifted"})
 	headline := append([]serviceDrift{snoozedFixture(v)}, results...)
-	docs := []struct {
-		name string
-		doc  adapters.Doc
-	}{
+	docs := []namedDoc{
 		{"headline", digestDoc(headline, v, at, at, false)},
 		{"headline_single", digestDoc([]serviceDrift{results[0], results[2]}, digestView{}, at, at, false)},
 		{"reply_drifted", serviceDriftDoc(results[0])},
@@ -82,24 +79,7 @@ func TestDigestThreadGolden(t *testing.T) {
 		{"wrench_on_headline", reply(severalDrifted([]string{"staging/grafana", "production/jenkins"}))},
 		{"wrench_pending", reply(alreadyAsked("grafana", "staging", "reconcile", &store.Claim{User: "alice", At: at, PlanID: "7f3a9c21"}))},
 	}
-	platforms := []struct {
-		name, file string
-		render     func(adapters.Doc) string
-	}{
-		{"console", "digest_thread.console.golden", func(d adapters.Doc) string { return d.Plain() }},
-		{"mattermost", "digest_thread.mattermost.golden", mattermost.Render},
-		{"discord", "digest_thread.discord.golden", discord.Render},
-		{"slack", "digest_thread.slack.golden.json", slackJSON(t)},
-	}
-	for _, p := range platforms {
-		t.Run(p.name, func(t *testing.T) {
-			var b strings.Builder
-			for _, d := range docs {
-				b.WriteString("=== " + d.name + "\n" + strings.TrimRight(p.render(d.doc), "\n") + "\n")
-			}
-			goldenText(t, p.file, b.String())
-		})
-	}
+	goldenPerPlatform(t, "digest_thread", docs)
 }
 
 func slackJSON(t *testing.T) func(adapters.Doc) string {
@@ -170,5 +150,28 @@ func TestServiceDriftDocCutsLongReasons(t *testing.T) {
 	got := doc.Plain()
 	if !strings.Contains(got, "… 29 more lines") || strings.Contains(got, "last") {
 		t.Errorf("reason not cut to %d lines:\n%s", reasonLines, got)
+	}
+}
+
+// goldenPerPlatform renders docs through each platform's real renderer and compares the result
+// with testdata/BASE.{console,mattermost,discord}.golden and BASE.slack.golden.json.
+func goldenPerPlatform(t *testing.T, base string, docs []namedDoc) {
+	t.Helper()
+	for _, p := range []struct {
+		name, file string
+		render     func(adapters.Doc) string
+	}{
+		{"console", base + ".console.golden", func(d adapters.Doc) string { return d.Plain() }},
+		{"mattermost", base + ".mattermost.golden", mattermost.Render},
+		{"discord", base + ".discord.golden", discord.Render},
+		{"slack", base + ".slack.golden.json", slackJSON(t)},
+	} {
+		t.Run(p.name, func(t *testing.T) {
+			var b strings.Builder
+			for _, d := range docs {
+				b.WriteString("=== " + d.name + "\n" + strings.TrimRight(p.render(d.doc), "\n") + "\n")
+			}
+			goldenText(t, p.file, b.String())
+		})
 	}
 }

@@ -8,8 +8,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -30,13 +28,7 @@ func TestEosReplicasOnNomadFailOver(t *testing.T) {
 	t.Parallel()
 	addr := nomadAgent(t)
 	dsn := pgtest.Database(t)
-	bin := filepath.Join(t.TempDir(), "eos")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/eos")
-	build.Dir = ".."
-	build.Env = append(os.Environ(), "GOTOOLCHAIN=local")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building eos: %v\n%s", err, out)
-	}
+	bin := eosBinary(t)
 	tmpl, err := os.ReadFile("../deploy/eos-raw_exec.nomad.hcl")
 	if err != nil {
 		t.Fatal(err)

@@ -221,13 +221,7 @@ func TestNomadJobChangedBeforeApprovalIsNotOverwritten(t *testing.T) {
 func TestEosRunsAsANomadJob(t *testing.T) {
 	t.Parallel()
 	addr := nomadAgent(t)
-	bin := filepath.Join(t.TempDir(), "eos")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/eos")
-	build.Dir = ".."
-	build.Env = append(os.Environ(), "GOTOOLCHAIN=local")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building eos: %v\n%s", err, out)
-	}
+	bin := eosBinary(t)
 	tmpl, err := os.ReadFile("../deploy/eos-raw_exec.nomad.hcl")
 	if err != nil {
 		t.Fatal(err)
@@ -355,6 +349,19 @@ func TestShippedEosJobIsAcceptedByNomad(t *testing.T) {
 			t.Errorf("%s: plan = %s %q, %v; want %q that cannot be placed for want of docker", file, plan.Status, plan.Summary, err, group)
 		}
 	}
+}
+
+// eosBinary builds the eos command into the test's temporary directory.
+func eosBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "eos")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/eos")
+	build.Dir = ".."
+	build.Env = append(os.Environ(), "GOTOOLCHAIN=local")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building eos: %v\n%s", err, out)
+	}
+	return bin
 }
 
 // freePort is a loopback TCP port nothing listens on now.

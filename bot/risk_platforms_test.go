@@ -67,24 +67,7 @@ type namedDoc struct {
 // One preview with a replacement and what forces it, a data-loss warning, the rule it is
 // judged by and its live status edits, as every platform shows it.
 func TestRiskPreviewPlatformGolden(t *testing.T) {
-	states := riskStates()
-	for _, p := range []struct {
-		name, file string
-		render     func(adapters.Doc) string
-	}{
-		{"console", "preview_risk.console.golden", func(d adapters.Doc) string { return d.Plain() }},
-		{"mattermost", "preview_risk.mattermost.golden", mattermost.Render},
-		{"discord", "preview_risk.discord.golden", discord.Render},
-		{"slack", "preview_risk.slack.golden.json", slackJSON(t)},
-	} {
-		t.Run(p.name, func(t *testing.T) {
-			var b strings.Builder
-			for _, s := range states {
-				b.WriteString("=== " + s.name + "\n" + strings.TrimRight(p.render(s.doc), "\n") + "\n")
-			}
-			goldenText(t, p.file, b.String())
-		})
-	}
+	goldenPerPlatform(t, "preview_risk", riskStates())
 }
 
 // Every state of the risky preview names the replacement, what forces it, the data loss and

@@ -70,7 +70,7 @@ func serveCmd(loadCfg func() (*Config, error)) *cobra.Command {
 			if cfg.consoleEnabled() {
 				as = append(as, newConsole(a, cfg.Console.User, "", cmd))
 			}
-			log.Info("eos serving", "version", version, "adapters", len(as), "data_dir", cfg.DataDir)
+			log.Info("eos serving", "version", version, "adapters", len(as), "store", a.store.Kind(), "data_dir", cfg.DataDir)
 			a.engine.LogPolicy(log)
 			stop, err := serveOps(cmd.Context(), cfg.Listen, a, log)
 			if err != nil {

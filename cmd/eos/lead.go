@@ -66,7 +66,7 @@ const stepDownGrace = 10 * time.Second
 // nothing left over from the term it lost.
 func (a *app) serveReplica(ctx context.Context, as ...adapters.Adapter) error {
 	l := a.leader
-	a.log.Info("standing by: waiting to lead", "store", "postgres")
+	a.log.Info("standing by: waiting to lead", "store", a.store.Kind())
 	term, err := l.el.Campaign(ctx)
 	if err != nil {
 		if ctx.Err() != nil {
