@@ -1,7 +1,7 @@
 // Package adapters owns the platform-neutral chat model: who said what where (Message, Reaction,
 // PostRef, User), the rich message Eos posts (Doc), and the small interfaces a chat platform
 // implements (Adapter, plus the optional Editor, Threader, Reactor, ReactionReader, Deleter,
-// GroupResolver, UserResolver and Connection), and the optional ChangeHandler through which a
+// GroupResolver, UserResolver, Whisperer, ChannelViewer and Connection), and the optional ChangeHandler through which a
 // handler hears of posts edited or deleted. Cursors is the one interface a store implements
 // for the adapters: where each channel's catch-up starts after a restart or a failover.
 //
@@ -213,4 +213,21 @@ func CanonicalEmoji(s string) string {
 		return "-1"
 	}
 	return s
+}
+
+// Whisperer is implemented by platforms that can send one person a message nobody else sees:
+// a direct message (Mattermost, Discord), an ephemeral message in the channel (Slack), the
+// console's own terminal. Eos sends sign-in links for the status page only this way; on a
+// platform without it, `@eos web` says so and sends nothing. near is the post the person
+// asked in (an ephemeral message appears beside it); to is judged by its ID, never its Name.
+type Whisperer interface {
+	Whisper(ctx context.Context, to User, near PostRef, doc Doc) error
+}
+
+// ChannelViewer is implemented by platforms that can say whether a person may read a channel
+// now (a member of a private channel, anyone in the team for a public one, a role with the
+// right to view a Discord channel). The status page shows a person only the plans and runs
+// of channels the platform confirms they can read; an error counts as "no" (fail closed).
+type ChannelViewer interface {
+	CanView(ctx context.Context, user User, channel string) (bool, error)
 }

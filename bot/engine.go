@@ -72,6 +72,8 @@ type Config struct {
 	// one process that always does. With it every message is claimed in the store before it is
 	// answered (a message is answered at most once across replicas).
 	Leader Leadership
+	// Web configures the status page's links and sign-in (webapi.go).
+	Web WebConfig
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 	// Logger receives structured logs (default: discard).

@@ -22,6 +22,7 @@ var mayImport = map[string][]string{
 	"bot/store/pgtest": nil, // test support: anything
 	"bot":              {"adapters", "intents", "catalog", "executor", "bot/store"},
 	"bot/eostest":      nil, // test support: anything
+	"bot/web":          {"adapters", "executor", "catalog", "bot", "bot/store"}, // the status page: reads the engine
 	"cmd/":             nil, // wiring: anything
 }
 

@@ -1,0 +1,65 @@
+package bot
+
+import (
+	"context"
+	"time"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/executor"
+)
+
+// What the status page (package bot/web) reads from the engine. The page only reads: it
+// never approves, cancels or runs anything; approval stays a reaction in chat.
+
+// WebConfig configures the status page's links and sign-in.
+type WebConfig struct {
+	// URL is the page's public address ("https://eos.example.org"). When set, every preview
+	// links to its plan's page; empty, nothing in chat links to the page.
+	URL string
+	// SignInURL is the address `@eos web` links point at: URL when that is set, else the local
+	// address the page is served on. Empty means the page is off, and `@eos web` says so.
+	SignInURL string
+	// LinkTTL is how long a sign-in link stays usable (default 5 minutes); it works once.
+	LinkTTL time.Duration
+	// SessionTTL is how long a signed-in session lasts (default 8 hours).
+	SessionTTL time.Duration
+}
+
+// RunUpdate is one thing that happened in a run, for a page watching it live.
+type RunUpdate struct {
+	// Event is a layer's progress step; zero when the update is only a line of output or the end.
+	Event executor.Event `json:"event,omitzero"`
+	// Line is a line of a layer's own output (Terraform's messages, a Salt state's result).
+	Line  string             `json:"line,omitempty"`
+	Layer executor.LayerName `json:"layer,omitempty"`
+	// Finished is set on the last update of a run: its outcome is in the store.
+	Finished bool      `json:"finished,omitempty"`
+	Time     time.Time `json:"time"`
+}
+
+// Store is the engine's store, for the page to read.
+func (e *Engine) Store() *store.Store { return e.st }
+
+// Web is the status page's configuration, defaults filled in.
+func (e *Engine) Web() WebConfig { return e.cfg.Web }
+
+// MaySee reports whether person may see the plans and runs asked in channel of platform: the
+// person's platform is that platform and it confirms they can read the channel now, or they
+// can read one of that platform's ops channels (Config.OpsChannels), which see everything.
+// Anything the platform cannot confirm is no.
+func (e *Engine) MaySee(ctx context.Context, person store.WebPerson, platform, channel string) bool {
+	return false // TODO(web): adapters.ChannelViewer
+}
+
+// Watch follows run id live: past is what happened so far in this process (empty when the
+// run started elsewhere or before this process), live brings what happens next until the
+// run finishes (a RunUpdate with Finished, then the channel is closed) or stop is called.
+func (e *Engine) Watch(id string) (past []RunUpdate, live <-chan RunUpdate, stop func()) {
+	ch := make(chan RunUpdate)
+	return nil, ch, func() {} // TODO(web): publish from the run's tracker
+}
+
+// FullPlan is the full plan of p as chat shows it for `plan ID full`: every change with every
+// attribute, sensitive values masked.
+func FullPlan(p *store.Plan) adapters.Doc { return fullPlanDoc(p) }
