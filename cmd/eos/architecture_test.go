@@ -21,9 +21,9 @@ var mayImport = map[string][]string{
 	"bot/leader":       {},  // the election: PostgreSQL only
 	"bot/store/pgtest": nil, // test support: anything
 	"bot":              {"adapters", "intents", "catalog", "executor", "bot/store"},
-	"bot/eostest":      nil, // test support: anything
+	"bot/eostest":      nil,                                                     // test support: anything
 	"bot/web":          {"adapters", "executor", "catalog", "bot", "bot/store"}, // the status page: reads the engine
-	"cmd/":             nil, // wiring: anything
+	"cmd/":             nil,                                                     // wiring: anything
 }
 
 func TestImportRules(t *testing.T) {
