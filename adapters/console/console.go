@@ -74,10 +74,11 @@ type Adapter struct {
 	// preview) must never reach a post of a later session that happens to have its number.
 	session string
 
-	mu      sync.Mutex
-	posts   []*Post
-	changed chan struct{} // closed and replaced on every change
-	out     *bufio.Writer
+	mu       sync.Mutex
+	posts    []*Post
+	whispers []Whisper
+	changed  chan struct{} // closed and replaced on every change
+	out      *bufio.Writer
 }
 
 var (
@@ -89,6 +90,8 @@ var (
 	_ adapters.Deleter        = (*Adapter)(nil)
 	_ adapters.GroupResolver  = (*Adapter)(nil)
 	_ adapters.UserResolver   = (*Adapter)(nil)
+	_ adapters.Whisperer      = (*Adapter)(nil)
+	_ adapters.ChannelViewer  = (*Adapter)(nil)
 )
 
 // New makes a console adapter.
