@@ -24,6 +24,9 @@ type api interface {
 	SaveReaction(ctx context.Context, reaction *model.Reaction) (*model.Reaction, *model.Response, error)
 	GetReactions(ctx context.Context, postID string) ([]*model.Reaction, *model.Response, error)
 	DeletePost(ctx context.Context, postID string) (*model.Response, error)
+	CreateDirectChannel(ctx context.Context, userID1, userID2 string) (*model.Channel, *model.Response, error)
+	GetChannelMember(ctx context.Context, channelID, userID, etag string) (*model.ChannelMember, *model.Response, error)
+	GetTeamMember(ctx context.Context, teamID, userID, etag string) (*model.TeamMember, *model.Response, error)
 	// DoAPIGet reaches endpoints the client has no method for (groups filtered by member).
 	DoAPIGet(ctx context.Context, url, etag string) (*http.Response, error)
 }
