@@ -1,5 +1,6 @@
 // Package slackfake is a small, honest stand-in for the parts of Slack the Eos Slack adapter
-// calls: the Web API methods (auth.test, users.info, users.list, conversations.info, chat.postMessage,
+// calls: the Web API methods (auth.test, users.info, users.list, conversations.info, conversations.members,
+// chat.postMessage, chat.postEphemeral,
 // chat.update, chat.delete, reactions.add, reactions.get, usergroups.list,
 // apps.connections.open), with the payload shapes of
 // Slack's documentation, and a Socket Mode websocket that says hello, sends events_api envelopes
@@ -39,12 +40,20 @@ type Fake struct {
 	Users     map[string]User
 	UserLists int
 	channels  map[string]string // id → name
-	posts     []Call            // chat.postMessage
-	updates   []Call            // chat.update
-	reacted   []Call            // reactions.add
-	deleted   []Deletion        // chat.delete
-	said      map[string]string // channel/ts → user, of the messages people sent (Send)
-	Reactions map[string][]Reaction
+	// Conversations are what conversations.info and conversations.members say of a channel
+	// besides its name (AddConversation); a channel without one is public, with no members.
+	// MembersPage caps a page of conversations.members (default 100); MemberLists counts the
+	// pages served.
+	Conversations map[string]Conversation
+	MembersPage   int
+	MemberLists   int
+	ephemerals    []Call            // chat.postEphemeral
+	posts         []Call            // chat.postMessage
+	updates       []Call            // chat.update
+	reacted       []Call            // reactions.add
+	deleted       []Deletion        // chat.delete
+	said          map[string]string // channel/ts → user, of the messages people sent (Send)
+	Reactions     map[string][]Reaction
 	// UserGroups are the workspace's user groups (usergroups.list); GroupLists counts the
 	// calls.
 	UserGroups []UserGroup
@@ -66,6 +75,9 @@ type User struct {
 	Name    string `json:"name"`
 	IsBot   bool   `json:"is_bot"`
 	Deleted bool   `json:"deleted"` // deactivated
+	// IsRestricted and IsUltraRestricted mark guests (multi- and single-channel).
+	IsRestricted      bool `json:"is_restricted"`
+	IsUltraRestricted bool `json:"is_ultra_restricted"`
 }
 
 // Reaction is one emoji of a reactions.get message object.
@@ -93,7 +105,9 @@ type Deletion struct {
 // Call is one recorded Web API Call.
 type Call struct {
 	Channel, TS, ThreadTS, Text, Name string
-	Blocks                            []json.RawMessage
+	// User is the one person who sees an ephemeral message (chat.postEphemeral).
+	User   string
+	Blocks []json.RawMessage
 }
 
 // New starts a fake on loopback with the bot (BotID), alice (UAL), bob (UBO), carol (UCA), secops
@@ -111,9 +125,10 @@ func New(t testing.TB) *Fake {
 			"UCI":  {ID: "UCI", Name: "ci-bot", IsBot: true},
 			"USEC": {ID: "USEC", Name: "secops"},
 		},
-		channels:  map[string]string{"CINFRA001": "infra", "CRANDOM01": "random"},
-		Reactions: map[string][]Reaction{},
-		said:      map[string]string{},
+		channels:      map[string]string{"CINFRA001": "infra", "CRANDOM01": "random"},
+		Conversations: map[string]Conversation{},
+		Reactions:     map[string][]Reaction{},
+		said:          map[string]string{},
 		UserGroups: []UserGroup{
 			{ID: "S0OPS", Handle: "ops", Name: "Operations", Users: []string{"UBO"}},
 			{ID: "S0DBA", Handle: "dba", Name: "Databases", Users: []string{"UCA"}},
@@ -127,6 +142,8 @@ func New(t testing.TB) *Fake {
 	mux.HandleFunc("/api/users.info", f.web(BotToken, f.usersInfo))
 	mux.HandleFunc("/api/users.list", f.web(BotToken, f.usersList))
 	mux.HandleFunc("/api/conversations.info", f.web(BotToken, f.conversationsInfo))
+	mux.HandleFunc("/api/conversations.members", f.web(BotToken, f.conversationsMembers))
+	mux.HandleFunc("/api/chat.postEphemeral", f.web(BotToken, f.postEphemeral))
 	mux.HandleFunc("/api/chat.postMessage", f.web(BotToken, f.postMessage))
 	mux.HandleFunc("/api/chat.update", f.web(BotToken, f.update))
 	mux.HandleFunc("/api/chat.delete", f.webAs([]string{BotToken, AdminUserToken}, f.delete))

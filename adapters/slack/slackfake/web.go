@@ -1,7 +1,7 @@
 package slackfake
 
 // The Web API's plumbing (the token check, answers as JSON) and the methods that describe the
-// workspace: auth.test, users.info, users.list, conversations.info and usergroups.list.
+// workspace: auth.test, users.info, users.list and usergroups.list (conversations in conversations.go).
 
 import (
 	"encoding/json"
@@ -82,15 +82,6 @@ func (f *Fake) usersList(r *http.Request) map[string]any {
 		next = strconv.Itoa(end)
 	}
 	return map[string]any{"ok": true, "members": members, "response_metadata": map[string]any{"next_cursor": next}}
-}
-
-func (f *Fake) conversationsInfo(r *http.Request) map[string]any {
-	id := r.PostForm.Get("channel")
-	name, ok := f.channels[id]
-	if !ok {
-		return fail("channel_not_found")
-	}
-	return map[string]any{"ok": true, "channel": map[string]any{"id": id, "name": name, "is_channel": true}}
 }
 
 // userGroupsList serves usergroups.list: disabled groups only with include_disabled, members
