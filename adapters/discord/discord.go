@@ -47,6 +47,8 @@ var (
 	_ adapters.GroupResolver  = (*Adapter)(nil)
 	_ adapters.UserResolver   = (*Adapter)(nil)
 	_ adapters.Connection     = (*Adapter)(nil)
+	_ adapters.Whisperer      = (*Adapter)(nil)
+	_ adapters.ChannelViewer  = (*Adapter)(nil)
 )
 
 // Config configures an Adapter.

@@ -33,9 +33,10 @@ const (
 	DMChannel   = "300" // a direct message channel
 )
 
-// Role is a guild role.
+// Role is a guild role, with the permissions it grants in every channel of the guild.
 type Role struct {
-	ID, Name string
+	ID, Name    string
+	Permissions int64
 }
 
 // User is a Discord user. Discriminator is "0" (migrated to a unique username) when empty.
@@ -49,6 +50,10 @@ type User struct {
 type Channel struct {
 	ID, Guild, Parent string
 	Type              int // 0 guild text, 1 DM, 11 public thread
+	// Overwrites are the channel's permission overwrites (permission_overwrites).
+	Overwrites []Overwrite
+	// Recipients are the user ids of a DM's other side (recipients).
+	Recipients []string
 }
 
 // Message is a message, as the fake stores it.
@@ -83,6 +88,8 @@ type Fake struct {
 	Nicks map[string]string
 	// RoleLists counts the GET /guilds/{id}/roles calls.
 	RoleLists int
+	// Owner is the id of the guild's owner (owner_id), who has every permission.
+	Owner string
 	// ManageMessages grants the bot Manage Messages in the guild's channels, so it may delete
 	// others' messages there (never in a DM). False, as for a bot nobody granted it.
 	ManageMessages bool
@@ -147,7 +154,9 @@ func New(t testing.TB, intents discordgo.Intent) *Fake {
 	mux.HandleFunc("PATCH /api/v9/channels/{ch}/messages/{id}", f.auth(f.editMessage))
 	mux.HandleFunc("DELETE /api/v9/channels/{ch}/messages/{id}", f.auth(f.deleteMessage))
 	mux.HandleFunc("GET /api/v9/users/@me/guilds", f.auth(f.userGuilds))
+	mux.HandleFunc("GET /api/v9/guilds/{g}", f.auth(f.getGuild))
 	mux.HandleFunc("GET /api/v9/guilds/{g}/roles", f.auth(f.guildRoles))
+	mux.HandleFunc("POST /api/v9/users/@me/channels", f.auth(f.createDM))
 	mux.HandleFunc("GET /api/v9/guilds/{g}/members/{u}", f.auth(f.guildMember))
 	mux.HandleFunc("GET /api/v9/guilds/{g}/members/search", f.auth(f.searchMembers))
 	mux.HandleFunc("POST /api/v9/channels/{ch}/messages/{id}/threads", f.auth(f.startThread))

@@ -56,12 +56,16 @@ func (f *Fake) guildRoles(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.RoleLists++
+	writeJSON(w, 200, f.rolesJSON())
+}
+
+func (f *Fake) rolesJSON() []any {
 	roles := []any{}
 	for i, role := range f.Roles {
 		roles = append(roles, map[string]any{"id": role.ID, "name": role.Name, "color": 0, "hoist": false,
-			"position": i, "permissions": "0", "managed": false, "mentionable": true})
+			"position": i, "permissions": strconv.FormatInt(role.Permissions, 10), "managed": false, "mentionable": true})
 	}
-	writeJSON(w, 200, roles)
+	return roles
 }
 
 func (f *Fake) guildMember(w http.ResponseWriter, r *http.Request) {

@@ -172,7 +172,7 @@ func (f *Fake) startThread(w http.ResponseWriter, r *http.Request) {
 	th := &Channel{ID: m.ID, Guild: parent.Guild, Parent: parent.ID, Type: 11}
 	f.Channels[th.ID] = th
 	f.Threads = append(f.Threads, parent.ID+"/"+m.ID+" "+body.Name)
-	writeJSON(w, 201, channelJSON(th))
+	writeJSON(w, 201, f.channelJSON(th))
 }
 
 func (f *Fake) addReaction(w http.ResponseWriter, r *http.Request) {

@@ -56,13 +56,23 @@ func (f *Fake) getUser(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, 200, userJSON(u))
 }
 
-func channelJSON(c *Channel) map[string]any {
+func (f *Fake) channelJSON(c *Channel) map[string]any {
 	m := map[string]any{"id": c.ID, "type": c.Type}
+	if c.Type == 1 {
+		recipients := []any{}
+		for _, id := range c.Recipients {
+			recipients = append(recipients, userJSON(f.Users[id]))
+		}
+		m["recipients"] = recipients
+	}
 	if c.Guild != "" {
 		m["guild_id"] = c.Guild
 	}
 	if c.Parent != "" {
 		m["parent_id"] = c.Parent
+	}
+	if c.Type != 1 {
+		m["permission_overwrites"] = overwritesJSON(c.Overwrites)
 	}
 	return m
 }
@@ -73,5 +83,5 @@ func (f *Fake) getChannel(w http.ResponseWriter, r *http.Request) {
 		apiError(w, 404, 10003, "Unknown Channel")
 		return
 	}
-	writeJSON(w, 200, channelJSON(c))
+	writeJSON(w, 200, f.channelJSON(c))
 }
