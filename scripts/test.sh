@@ -37,6 +37,8 @@ if ! python3 -c 'import jinja2, yaml' 2>/dev/null; then
 	apt-get install -y -qq python3-jinja2 python3-yaml >/dev/null || { apt-get update -qq && apt-get install -y -qq python3-jinja2 python3-yaml >/dev/null; }
 	export PATH=/usr/bin:$PATH
 fi
+# The status page's browser tests drive Debian's chromium (bot/web); it has no server to start.
+scripts/testenv/chromium.sh build
 
 # Builds only happen on a cache miss (Mattermost ~10 minutes, Nomad and Vault several each on
 # two cores); one at a time, so they do not starve each other.

@@ -34,6 +34,14 @@ func serveCmd(loadCfg func() (*Config, error)) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			ln, err := listenOps(cfg.Listen)
+			if err != nil {
+				return err
+			}
+			if ln != nil {
+				defer ln.Close()
+				cfg.servedAt = ln.Addr().String()
+			}
 			a, err := build(cmd.Context(), cfg, log)
 			if err != nil {
 				return err
@@ -72,11 +80,10 @@ func serveCmd(loadCfg func() (*Config, error)) *cobra.Command {
 			}
 			log.Info("eos serving", "version", version, "adapters", len(as), "store", a.store.Kind(), "data_dir", cfg.DataDir)
 			a.engine.LogPolicy(log)
-			stop, err := serveOps(cmd.Context(), cfg.Listen, a, log)
-			if err != nil {
-				return err
+			defer serveOps(cmd.Context(), ln, a, log)()
+			if w := a.engine.Web(); w.SignInURL != "" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "status page: %s/ — sign in with `@%s web`\n", w.SignInURL, cfg.BotName)
 			}
-			defer stop()
 			if a.leader != nil {
 				return a.serveReplica(cmd.Context(), as...)
 			}

@@ -43,6 +43,12 @@ type Config struct {
 	Nomad      *NomadConfig      `hcl:"nomad,block"`
 	Policies   []PolicyConfig    `hcl:"policy,block"`
 	Digests    []DigestConfig    `hcl:"digest,block"`
+	// Web is the status page on the listen address (config_web.go).
+	Web *WebBlock `hcl:"web,block"`
+
+	// servedAt is the address `eos serve` listens on (the page's), set before build; empty
+	// for the other commands and with listen "off".
+	servedAt string
 }
 
 // StoreConfig selects where Eos keeps its state:

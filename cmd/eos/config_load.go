@@ -38,6 +38,12 @@ func (c *Config) applyEnv(getenv func(string) string) {
 	set(&c.BotName, "EOS_BOT_NAME")
 	set(&c.LogLevel, "EOS_LOG_LEVEL")
 	set(&c.Listen, "EOS_LISTEN")
+	if getenv("EOS_WEB_URL") != "" {
+		if c.Web == nil {
+			c.Web = &WebBlock{}
+		}
+		set(&c.Web.URL, "EOS_WEB_URL")
+	}
 	if getenv("EOS_STORE_DSN") != "" || getenv("EOS_STORE_TYPE") != "" {
 		if c.Store == nil {
 			c.Store = &StoreConfig{}

@@ -60,6 +60,10 @@ func loadCatalog(cfg *Config) (*catalog.Catalog, error) {
 // build opens the store, loads and validates the catalog, connects Vault, and wires the
 // layers and the engine. Every wiring mistake surfaces here, before any adapter connects.
 func build(ctx context.Context, cfg *Config, log *slog.Logger) (*app, error) {
+	web, err := cfg.webConfig(cfg.servedAt)
+	if err != nil {
+		return nil, err
+	}
 	cat, err := loadCatalog(cfg)
 	if err != nil {
 		return nil, err
@@ -104,7 +108,7 @@ func build(ctx context.Context, cfg *Config, log *slog.Logger) (*app, error) {
 		Leader:  leading,
 		Catalog: cat, Runner: runner, Store: st, Policy: policy, Environments: cfg.environments(), OpsChannels: cfg.OpsChannels,
 		DefaultEnv: cfg.DefaultEnv, BotName: cfg.BotName, Logger: log, SecretsPath: cfg.secretsPath(), Variants: cfg.Terraform.Variants, Digests: digests,
-		MaxConcurrent: cfg.MaxConcurrent,
+		MaxConcurrent: cfg.MaxConcurrent, Web: web,
 	})
 	if err != nil {
 		st.Close()

@@ -1,0 +1,145 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/executor"
+)
+
+// recentRuns is how many finished runs the overview lists.
+const recentRuns = 10
+
+type overviewData struct {
+	Pending  []*store.Plan
+	Running  []*store.Run
+	Recent   []*store.Run
+	Locks    int
+	Drifted  []store.DriftRecord
+	Services int
+}
+
+func (s *server) overview(w http.ResponseWriter, r *http.Request, v *viewer) {
+	var d overviewData
+	var err error
+	if d.Pending, err = s.st.Plans(func(p *store.Plan) bool { return p.State == store.PlanPending && v.plan(p) }); err != nil {
+		s.fail(w, r, "listing plans", err)
+		return
+	}
+	runs, err := s.st.Runs(func(run *store.Run) bool { return v.planID(run.ID) })
+	if err != nil {
+		s.fail(w, r, "listing runs", err)
+		return
+	}
+	for _, run := range runs {
+		if run.State == store.RunRunning {
+			d.Running = append(d.Running, run)
+		} else if len(d.Recent) < recentRuns {
+			d.Recent = append(d.Recent, run)
+		}
+	}
+	locks, err := s.visibleLocks(v)
+	if err != nil {
+		s.fail(w, r, "listing locks", err)
+		return
+	}
+	d.Locks = len(locks)
+	deployed, err := s.visibleDeployed(v)
+	if err != nil {
+		s.fail(w, r, "listing services", err)
+		return
+	}
+	d.Services = len(deployed)
+	for _, dep := range deployed {
+		last, err := s.st.DriftHistory(dep.Key, 1)
+		if err == nil && len(last) == 1 && last[0].Status == string(executor.DriftDrifted) {
+			d.Drifted = append(d.Drifted, last[0])
+		}
+	}
+	s.render(w, r, http.StatusOK, "overview", v, d)
+}
+
+type planData struct {
+	P      *store.Plan
+	Layers []layerView
+	Run    *store.Run
+}
+
+type layerView struct {
+	Title, Status, Summary string
+	Changes                []changeView
+}
+
+type changeView struct {
+	Action, Unit, Address string
+	Attrs                 []string
+	Forces, Reason, Size  string
+	DataLoss              bool
+}
+
+func (s *server) plan(w http.ResponseWriter, r *http.Request, v *viewer) {
+	p, err := s.st.Plan(r.PathValue("id"))
+	if errors.Is(err, store.ErrNotFound) || err == nil && !v.plan(p) {
+		s.notFound(w, r, v, "There is no plan with this id that you may see.")
+		return
+	}
+	if err != nil {
+		s.fail(w, r, "reading a plan", err)
+		return
+	}
+	d := planData{P: p}
+	if run, err := s.st.Run(p.ID); err == nil {
+		d.Run = run
+	}
+	for _, lp := range p.Plan.Layers {
+		lv := layerView{Title: lp.Layer.Title(), Status: string(lp.Status), Summary: lp.Summary}
+		for _, c := range lp.Changes {
+			lv.Changes = append(lv.Changes, changeView{Action: string(c.Action), Unit: c.Unit, Address: c.Address,
+				Attrs: attrs(c), Forces: c.Forces, Reason: c.Reason, Size: c.Size, DataLoss: c.DataLoss})
+		}
+		d.Layers = append(d.Layers, lv)
+	}
+	s.render(w, r, http.StatusOK, "plan", v, d)
+}
+
+// attrs is every attribute c changes, one a row (values are masked in the store already).
+func attrs(c executor.Change) []string {
+	if c.Attrs != "" {
+		return strings.Split(c.Attrs, "\n")
+	}
+	if c.Detail != "" {
+		return []string{c.Detail}
+	}
+	return nil
+}
+
+type runData struct {
+	R        *store.Run
+	Progress runProgress
+}
+
+func (s *server) run(w http.ResponseWriter, r *http.Request, v *viewer) {
+	id := r.PathValue("id")
+	run, err := s.st.Run(id)
+	if errors.Is(err, store.ErrNotFound) || err == nil && !v.planID(id) {
+		s.notFound(w, r, v, "There is no run with this id that you may see.")
+		return
+	}
+	if err != nil {
+		s.fail(w, r, "reading a run", err)
+		return
+	}
+	p, _ := s.st.Plan(id)
+	prog := progressOf(run, p)
+	past, _, stop := s.src.Watch(id)
+	stop()
+	for _, u := range past {
+		if run.State != store.RunRunning {
+			u.Event = executor.Event{} // the store's results are final; keep only the output
+		}
+		prog.apply(u)
+	}
+	s.render(w, r, http.StatusOK, "run", v, runData{R: run, Progress: prog})
+}

@@ -1,0 +1,101 @@
+package web
+
+import (
+	"errors"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/eosbot/eos/bot/store"
+)
+
+// chartDays is how far back a service's drift chart reaches.
+const chartDays = 30
+
+// visibleDeployed lists the deployed services whose declaring run the person may see.
+func (s *server) visibleDeployed(v *viewer) ([]*store.Deployed, error) {
+	all, err := s.st.AllDeclared()
+	if err != nil {
+		return nil, err
+	}
+	var out []*store.Deployed
+	for _, d := range all {
+		if v.planID(d.RunID) {
+			out = append(out, d)
+		}
+	}
+	slices.SortFunc(out, func(a, b *store.Deployed) int { return strings.Compare(a.Key, b.Key) })
+	return out, nil
+}
+
+// serviceRow is a deployed service with its declared values (flags and arguments; secret
+// flags are never among them).
+type serviceRow struct {
+	D      *store.Deployed
+	Env    string
+	Name   string
+	Values []keyValue
+	Drift  string // the last check's status, or "never checked"
+}
+
+type keyValue struct{ Key, Value string }
+
+func rowOf(s *server, d *store.Deployed) serviceRow {
+	row := serviceRow{D: d, Env: d.Spec.Env, Name: d.Spec.Target, Drift: "never checked"}
+	if env, name, ok := strings.Cut(d.Key, "/"); ok {
+		row.Env, row.Name = env, name
+	}
+	for _, u := range d.Spec.Units {
+		for _, k := range slices.Sorted(maps.Keys(u.Values)) {
+			row.Values = append(row.Values, keyValue{k, u.Values[k]})
+		}
+	}
+	if last, err := s.st.DriftHistory(d.Key, 1); err == nil && len(last) == 1 {
+		row.Drift = last[0].Status
+	}
+	return row
+}
+
+func (s *server) services(w http.ResponseWriter, r *http.Request, v *viewer) {
+	deployed, err := s.visibleDeployed(v)
+	if err != nil {
+		s.fail(w, r, "listing services", err)
+		return
+	}
+	rows := make([]serviceRow, 0, len(deployed))
+	for _, d := range deployed {
+		rows = append(rows, rowOf(s, d))
+	}
+	s.render(w, r, http.StatusOK, "services", v, rows)
+}
+
+type serviceData struct {
+	serviceRow
+	Chart  chart
+	Checks []store.DriftRecord // newest first
+}
+
+func (s *server) service(w http.ResponseWriter, r *http.Request, v *viewer) {
+	key := r.PathValue("env") + "/" + r.PathValue("name")
+	d, err := s.st.Declared(key)
+	if errors.Is(err, store.ErrNotFound) || err == nil && (d.Destroyed || !v.planID(d.RunID)) {
+		s.notFound(w, r, v, "There is no deployed service here that you may see.")
+		return
+	}
+	if err != nil {
+		s.fail(w, r, "reading a service", err)
+		return
+	}
+	hist, err := s.st.DriftHistory(key, 0)
+	if err != nil {
+		s.fail(w, r, "reading drift history", err)
+		return
+	}
+	from := s.now().Add(-chartDays * 24 * time.Hour)
+	hist = slices.DeleteFunc(hist, func(rec store.DriftRecord) bool { return rec.At.Before(from) })
+	checks := slices.Clone(hist)
+	slices.Reverse(checks)
+	s.render(w, r, http.StatusOK, "service", v, serviceData{serviceRow: rowOf(s, d), Chart: driftChart(hist, from, s.now()), Checks: checks})
+}
