@@ -148,6 +148,12 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.ProgressInterval == 0 {
 		cfg.ProgressInterval = time.Second
 	}
+	if cfg.Web.LinkTTL <= 0 {
+		cfg.Web.LinkTTL = defaultLinkTTL
+	}
+	if cfg.Web.SessionTTL <= 0 {
+		cfg.Web.SessionTTL = defaultSessionTTL
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}

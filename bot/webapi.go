@@ -38,6 +38,13 @@ type RunUpdate struct {
 	Time     time.Time `json:"time"`
 }
 
+// The defaults of WebConfig's lifetimes: a link is meant to be clicked at once, a session to
+// last a working day.
+const (
+	defaultLinkTTL    = 5 * time.Minute
+	defaultSessionTTL = 8 * time.Hour
+)
+
 // Store is the engine's store, for the page to read.
 func (e *Engine) Store() *store.Store { return e.st }
 
