@@ -99,7 +99,7 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan)
 		doc = unstoppedNote(doc, by)
 	}
 	e.audit(store.Entry{Kind: "result", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env, Text: doc.Plain()})
-	t.finish(context.WithoutCancel(ctx), doc)
+	t.finish(context.WithoutCancel(ctx), e.withPageLink(doc, "Run details", "runs", run.ID))
 }
 
 // replan plans the approved spec again just before applying. The approval holds only for the
@@ -219,7 +219,9 @@ func newTracker(e *Engine, a adapters.Adapter, run *store.Run, plan executor.Pla
 	return t
 }
 
-func (t *tracker) doc() adapters.Doc { return progressDoc(t.run.ID, t.run.Approvers, t.layers) }
+func (t *tracker) doc() adapters.Doc {
+	return t.e.runLinked(progressDoc(t.run.ID, t.run.Approvers, t.layers), t.run.ID)
+}
 
 // post creates the progress post in the preview's thread and starts the editing loop.
 func (t *tracker) post(ctx context.Context, preview adapters.PostRef) {
