@@ -17,7 +17,9 @@ type testClock struct {
 func (c *testClock) Now() time.Time          { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
 func (c *testClock) Advance(d time.Duration) { c.mu.Lock(); c.now = c.now.Add(d); c.mu.Unlock() }
 
-func line(i int) RunUpdate { return RunUpdate{Layer: executor.Terraform, Line: fmt.Sprintf("line %d", i)} }
+func line(i int) RunUpdate {
+	return RunUpdate{Layer: executor.Terraform, Line: fmt.Sprintf("line %d", i)}
+}
 
 // drain reads ch until it is closed; it fails the test if that takes long.
 func drain(t *testing.T, ch <-chan RunUpdate) []RunUpdate {
