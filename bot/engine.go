@@ -103,6 +103,7 @@ type Engine struct {
 	m        *metrics
 	states   map[string]string // adapter name → running / stopped[: reason]; Health adds the connection
 	watch    *hub              // runs in flight, for status pages watching them (watch.go)
+	views    viewCache         // the platforms' recent answers to "may they view it" (maysee.go)
 }
 
 var _ adapters.Handler = (*Engine)(nil)

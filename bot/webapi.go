@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"context"
 	"time"
 
 	"github.com/eosbot/eos/adapters"
@@ -53,14 +52,6 @@ func (e *Engine) Store() *store.Store { return e.st }
 
 // Web is the status page's configuration, defaults filled in.
 func (e *Engine) Web() WebConfig { return e.cfg.Web }
-
-// MaySee reports whether person may see the plans and runs asked in channel of platform: the
-// person's platform is that platform and it confirms they can read the channel now, or they
-// can read one of that platform's ops channels (Config.OpsChannels), which see everything.
-// Anything the platform cannot confirm is no.
-func (e *Engine) MaySee(ctx context.Context, person store.WebPerson, platform, channel string) bool {
-	return false // TODO(web): adapters.ChannelViewer
-}
 
 // Watch follows run id live: past is what happened so far in this process (empty when the
 // run started elsewhere or before this process), live brings what happens next until the
