@@ -40,5 +40,7 @@ func TestWatchRunThroughEngine(t *testing.T) {
 	if events == 0 {
 		t.Errorf("no Terraform event among %d updates", len(past))
 	}
-	t.Logf("%d updates: %d Terraform events, %d Terraform output lines", len(past), events, lines)
+	if lines == 0 {
+		t.Errorf("no Terraform output line among %d updates", len(past))
+	}
 }
