@@ -102,7 +102,7 @@ func (e *Engine) showStatus(ctx context.Context, id string) bool {
 	if !ok {
 		return false
 	}
-	doc := editedPreview(p, e.cfg.Policy, vaultRow(p.Plan, e.cfg.Runner.SecretsConfigured()))
+	doc := e.planLinked(editedPreview(p, e.cfg.Policy, vaultRow(p.Plan, e.cfg.Runner.SecretsConfigured())), p.ID)
 	if err := ed.Edit(ctx, p.Preview, doc); err != nil {
 		e.log.Warn("editing the preview's approval status", "plan", id, "state", p.State, "err", err)
 		return false

@@ -26,6 +26,8 @@ type chatFake struct {
 	running chan struct{}
 	stopped chan struct{}
 	once    sync.Once
+	// self is the adapter events come from: a fake that embeds this one, or nil for this one.
+	self adapters.Adapter
 }
 
 type fakePost struct {
@@ -60,6 +62,13 @@ func (c *chatFake) Run(ctx context.Context, h adapters.Handler) error {
 	case <-c.stopped:
 	}
 	return nil
+}
+
+func (c *chatFake) adapter() adapters.Adapter {
+	if c.self != nil {
+		return c.self
+	}
+	return c
 }
 
 // stop ends Run, as a platform that went away; the harness's engine then stops.
@@ -132,14 +141,14 @@ func (c *chatFake) say(t *testing.T, u adapters.User, channel, text string) adap
 	t.Helper()
 	<-c.running
 	ref := c.add(adapters.PostRef{Channel: channel}, u.Name, text)
-	c.h.HandleMessage(context.Background(), c, adapters.Message{Post: ref, Author: u, Text: text, At: time.Now()})
+	c.h.HandleMessage(context.Background(), c.adapter(), adapters.Message{Post: ref, Author: u, Text: text, At: time.Now()})
 	return ref
 }
 
 // react delivers u's emoji on post.
 func (c *chatFake) react(u adapters.User, post adapters.PostRef, emoji string) {
 	<-c.running
-	c.h.HandleReaction(context.Background(), c, adapters.Reaction{Post: post, User: u, Emoji: emoji, At: time.Now()})
+	c.h.HandleReaction(context.Background(), c.adapter(), adapters.Reaction{Post: post, User: u, Emoji: emoji, At: time.Now()})
 }
 
 // wait returns the first bot post after the first n posts whose text holds every one of texts.

@@ -108,8 +108,8 @@ func (e *Engine) RunDueDigests(ctx context.Context) int {
 	return n
 }
 
-// prune forgets digest posts older than digestPostTTL and drift checks older than
-// driftRetention, keeping each service's latest check and, for a digest whose previous run
+// prune forgets digest posts older than digestPostTTL, expired sign-in links and sessions,
+// and drift checks older than driftRetention, keeping each service's latest check and, for a digest whose previous run
 // is older than the window, every check since that run, which its next run compares with.
 func (e *Engine) prune() {
 	now := e.now()
@@ -135,6 +135,11 @@ func (e *Engine) prune() {
 		e.log.Error("pruning digest posts", "err", err)
 	} else if n > 0 {
 		e.log.Info("forgot old digest posts", "posts", n)
+	}
+	if n, err := e.st.PruneWeb(now); err != nil {
+		e.log.Error("pruning sign-in links and sessions", "err", err)
+	} else if n > 0 {
+		e.log.Info("forgot expired sign-in links and sessions", "records", n)
 	}
 }
 

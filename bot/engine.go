@@ -102,6 +102,8 @@ type Engine struct {
 	statusMu sync.Mutex // one edit of a preview's approval status at a time (approvalstatus.go)
 	m        *metrics
 	states   map[string]string // adapter name → running / stopped[: reason]; Health adds the connection
+	watch    *hub              // runs in flight, for status pages watching them (watch.go)
+	views    viewCache         // the platforms' recent answers to "may they view it" (maysee.go)
 }
 
 var _ adapters.Handler = (*Engine)(nil)
@@ -148,6 +150,12 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.ProgressInterval == 0 {
 		cfg.ProgressInterval = time.Second
 	}
+	if cfg.Web.LinkTTL <= 0 {
+		cfg.Web.LinkTTL = defaultLinkTTL
+	}
+	if cfg.Web.SessionTTL <= 0 {
+		cfg.Web.SessionTTL = defaultSessionTTL
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -175,7 +183,7 @@ func New(cfg Config) (*Engine, error) {
 		digests: digests, m: m, states: map[string]string{},
 		cfg: cfg, parser: intents.NewParser(cfg.Catalog).WithBotName(cfg.BotName), st: cfg.Store, log: cfg.Logger, now: cfg.Now,
 		adapters: map[string]adapters.Adapter{}, runCtx: runCtx, stopRuns: stop, warned: map[string]bool{}, stops: map[string]*runStop{},
-		ready: make(chan struct{}),
+		ready: make(chan struct{}), watch: newHub(cfg.Now),
 	}, nil
 }
 

@@ -40,6 +40,7 @@ var handlers = map[intents.Verb]handler{
 	intents.VerbPolicy:    (*Engine).policy,
 	intents.VerbLocks:     (*Engine).locks,
 	intents.VerbWhy:       (*Engine).why,
+	intents.VerbWeb:       (*Engine).web,
 }
 
 func verbsCovered() error {

@@ -100,7 +100,7 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 	// a preview on the platform that the store does not know would ignore its reactions.
 	pctx, cancelPost := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 	defer cancelPost()
-	ref := e.say(pctx, c.a, c.m.Post, previewDoc(p, ep, vaultRow(plan, e.cfg.Runner.SecretsConfigured())))
+	ref := e.say(pctx, c.a, c.m.Post, e.planLinked(previewDoc(p, ep, vaultRow(plan, e.cfg.Runner.SecretsConfigured())), p.ID))
 	if ref.ID == "" {
 		return p.ID
 	}

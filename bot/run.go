@@ -50,6 +50,11 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan)
 	}
 	log := executor.Log(ctx, e.log).With("service", spec.Target, "env", spec.Env)
 	log.Info("run started", "approvers", run.Approvers)
+	e.watch.begin(run.ID)
+	defer e.watch.publish(run.ID, RunUpdate{Finished: true}) // after the outcome is stored
+	ctx = executor.WithOutput(ctx, func(layer executor.LayerName, line string) {
+		e.watch.publish(run.ID, RunUpdate{Layer: layer, Line: line})
+	})
 
 	t := newTracker(e, a, run, p.Plan)
 	t.post(ctx, p.Preview)
@@ -99,7 +104,7 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan)
 		doc = unstoppedNote(doc, by)
 	}
 	e.audit(store.Entry{Kind: "result", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env, Text: doc.Plain()})
-	t.finish(context.WithoutCancel(ctx), doc)
+	t.finish(context.WithoutCancel(ctx), e.withPageLink(doc, "Run details", "runs", run.ID))
 }
 
 // replan plans the approved spec again just before applying. The approval holds only for the
@@ -219,7 +224,9 @@ func newTracker(e *Engine, a adapters.Adapter, run *store.Run, plan executor.Pla
 	return t
 }
 
-func (t *tracker) doc() adapters.Doc { return progressDoc(t.run.ID, t.run.Approvers, t.layers) }
+func (t *tracker) doc() adapters.Doc {
+	return t.e.runLinked(progressDoc(t.run.ID, t.run.Approvers, t.layers), t.run.ID)
+}
 
 // post creates the progress post in the preview's thread and starts the editing loop.
 func (t *tracker) post(ctx context.Context, preview adapters.PostRef) {
@@ -262,6 +269,7 @@ func (t *tracker) loop(ctx context.Context) {
 // report is the executor's progress callback. When a layer starts, how far the run got is
 // recorded in the store too: if this process dies, the one that takes over says what was done.
 func (t *tracker) report(ev executor.Event) {
+	t.e.watch.publish(t.run.ID, RunUpdate{Event: ev, Layer: ev.Layer})
 	if reached := t.advance(ev); reached != nil {
 		if _, err := t.e.st.UpdateRun(t.run.ID, func(r *store.Run) error { r.Layers = reached; return nil }); err != nil {
 			t.e.log.Warn("recording how far the run got", "run", t.run.ID, "err", err)

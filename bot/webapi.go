@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"context"
 	"time"
 
 	"github.com/eosbot/eos/adapters"
@@ -34,9 +33,19 @@ type RunUpdate struct {
 	Line  string             `json:"line,omitempty"`
 	Layer executor.LayerName `json:"layer,omitempty"`
 	// Finished is set on the last update of a run: its outcome is in the store.
-	Finished bool      `json:"finished,omitempty"`
-	Time     time.Time `json:"time"`
+	Finished bool `json:"finished,omitempty"`
+	// Missed is how many updates this watcher did not get just before this one, because it
+	// read too slowly; the run never waits for a watcher.
+	Missed int       `json:"missed,omitempty"`
+	Time   time.Time `json:"time"`
 }
+
+// The defaults of WebConfig's lifetimes: a link is meant to be clicked at once, a session to
+// last a working day.
+const (
+	defaultLinkTTL    = 5 * time.Minute
+	defaultSessionTTL = 8 * time.Hour
+)
 
 // Store is the engine's store, for the page to read.
 func (e *Engine) Store() *store.Store { return e.st }
@@ -44,20 +53,14 @@ func (e *Engine) Store() *store.Store { return e.st }
 // Web is the status page's configuration, defaults filled in.
 func (e *Engine) Web() WebConfig { return e.cfg.Web }
 
-// MaySee reports whether person may see the plans and runs asked in channel of platform: the
-// person's platform is that platform and it confirms they can read the channel now, or they
-// can read one of that platform's ops channels (Config.OpsChannels), which see everything.
-// Anything the platform cannot confirm is no.
-func (e *Engine) MaySee(ctx context.Context, person store.WebPerson, platform, channel string) bool {
-	return false // TODO(web): adapters.ChannelViewer
-}
-
 // Watch follows run id live: past is what happened so far in this process (empty when the
 // run started elsewhere or before this process), live brings what happens next until the
 // run finishes (a RunUpdate with Finished, then the channel is closed) or stop is called.
+// A finished run stays watchable for 10 minutes (its past ends with the Finished update, and
+// live is closed at once); a run unknown here gives nil past and a channel only stop closes.
+// past holds at most the last 2000 updates. Call stop when done watching.
 func (e *Engine) Watch(id string) (past []RunUpdate, live <-chan RunUpdate, stop func()) {
-	ch := make(chan RunUpdate)
-	return nil, ch, func() {} // TODO(web): publish from the run's tracker
+	return e.watch.watch(id)
 }
 
 // FullPlan is the full plan of p as chat shows it for `plan ID full`: every change with every

@@ -35,11 +35,12 @@ const (
 	VerbLocks
 	VerbWhy
 	VerbAdopt
+	VerbWeb
 	// VerbCount is one past the last verb.
 	VerbCount
 )
 
-var verbNames = [...]string{"", "create", "destroy", "update", "status", "drift", "plan", "rollback", "history", "help", "cancel", "operation", "reconcile", "policy", "locks", "why", "adopt"}
+var verbNames = [...]string{"", "create", "destroy", "update", "status", "drift", "plan", "rollback", "history", "help", "cancel", "operation", "reconcile", "policy", "locks", "why", "adopt", "web"}
 
 // String is the verb's canonical word.
 func (v Verb) String() string {

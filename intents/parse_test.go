@@ -167,6 +167,9 @@ func TestParse(t *testing.T) {
 		{"create nextcloud WITH SSO IN PROD ON n1", "create nextcloud --sso=bool:true(yes) env=prod nodes=n1"},
 		{"status nextcloud on node1", "status nextcloud nodes=node1"},
 		{"help --env prod", "help env=prod"},
+		{"web", "web"},
+		{"@eos web", "web"},
+		{"@EOS Web", "web"},
 
 		// operations
 		{"resize lvm data +50G", "resize(op) lvm string:data size:+50G(53687091200,rel)"},
@@ -204,7 +207,9 @@ func TestParseErrors(t *testing.T) {
 		{"", "say what to do, like create SERVICE; help lists everything", 1, ""},
 		{"@eos", "say what to do, like create SERVICE; help lists everything", 5, ""},
 		{"@eos craete nextcloud", `unknown command "craete"`, 6, "create"},
-		{"frobnicate", `unknown command "frobnicate"; commands: create, destroy, update, status, drift, reconcile, adopt, plan, rollback, history, help, cancel, policy, locks, why, resize`, 1, ""},
+		{"frobnicate", `unknown command "frobnicate"; commands: create, destroy, update, status, drift, reconcile, adopt, plan, rollback, history, help, cancel, policy, locks, why, web, resize`, 1, ""},
+		{"web grafana", `unexpected "grafana"; usage: web`, 5, ""},
+		{"@eos wbe", `unknown command "wbe"`, 6, "web"},
 		{"--sso", `start with a command, like create SERVICE, not "--sso"`, 1, ""},
 		{"@eos create nextclod --sso", `unknown service "nextclod"`, 13, "nextcloud"},
 		{"create nextclod --sso", `unknown service "nextclod"`, 8, "nextcloud"},
@@ -290,7 +295,7 @@ func TestParseErrors(t *testing.T) {
 		{`create nextcloud -- x`, "a flag needs a name after the dashes, like --sso", 18, ""},
 
 		// columns count runes, not bytes
-		{"🚀 create", `unknown command "🚀"; commands: create, destroy, update, status, drift, reconcile, adopt, plan, rollback, history, help, cancel, policy, locks, why, resize`, 1, ""},
+		{"🚀 create", `unknown command "🚀"; commands: create, destroy, update, status, drift, reconcile, adopt, plan, rollback, history, help, cancel, policy, locks, why, web, resize`, 1, ""},
 		{"create 🚀🚀 --sso", `unknown service "🚀🚀"; services: authentik, grafana, jenkins, nextcloud`, 8, ""},
 		{"crèate nextcloud", `unknown command "crèate"`, 1, "create"},
 		{"@eos\u00a0crèate", `unknown command "crèate"`, 6, "create"},

@@ -52,6 +52,8 @@ var builtins = []builtin{
 		"locks", "which runs hold which services now"},
 	{"why", VerbWhy, nil,
 		"why PLAN-ID", "who approved a plan, whose reactions did not count and why, what it still needs"},
+	{"web", VerbWeb, nil,
+		"web", "a one-time link that signs you in to the status page"},
 }
 
 func builtinOf(v Verb) *builtin {

@@ -63,6 +63,8 @@ type Options struct {
 	ConsoleGroups map[string][]string
 	// Leader, when set, is the engine's leadership (replicas sharing a store).
 	Leader bot.Leadership
+	// Web is the status page's configuration (links in previews, `@eos web`).
+	Web bot.WebConfig
 }
 
 // Harness is a running bot and the console it listens to.
@@ -125,7 +127,7 @@ func New(t testing.TB, opts Options) *Harness {
 	}
 	cfg := bot.Config{Catalog: cat, Runner: runner, Store: st, Policy: opts.Policy, DefaultEnv: opts.DefaultEnv,
 		ProgressInterval: 10 * time.Millisecond, Logger: log, Digests: opts.Digests, SecretsPath: opts.SecretsPath, OpsChannels: opts.OpsChannels,
-		Leader: opts.Leader}
+		Leader: opts.Leader, Web: opts.Web}
 	if opts.Clock != nil {
 		cfg.Now = opts.Clock.Now
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -103,4 +104,50 @@ func (s *Store) WebSessionAt(idHash string, now time.Time) (*WebSession, error) 
 // EndWebSession forgets the session under idHash (signing out).
 func (s *Store) EndWebSession(idHash string) error {
 	return s.update(func(tx txn) error { return tx.bucket(bucketWebSessions).Delete([]byte(idHash)) })
+}
+
+// PruneWeb deletes, in one transaction, every link and session that expired at or before
+// now: an expired link can no longer be redeemed and an expired session no longer signs in,
+// so keeping them only grows the store. It returns how many records it deleted.
+func (s *Store) PruneWeb(now time.Time) (int, error) {
+	n := 0
+	err := s.update(func(tx txn) error {
+		n = 0 // a retried transaction starts over
+		var links, sessions []string
+		err := each(tx, bucketWebLinks, func(key string, l *WebLink) bool {
+			if !now.Before(l.Expires) {
+				links = append(links, key)
+			}
+			return true
+		})
+		if err != nil {
+			return err
+		}
+		err = each(tx, bucketWebSessions, func(key string, ws *WebSession) bool {
+			if !now.Before(ws.Expires) {
+				sessions = append(sessions, key)
+			}
+			return true
+		})
+		if err != nil {
+			return err
+		}
+		for _, doomed := range []struct {
+			bucket []byte
+			keys   []string
+		}{{bucketWebLinks, links}, {bucketWebSessions, sessions}} {
+			b := tx.bucket(doomed.bucket)
+			for _, k := range doomed.keys {
+				if err := b.Delete([]byte(k)); err != nil {
+					return fmt.Errorf("deleting %s %q: %w", doomed.bucket, k, err)
+				}
+			}
+		}
+		n = len(links) + len(sessions)
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("pruning sign-in links and sessions: %w", err)
+	}
+	return n, nil
 }

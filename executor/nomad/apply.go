@@ -52,7 +52,9 @@ func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.Lay
 			err = fmt.Errorf("%w: the plan has unit %s, which the spec has no Nomad part for", ErrStalePlan, up.Service)
 		} else {
 			var summary string
-			summary, err = l.applyUnit(ctx, spec.Env, u, up, newEmitter(report, up))
+			emit := newEmitter(report, up)
+			emit.output = func(line string) { executor.Output(ctx, executor.Nomad, line) }
+			summary, err = l.applyUnit(ctx, spec.Env, u, up, emit)
 			summaries = append(summaries, summary)
 		}
 		if err != nil {
@@ -199,6 +201,8 @@ type emitter struct {
 	report func(executor.Event)
 	base   executor.Event
 	last   string
+	// output, when set, receives each new status as a line ("job grafana: 1/2 allocations healthy").
+	output func(line string)
 }
 
 func newEmitter(report func(executor.Event), up unitPlan) *emitter {
@@ -210,7 +214,7 @@ func newEmitter(report func(executor.Event), up unitPlan) *emitter {
 // send reports done allocations out of the job's total with a message, unless it repeats the
 // previous event.
 func (e *emitter) send(done int, msg string) {
-	if e == nil || e.report == nil {
+	if e == nil || (e.report == nil && e.output == nil) {
 		return
 	}
 	key := fmt.Sprintf("%d/%s", done, msg)
@@ -218,6 +222,12 @@ func (e *emitter) send(done int, msg string) {
 		return
 	}
 	e.last = key
+	if e.output != nil {
+		e.output(e.base.Resource + ": " + msg)
+	}
+	if e.report == nil {
+		return
+	}
 	ev := e.base
 	ev.Done, ev.Message, ev.Time = done, msg, time.Now()
 	if ev.Total < done {

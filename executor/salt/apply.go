@@ -75,6 +75,7 @@ func (l *Layer) applyUnits(ctx context.Context, units []executor.Unit, on map[st
 	t := &tally{}
 	for _, u := range units {
 		p := newUnitProgress(l, u.Service, t, total, report)
+		p.output = func(line string) { executor.Output(ctx, executor.Salt, line) }
 		rets, err := l.runUnit(ctx, u, on[u.Service], false, &watch{state: p.state, ret: p.ret})
 		if err != nil {
 			if t.failed == nil {

@@ -29,6 +29,8 @@ type unitProgress struct {
 	// streamed counts the states the event stream reported.
 	streamed int
 	err      error
+	// output, when set, receives one line per state result ("node1: file.managed x: changed").
+	output func(line string)
 }
 
 func newUnitProgress(l *Layer, unit string, t *tally, total int, report func(executor.Event)) *unitProgress {
@@ -89,6 +91,9 @@ func (p *unitProgress) emit(minion string, s stateResult) bool {
 	}
 	if p.report != nil {
 		p.report(ev)
+	}
+	if p.output != nil {
+		p.output(ev.Resource + ": " + ev.Message)
 	}
 	return true
 }

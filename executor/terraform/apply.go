@@ -43,6 +43,7 @@ func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.Lay
 		return fail(executor.Halt("the plan has no saved Terraform plan", true, err), nil)
 	}
 	prog := newProgress(plan.Changes, report)
+	prog.output = func(line string) { executor.Output(ctx, executor.Terraform, line) }
 	for _, up := range st.Units {
 		if !up.Apply {
 			continue
@@ -124,6 +125,7 @@ func (l *Layer) applyUnit(ctx context.Context, env string, u executor.Unit, up u
 			msg: "the saved plan is stale (the file changed since it was planned); plan again"}
 	}
 	r := l.newRun(ud, u)
+	prog.redact = r.redact
 	err = r.apply(ctx, file, prog)
 	ud.refused = errors.Is(err, ErrStateLocked)
 	if !ud.refused {

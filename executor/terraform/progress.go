@@ -24,6 +24,10 @@ type progress struct {
 	failed  *executor.Change
 	// started counts resource changes Terraform began; while it is 0 nothing was changed.
 	started int
+	// output, when set, receives each message's @message text (never attribute values),
+	// passed through redact, the unit's secret masking, when that is set.
+	output func(line string)
+	redact func(string) string
 }
 
 func newProgress(changes []executor.Change, report func(executor.Event)) *progress {
@@ -63,11 +67,23 @@ func (p *progress) Write(b []byte) (int, error) {
 			break
 		}
 		if m, ok := parseUILine(p.line[:i]); ok {
+			p.say(m.Message)
 			p.handle(m)
 		}
 		p.line = p.line[i+1:]
 	}
 	return len(b), nil
+}
+
+// say hands a message's text to output.
+func (p *progress) say(text string) {
+	if p.output == nil || text == "" {
+		return
+	}
+	if p.redact != nil {
+		text = p.redact(text)
+	}
+	p.output(text)
 }
 
 func (p *progress) handle(m uiMessage) {

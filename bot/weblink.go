@@ -1,0 +1,113 @@
+package bot
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/intents"
+)
+
+// `@eos web`: a one-time link that signs the asker in to the status page. The link is a
+// secret: it goes only to the asker, privately (adapters.Whisperer), and only its hash is
+// stored; logs, the audit log and the thread never see it. A platform that cannot whisper
+// gets no link at all.
+
+// web answers `web`.
+func (e *Engine) web(ctx context.Context, c conv, _ *intents.Intent) {
+	w := e.Web()
+	if w.SignInURL == "" {
+		e.say(ctx, c.a, c.m.Post, reply("The status page is off, so there is no link to send.",
+			`To turn it on, give Eos a "listen" address to serve it on, or its public address as web { url = "https://…" } in the configuration.`))
+		return
+	}
+	wh, ok := c.a.(adapters.Whisperer)
+	if !ok {
+		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("No sign-in link was sent: Eos cannot send a private message on %s, "+
+			"and a link posted here would sign in whoever clicks it first.", c.a.Name())))
+		return
+	}
+	token, hash, err := newWebToken()
+	if err != nil {
+		e.fail(ctx, c, "making a sign-in link", err)
+		return
+	}
+	now := e.now()
+	person := store.WebPerson{Platform: c.a.Name(), UserID: c.m.Author.ID, Name: c.m.Author.Name}
+	if err := e.st.AddWebLink(hash, store.WebLink{Person: person, Created: now, Expires: now.Add(w.LinkTTL)}); err != nil {
+		e.fail(ctx, c, "recording a sign-in link", err)
+		return
+	}
+	link := strings.TrimSuffix(w.SignInURL, "/") + "/signin/" + token
+	if err := wh.Whisper(ctx, c.m.Author, c.m.Post, signInDoc(link, w)); err != nil {
+		// The platform may have delivered it after all: the link is spent, not left usable.
+		if _, rerr := e.st.RedeemWebLink(hash, now); rerr != nil {
+			e.log.Error("spending an undelivered sign-in link", "platform", c.a.Name(), "user_id", c.m.Author.ID, "err", rerr)
+		}
+		e.log.Error("sending a sign-in link privately", "platform", c.a.Name(), "user_id", c.m.Author.ID,
+			"err", strings.ReplaceAll(err.Error(), token, "[link]"))
+		e.say(ctx, c.a, c.m.Post, reply("Sending you a sign-in link privately failed, so no link was sent. Try again in a moment."))
+		return
+	}
+	who := person.Platform + ":" + person.UserID
+	e.audit(store.Entry{Kind: "web-link", User: person.Name, UserID: person.UserID, Platform: person.Platform,
+		Text: "sent a one-time sign-in link for the status page to " + who})
+	e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("I sent you a sign-in link for the status page privately; it works once, within %s.",
+		inWords(w.LinkTTL))))
+}
+
+// signInDoc is the private message that carries link.
+func signInDoc(link string, w WebConfig) adapters.Doc {
+	return adapters.NewDoc(
+		adapters.Text{Text: "Your sign-in link for the Eos status page: " + link},
+		adapters.Text{Text: fmt.Sprintf("It works once, within %s, and signs you in as yourself for %s.",
+			inWords(w.LinkTTL), inWords(w.SessionTTL))},
+		adapters.Context{Text: "Do not share it: whoever opens it first is signed in as you."},
+	)
+}
+
+// newWebToken makes a secret of 32 random bytes, as text for a URL, and the SHA-256 (hex) it
+// is stored under.
+func newWebToken() (token, hash string, err error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", "", fmt.Errorf("reading random bytes: %w", err)
+	}
+	token = base64.RawURLEncoding.EncodeToString(b)
+	return token, WebTokenHash(token), nil
+}
+
+// WebTokenHash is the key a sign-in token or session secret is stored under: the hex SHA-256
+// of its text. The status page hashes what a browser brings the same way.
+func WebTokenHash(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// inWords says a duration as people do: "5 minutes", "8 hours", "1 hour 30 minutes".
+func inWords(d time.Duration) string {
+	unit := func(n int64, one string) string {
+		if n == 1 {
+			return "1 " + one
+		}
+		return fmt.Sprintf("%d %ss", n, one)
+	}
+	var parts []string
+	if h := int64(d / time.Hour); h > 0 {
+		parts = append(parts, unit(h, "hour"))
+	}
+	if m := int64(d % time.Hour / time.Minute); m > 0 {
+		parts = append(parts, unit(m, "minute"))
+	}
+	if s := int64(d % time.Minute / time.Second); s > 0 || len(parts) == 0 {
+		parts = append(parts, unit(s, "second"))
+	}
+	return strings.Join(parts, " ")
+}
