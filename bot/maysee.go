@@ -98,3 +98,26 @@ func (e *Engine) canView(ctx context.Context, cv adapters.ChannelViewer, person 
 	e.views.put(k, yes, now)
 	return yes
 }
+
+// MaySeeAll reports whether person can read one of their platform's ops channels, which see
+// everything: on the status page, the audit entries that name no plan (digests, policy
+// changes) are shown only to them.
+func (e *Engine) MaySeeAll(ctx context.Context, person store.WebPerson) bool {
+	if person.UserID == "" {
+		return false
+	}
+	a, ok := e.adapter(person.Platform)
+	if !ok {
+		return false
+	}
+	cv, ok := a.(adapters.ChannelViewer)
+	if !ok {
+		return false
+	}
+	for _, oc := range e.cfg.OpsChannels {
+		if p, ch, ok := strings.Cut(oc, ":"); ok && p == person.Platform && e.canView(ctx, cv, person, ch) {
+			return true
+		}
+	}
+	return false
+}

@@ -51,6 +51,19 @@ func TestMaySee(t *testing.T) {
 			t.Errorf("%s: MaySee(%+v, %s, %s) = %v, want %v", tc.name, tc.who, tc.platform, tc.channel, got, tc.want)
 		}
 	}
+	// Everything (audit entries naming no plan) only for who reads an ops channel of their own
+	// platform.
+	for who, want := range map[store.WebPerson]bool{
+		person("mattermost", "u-carol"): true,
+		person("mattermost", "u-alice"): false,
+		person("discord", "u-carol"):    false,
+		person("slack", "u-carol"):      false,
+		person("mattermost", ""):        false,
+	} {
+		if got := h.Engine.MaySeeAll(ctx, who); got != want {
+			t.Errorf("MaySeeAll(%+v) = %v, want %v", who, got, want)
+		}
+	}
 }
 
 // An error from the platform is no, and is not remembered; a yes is remembered 30 seconds.

@@ -2,15 +2,14 @@ package web
 
 import (
 	"crypto/rand"
-	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
-	"encoding/hex"
 	"errors"
 	"net/http"
 	"strings"
 	"time"
 
+	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/store"
 )
 
@@ -27,10 +26,7 @@ const (
 )
 
 // hashSecret is how the store names a token or a session: lowercase hex SHA-256.
-func hashSecret(secret string) string {
-	sum := sha256.Sum256([]byte(secret))
-	return hex.EncodeToString(sum[:])
-}
+func hashSecret(secret string) string { return bot.WebTokenHash(secret) }
 
 // formToken is the value a signed-in page's forms carry: derived from the session cookie, so
 // another site can neither read nor compute it.

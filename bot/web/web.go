@@ -30,7 +30,10 @@ type OpsViewer interface {
 	MaySeeAll(ctx context.Context, person store.WebPerson) bool
 }
 
-var _ Source = (*bot.Engine)(nil)
+var (
+	_ Source    = (*bot.Engine)(nil)
+	_ OpsViewer = (*bot.Engine)(nil)
+)
 
 // Config configures the page's handler.
 type Config struct {
