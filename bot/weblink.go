@@ -69,7 +69,7 @@ func signInDoc(link string, w WebConfig) adapters.Doc {
 		adapters.Text{Text: "Your sign-in link for the Eos status page: " + link},
 		adapters.Text{Text: fmt.Sprintf("It works once, within %s, and signs you in as yourself for %s.",
 			inWords(w.LinkTTL), inWords(w.SessionTTL))},
-		adapters.Context{Text: "Do not share it: whoever opens it first is signed in as you."},
+		adapters.Context{Text: "Do not share it: whoever uses it first is signed in as you."},
 	)
 }
 

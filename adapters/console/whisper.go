@@ -17,8 +17,8 @@ type Whisper struct {
 	Text string
 }
 
-// Whisper prints doc to the transcript, labelled as meant for to alone ("eos → alice (only
-// alice sees this)"). The console is one terminal, so the label is the only privacy it has.
+// Whisper prints doc to the transcript, labelled as meant for to alone ("eos → @alice,
+// privately: …"). The console is one terminal, so the label is the only privacy it has.
 func (a *Adapter) Whisper(_ context.Context, to adapters.User, near adapters.PostRef, doc adapters.Doc) error {
 	if to.ID == "" {
 		return errors.New("console: whisper to nobody (empty user id)")
@@ -32,7 +32,7 @@ func (a *Adapter) Whisper(_ context.Context, to adapters.User, near adapters.Pos
 	w := Whisper{To: to, Near: near, Text: doc.Plain()}
 	a.whispers = append(a.whispers, w)
 	a.notify()
-	prefix := fmt.Sprintf("  %s → %s (only %s sees this): ", a.cfg.BotName, name, name)
+	prefix := fmt.Sprintf("  %s → @%s, privately: ", a.cfg.BotName, name)
 	pad := strings.Repeat(" ", len([]rune(prefix)))
 	for i, l := range strings.Split(w.Text, "\n") {
 		if i > 0 {

@@ -39,8 +39,8 @@ func TestWhisperIsLabelledAndNotAPost(t *testing.T) {
 		t.Fatalf("whispers = %+v", ws)
 	}
 	want := "[1] Alice: @eos web\n" +
-		"  eos → Alice (only Alice sees this): link for Alice\n" +
-		"                                      second line\n" +
+		"  eos → @Alice, privately: link for Alice\n" +
+		"                           second line\n" +
 		"[2] Alice: @eos status\n"
 	if !strings.Contains(out.String(), want) {
 		t.Errorf("transcript:\n%s\nwant it to contain:\n%s", out.String(), want)
