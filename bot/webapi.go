@@ -66,3 +66,16 @@ func (e *Engine) Watch(id string) (past []RunUpdate, live <-chan RunUpdate, stop
 // FullPlan is the full plan of p as chat shows it for `plan ID full`: every change with every
 // attribute, sensitive values masked.
 func FullPlan(p *store.Plan) adapters.Doc { return fullPlanDoc(p) }
+
+// VaultSummary is the Vault line of p's preview: which secrets it creates, reuses, keeps or
+// deletes, never their values; empty when the plan needs none.
+func VaultSummary(p executor.Plan) string {
+	needs := p.Secrets != nil && !p.Secrets.Empty()
+	for _, u := range p.Spec.Units {
+		needs = needs || len(u.Secrets) > 0
+	}
+	if !needs {
+		return ""
+	}
+	return vaultRow(p, p.Secrets != nil)
+}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 )
@@ -65,11 +66,15 @@ type planData struct {
 	P      *store.Plan
 	Layers []layerView
 	Run    *store.Run
+	// Vault is the plan's secrets line, without values; empty when it needs none.
+	Vault string
 }
 
 type layerView struct {
 	Title, Status, Summary string
-	Changes                []changeView
+	// StatusText is Status in words ("not configured").
+	StatusText string
+	Changes    []changeView
 }
 
 type changeView struct {
@@ -94,13 +99,14 @@ func (s *server) plan(w http.ResponseWriter, r *http.Request, v *viewer) {
 		d.Run = run
 	}
 	for _, lp := range p.Plan.Layers {
-		lv := layerView{Title: lp.Layer.Title(), Status: string(lp.Status), Summary: lp.Summary}
+		lv := layerView{Title: lp.Layer.Title(), Status: string(lp.Status), StatusText: strings.ReplaceAll(string(lp.Status), "-", " "), Summary: lp.Summary}
 		for _, c := range lp.Changes {
 			lv.Changes = append(lv.Changes, changeView{Action: string(c.Action), Unit: c.Unit, Address: c.Address,
 				Attrs: attrs(c), Forces: c.Forces, Reason: c.Reason, Size: c.Size, DataLoss: c.DataLoss})
 		}
 		d.Layers = append(d.Layers, lv)
 	}
+	d.Vault = bot.VaultSummary(p.Plan)
 	s.render(w, r, http.StatusOK, "plan", v, d)
 }
 

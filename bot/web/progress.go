@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/store"
@@ -78,7 +79,7 @@ func (rp *runProgress) apply(u bot.RunUpdate) {
 			row.Status = "rolling back"
 		}
 		row.Done, row.Total = ev.Done, ev.Total
-		row.Message = joinWords(ev.Message, ev.Unit, ev.Resource)
+		row.Message = eventText(ev)
 	}
 }
 
@@ -94,4 +95,16 @@ func joinWords(words ...string) string {
 		out += w
 	}
 	return out
+}
+
+// eventText is a progress step in a few words: "grafana: creating eoslab_server.main".
+func eventText(ev executor.Event) string {
+	msg := ev.Message
+	if ev.Resource != "" && !strings.Contains(msg, ev.Resource) {
+		msg = joinWords(msg, ev.Resource)
+	}
+	if ev.Unit != "" && !strings.HasPrefix(msg, ev.Unit) {
+		msg = ev.Unit + ": " + msg
+	}
+	return msg
 }
