@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"html/template"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/eosbot/eos/bot/store"
@@ -50,7 +51,7 @@ func (s *server) render(w http.ResponseWriter, r *http.Request, status int, name
 	}
 	var b bytes.Buffer
 	if err := s.pages[name].ExecuteTemplate(&b, "layout.html", p); err != nil {
-		s.log.Error("status page: rendering", "page", name, "path", r.URL.Path, "err", err)
+		s.log.Error("status page: rendering", "page", name, "path", logPath(r), "err", err)
 		http.Error(w, "the page could not be shown; the error is in Eos's log", http.StatusInternalServerError)
 		return
 	}
@@ -73,7 +74,7 @@ func (s *server) notFound(w http.ResponseWriter, r *http.Request, v *viewer, tex
 }
 
 func (s *server) fail(w http.ResponseWriter, r *http.Request, what string, err error) {
-	s.log.Error("status page: "+what, "path", r.URL.Path, "err", err)
+	s.log.Error("status page: "+what, "path", logPath(r), "err", err)
 	s.render(w, r, http.StatusInternalServerError, "message", nil, message{Title: "Something failed", Text: "Eos could not read its store; the error is in its log."})
 }
 
@@ -83,4 +84,13 @@ func when(t time.Time) string {
 		return "—"
 	}
 	return t.UTC().Format("2006-01-02 15:04 UTC")
+}
+
+// logPath is the request's path as logs may show it: a sign-in link's token is a secret, so
+// "/signin/…" stands for it.
+func logPath(r *http.Request) string {
+	if strings.HasPrefix(r.URL.Path, "/signin/") {
+		return "/signin/…"
+	}
+	return r.URL.Path
 }

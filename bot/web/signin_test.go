@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -160,6 +161,20 @@ func TestSecurityHeaders(t *testing.T) {
 			if got := resp.Header.Get(h); !strings.HasPrefix(got, v) {
 				t.Errorf("GET %s: %s is %q, want %q", path, h, got, v)
 			}
+		}
+	}
+}
+
+// A sign-in link's token is a secret: an error logged while serving its page names the path
+// without it.
+func TestLoggedPathHidesTheToken(t *testing.T) {
+	for path, want := range map[string]string{
+		"/signin/hIYImTRNPhTL6DgS1ByhNd841bJxLo4G": "/signin/…",
+		"/plans/7f3a9c21":                          "/plans/7f3a9c21",
+	} {
+		r := httptest.NewRequest(http.MethodGet, path, nil)
+		if got := logPath(r); got != want {
+			t.Errorf("logPath(%s) = %s, want %s", path, got, want)
 		}
 	}
 }

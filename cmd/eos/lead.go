@@ -66,6 +66,11 @@ const stepDownGrace = 10 * time.Second
 // nothing left over from the term it lost.
 func (a *app) serveReplica(ctx context.Context, as ...adapters.Adapter) error {
 	l := a.leader
+	// A standby serves the status page too (from the shared store): its adapters are known to
+	// the engine, not run, so the page can ask the platforms who may see which channel.
+	for _, ad := range as {
+		a.engine.Attach(ad)
+	}
 	a.log.Info("standing by: waiting to lead", "store", a.store.Kind())
 	term, err := l.el.Campaign(ctx)
 	if err != nil {
