@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"net/url"
 	"strings"
 	"time"
@@ -66,7 +67,20 @@ func (c *Config) webConfig(listenAddr string) (bot.WebConfig, error) {
 	case w.URL != "":
 		w.SignInURL = w.URL
 	default:
-		w.SignInURL = "http://" + listenAddr
+		w.SignInURL = "http://" + reachable(listenAddr)
 	}
 	return w, nil
+}
+
+// reachable is listenAddr as a browser on this machine can open it: a wildcard address
+// (0.0.0.0, [::]) listens on loopback too. From elsewhere the page needs web { url }.
+func reachable(listenAddr string) string {
+	host, port, err := net.SplitHostPort(listenAddr)
+	if err != nil {
+		return listenAddr
+	}
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		return net.JoinHostPort("127.0.0.1", port)
+	}
+	return listenAddr
 }

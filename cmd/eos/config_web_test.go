@@ -25,6 +25,10 @@ func TestWebConfig(t *testing.T) {
 		{name: "EOS_WEB_URL wins", listen: "127.0.0.1:9747", env: "https://status.example.org",
 			text: "web {\n url = \"https://eos.example.org\"\n}",
 			url:  "https://status.example.org", signIn: "https://status.example.org", link: 5 * time.Minute, session: 8 * time.Hour},
+		{name: "a wildcard listen address links to loopback", listen: "0.0.0.0:9747",
+			signIn: "http://127.0.0.1:9747", link: 5 * time.Minute, session: 8 * time.Hour},
+		{name: "an IPv6 wildcard too", listen: "[::]:9747",
+			signIn: "http://127.0.0.1:9747", link: 5 * time.Minute, session: 8 * time.Hour},
 		{name: "listen off", listen: "", text: "web {\n url = \"https://eos.example.org\"\n}",
 			url: "https://eos.example.org", link: 5 * time.Minute, session: 8 * time.Hour},
 	} {
