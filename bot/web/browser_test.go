@@ -176,17 +176,52 @@ func TestBrowserEveryPageOnAPhone(t *testing.T) {
 	for name, path := range pages {
 		do(t, ctx, "opening "+path, chromedp.Navigate(f.srv.URL+path), chromedp.WaitVisible("main h1"))
 		checks := map[string]string{
-			"lang en":             `document.documentElement.lang === "en"`,
-			"one h1":              `document.querySelectorAll("h1").length === 1`,
-			"a main landmark":     `document.querySelectorAll("main").length === 1`,
-			"every field labeled": `[...document.querySelectorAll("input:not([type=hidden]), select")].every(e => e.labels.length > 0)`,
-			"fits the screen":     `document.documentElement.scrollWidth <= window.innerWidth`,
+			"lang en":                 `document.documentElement.lang === "en"`,
+			"one h1":                  `document.querySelectorAll("h1").length === 1`,
+			"a main landmark":         `document.querySelectorAll("main").length === 1`,
+			"every field labeled":     `[...document.querySelectorAll("input:not([type=hidden]), select")].every(e => e.labels.length > 0)`,
+			"fits the screen":         `document.documentElement.scrollWidth <= window.innerWidth`,
+			"links and buttons named": `[...document.querySelectorAll("a, button")].every(e => (e.innerText || e.getAttribute("aria-label") || "").trim() !== "")`,
+			"charts described":        `[...document.querySelectorAll("svg")].every(e => e.querySelector("title") !== null || e.getAttribute("aria-label") || e.getAttribute("aria-hidden") === "true")`,
 		}
 		for what, expr := range checks {
 			if !eval[bool](t, ctx, expr) {
 				t.Errorf("%s: not %s", path, what)
 			}
 		}
+		if low := eval[[]string](t, ctx, lowContrastJS); len(low) > 0 {
+			t.Errorf("%s: text below WCAG AA contrast:\n%s", path, strings.Join(low, "\n"))
+		}
 		shot(t, ctx, name)
 	}
 }
+
+// lowContrastJS lists the visible text whose contrast with the background behind it is below
+// WCAG 2 AA: 4.5:1, or 3:1 for large text (24px, or 18.66px bold).
+const lowContrastJS = `(() => {
+	const rgb = c => (c.match(/[\d.]+/g) || []).map(Number);
+	const lum = ([r, g, b]) => {
+		const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+		return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+	};
+	const background = el => {
+		for (let e = el; e; e = e.parentElement) {
+			const c = rgb(getComputedStyle(e).backgroundColor);
+			if (c.length === 3 || (c.length === 4 && c[3] > 0.9)) return c.slice(0, 3);
+		}
+		return [255, 255, 255];
+	};
+	const out = [];
+	for (const el of document.querySelectorAll("body *")) {
+		const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim() !== "");
+		if (!own || el.offsetParent === null && getComputedStyle(el).position !== "fixed") continue;
+		const st = getComputedStyle(el);
+		if (st.visibility === "hidden" || el.closest(".sr-only")) continue;
+		const a = lum(rgb(st.color).slice(0, 3)), b = lum(background(el));
+		const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+		const size = parseFloat(st.fontSize), bold = Number(st.fontWeight) >= 700;
+		const need = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+		if (ratio < need) out.push(el.tagName.toLowerCase() + " \"" + el.textContent.trim().slice(0, 40) + "\" " + ratio.toFixed(2) + ":1");
+	}
+	return out;
+})()`
