@@ -160,9 +160,11 @@ type LayerResult struct {
 	// Failed is the resource that failed, with the reason in Error.
 	Failed *Change `json:"failed,omitempty"`
 	Error  string  `json:"error,omitempty"`
-	// Rollback says what was done about a failure.
-	Rollback string        `json:"rollback,omitempty"`
-	Elapsed  time.Duration `json:"elapsed"`
+	// Rollback says what was done about a failure; RolledBack is whether the failed layer's
+	// own rollback succeeded.
+	Rollback   string        `json:"rollback,omitempty"`
+	RolledBack bool          `json:"rolled_back,omitempty"`
+	Elapsed    time.Duration `json:"elapsed"`
 }
 
 // DriftStatus is the outcome of a drift check.
