@@ -12,9 +12,9 @@ import (
 // The preview of a plan that may run closes with two lines: the rule it is judged by, named
 // ("Needs 2 approvals from @bob, @dave or group:sre — not @alice (asked) · expires 14:32 UTC"),
 // and its approval status. The engine edits the status line in place at every change of state
-// (an approval counted or withdrawn, a rejection, expiry, cancellation, the run starting), on
-// platforms with adapters.Editor; the rest of the preview stays as it was posted. Elsewhere,
-// or when the edit fails, the thread replies say it instead.
+// (an approval counted or withdrawn, a rejection, expiry, cancellation, the run starting, the
+// run ending), on platforms with adapters.Editor; the rest of the preview stays as it was
+// posted. Elsewhere, or when the edit fails, the thread replies say it instead.
 
 // approvalLines are the rule and the status line of p's preview.
 func approvalLines(p *store.Plan, ep EnvPolicy) []string {
@@ -35,6 +35,9 @@ func approvalStatus(p *store.Plan) string {
 		return fmt.Sprintf("%d of %d: %s · waiting for %s · %s", len(p.Approvals), p.Needed, votes(p.Approvals, "✅"),
 			howMany(p.Needed-len(p.Approvals)), react)
 	case store.PlanApproved:
+		if p.Outcome != nil {
+			return fmt.Sprintf("approved by %s · run %s %s", votes(p.Approvals, "✅"), p.ID, outcomeWords(*p.Outcome))
+		}
 		return fmt.Sprintf("approved by %s: running as run %s", votes(p.Approvals, "✅"), p.ID)
 	case store.PlanRejected:
 		by := "someone"
@@ -50,6 +53,15 @@ func approvalStatus(p *store.Plan) string {
 		return "superseded: things changed after the approval, so nothing was applied · the plan as it stands now is posted below for approval"
 	}
 	return string(p.State)
+}
+
+// outcomeWords say how a run ended in the words of its result post: "done", "failed (rolled
+// back)", "stopped", "interrupted".
+func outcomeWords(o store.Outcome) string {
+	if o.State == store.RunFailed && o.RolledBack {
+		return "failed (rolled back)"
+	}
+	return string(o.State)
 }
 
 func cancelledStatus(c *store.Cancellation) string {

@@ -66,8 +66,9 @@ func TestPreviewStatusFollowsApprovals(t *testing.T) {
 	h.React("bob", p.ID, "+1")
 	waitPreview(t, h, p, "1 of 2: @bob ✅")
 	h.React("erin", p.ID, "+1") // in group sre
-	done := waitPreview(t, h, p, "approved by @bob ✅ @erin ✅: running as run "+id)
 	h.WaitText(p.ID, "Run "+id+" · done in")
+	// When the run ends, the preview says how: no preview is left saying "running".
+	done := waitPreview(t, h, p, "approved by @bob ✅ @erin ✅ · run "+id+" done")
 	h.Idle()
 	if previewRest(done) != rest {
 		t.Errorf("more than the status line changed:\n--- before\n%s\n--- after\n%s", rest, previewRest(done))

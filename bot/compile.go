@@ -133,7 +133,7 @@ func unitOf(r *catalog.Rendered, nodes []string) executor.Unit {
 		u.Terraform = &executor.TerraformPart{Files: r.Terraform.Files, Vars: r.Terraform.Vars, HoldsData: r.Terraform.HoldsData}
 	}
 	if r.Nomad != nil {
-		u.Nomad = &executor.NomadPart{Template: r.Nomad.Template, Vars: r.Nomad.Vars}
+		u.Nomad = &executor.NomadPart{Template: r.Nomad.Template, Vars: r.Nomad.Vars, HoldsData: r.Nomad.HoldsData}
 	}
 	return u
 }

@@ -129,6 +129,7 @@ func TestFailureHalfwayIsRolledBack(t *testing.T) {
 	p, id := preview(t, h, "alice", "@eos create jenkins")
 	h.React("bob", p.ID, "+1")
 	res := h.WaitText(p.ID, "Run "+id+" · failed")
+	waitPreview(t, h, p, "approved by @bob ✅ · run "+id+" failed (rolled back)")
 	for _, want := range []string{"Terraform ❌", "eoslab_volume.data", "Rolled back:", "the lock on jenkins/local is released"} {
 		if !strings.Contains(res.Text, want) {
 			t.Errorf("failure post lacks %q:\n%s", want, res.Text)

@@ -175,3 +175,26 @@ func goldenPerPlatform(t *testing.T, base string, docs []namedDoc) {
 		})
 	}
 }
+
+// The digest's headline says the scale before the news, on one line: how many of the services
+// it checked drifted (as a `drift` answer counts them: unknown ones apart), then what is new.
+func TestDigestHeadlineSaysTheScale(t *testing.T) {
+	results := digestFixture()
+	v := viewWith(results, map[string]string{"production/nextcloud": "drifted", "staging/grafana": "drifted"})
+	all := append([]serviceDrift{snoozedFixture(v)}, results...)
+	for _, c := range []struct {
+		name    string
+		results []serviceDrift
+		view    digestView
+		want    string
+	}{
+		{"news", all, v, "Drift · Mon 23 Nov 14:02 UTC · 2 of 4 services drifted · 1 new since the last digest · 1 resolved · " +
+			"2 still drifted, the oldest for 6 days (1 snoozed) · 1 unknown (not counted as clean)"},
+		{"one", []serviceDrift{results[0], results[2]}, digestView{}, "Drift · Mon 23 Nov 14:02 UTC · 1 of 2 services drifted · 1 new since the last digest · 0 resolved"},
+	} {
+		head := strings.SplitN(digestDoc(c.results, c.view, at, at, false).Plain(), "\n", 2)[0]
+		if head != c.want {
+			t.Errorf("%s: the headline is\n%s\nwant\n%s", c.name, head, c.want)
+		}
+	}
+}

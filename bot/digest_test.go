@@ -60,7 +60,7 @@ func TestScheduledDigest(t *testing.T) {
 	clock.Advance(24 * time.Hour)
 	after = h.Last()
 	h.Engine.RunDueDigests(ctx)
-	got := h.WaitText(after, "Drift · Tue 24 Nov 08:00 UTC · 1 new since the last digest · 0 resolved")
+	got := h.WaitText(after, "Drift · Tue 24 Nov 08:00 UTC · 1 of 1 services drifted · 1 new since the last digest · 0 resolved")
 	if !strings.Contains(got.Text, "grafana (local) · Terraform: 1 change · new") {
 		t.Errorf("digest line:\n%s", got.Text)
 	}

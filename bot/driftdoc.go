@@ -66,7 +66,8 @@ func changeTexts(changes []executor.Change) []string {
 	return out
 }
 
-// digestDoc is the digest's headline post. Its heading counts only the news (new drift and
+// digestDoc is the digest's headline post. Its heading says the scale (how many of the
+// services checked drifted, as a `drift` answer counts them), counts the news (new drift and
 // resolved drift) and says how long the rest has drifted; the list names every service that is
 // not clean, new first, then known, then snoozed. Each service but the snoozed has its own
 // reply in the thread, with the reactions that triage it.
@@ -110,7 +111,8 @@ func digestDoc(results []serviceDrift, v digestView, now, due time.Time, late bo
 		}
 		items = append(items, line)
 	}
-	head := fmt.Sprintf("Drift · %s · %d new since the last digest · %d resolved", when, fresh, resolved)
+	head := fmt.Sprintf("Drift · %s · %d of %d services drifted · %d new since the last digest · %d resolved",
+		when, len(rows)-unknown, len(results), fresh, resolved)
 	if known > 0 {
 		head += fmt.Sprintf(" · %d still drifted", known)
 		if !oldest.IsZero() {

@@ -86,7 +86,7 @@ func TestSaltCreateApplyDriftOnARealMaster(t *testing.T) {
 	if n := h.Engine.RunDueDigests(context.Background()); n != 1 {
 		t.Fatalf("%d digests ran at 08:00:30, want 1", n)
 	}
-	digest := h.WaitText(after, "Drift · Mon 23 Nov 08:00 UTC · 1 new since the last digest")
+	digest := h.WaitText(after, "Drift · Mon 23 Nov 08:00 UTC · ", "services drifted · 1 new since the last digest")
 	if !strings.Contains(digest.Text, "grafana (local) · Salt: 1 change") {
 		t.Errorf("digest:\n%s", digest.Text)
 	}

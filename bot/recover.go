@@ -30,6 +30,7 @@ func (e *Engine) Recover(ctx context.Context) error {
 		}
 		e.log.Warn("run was interrupted by a restart", "run", r.ID)
 		e.audit(store.Entry{Kind: "result", PlanID: r.ID, Hash: r.Hash, Service: r.Target, Env: r.Env, Text: "interrupted: Eos stopped while it ran"})
+		e.showStatus(ctx, r.ID)
 		if a, ok := e.adapter(final.Progress.Platform); ok {
 			doc := reply(fmt.Sprintf("Run %s · interrupted: Eos stopped while it ran%s. The lock on %s/%s is released; nothing is applied again. Check @eos drift %s before asking again.",
 				r.ID, reachedText(r.Layers), r.Target, r.Env, r.Target))

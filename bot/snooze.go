@@ -52,6 +52,33 @@ func (e *Engine) snoozeService(ctx context.Context, a adapters.Adapter, r adapte
 		r.User.Name, day(sn.Until), service, env, env)))
 }
 
+// liftSnooze answers the removal of a 🔕 on the post of env/service: the service's snooze
+// ends, whoever made it, when the person who removed theirs could have snoozed it. A
+// redelivered removal, or one when nothing is snoozed, says nothing.
+func (e *Engine) liftSnooze(ctx context.Context, a adapters.Adapter, r adapters.Reaction, key string) {
+	env, service, _ := strings.Cut(key, "/")
+	ep := e.cfg.Policy.For(env, "snooze")
+	if !ep.MayRequest(e.person(ctx, a, r.User, ep.Requesters)) {
+		return // their 🔕 snoozed nothing, and was answered when it came
+	}
+	sn, err := e.st.LiftSnooze(key)
+	if err != nil {
+		e.log.Error("lifting a snooze", "service", key, "err", err)
+		return
+	}
+	if sn == nil {
+		return
+	}
+	hist, err := e.st.DriftHistory(key, 1)
+	if err != nil || len(hist) == 0 || !sn.Holds(hist[0].Fingerprint, e.now()) {
+		return // it had ended already: the service is in the digests anyway
+	}
+	e.audit(store.Entry{Kind: "unsnooze", User: r.User.Name, UserID: r.User.ID, Platform: a.Name(), Service: service, Env: env,
+		Text: fmt.Sprintf("snooze by @%s until %s lifted (%s)", sn.User, sn.Until.UTC().Format(time.RFC3339), hist[0].Summary)})
+	e.say(ctx, a, r.Post, reply(fmt.Sprintf("Snooze lifted by @%s: %s in %s is back in the digest's list (snoozed by @%s until %s). Nothing changed in %s · @eos drift %s in %s",
+		r.User.Name, service, env, sn.User, day(sn.Until), env, service, env)))
+}
+
 // driftSnoozed answers `drift snoozed [in ENV]`: the snoozes that still hold, with who
 // snoozed what and until when.
 func (e *Engine) driftSnoozed(ctx context.Context, c conv, in *intents.Intent) {

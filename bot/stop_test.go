@@ -41,6 +41,7 @@ func TestCancelStopsARunningPlanBetweenLayers(t *testing.T) {
 	}
 	applying.open()
 	h.WaitText(preview.ID, "Run "+id+" stopped by @alice after Salt; Terraform not started; nothing rolled back.")
+	waitPreview(t, h, preview, "approved by @bob ✅ · run "+id+" stopped")
 	h.Idle()
 
 	r, err := h.Store.Run(id)

@@ -29,14 +29,14 @@ func isTriage(emoji string) bool {
 // approval path untouched.
 //
 // 🔧 and 📥 make an ordinary plan, previewed in the digest's thread and approved like any
-// other. A post yields at most one pending plan: a redelivered reaction changes nothing, and
+// other. Removing a 🔕 lifts the snooze (snooze.go). A post yields at most one pending plan: a redelivered reaction changes nothing, and
 // someone else's while that plan is pending is pointed at it. On a headline listing several
 // services the reaction is answered once, saying where to react instead. A post older than
 // digestPostTTL acts on nothing: while Eos still knows it (until the next prune) the reaction
 // is answered once per person with the command to use instead; once pruned it is a post Eos
 // does not know, and ignored.
 func (e *Engine) triage(ctx context.Context, a adapters.Adapter, r adapters.Reaction) {
-	if !isTriage(r.Emoji) || r.Removed || r.User.Bot {
+	if !isTriage(r.Emoji) || r.User.Bot || r.Removed && r.Emoji != snoozeEmoji {
 		return
 	}
 	dp, err := e.st.DigestPost(r.Post)
@@ -48,7 +48,7 @@ func (e *Engine) triage(ctx context.Context, a adapters.Adapter, r adapters.Reac
 		return
 	}
 	if dp.At.Before(e.now().Add(-digestPostTTL)) {
-		if e.once(onceKey(r, "too old")) {
+		if !r.Removed && e.once(onceKey(r, "too old")) {
 			e.say(ctx, a, r.Post, reply(tooOld(e.cfg.BotName, dp.Keys)))
 		}
 		return
@@ -57,15 +57,20 @@ func (e *Engine) triage(ctx context.Context, a adapters.Adapter, r adapters.Reac
 	case 0:
 		return
 	case 1:
-		switch r.Emoji {
-		case snoozeEmoji:
+		switch {
+		case r.Removed:
+			e.liftSnooze(ctx, a, r, dp.Keys[0])
+		case r.Emoji == snoozeEmoji:
 			e.snoozeService(ctx, a, r, dp.Keys[0])
-		case adoptEmoji:
+		case r.Emoji == adoptEmoji:
 			e.planFromPost(ctx, a, r, dp.Keys[0], "adopt", e.adoptService)
 		default:
 			e.planFromPost(ctx, a, r, dp.Keys[0], "reconcile", e.reconcileService)
 		}
 	default:
+		if r.Removed {
+			return
+		}
 		first, err := e.st.MarkHinted(r.Post)
 		if err != nil {
 			e.log.Error("recording a digest hint", "post", r.Post.ID, "err", err)

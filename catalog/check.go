@@ -125,6 +125,7 @@ func (f *folder) check(c *Catalog) Diagnostics {
 	}
 	diags = append(diags, f.checkVariants()...)
 	diags = append(diags, f.checkNomadReferences()...)
+	diags = append(diags, f.checkNomadHoldsData()...) // holdsdata_nomad.go
 	if f.clean {
 		diags = append(diags, f.checkExamples(c)...)
 	}

@@ -28,6 +28,8 @@ var checkCases = []struct{ dir, want string }{
 	{"bad-constraint", `manifest.hcl:7:19: flag "storage" has min 2T above its max 500G`},
 	{"holds-data-unknown", `manifest.hcl:6:18: holds_data names "eoslab_volume.data", which is not a resource of variant local (terraform/local); its resources: eoslab_server.main`},
 	{"holds-data-forgotten", `manifest.hcl:7:5: variant production (terraform/production) does not say which of its resources hold data, but variant local does: add holds_data = [...] naming terraform/production's own volumes and databases (holds_data = [] if it keeps none)`},
+	{"nomad-holds-data-unknown", `manifest.hcl:6:18: holds_data names group "db", which is not a task group of variant local (nomad/local.nomad.hcl); its groups: app`},
+	{"nomad-holds-data-forgotten", `manifest.hcl:7:5: job variant production (nomad/production.nomad.hcl) does not say which of its task groups hold data, but variant local does: add holds_data = [...] naming nomad/production.nomad.hcl's own database groups (holds_data = [] if it keeps none)`},
 	{"salt-yaml", `salt/app.sls:9:1: not valid YAML once its Jinja is replaced: did not find expected '-' indicator`},
 }
 

@@ -160,6 +160,11 @@
 // state that formats, unmounts or removes one of them is data loss in the preview, like a
 // Terraform volume destroyed; each entry must be an absolute, clean path.
 //
+// In a nomad block (or its variants) holds_data names task groups of the job: holds_data =
+// ["db"]. Stopping the job, dropping the group or replacing its allocations (a destructive
+// update) is data loss in the preview. `eos catalog check` wants each name to be a group of
+// that variant's job and, once one variant marks any, every variant to say (holds_data = []).
+//
 // The nomad block has variants the same way: its job is "local" (the shipped blueprints run a
 // small real process on the raw_exec driver there, which a Nomad dev agent has, serving a page
 // that names the service), and variant blocks name other jobs ("production" runs the real

@@ -292,7 +292,7 @@ func (d *decoder) part(blk *hcl.Block) *Part {
 func (d *decoder) partContent(blk *hcl.Block, blocks []hcl.BlockHeaderSchema) (*Part, *hcl.BodyContent) {
 	names := partSchemas[blk.Type]
 	attrs := []hcl.AttributeSchema{{Name: names[0], Required: true}, {Name: names[1]}}
-	if blk.Type == "terraform" || blk.Type == "salt" {
+	if blk.Type == "terraform" || blk.Type == "salt" || blk.Type == "nomad" {
 		attrs = append(attrs, hcl.AttributeSchema{Name: holdsDataAttr})
 	}
 	content, hds := blk.Body.Content(&hcl.BodySchema{Attributes: attrs, Blocks: blocks})
@@ -325,6 +325,9 @@ func (d *decoder) variantPart(blk *hcl.Block) (*Part, []Variant) {
 			variants[0].HoldsDataPaths, variants[0].HoldsDataRange = a.Expr, a.Expr.Range()
 		}
 		vattrs = append(vattrs, hcl.AttributeSchema{Name: holdsDataAttr})
+	case "nomad":
+		variants[0].HoldsData, variants[0].HoldsDataRange = d.groupsHoldingData(content.Attributes[holdsDataAttr], blk.DefRange)
+		vattrs = append(vattrs, hcl.AttributeSchema{Name: holdsDataAttr})
 	}
 	seen := map[string]hcl.Range{}
 	for _, vb := range content.Blocks {
@@ -352,6 +355,8 @@ func (d *decoder) variantPart(blk *hcl.Block) (*Part, []Variant) {
 			v.HoldsData, v.HoldsDataRange = d.holdsData(a, vb.DefRange)
 		case blk.Type == "salt" && a != nil:
 			v.HoldsDataPaths, v.HoldsDataRange = a.Expr, a.Expr.Range()
+		case blk.Type == "nomad":
+			v.HoldsData, v.HoldsDataRange = d.groupsHoldingData(a, vb.DefRange)
 		}
 		variants = append(variants, v)
 	}

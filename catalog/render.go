@@ -80,6 +80,8 @@ type RenderedNomad struct {
 	Job      string
 	Template string
 	Vars     map[string]any
+	// HoldsData are the job's task groups that hold data (Variant.HoldsData).
+	HoldsData []string
 }
 
 // Required is another service the request brings in, with the flags it gets.
@@ -144,7 +146,7 @@ func (b *Blueprint) Render(req Request) (*Rendered, error) {
 	}
 	if p := b.Nomad; p != nil && err == nil {
 		v, _ := b.NomadVariant(req.Variant) // a variant the job lacks runs its default job
-		r.Nomad = &RenderedNomad{Variant: v.Name, Job: v.Path}
+		r.Nomad = &RenderedNomad{Variant: v.Name, Job: v.Path, HoldsData: v.HoldsData}
 		if r.Nomad.Template, err = b.readFile(v.Path); err == nil {
 			r.Nomad.Vars, err = b.object(ctx, p.Data)
 		}

@@ -59,9 +59,9 @@ type Change struct {
 	// Detail is a short human description ("size small → large"); sensitive values are
 	// already redacted.
 	Detail string `json:"detail,omitempty"`
-	// Attrs is every changed attribute, one a line (`size "small" → "large"`), when Detail
-	// names only the first few; empty when Detail names them all. Sensitive values are
-	// redacted here too. The full plan shows it.
+	// Attrs is every changed attribute, one a line (`size "small" → "large"`), whole, when
+	// Detail leaves something out (names only the first few, shortens a long value); empty
+	// when Detail says it all. Sensitive values are redacted here too. The full plan shows it.
 	Attrs string `json:"attrs,omitempty"`
 	// Forces names what makes a replacement necessary, comma-separated: the attribute paths
 	// Terraform cannot update in place ("image"), the fields of a destructive Nomad update.
@@ -160,9 +160,11 @@ type LayerResult struct {
 	// Failed is the resource that failed, with the reason in Error.
 	Failed *Change `json:"failed,omitempty"`
 	Error  string  `json:"error,omitempty"`
-	// Rollback says what was done about a failure.
-	Rollback string        `json:"rollback,omitempty"`
-	Elapsed  time.Duration `json:"elapsed"`
+	// Rollback says what was done about a failure; RolledBack is whether the failed layer's
+	// own rollback succeeded.
+	Rollback   string        `json:"rollback,omitempty"`
+	RolledBack bool          `json:"rolled_back,omitempty"`
+	Elapsed    time.Duration `json:"elapsed"`
 }
 
 // DriftStatus is the outcome of a drift check.

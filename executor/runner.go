@@ -299,17 +299,18 @@ func (r *Runner) rollback(ctx context.Context, spec Spec, previous *Spec, failed
 		return
 	}
 	layer := r.layers[failed.Layer]
-	failed.Rollback = r.rollbackLayer(ctx, layer, spec, previous, report)
+	failed.Rollback, failed.RolledBack = r.rollbackLayer(ctx, layer, spec, previous, report)
 	if r.policy != RollbackAll {
 		return
 	}
 	for i := len(applied) - 1; i >= 0; i-- {
-		note := r.rollbackLayer(ctx, applied[i], spec, previous, report)
+		note, _ := r.rollbackLayer(ctx, applied[i], spec, previous, report)
 		failed.Rollback += "; " + applied[i].Name().Title() + ": " + note
 	}
 }
 
-func (r *Runner) rollbackLayer(ctx context.Context, layer Layer, spec Spec, previous *Spec, report func(Event)) string {
+// rollbackLayer rolls one layer back and says what it did, and whether it succeeded.
+func (r *Runner) rollbackLayer(ctx context.Context, layer Layer, spec Spec, previous *Spec, report func(Event)) (string, bool) {
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.timeout)
 	defer cancel()
 	undo := func(ev Event) {
@@ -318,9 +319,9 @@ func (r *Runner) rollbackLayer(ctx context.Context, layer Layer, spec Spec, prev
 	}
 	note, err := layer.Rollback(rctx, spec, previous, undo)
 	if err != nil {
-		return "rollback failed: " + err.Error()
+		return "rollback failed: " + err.Error(), false
 	}
-	return note
+	return note, true
 }
 
 // Drift checks spec against the real world in every layer. A layer that is not configured or

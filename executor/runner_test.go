@@ -10,9 +10,10 @@ import (
 
 // recLayer is a hand-written layer that records what the runner asks of it.
 type recLayer struct {
-	name     LayerName
-	failWith error
-	calls    *[]string
+	name        LayerName
+	failWith    error
+	rollbackErr error
+	calls       *[]string
 }
 
 func (l *recLayer) Name() LayerName { return l.name }
@@ -37,6 +38,9 @@ func (l *recLayer) Drift(context.Context, Spec) (LayerDrift, error) {
 func (l *recLayer) Rollback(_ context.Context, _ Spec, prev *Spec, report func(Event)) (string, error) {
 	*l.calls = append(*l.calls, "rollback "+string(l.name))
 	report(Event{Layer: l.name, Done: 1, Total: 1})
+	if l.rollbackErr != nil {
+		return "", l.rollbackErr
+	}
 	return "undone", nil
 }
 
@@ -73,20 +77,24 @@ func TestRunnerOrderAndNotConfigured(t *testing.T) {
 
 func TestRunnerStopsAtFailureAndRollsBackByPolicy(t *testing.T) {
 	for _, tc := range []struct {
-		policy RollbackPolicy
-		calls  string
-		note   string
-		events string // what the progress reporter saw: layer, and "undo" for a rollback step
+		name        string
+		policy      RollbackPolicy
+		rollbackErr error
+		calls       string
+		note        string
+		events      string // what the progress reporter saw: layer, and "undo" for a rollback step
+		rolledBack  bool
 	}{
-		{RollbackFailed, "apply salt,apply terraform,rollback terraform", "undone", "salt,terraform,terraform undo"},
-		{RollbackAll, "apply salt,apply terraform,rollback terraform,rollback salt", "undone; Salt: undone", "salt,terraform,terraform undo,salt undo"},
-		{RollbackNone, "apply salt,apply terraform", "not rolled back (policy: none)", "salt,terraform"},
+		{"failed", RollbackFailed, nil, "apply salt,apply terraform,rollback terraform", "undone", "salt,terraform,terraform undo", true},
+		{"all", RollbackAll, nil, "apply salt,apply terraform,rollback terraform,rollback salt", "undone; Salt: undone", "salt,terraform,terraform undo,salt undo", true},
+		{"none", RollbackNone, nil, "apply salt,apply terraform", "not rolled back (policy: none)", "salt,terraform", false},
+		{"rollback_fails", RollbackFailed, errors.New("state locked"), "apply salt,apply terraform,rollback terraform", "rollback failed: state locked", "salt,terraform,terraform undo", false},
 	} {
-		t.Run(string(tc.policy), func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			var calls []string
 			r, err := NewRunner(RunnerConfig{Rollback: tc.policy, Layers: []Layer{
 				&recLayer{name: Salt, calls: &calls},
-				&recLayer{name: Terraform, calls: &calls, failWith: errors.New("volume data: size unknown")},
+				&recLayer{name: Terraform, calls: &calls, failWith: errors.New("volume data: size unknown"), rollbackErr: tc.rollbackErr},
 				&recLayer{name: Nomad, calls: &calls},
 			}})
 			if err != nil {
@@ -109,7 +117,7 @@ func TestRunnerStopsAtFailureAndRollsBackByPolicy(t *testing.T) {
 				t.Errorf("events = %s, want %s: rollback steps must be marked as such", got, tc.events)
 			}
 			tf := res.Layers[1]
-			if !res.Failed || tf.Status != ResultFailed || tf.Error != "volume data: size unknown" || tf.Rollback != tc.note {
+			if !res.Failed || tf.Status != ResultFailed || tf.Error != "volume data: size unknown" || tf.Rollback != tc.note || tf.RolledBack != tc.rolledBack {
 				t.Errorf("terraform result = %+v", tf)
 			}
 			if res.Layers[2].Status != ResultNotStarted {

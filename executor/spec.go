@@ -128,6 +128,9 @@ type NomadPart struct {
 	Template string `json:"template"`
 	// Vars are the job's HCL2 variables.
 	Vars map[string]any `json:"vars,omitempty"`
+	// HoldsData are the job's task groups that hold data ("db"): stopping the job, dropping
+	// the group or replacing its allocations loses it.
+	HoldsData []string `json:"holds_data,omitempty"`
 	// Adopted, when set, is the job as it ran when an adopt took it as the declared state: it
 	// is declared instead of the template's, until a request declares the service anew.
 	Adopted *AdoptedJob `json:"adopted,omitempty"`

@@ -56,6 +56,15 @@ type Plan struct {
 	Expires      time.Time     `json:"expires"`
 	// Updated is when the state last changed.
 	Updated time.Time `json:"updated"`
+	// Outcome is how the plan's run ended, once it has (recorded by FinishRun).
+	Outcome *Outcome `json:"outcome,omitempty"`
+}
+
+// Outcome is how a plan's run ended.
+type Outcome struct {
+	State RunState `json:"state"`
+	// RolledBack is whether a failed layer was rolled back.
+	RolledBack bool `json:"rolled_back,omitempty"`
 }
 
 // Keys are the (environment/service) units the plan touches, sorted: its target, every unit

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"time"
@@ -85,8 +86,9 @@ func (s *Store) UpdateRun(id string, fn func(r *Run) error) (*Run, error) {
 	return r, err
 }
 
-// FinishRun records the outcome, releases the lock and, when the run succeeded, records spec
-// as the declared state of every unit it touched, all in one transaction.
+// FinishRun records the outcome (on the run and on its plan, when there is one), releases
+// the lock and, when the run succeeded, records spec as the declared state of every unit it
+// touched, all in one transaction.
 func (s *Store) FinishRun(id string, state RunState, layers []executor.LayerResult, at time.Time, spec *executor.Spec) (*Run, error) {
 	var r *Run
 	err := s.update(func(tx txn) (err error) {
@@ -95,6 +97,14 @@ func (s *Store) FinishRun(id string, state RunState, layers []executor.LayerResu
 		}
 		r.State, r.Layers, r.Finished = state, layers, at
 		unlock(tx, r.LockKeys(), r.ID)
+		if p, err := get[Plan](tx, bucketPlans, id); err == nil {
+			p.Outcome = &Outcome{State: state, RolledBack: rolledBack(layers)}
+			if err := put(tx, bucketPlans, id, p); err != nil {
+				return err
+			}
+		} else if !errors.Is(err, ErrNotFound) {
+			return err
+		}
 		if spec != nil {
 			if err := declare(tx, *spec, r.ID, at); err != nil {
 				return err
@@ -103,6 +113,16 @@ func (s *Store) FinishRun(id string, state RunState, layers []executor.LayerResu
 		return put(tx, bucketRuns, id, r)
 	})
 	return r, err
+}
+
+// rolledBack reports whether the failed layer of a run was rolled back.
+func rolledBack(layers []executor.LayerResult) bool {
+	for _, l := range layers {
+		if l.Status == executor.ResultFailed && l.RolledBack {
+			return true
+		}
+	}
+	return false
 }
 
 // Run reads a run.

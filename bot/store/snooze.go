@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"time"
 )
 
@@ -55,7 +56,21 @@ func (s *Store) Snoozes() ([]Snooze, error) {
 	return out, err
 }
 
-// Unsnooze forgets key's snooze, if any.
-func (s *Store) Unsnooze(key string) error {
-	return s.update(func(tx txn) error { return tx.bucket(bucketSnoozes).Delete([]byte(key)) })
+// LiftSnooze forgets key's snooze and returns it, in one transaction; nil when there was
+// none (it was lifted already, or never made).
+func (s *Store) LiftSnooze(key string) (*Snooze, error) {
+	var lifted *Snooze
+	err := s.update(func(tx txn) error {
+		lifted = nil // a retried transaction starts over
+		sn, err := get[Snooze](tx, bucketSnoozes, key)
+		if errors.Is(err, ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		lifted = sn
+		return tx.bucket(bucketSnoozes).Delete([]byte(key))
+	})
+	return lifted, err
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // A snooze holds for its drift until it ends; the same 🔕 delivered again changes nothing,
-// another person's or another drift's replaces it, and Unsnooze forgets it.
+// another person's or another drift's replaces it, and LiftSnooze forgets it, once.
 func TestSnoozeDrift(t *testing.T) {
 	conformEach(t, func(t *testing.T, s *Store) {
 		sn := Snooze{Key: "local/grafana", User: "bob", At: t0, Until: t0.Add(7 * 24 * time.Hour), Fingerprint: "fp1"}
@@ -44,11 +44,14 @@ func TestSnoozeDrift(t *testing.T) {
 		if got, _ := s.Snoozes(); len(got) != 1 || got[0].User != "alice" || got[0].Fingerprint != "fp2" {
 			t.Errorf("snoozes = %+v, want alice's alone", got)
 		}
-		if err := s.Unsnooze("local/grafana"); err != nil {
-			t.Fatal(err)
+		if lifted, err := s.LiftSnooze("local/grafana"); err != nil || lifted == nil || lifted.User != "alice" {
+			t.Fatalf("LiftSnooze = %+v, %v; want alice's snooze", lifted, err)
 		}
 		if got, err := s.Snoozes(); err != nil || len(got) != 0 {
-			t.Errorf("after Unsnooze: %+v, %v", got, err)
+			t.Errorf("after LiftSnooze: %+v, %v", got, err)
+		}
+		if lifted, err := s.LiftSnooze("local/grafana"); err != nil || lifted != nil {
+			t.Errorf("LiftSnooze again = %+v, %v; want nothing lifted", lifted, err)
 		}
 	})
 }

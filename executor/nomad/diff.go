@@ -57,7 +57,8 @@ func groupPlans(unit, id string, job *api.Job, d *api.JobDiff) []groupPlan {
 	if len(out) == 0 && d.Type == diffEdited {
 		what := changedNames(d.Fields, d.Objects, nil)
 		out = append(out, groupPlan{
-			change: executor.Change{Unit: unit, Action: executor.Update, Address: id, Detail: "job settings changed" + parens(what)},
+			change: executor.Change{Unit: unit, Action: executor.Update, Address: id, Detail: "job settings changed" + parens(what),
+				Attrs: changeAttrs("job settings changed", d.Fields, d.Objects, nil)},
 			phrase: "update of job settings" + parens(what),
 		})
 	}
@@ -131,6 +132,7 @@ func groupPlanOf(unit, id string, job *api.Job, g *api.TaskGroupDiff) (groupPlan
 	}
 	what := changedNames(g.Fields, g.Objects, g.Tasks)
 	c.Detail = strings.Join(parts, ", ") + parens(what)
+	c.Attrs = changeAttrs(strings.Join(parts, ", "), g.Fields, g.Objects, g.Tasks) // attrs.go
 	return groupPlan{change: c, phrase: phrase}, true
 }
 

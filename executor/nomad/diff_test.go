@@ -97,10 +97,11 @@ func TestPlanSummaries(t *testing.T) {
 		},
 		{
 			name: "job settings only", kind: actionRegister, job: testJob(map[string]int{"app": 1}),
-			diff: &api.JobDiff{Type: diffEdited, Fields: []*api.FieldDiff{{Type: diffEdited, Name: "Priority"}},
+			diff: &api.JobDiff{Type: diffEdited, Fields: []*api.FieldDiff{{Type: diffEdited, Name: "Priority", Old: "50", New: "70"}},
 				TaskGroups: []*api.TaskGroupDiff{{Type: diffNone, Name: "app", Updates: map[string]uint64{updIgnore: 1}}}},
 			summary: "job web-local: update of job settings: Priority",
-			changes: []executor.Change{{Unit: "web", Action: executor.Update, Address: "web-local", Detail: "job settings changed: Priority"}},
+			changes: []executor.Change{{Unit: "web", Action: executor.Update, Address: "web-local", Detail: "job settings changed: Priority",
+				Attrs: "job settings changed\nPriority \"50\" → \"70\""}},
 		},
 		{
 			name: "no changes", kind: actionNone, job: testJob(map[string]int{"app": 1}),

@@ -129,6 +129,7 @@ func (l *Layer) planUnit(ctx context.Context, env string, u executor.Unit) (unit
 	default:
 		up.Action = actionNone
 	}
+	markDataLoss(plans, u.Nomad.HoldsData) // risk.go
 	failures := l.placementFailures(ctx, dj.job, resp.FailedTGAllocs)
 	for i := range plans {
 		for _, f := range failures {
@@ -168,6 +169,7 @@ func (l *Layer) planRemoval(ctx context.Context, env string, u executor.Unit) (u
 			phrase: "remove group " + name,
 		})
 	}
+	markDataLoss(plans, u.Nomad.HoldsData)
 	return up, plans, jobSummary(id, up.Action, job, plans, nil), nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -81,25 +82,29 @@ func attrDiff(c *tfjson.Change) (detail, all string) {
 	}
 	sort.Strings(keys)
 
-	var known, pending []string
+	// Each attribute twice: with values shortened for the detail, and in full for all.
+	var known, pending, knownFull, pendingFull []string
 	for _, k := range keys {
 		sensitive := marked(field(c.BeforeSensitive, k)) || marked(field(c.AfterSensitive, k))
-		from := formatValue(before[k], sensitive)
 		if marked(unknown[k]) {
-			pending = append(pending, fmt.Sprintf("%s %s → (known after apply)", k, from))
+			pending = append(pending, fmt.Sprintf("%s %s → (known after apply)", k, shortValue(before[k], sensitive)))
+			pendingFull = append(pendingFull, fmt.Sprintf("%s %s → (known after apply)", k, formatValue(before[k], sensitive)))
 			continue
 		}
 		if reflect.DeepEqual(before[k], after[k]) {
 			continue
 		}
-		known = append(known, fmt.Sprintf("%s %s → %s", k, from, formatValue(after[k], sensitive)))
+		known = append(known, fmt.Sprintf("%s %s → %s", k, shortValue(before[k], sensitive), shortValue(after[k], sensitive)))
+		knownFull = append(knownFull, fmt.Sprintf("%s %s → %s", k, formatValue(before[k], sensitive), formatValue(after[k], sensitive)))
 	}
-	parts := known
+	parts, full := known, knownFull
 	if len(parts) == 0 {
-		parts = pending
+		parts, full = pending, pendingFull
+	}
+	if len(parts) > maxDetailAttrs || !slices.Equal(parts, full) {
+		all = strings.Join(full, "\n")
 	}
 	if len(parts) > maxDetailAttrs {
-		all = strings.Join(parts, "\n")
 		parts = append(parts[:maxDetailAttrs:maxDetailAttrs], fmt.Sprintf("and %d more", len(parts)-maxDetailAttrs))
 	}
 	return strings.Join(parts, ", "), all
@@ -134,7 +139,10 @@ func marked(marks any) bool {
 	return false
 }
 
-// formatValue renders a plan value for a person: strings quoted, collections as short JSON.
+// maxDetailValue is the longest value a change's Detail shows; Attrs shows every one whole.
+const maxDetailValue = 60
+
+// formatValue renders a plan value for a person, whole: strings quoted, collections as JSON.
 func formatValue(v any, sensitive bool) string {
 	if sensitive {
 		return "(sensitive)"
@@ -143,11 +151,16 @@ func formatValue(v any, sensitive bool) string {
 	case nil:
 		return "null"
 	case string:
-		return shorten(fmt.Sprintf("%q", x), 60)
+		return fmt.Sprintf("%q", x)
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}
-	return shorten(string(b), 60)
+	return string(b)
+}
+
+// shortValue is formatValue cut to maxDetailValue, for a change's Detail.
+func shortValue(v any, sensitive bool) string {
+	return shorten(formatValue(v, sensitive), maxDetailValue)
 }

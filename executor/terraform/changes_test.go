@@ -47,6 +47,14 @@ func TestAttrDiff(t *testing.T) {
 			`{"actions":["update"],"before":{"a":1,"b":1,"c":1,"pw":"old"},"after":{"a":2,"b":2,"c":2,"pw":"new"},"after_sensitive":{"pw":true}}`,
 			`a 1 → 2, b 1 → 2, c 1 → 2, and 1 more`,
 			"a 1 → 2\nb 1 → 2\nc 1 → 2\npw (sensitive) → (sensitive)"},
+		{"a long value is shortened in the detail only",
+			`{"actions":["update"],"before":{"motd":"short","n":1},"after":{"motd":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx","n":2}}`,
+			`motd "short" → "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…, n 1 → 2`,
+			"motd \"short\" → \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"\nn 1 → 2"},
+		{"a long collection too",
+			`{"actions":["update"],"before":{"tags":[]},"after":{"tags":["aaaaaaaaaaaaaaaaaaaa","bbbbbbbbbbbbbbbbbbbb","cccccccccccccccccccc"]}}`,
+			`tags [] → ["aaaaaaaaaaaaaaaaaaaa","bbbbbbbbbbbbbbbbbbbb","ccccccccccc…`,
+			`tags [] → ["aaaaaaaaaaaaaaaaaaaa","bbbbbbbbbbbbbbbbbbbb","cccccccccccccccccccc"]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -47,9 +47,11 @@ service "authentik" {
   }
 
   nomad {
-    job = "nomad/local.nomad.hcl"
+    job        = "nomad/local.nomad.hcl"
+    holds_data = [] # the local job serves a page and keeps nothing
     variant "production" {
-      job = "nomad/authentik.nomad.hcl"
+      job        = "nomad/authentik.nomad.hcl"
+      holds_data = ["db"] # PostgreSQL: stopping or replacing it is data loss
     }
     variables = {
       env          = env

@@ -75,9 +75,11 @@ service "nextcloud" {
   }
 
   nomad {
-    job = "nomad/local.nomad.hcl"
+    job        = "nomad/local.nomad.hcl"
+    holds_data = [] # the local job serves a page and keeps nothing
     variant "production" {
-      job = "nomad/nextcloud.nomad.hcl"
+      job        = "nomad/nextcloud.nomad.hcl"
+      holds_data = ["db"] # PostgreSQL: stopping or replacing it is data loss
     }
     variables = {
       env          = env
