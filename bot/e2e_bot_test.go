@@ -24,6 +24,8 @@ import (
 type mmBot struct {
 	*eostest.Harness
 	stopAdapter context.CancelFunc
+	// AdapterLog is everything the Mattermost adapter logged, at debug level.
+	AdapterLog *lockedBuffer
 }
 
 // startMMBot starts Eos on channel ch of s. opts.Adapters is set here; give opts.DataDir to
@@ -54,7 +56,7 @@ func startMMBot(t *testing.T, s *mmtest.Server, ch *model.Channel, opts eostest.
 		}
 	})
 	h = eostest.New(t, opts)
-	b := &mmBot{Harness: h, stopAdapter: stop}
+	b := &mmBot{Harness: h, stopAdapter: stop, AdapterLog: adapterLog}
 	t.Cleanup(b.Stop)
 	// The engine starts its adapters after Ready. From the moment Run starts, the adapter
 	// delivers every post, even one written before its websocket is up.
