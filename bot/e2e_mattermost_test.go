@@ -136,10 +136,9 @@ func TestE2EMattermostServerRestartMidConversation(t *testing.T) {
 }
 
 // bob approves as soon as the server is back, while the bot is still waiting to reconnect: the
-// approval must count all the same. It fails today: the adapter catches up the posts written
-// while its websocket was down, not the reactions (adapters/mattermost/catchup.go), and the
-// engine reads reactions only at start-up. The same gap loses an approval given in the
-// seconds between a bot's start and its first connection.
+// approval must count all the same. The adapter's catch-up after a reconnection delivers the
+// reactions added while its websocket was down (adapters/mattermost/catchup.go), as it does
+// for an approval given between a bot's start and its first connection.
 func TestE2EMattermostApprovalWhileReconnecting(t *testing.T) {
 	t.Parallel()
 	s := mmtest.Real(t)
