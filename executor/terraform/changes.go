@@ -44,8 +44,11 @@ func resourceChanges(unit string, rcs []*tfjson.ResourceChange) []executor.Chang
 			continue
 		}
 		c := executor.Change{Unit: unit, Action: act, Address: rc.Address}
-		if act == executor.Update || act == executor.Replace {
+		switch act {
+		case executor.Update, executor.Replace:
 			c.Detail, c.Attrs = attrDiff(rc.Change)
+		case executor.Create:
+			c.Attrs = createdAttrs(rc.Change)
 		}
 		if act == executor.Replace || act == executor.Delete {
 			c.Reason = reasonOf(rc)
@@ -163,4 +166,24 @@ func formatValue(v any, sensitive bool) string {
 // shortValue is formatValue cut to maxDetailValue, for a change's Detail.
 func shortValue(v any, sensitive bool) string {
 	return shorten(formatValue(v, sensitive), maxDetailValue)
+}
+
+// createdAttrs is every top-level attribute a create sets, one a line (`name = "grafana"`),
+// for the full plan; the preview names only the resource. Sensitive values read
+// "(sensitive)", values Terraform learns while applying "(known after apply)"; attributes left
+// null are left out.
+func createdAttrs(c *tfjson.Change) string {
+	after, _ := c.After.(map[string]any)
+	unknown, _ := c.AfterUnknown.(map[string]any)
+	var lines []string
+	for _, k := range sortedAttrs(after, unknown) {
+		switch {
+		case marked(unknown[k]):
+			lines = append(lines, k+" = (known after apply)")
+		case after[k] == nil:
+		default:
+			lines = append(lines, k+" = "+formatValue(after[k], marked(field(c.AfterSensitive, k))))
+		}
+	}
+	return strings.Join(lines, "\n")
 }

@@ -81,7 +81,7 @@ func TestResourceChangesSkipsNoOpsAndReads(t *testing.T) {
 	}
 	got := resourceChanges("web", rcs)
 	want := []executor.Change{
-		{Unit: "web", Action: executor.Create, Address: "a.new"},
+		{Unit: "web", Action: executor.Create, Address: "a.new", Attrs: "x = 1"},
 		{Unit: "web", Action: executor.Replace, Address: "a.swap", Detail: "x 1 → 2"},
 		{Unit: "web", Action: executor.Replace, Address: "a.cbd", Detail: "x 1 → 3"},
 		{Unit: "web", Action: executor.Delete, Address: "a.gone"},
@@ -93,6 +93,23 @@ func TestResourceChangesSkipsNoOpsAndReads(t *testing.T) {
 		if got[i] != want[i] {
 			t.Errorf("change %d = %+v, want %+v", i, got[i], want[i])
 		}
+	}
+}
+
+// The full plan shows what a create sets: every attribute, sensitive values masked, values
+// Terraform learns while applying said so, nulls left out.
+func TestCreatedAttrs(t *testing.T) {
+	var c tfjson.Change
+	js := `{"actions":["create"],
+	 "after":{"name":"grafana","size":"small","password":"hunter2-not-shown","tags":["a","b"],"note":null},
+	 "after_unknown":{"id":true},
+	 "after_sensitive":{"password":true}}`
+	if err := json.Unmarshal([]byte(js), &c); err != nil {
+		t.Fatal(err)
+	}
+	want := "id = (known after apply)\nname = \"grafana\"\npassword = (sensitive)\nsize = \"small\"\ntags = [\"a\",\"b\"]"
+	if got := createdAttrs(&c); got != want {
+		t.Errorf("createdAttrs =\n%s\nwant\n%s", got, want)
 	}
 }
 
