@@ -33,7 +33,33 @@ func (f *folder) checkExamples(c *Catalog) Diagnostics {
 			diags = append(diags, f.checkNomadTypes(r.Nomad.Vars)...)
 		}
 	}
-	return diags
+	return append(diags, f.checkVariantsRender(c)...)
+}
+
+// checkVariantsRender renders the defaults once more for every other variant a Salt state or
+// Nomad job has (their holds_data and pillar are evaluated per variant), so a mistake there is
+// found now, not by the first request for production.
+func (f *folder) checkVariantsRender(c *Catalog) Diagnostics {
+	b := f.b
+	exs := exampleRequests(c, b)
+	if len(exs) == 0 {
+		return nil
+	}
+	seen := map[string]bool{DefaultVariant: true}
+	for _, vs := range [][]Variant{b.SaltVariants, b.NomadVariants} {
+		for _, v := range vs {
+			if seen[v.Name] {
+				continue
+			}
+			seen[v.Name] = true
+			req := exs[0].req
+			req.Variant = v.Name
+			if _, err := b.Render(req); err != nil {
+				return Diagnostics{f.renderProblem(err, exs[0].what+" in variant "+v.Name)}
+			}
+		}
+	}
+	return nil
 }
 
 type example struct {

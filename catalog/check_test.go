@@ -30,6 +30,7 @@ var checkCases = []struct{ dir, want string }{
 	{"holds-data-forgotten", `manifest.hcl:7:5: variant production (terraform/production) does not say which of its resources hold data, but variant local does: add holds_data = [...] naming terraform/production's own volumes and databases (holds_data = [] if it keeps none)`},
 	{"nomad-holds-data-unknown", `manifest.hcl:6:18: holds_data names group "db", which is not a task group of variant local (nomad/local.nomad.hcl); its groups: app`},
 	{"nomad-holds-data-forgotten", `manifest.hcl:7:5: job variant production (nomad/production.nomad.hcl) does not say which of its task groups hold data, but variant local does: add holds_data = [...] naming nomad/production.nomad.hcl's own database groups (holds_data = [] if it keeps none)`},
+	{"salt-holds-data-bad", `manifest.hcl:16:20: holds_data entry srv/saltholdsdatabad is not an absolute, clean path on the minion (a mount point or a device) (rendering with its defaults in variant production)`},
 	{"salt-yaml", `salt/app.sls:9:1: not valid YAML once its Jinja is replaced: did not find expected '-' indicator`},
 }
 

@@ -1,0 +1,3 @@
+app-dir:
+  file.directory:
+    - name: /srv/{{ pillar["name"] }}

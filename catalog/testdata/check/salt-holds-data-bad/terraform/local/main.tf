@@ -1,0 +1,14 @@
+terraform {
+  required_providers {
+    eoslab = {
+      source  = "eos/eoslab"
+      version = ">= 0.1.0"
+    }
+  }
+}
+
+resource "eoslab_server" "main" {
+  name  = var.name
+  size  = "small"
+  image = "debian-12"
+}
