@@ -115,8 +115,15 @@ func continuations(blocks []slack.Block) []Message {
 func renderBlock(b adapters.Block) []slack.Block {
 	switch v := b.(type) {
 	case adapters.Heading:
-		if t := oneLine(v.Text); t != "" {
-			return []slack.Block{slack.NewHeaderBlock(slack.NewTextBlockObject(slack.PlainTextType, cutText(t, maxHeaderText), true, false))}
+		t := oneLine(v.Text)
+		switch {
+		case t == "":
+		case len([]rune(t)) <= maxHeaderText:
+			return []slack.Block{slack.NewHeaderBlock(slack.NewTextBlockObject(slack.PlainTextType, t, true, false))}
+		default:
+			// Longer than a header block takes: a bold section keeps every word (a digest's
+			// headline with its counts) instead of cutting it.
+			return sections(pack([]string{"*" + escape(t) + "*"}, "", "", ""))
 		}
 	case adapters.Text:
 		return sections(pack(lines(escape(v.Text)), "", "", ""))

@@ -172,8 +172,10 @@ func TestRenderBlockLimits(t *testing.T) {
 		wantLast  string // text of the last block of the last message
 	}{
 		{"more than 50 blocks", adapters.NewDoc(many...), 2, "paragraph 0", "paragraph 69"},
-		{"long heading is shortened", adapters.NewDoc(adapters.Heading{Text: strings.Repeat("h", 200)}), 1,
-			strings.Repeat("h", maxHeaderText-1) + "…", strings.Repeat("h", maxHeaderText-1) + "…"},
+		{"a heading longer than a header block is a bold section, uncut", adapters.NewDoc(adapters.Heading{Text: strings.Repeat("h", 200)}), 1,
+			"*" + strings.Repeat("h", 200) + "*", "*" + strings.Repeat("h", 200) + "*"},
+		{"a heading within the limit is a header", adapters.NewDoc(adapters.Heading{Text: strings.Repeat("h", maxHeaderText)}), 1,
+			strings.Repeat("h", maxHeaderText), strings.Repeat("h", maxHeaderText)},
 		{"long code block is closed and reopened", adapters.NewDoc(adapters.Code{Text: strings.Repeat("0123456789\n", 400)}), 2,
 			"", "0123456789\n```"},
 		{"attachment follows in the thread", adapters.Doc{Blocks: []adapters.Block{adapters.Text{Text: "summary"}},
