@@ -225,3 +225,21 @@ const lowContrastJS = `(() => {
 	}
 	return out;
 })()`
+
+// The overview is live too: a plan asked for while it is open shows up without a reload, and
+// one asked in a channel alice cannot see does not.
+func TestBrowserOverviewShowsANewPlanWithoutReload(t *testing.T) {
+	f := newFixture(t)
+	ctx := browser(t)
+	signInByLink(t, ctx, f)
+	waitFor(t, ctx, "the overview's stream to open", `document.querySelector("[data-updates]") !== null`)
+	mark(t, ctx)
+	f.addPlan("0badc0de", "secret-channel", store.PlanPending)
+	f.addPlan("7f3a9c21", "infra", store.PlanPending)
+	waitFor(t, ctx, "the new plan", `document.querySelector('#overview a[href="/plans/7f3a9c21"]') !== null`)
+	if eval[bool](t, ctx, `document.querySelector('#overview a[href="/plans/0badc0de"]') !== null`) {
+		t.Error("the overview shows a plan of a channel alice cannot see")
+	}
+	assertNotReloaded(t, ctx)
+	shot(t, ctx, "overview-live")
+}

@@ -164,20 +164,34 @@ func mergeProgress(live, stored runProgress) runProgress {
 
 // lockEvents streams the locks the person may see, whenever they change.
 func (s *server) lockEvents(w http.ResponseWriter, r *http.Request, v *viewer) {
+	s.pollEvents(w, r, "locks", func() (string, error) {
+		rows, err := s.visibleLocks(v)
+		return s.fragment("locks", "lock-rows", rows), err
+	})
+}
+
+// overviewEvents keeps the overview live: a plan asked for, a run starting or ending, a lock
+// taken, a service drifting show up without a reload.
+func (s *server) overviewEvents(w http.ResponseWriter, r *http.Request, v *viewer) {
+	s.pollEvents(w, r, "overview", func() (string, error) {
+		d, _, err := s.overviewOf(v)
+		return s.fragment("overview", "overview-body", d), err
+	})
+}
+
+// pollEvents reads render every PollEvery and sends its HTML as the new content of the
+// element id whenever it changed, until the client goes or its session ends.
+func (s *server) pollEvents(w http.ResponseWriter, r *http.Request, id string, render func() (string, error)) {
 	out := startStream(w)
 	tick := time.NewTicker(s.poll)
 	defer tick.Stop()
 	last := "\x00"
 	for {
-		rows, err := s.visibleLocks(v)
-		if err == nil {
-			html := s.fragment("locks", "lock-rows", rows)
-			if html != last {
-				if out.send("update", patch{HTML: map[string]string{"locks": html}}) != nil {
-					return
-				}
-				last = html
+		if html, err := render(); err == nil && html != last {
+			if out.send("update", patch{HTML: map[string]string{id: html}}) != nil {
+				return
 			}
+			last = html
 		}
 		select {
 		case <-r.Context().Done():

@@ -23,16 +23,22 @@ type overviewData struct {
 }
 
 func (s *server) overview(w http.ResponseWriter, r *http.Request, v *viewer) {
-	var d overviewData
-	var err error
-	if d.Pending, err = s.st.Plans(func(p *store.Plan) bool { return p.State == store.PlanPending && v.plan(p) }); err != nil {
-		s.fail(w, r, "listing plans", err)
+	d, what, err := s.overviewOf(v)
+	if err != nil {
+		s.fail(w, r, what, err)
 		return
+	}
+	s.render(w, r, http.StatusOK, "overview", v, d)
+}
+
+// overviewOf gathers what the overview shows v; on an error it says what it was doing.
+func (s *server) overviewOf(v *viewer) (d overviewData, what string, err error) {
+	if d.Pending, err = s.st.Plans(func(p *store.Plan) bool { return p.State == store.PlanPending && v.plan(p) }); err != nil {
+		return d, "listing plans", err
 	}
 	runs, err := s.st.Runs(func(run *store.Run) bool { return v.planID(run.ID) })
 	if err != nil {
-		s.fail(w, r, "listing runs", err)
-		return
+		return d, "listing runs", err
 	}
 	for _, run := range runs {
 		if run.State == store.RunRunning {
@@ -43,14 +49,12 @@ func (s *server) overview(w http.ResponseWriter, r *http.Request, v *viewer) {
 	}
 	locks, err := s.visibleLocks(v)
 	if err != nil {
-		s.fail(w, r, "listing locks", err)
-		return
+		return d, "listing locks", err
 	}
 	d.Locks = len(locks)
 	deployed, err := s.visibleDeployed(v)
 	if err != nil {
-		s.fail(w, r, "listing services", err)
-		return
+		return d, "listing services", err
 	}
 	d.Services = len(deployed)
 	for _, dep := range deployed {
@@ -59,7 +63,7 @@ func (s *server) overview(w http.ResponseWriter, r *http.Request, v *viewer) {
 			d.Drifted = append(d.Drifted, last[0])
 		}
 	}
-	s.render(w, r, http.StatusOK, "overview", v, d)
+	return d, "", nil
 }
 
 type planData struct {

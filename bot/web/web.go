@@ -92,6 +92,7 @@ func (s *server) routes() {
 	m.HandleFunc("GET /runs/{id}/events", s.authedData(s.runEvents))
 	m.HandleFunc("GET /locks", s.authed(s.locks))
 	m.HandleFunc("GET /locks/events", s.authedData(s.lockEvents))
+	m.HandleFunc("GET /events", s.authedData(s.overviewEvents))
 	m.HandleFunc("GET /services", s.authed(s.services))
 	m.HandleFunc("GET /services/{env}/{name}", s.authed(s.service))
 	m.HandleFunc("GET /audit", s.authed(s.audit))

@@ -1,4 +1,4 @@
-// Live updates for the run and locks pages: the element with data-events names a stream of
+// Live updates for the overview, run and locks pages: the element with data-events names a stream of
 // server-sent events; each event carries server-rendered fragments that replace (html),
 // set (text) or extend (lines) elements by id. Nothing reloads the page.
 (function () {
