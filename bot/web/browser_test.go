@@ -242,4 +242,11 @@ func TestBrowserOverviewShowsANewPlanWithoutReload(t *testing.T) {
 	}
 	assertNotReloaded(t, ctx)
 	shot(t, ctx, "overview-live")
+
+	// alice leaves #infra: the open page stops showing its plan, without a reload.
+	f.src.mu.Lock()
+	f.src.see["mattermost/infra"] = false
+	f.src.mu.Unlock()
+	waitFor(t, ctx, "the plan to go", `document.querySelector('#overview a[href="/plans/7f3a9c21"]') === null`)
+	assertNotReloaded(t, ctx)
 }

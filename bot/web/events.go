@@ -128,6 +128,10 @@ func (s *server) runEvents(w http.ResponseWriter, r *http.Request, v *viewer) {
 				out.send("signedout", patch{})
 				return
 			}
+			if v.forget(); !v.planID(id) {
+				out.send("hidden", patch{})
+				return
+			}
 			now, err := s.st.Run(id)
 			if err != nil {
 				continue
@@ -164,7 +168,7 @@ func mergeProgress(live, stored runProgress) runProgress {
 
 // lockEvents streams the locks the person may see, whenever they change.
 func (s *server) lockEvents(w http.ResponseWriter, r *http.Request, v *viewer) {
-	s.pollEvents(w, r, "locks", func() (string, error) {
+	s.pollEvents(w, r, v, "locks", func() (string, error) {
 		rows, err := s.visibleLocks(v)
 		return s.fragment("locks", "lock-rows", rows), err
 	})
@@ -173,7 +177,7 @@ func (s *server) lockEvents(w http.ResponseWriter, r *http.Request, v *viewer) {
 // overviewEvents keeps the overview live: a plan asked for, a run starting or ending, a lock
 // taken, a service drifting show up without a reload.
 func (s *server) overviewEvents(w http.ResponseWriter, r *http.Request, v *viewer) {
-	s.pollEvents(w, r, "overview", func() (string, error) {
+	s.pollEvents(w, r, v, "overview", func() (string, error) {
 		d, _, err := s.overviewOf(v)
 		return s.fragment("overview", "overview-body", d), err
 	})
@@ -181,7 +185,7 @@ func (s *server) overviewEvents(w http.ResponseWriter, r *http.Request, v *viewe
 
 // pollEvents reads render every PollEvery and sends its HTML as the new content of the
 // element id whenever it changed, until the client goes or its session ends.
-func (s *server) pollEvents(w http.ResponseWriter, r *http.Request, id string, render func() (string, error)) {
+func (s *server) pollEvents(w http.ResponseWriter, r *http.Request, v *viewer, id string, render func() (string, error)) {
 	out := startStream(w)
 	tick := time.NewTicker(s.poll)
 	defer tick.Stop()
@@ -201,6 +205,7 @@ func (s *server) pollEvents(w http.ResponseWriter, r *http.Request, id string, r
 				out.send("signedout", patch{})
 				return
 			}
+			v.forget()
 		}
 	}
 }

@@ -8,7 +8,9 @@ import (
 )
 
 // viewer is the signed-in person of one request and what they may see. MaySee may ask the
-// chat platform, so answers are remembered for the request (and for one event stream).
+// chat platform, so answers are remembered for the request; an event stream forgets them at
+// every tick (forget), so a person who loses a channel stops seeing it within the engine's
+// own cache time, not at the end of a stream that may stay open for hours.
 type viewer struct {
 	ctx    context.Context
 	src    Source
@@ -22,6 +24,12 @@ type viewer struct {
 func (s *server) newViewer(r *http.Request, p store.WebPerson, sessionID string) *viewer {
 	return &viewer{ctx: r.Context(), src: s.src, st: s.st, person: p, form: formToken(sessionID),
 		seen: map[string]bool{}, plans: map[string]bool{}}
+}
+
+// forget drops the answers remembered so far.
+func (v *viewer) forget() {
+	clear(v.seen)
+	clear(v.plans)
 }
 
 func (v *viewer) channel(platform, channel string) bool {

@@ -31,4 +31,5 @@
   source.addEventListener("update", patch);
   source.addEventListener("finished", function (e) { patch(e); source.close(); say("The run has ended."); });
   source.addEventListener("signedout", function () { source.close(); say("Your session ended: sign in again with @eos web."); });
+  source.addEventListener("hidden", function () { source.close(); say("You can no longer see this run's channel: updates stopped."); });
 })();
