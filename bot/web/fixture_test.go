@@ -109,7 +109,7 @@ func (c *clock) Add(d time.Duration) {
 }
 
 type fixture struct {
-	t     *testing.T
+	t     testing.TB
 	src   *fakeSource
 	st    *store.Store
 	clock *clock
@@ -118,7 +118,7 @@ type fixture struct {
 
 var t0 = time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "eos.db"), time.Second)
 	if err != nil {
