@@ -159,4 +159,3 @@ func freeAddr(t *testing.T) string {
 	defer ln.Close()
 	return ln.Addr().String()
 }
-
