@@ -47,3 +47,46 @@ func TestSaltRestartIsAmongThePreviewsFirstLines(t *testing.T) {
 		t.Errorf("planning changed %s: %q", conf, b)
 	}
 }
+
+// A Salt-only data loss reads first, on a real master: the archive blueprint
+// (testdata/saltdataloss) marks ${flag.root}/data as holding data, so --purge, whose state
+// removes that directory, warns on the line after the heading with the minion and the state,
+// and falls under the data-loss rule; without --purge the same directory only exists, and no
+// warning is shown. The preview plans in test mode: the archive's files are still there.
+func TestSaltDataLossLeadsThePreview(t *testing.T) {
+	layer, minion, data := saltLayer(t)
+	root, err := os.MkdirTemp(data, "archive-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	dir := filepath.Join(root, "data")
+	file := filepath.Join(dir, "2026.tar")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte("archived\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := eostest.New(t, eostest.Options{Policy: riskPolicy(), Layers: []executor.Layer{layer}, CatalogDirs: []string{"testdata/saltdataloss"}})
+
+	calm, _ := preview(t, h, "alice", "@eos create archive --root "+root)
+	if strings.Contains(calm.Text, "data loss") || strings.Contains(calm.Text, `"data-loss" rule`) {
+		t.Errorf("keeping the data directory loses nothing:\n%s", calm.Text)
+	}
+	after := h.Last()
+	h.Say("alice", "@eos cancel")
+	h.WaitText(after, "cancelled by @alice. Nothing changed.")
+
+	p, _ := preview(t, h, "alice", "@eos create archive --purge --root "+root)
+	want := "⚠ data loss: archive " + minion + ": file.absent archive-data (" + dir + ") — destroyed"
+	if ls := lines(p); len(ls) < 2 || ls[1] != want {
+		t.Errorf("the line after the heading should be\n%s\nin:\n%s", want, p.Text)
+	}
+	if !strings.Contains(p.Text, `the "data-loss" rule of local`) {
+		t.Errorf("the preview does not say the data-loss rule applies:\n%s", p.Text)
+	}
+	if b, err := os.ReadFile(file); err != nil || string(b) != "archived\n" {
+		t.Errorf("%s after the preview: %q, %v", file, b, err)
+	}
+}
