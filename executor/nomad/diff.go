@@ -84,7 +84,9 @@ func groupPlanOf(unit, id string, job *api.Job, g *api.TaskGroupDiff) (groupPlan
 		return groupPlan{change: c, phrase: "remove group " + g.Name}, true
 	}
 	moves := u[updDestructive] + u[updInPlace] + u[updCreate] + u[updDestroy] + u[updCanary] + u[updMigrate]
-	if g.Type == diffNone && moves == 0 {
+	// A group the job's edit leaves alone still moves its allocations to the new job version
+	// in place: nothing about it changes, so it is not a change to review.
+	if g.Type == diffNone && moves == u[updInPlace] {
 		return groupPlan{}, false
 	}
 	var parts []string
