@@ -82,7 +82,9 @@ type Handler interface {
 // it by type assertion and calls it from Run, like Handler's methods. Adapters deliver the
 // changes of people's posts in the channels they serve, without the mention filter of
 // HandleMessage (an edit may have removed the mention; the handler knows which posts matter).
-// A platform that cannot report changes simply never calls it.
+// An adapter that catches up after a reconnection or a restart delivers the changes made
+// meanwhile too, and may then deliver a change it delivered before: handling one twice must
+// change nothing more. A platform that cannot report changes simply never calls it.
 type ChangeHandler interface {
 	// HandleEdit receives a post's new text; m is the post as it reads now, At the edit's time.
 	HandleEdit(ctx context.Context, a Adapter, m Message)

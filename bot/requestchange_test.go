@@ -1,9 +1,12 @@
 package bot_test
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/eostest"
 	"github.com/eosbot/eos/bot/store"
 )
@@ -89,4 +92,59 @@ func TestDeletedRequestCancelsItsPlan(t *testing.T) {
 	if got := cancelEntries(t, h, id); len(got) != 1 || got[0].Text != "cancelled: the request was deleted" {
 		t.Errorf("audit cancel entries = %+v, want one for the deletion", got)
 	}
+}
+
+// An adapter may tell of one change twice (heard live, then again in a catch-up after a
+// reconnection or a restart): the second edit notice finds the plan cancelled already and says
+// nothing, and a second deletion notice cancels nothing more.
+func TestRepeatedChangeNoticesAnswerOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	alice := adapters.User{ID: "alice", Name: "alice"}
+
+	t.Run("edit", func(t *testing.T) {
+		t.Parallel()
+		h := eostest.New(t, eostest.Options{})
+		p, id := preview(t, h, "alice", "@eos create grafana")
+		pl, err := h.Store.Plan(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		edit := adapters.Message{Post: pl.Request, Author: alice, Text: "@eos create grafana --port 4000", At: time.Now()}
+		h.Engine.HandleEdit(ctx, h.Console, edit)
+		h.WaitText(p.ID, "@alice, your request was edited after the preview: ask again")
+		h.Engine.HandleEdit(ctx, h.Console, edit)
+		// The reaction is handled after the second notice: both are in the request's conversation.
+		after := h.Last()
+		h.React("bob", p.ID, "+1")
+		h.WaitText(after, "Plan "+id+" is cancelled: nothing started.")
+		if got := botReplies(h, p.ID, "edited after the preview"); len(got) != 1 {
+			t.Errorf("answers to the edit: %q, want one", got)
+		}
+		if got := cancelEntries(t, h, id); len(got) != 1 {
+			t.Errorf("audit cancel entries = %+v, want one", got)
+		}
+	})
+
+	t.Run("delete", func(t *testing.T) {
+		t.Parallel()
+		h := eostest.New(t, eostest.Options{})
+		p, id := preview(t, h, "alice", "@eos create grafana")
+		pl, err := h.Store.Plan(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Engine.HandleDelete(ctx, h.Console, pl.Request)
+		waitPreview(t, h, p, "Plan "+id, "cancelled: the request was deleted · nothing changed")
+		h.Engine.HandleDelete(ctx, h.Console, pl.Request)
+		after := h.Last()
+		h.React("bob", p.ID, "+1")
+		h.WaitText(after, "Plan "+id+" is cancelled: nothing started.")
+		if got := cancelEntries(t, h, id); len(got) != 1 {
+			t.Errorf("audit cancel entries = %+v, want one", got)
+		}
+		if got := botReplies(h, p.ID, "deleted"); len(got) != 0 {
+			t.Errorf("replies about the deletion: %q, want none (the preview says it)", got)
+		}
+	})
 }

@@ -14,8 +14,10 @@ import (
 // the first time it reads a channel, since the channel's stored cursor (Config.Cursors).
 // Reactions added meanwhile are delivered too (the server lists a post whose reactions
 // changed, with its reactions); the engine treats a reaction it already counted as a no-op.
-// Reactions removed during the gap are not seen. Once everything is delivered, each channel's
-// cursor moves to the newest post or reaction delivered from it.
+// Reactions removed during the gap are not seen. A handler that is an adapters.ChangeHandler
+// also hears of the people's posts edited or deleted meanwhile (catchupchanges.go). Once
+// everything is delivered, each channel's cursor moves to the newest post, change or reaction
+// delivered from it.
 func (a *Adapter) catchUp(ctx context.Context, h adapters.Handler, self *model.User) {
 	a.mu.Lock()
 	last, served := a.lastSeen, a.served
@@ -35,7 +37,9 @@ func (a *Adapter) catchUp(ctx context.Context, h adapters.Handler, self *model.U
 			return
 		}
 	}
+	changes, _ := h.(adapters.ChangeHandler)
 	var missed []*model.Post
+	var changed []missedChange
 	var reactions []missedReaction
 	types := make(map[string]model.ChannelType, len(channels))
 	for id, typ := range channels {
@@ -51,6 +55,9 @@ func (a *Adapter) catchUp(ctx context.Context, h adapters.Handler, self *model.U
 				missed = append(missed, p)
 				types[p.Id] = typ
 			}
+			if c, ok := missedChangeOf(p, since); ok && changes != nil {
+				changed = append(changed, c)
+			}
 			if p.Metadata == nil {
 				continue
 			}
@@ -61,8 +68,11 @@ func (a *Adapter) catchUp(ctx context.Context, h adapters.Handler, self *model.U
 			}
 		}
 	}
-	// Cursors move only after the last delivery: the posts go first, then the reactions, so a
-	// process stopped half-way must not leave a cursor past a reaction it did not deliver.
+	// Cursors move only after the last delivery: the posts go first, then the edits and
+	// deletions, then the reactions, so a process stopped half-way must not leave a cursor past
+	// a reaction it did not deliver. A change goes before every reaction of the gap, whichever
+	// came first: an approval given while the request was being edited or deleted never runs
+	// the plan of a request that now says something else (the engine cancels it first).
 	newest := map[string]int64{}
 	slices.SortFunc(missed, func(x, y *model.Post) int { return int(x.CreateAt - y.CreateAt) })
 	for _, p := range missed {
@@ -71,6 +81,14 @@ func (a *Adapter) catchUp(ctx context.Context, h adapters.Handler, self *model.U
 			continue
 		}
 		newest[p.ChannelId] = max(newest[p.ChannelId], p.CreateAt)
+	}
+	slices.SortFunc(changed, func(x, y missedChange) int { return int(x.at - y.at) })
+	for _, c := range changed {
+		if err := a.deliverChange(ctx, changes, self, c.post, c.deleted, c.at); err != nil {
+			a.log.Error("dropping missed change", "post", c.post.Id, "err", err)
+			continue
+		}
+		newest[c.post.ChannelId] = max(newest[c.post.ChannelId], c.at)
 	}
 	slices.SortFunc(reactions, func(x, y missedReaction) int { return int(x.r.CreateAt - y.r.CreateAt) })
 	for _, m := range reactions {
@@ -83,8 +101,8 @@ func (a *Adapter) catchUp(ctx context.Context, h adapters.Handler, self *model.U
 	for channel, at := range newest {
 		a.advance(ctx, channel, at)
 	}
-	if len(missed)+len(reactions) > 0 {
-		a.log.Info("caught up after reconnecting", "posts", len(missed), "reactions", len(reactions))
+	if len(missed)+len(changed)+len(reactions) > 0 {
+		a.log.Info("caught up after reconnecting", "posts", len(missed), "changes", len(changed), "reactions", len(reactions))
 	}
 }
 
