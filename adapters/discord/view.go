@@ -2,6 +2,7 @@ package discord
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -13,12 +14,14 @@ import (
 // guild with its roles, member): in a guild channel, whether the member's permissions there
 // include View Channel; a thread counts as its parent channel; a direct message only its
 // recipient reads. Someone who is not a member of the channel's guild reads none of its
-// channels. Any other error Discord answers with is returned (the engine counts it as "no").
+// channels. A private thread is read only by its members, or by those who may manage threads
+// in its parent. Any other error Discord answers with is returned (the engine counts it as "no").
 func (a *Adapter) CanView(ctx context.Context, user adapters.User, channel string) (bool, error) {
 	ch, err := a.s.Channel(channel, discordgo.WithContext(ctx))
 	if err != nil {
 		return false, fmt.Errorf("discord: can %s view %s: reading the channel: %w", user.ID, channel, err)
 	}
+	private := ch.Type == discordgo.ChannelTypeGuildPrivateThread
 	if (channelInfo{kind: ch.Type}).thread() {
 		if ch, err = a.s.Channel(ch.ParentID, discordgo.WithContext(ctx)); err != nil {
 			return false, fmt.Errorf("discord: can %s view %s: reading the thread's parent: %w", user.ID, channel, err)
@@ -41,7 +44,35 @@ func (a *Adapter) CanView(ctx context.Context, user adapters.User, channel strin
 	case err != nil:
 		return false, fmt.Errorf("discord: can %s view %s: reading the member: %w", user.ID, channel, err)
 	}
-	return permissions(guild, ch, user.ID, m.Roles)&discordgo.PermissionViewChannel != 0, nil
+	perms := permissions(guild, ch, user.ID, m.Roles)
+	switch {
+	case perms&discordgo.PermissionViewChannel == 0:
+		return false, nil
+	case private && perms&discordgo.PermissionManageThreads == 0:
+		// A private thread is read by its members (and those who manage threads), not by
+		// everyone who reads its parent.
+		_, err := a.s.ThreadMember(channel, user.ID, false, discordgo.WithContext(ctx))
+		switch {
+		case codeOf(err) == discordgo.ErrCodeUnknownMember || restStatus(err) == 404:
+			return false, nil
+		case err != nil:
+			return false, fmt.Errorf("discord: can %s view private thread %s: %w", user.ID, channel, err)
+		}
+	}
+	return true, nil
+}
+
+// allPermissions is what the owner and administrators may do: everything, including the
+// permissions newer than discordgo's PermissionAll (Manage Threads among them).
+const allPermissions = int64(^uint64(0) >> 1)
+
+// restStatus is the HTTP status of a REST error, 0 for anything else.
+func restStatus(err error) int {
+	var re *discordgo.RESTError
+	if errors.As(err, &re) && re.Response != nil {
+		return re.Response.StatusCode
+	}
+	return 0
 }
 
 // permissions computes what the member with roles may do in channel, as Discord documents it:
@@ -51,7 +82,7 @@ func (a *Adapter) CanView(ctx context.Context, user adapters.User, channel strin
 // and then allowing.
 func permissions(guild *discordgo.Guild, channel *discordgo.Channel, userID string, roles []string) int64 {
 	if userID == guild.OwnerID {
-		return discordgo.PermissionAll
+		return allPermissions
 	}
 	var perms int64
 	for _, r := range guild.Roles {
@@ -60,7 +91,7 @@ func permissions(guild *discordgo.Guild, channel *discordgo.Channel, userID stri
 		}
 	}
 	if perms&discordgo.PermissionAdministrator != 0 {
-		return discordgo.PermissionAll
+		return allPermissions
 	}
 	var everyone, member *discordgo.PermissionOverwrite
 	var allow, deny int64

@@ -10,8 +10,8 @@ import (
 )
 
 // CanView computes View Channel from the guild's roles and the channel's overwrites as Discord
-// does, lets a thread follow its parent and a DM its recipient, and says no for someone not in
-// the guild.
+// does, lets a thread follow its parent (a private one only for its members and those who
+// manage threads) and a DM its recipient, and says no for someone not in the guild.
 func TestCanView(t *testing.T) {
 	const view = discordgo.PermissionViewChannel
 	f := newFakeDiscord(t)
@@ -25,9 +25,10 @@ func TestCanView(t *testing.T) {
 		{ID: "700", Name: "ops"}, {ID: "701", Name: "dba"},
 		{ID: "702", Name: "admins", Permissions: discordgo.PermissionAdministrator},
 		{ID: "703", Name: "member", Permissions: view},
+		{ID: "704", Name: "mods", Permissions: discordgo.PermissionManageThreads},
 	}
 	f.Members = map[string][]string{discordfake.BotID: {"703"}, "501": {"703"}, "502": {"703", "700"},
-		"504": {"703", "701"}, "505": {"702"}, "506": {}, "507": {}}
+		"504": {"703", "701"}, "505": {"702"}, "506": {}, "507": {}, "508": {"703", "704"}}
 	f.Owner = "506"
 	everyone := discordfake.Overwrite{ID: discordfake.GuildID, Deny: view}
 	for _, c := range []*discordfake.Channel{
@@ -36,6 +37,7 @@ func TestCanView(t *testing.T) {
 			everyone, {ID: "703", Deny: view}, {ID: "700", Allow: view},
 			{ID: "505", Member: true, Deny: view}}},
 		{ID: "221", Guild: discordfake.GuildID, Parent: "220", Type: 11},
+		{ID: "222", Guild: discordfake.GuildID, Parent: "210", Type: 12, ThreadMembers: []string{"501"}},
 		{ID: "230", Guild: discordfake.GuildID, Overwrites: []discordfake.Overwrite{ // dba, but not carol
 			everyone, {ID: "703", Deny: view}, {ID: "701", Allow: view},
 			{ID: "504", Member: true, Deny: view}, {ID: "501", Member: true, Allow: view}}},
@@ -60,6 +62,10 @@ func TestCanView(t *testing.T) {
 		{"the owner, whatever the overwrites", "506", "220", true},
 		{"a thread follows its parent: allowed", "502", "221", true},
 		{"a thread follows its parent: denied", "501", "221", false},
+		{"a private thread: its member", "501", "222", true},
+		{"a private thread: a reader of its parent who did not join", "502", "222", false},
+		{"a private thread: someone who manages threads", "508", "222", true},
+		{"a private thread: an administrator", "505", "222", true},
 		{"the recipient of a DM", "501", "310", true},
 		{"someone else and a DM", "502", "310", false},
 		{"someone not in the guild", "598", "210", false},

@@ -49,11 +49,13 @@ type User struct {
 // Channel is a guild text channel, a DM or a thread.
 type Channel struct {
 	ID, Guild, Parent string
-	Type              int // 0 guild text, 1 DM, 11 public thread
+	Type              int // 0 guild text, 1 DM, 11 public thread, 12 private thread
 	// Overwrites are the channel's permission overwrites (permission_overwrites).
 	Overwrites []Overwrite
 	// Recipients are the user ids of a DM's other side (recipients).
 	Recipients []string
+	// ThreadMembers are the user ids that joined a thread (type 11 public, 12 private).
+	ThreadMembers []string
 }
 
 // Message is a message, as the fake stores it.
@@ -149,6 +151,7 @@ func New(t testing.TB, intents discordgo.Intent) *Fake {
 	mux.HandleFunc("GET /api/v9/gateway", f.auth(f.gateway))
 	mux.HandleFunc("GET /api/v9/users/{id}", f.auth(f.getUser))
 	mux.HandleFunc("GET /api/v9/channels/{ch}", f.auth(f.getChannel))
+	mux.HandleFunc("GET /api/v9/channels/{ch}/thread-members/{u}", f.auth(f.threadMember))
 	mux.HandleFunc("POST /api/v9/channels/{ch}/messages", f.auth(f.createMessage))
 	mux.HandleFunc("GET /api/v9/channels/{ch}/messages/{id}", f.auth(f.getMessage))
 	mux.HandleFunc("PATCH /api/v9/channels/{ch}/messages/{id}", f.auth(f.editMessage))

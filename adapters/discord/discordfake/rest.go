@@ -6,6 +6,7 @@ package discordfake
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -84,4 +85,20 @@ func (f *Fake) getChannel(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, 200, f.channelJSON(c))
+}
+
+// threadMember serves GET /channels/{thread}/thread-members/{user}: the member, or 404 Unknown
+// Member when the user has not joined the thread.
+func (f *Fake) threadMember(w http.ResponseWriter, r *http.Request) {
+	c, ok := f.Channels[r.PathValue("ch")]
+	switch {
+	case !ok:
+		apiError(w, 404, 10003, "Unknown Channel")
+	case c.Type != 11 && c.Type != 12:
+		apiError(w, 400, 50024, "Cannot execute action on this channel type")
+	case !slices.Contains(c.ThreadMembers, r.PathValue("u")):
+		apiError(w, 404, 10007, "Unknown Member")
+	default:
+		writeJSON(w, 200, map[string]any{"id": c.ID, "user_id": r.PathValue("u"), "join_timestamp": "2026-01-01T00:00:00.000000+00:00", "flags": 0})
+	}
 }
