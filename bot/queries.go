@@ -76,7 +76,7 @@ func (e *Engine) history(ctx context.Context, c conv, in *intents.Intent) {
 func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 	id := in.Noun
 	if id == "" {
-		mine, err := e.st.Plans(func(p *store.Plan) bool {
+		mine, err := e.st.OpenPlans(func(p *store.Plan) bool {
 			return p.State == store.PlanPending && p.Request.Platform == c.a.Name() && p.Requester.ID == c.m.Author.ID && e.sees(c, p)
 		})
 		if err != nil || len(mine) == 0 {

@@ -62,7 +62,7 @@ func (e *Engine) Recover(ctx context.Context) error {
 	}
 	// Read before the catch-up: a plan the catch-up approves is started by HandleReaction, and
 	// starting it here as well would run it twice.
-	approved, err := e.st.Plans(func(p *store.Plan) bool { return p.State == store.PlanApproved })
+	approved, err := e.st.OpenPlans(func(p *store.Plan) bool { return p.State == store.PlanApproved })
 	if err != nil {
 		return fmt.Errorf("reading plans: %w", err)
 	}
@@ -147,7 +147,7 @@ func (e *Engine) recheck(ctx context.Context, a adapters.Adapter, p *store.Plan)
 func (e *Engine) catchUpReactions(ctx context.Context) error {
 	// Expired plans are left to the sweeper: no need to ask the platform about them.
 	now := e.now()
-	pending, err := e.st.Plans(func(p *store.Plan) bool {
+	pending, err := e.st.OpenPlans(func(p *store.Plan) bool {
 		return p.State == store.PlanPending && p.Preview.ID != "" && now.Before(p.Expires)
 	})
 	if err != nil {
@@ -218,7 +218,7 @@ func (e *Engine) sweep(ctx context.Context) {
 // so. It returns how many plans expired.
 func (e *Engine) ExpireDue(ctx context.Context) int {
 	now := e.now()
-	due, err := e.st.Plans(func(p *store.Plan) bool { return p.State == store.PlanPending && now.After(p.Expires) })
+	due, err := e.st.OpenPlans(func(p *store.Plan) bool { return p.State == store.PlanPending && now.After(p.Expires) })
 	if err != nil {
 		e.log.Error("reading pending plans", "err", err)
 		return 0

@@ -15,7 +15,7 @@ import (
 // preview were silently ignored.
 func (e *Engine) repostPreviews(ctx context.Context) {
 	now := e.now()
-	lost, err := e.st.Plans(func(p *store.Plan) bool {
+	lost, err := e.st.OpenPlans(func(p *store.Plan) bool {
 		return p.State == store.PlanPending && p.Preview.ID == "" && now.Before(p.Expires)
 	})
 	if err != nil {

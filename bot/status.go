@@ -37,7 +37,7 @@ func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
 		rows = append(rows, row)
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i][0]+rows[i][1] < rows[j][0]+rows[j][1] })
-	pending, err := e.st.Plans(func(p *store.Plan) bool {
+	pending, err := e.st.OpenPlans(func(p *store.Plan) bool {
 		return p.State == store.PlanPending && matches(p.Plan.Spec.Env, p.Plan.Spec.Target) && e.sees(c, p)
 	})
 	if err != nil {

@@ -62,7 +62,12 @@ func OpenPostgres(ctx context.Context, dsn string, opts PostgresOptions) (*Store
 		pool.Close()
 		return nil, err
 	}
-	return &Store{kv: &pgBackend{pool: pool, timeout: opts.Timeout}, kind: "postgres"}, nil
+	s := &Store{kv: &pgBackend{pool: pool, timeout: opts.Timeout}, kind: "postgres"}
+	if err := s.indexOpenPlans(); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("indexing the open plans: %w", err)
+	}
+	return s, nil
 }
 
 // redactDSN keeps a DSN's password out of an error message.

@@ -106,7 +106,7 @@ func (s *Store) CreatePlan(p *Plan, audit ...Entry) error {
 				return err
 			}
 		}
-		return put(tx, bucketPlans, p.ID, p)
+		return putPlan(tx, p)
 	})
 }
 
@@ -151,7 +151,7 @@ func (s *Store) SetPreview(id string, ref adapters.PostRef, audit ...Entry) erro
 				return err
 			}
 		}
-		return put(tx, bucketPlans, id, p)
+		return putPlan(tx, p)
 	})
 }
 
@@ -169,7 +169,7 @@ func (s *Store) UpdatePlan(id string, fn func(p *Plan) error) (*Plan, error) {
 		if err := fn(p); err != nil {
 			return err
 		}
-		return put(tx, bucketPlans, id, p)
+		return putPlan(tx, p)
 	})
 	if err != nil {
 		return nil, err
@@ -195,7 +195,7 @@ func (s *Store) UpdatePlanAudited(id string, fn func(p *Plan) ([]Entry, error)) 
 				return err
 			}
 		}
-		return put(tx, bucketPlans, id, p)
+		return putPlan(tx, p)
 	})
 	if err != nil {
 		return nil, err

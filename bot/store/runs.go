@@ -99,7 +99,7 @@ func (s *Store) FinishRun(id string, state RunState, layers []executor.LayerResu
 		unlock(tx, r.LockKeys(), r.ID)
 		if p, err := get[Plan](tx, bucketPlans, id); err == nil {
 			p.Outcome = &Outcome{State: state, RolledBack: rolledBack(layers)}
-			if err := put(tx, bucketPlans, id, p); err != nil {
+			if err := putPlan(tx, p); err != nil {
 				return err
 			}
 		} else if !errors.Is(err, ErrNotFound) {

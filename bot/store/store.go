@@ -73,7 +73,12 @@ func Open(path string, timeout time.Duration) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("preparing %s: %w", path, err)
 	}
-	return &Store{kv: boltBackend{db}, kind: "bbolt"}, nil
+	s := &Store{kv: boltBackend{db}, kind: "bbolt"}
+	if err := s.indexOpenPlans(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("indexing the open plans of %s: %w", path, err)
+	}
+	return s, nil
 }
 
 // Kind is "bbolt" or "postgres".

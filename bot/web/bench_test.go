@@ -8,18 +8,23 @@ import (
 	"github.com/eosbot/eos/bot/store"
 )
 
-// What a page costs the server with a store of some size: 1,000 pending plans, one in five
-// in a channel the person may see (the rest are judged and left out), and 200 finished runs.
-// The figure is the whole HTTP round trip on loopback, rendering included.
-func BenchmarkOverviewWith1000Plans(b *testing.B) {
+// What the overview costs the server with a store that has a history: 2,000 plans, of which
+// 40 are pending (one in five in a channel the person may see; the rest are judged and left
+// out) and the others expired long ago, and 200 finished runs. The figure is the whole HTTP
+// round trip on loopback, rendering included.
+func BenchmarkOverviewWith2000Plans(b *testing.B) {
 	f := newFixture(b)
-	for i := range 1000 {
+	for i := range 2000 {
 		channel := "infra"
 		if i%5 != 0 {
 			channel = fmt.Sprintf("other-%d", i%7)
 		}
-		p := f.addPlan(fmt.Sprintf("%08x", i), channel, store.PlanPending)
-		if i < 200 {
+		state := store.PlanExpired
+		if i%50 == 0 {
+			state = store.PlanPending
+		}
+		p := f.addPlan(fmt.Sprintf("%08x", i), channel, state)
+		if i < 200 && state != store.PlanPending {
 			f.startRun(p)
 			if _, err := f.st.FinishRun(p.ID, store.RunDone, nil, t0, nil); err != nil {
 				b.Fatal(err)

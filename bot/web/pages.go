@@ -33,7 +33,7 @@ func (s *server) overview(w http.ResponseWriter, r *http.Request, v *viewer) {
 
 // overviewOf gathers what the overview shows v; on an error it says what it was doing.
 func (s *server) overviewOf(v *viewer) (d overviewData, what string, err error) {
-	if d.Pending, err = s.st.Plans(func(p *store.Plan) bool { return p.State == store.PlanPending && v.plan(p) }); err != nil {
+	if d.Pending, err = s.st.OpenPlans(func(p *store.Plan) bool { return p.State == store.PlanPending && v.plan(p) }); err != nil {
 		return d, "listing plans", err
 	}
 	runs, err := s.st.Runs(func(run *store.Run) bool { return v.planID(run.ID) })
