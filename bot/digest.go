@@ -109,6 +109,7 @@ func (e *Engine) RunDueDigests(ctx context.Context) int {
 }
 
 // prune forgets digest posts older than digestPostTTL, expired sign-in links and sessions,
+// the output of runs older than outputRetention,
 // and drift checks older than driftRetention, keeping each service's latest check and, for a digest whose previous run
 // is older than the window, every check since that run, which its next run compares with.
 func (e *Engine) prune() {
@@ -135,6 +136,11 @@ func (e *Engine) prune() {
 		e.log.Error("pruning digest posts", "err", err)
 	} else if n > 0 {
 		e.log.Info("forgot old digest posts", "posts", n)
+	}
+	if n, err := e.st.PruneOutput(now.Add(-outputRetention)); err != nil {
+		e.log.Error("pruning runs' output", "err", err)
+	} else if n > 0 {
+		e.log.Info("forgot the output of old runs", "runs", n)
 	}
 	if n, err := e.st.PruneWeb(now); err != nil {
 		e.log.Error("pruning sign-in links and sessions", "err", err)

@@ -52,14 +52,14 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan)
 	log.Info("run started", "approvers", run.Approvers)
 	e.watch.begin(run.ID)
 	defer e.watch.publish(run.ID, RunUpdate{Finished: true}) // after the outcome is stored
-	ctx = executor.WithOutput(ctx, func(layer executor.LayerName, line string) {
-		e.watch.publish(run.ID, RunUpdate{Layer: layer, Line: line})
-	})
+	output := newOutputLog(e, run.ID)
+	ctx = executor.WithOutput(ctx, output.add)
 
 	t := newTracker(e, a, run, p.Plan)
 	t.post(ctx, p.Preview)
 	res := e.cfg.Runner.Apply(ctx, p.Plan, e.previousSpec(spec), t.report, executor.StopWhen(stop.ch))
 	t.stop()
+	output.close(context.WithoutCancel(ctx))
 
 	// An adopt's spec is declared as an ordinary one: what it adopted is now simply declared,
 	// and the next plan of it (a reconcile, an update) changes the real world again.

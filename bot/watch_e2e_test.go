@@ -43,4 +43,10 @@ func TestWatchRunThroughEngine(t *testing.T) {
 	if lines == 0 {
 		t.Errorf("no Terraform output line among %d updates", len(past))
 	}
+	// The same lines are in the store, before the outcome, for pages on other replicas and
+	// after the hub forgets the run.
+	stored, err := h.Store.Output(id, 0)
+	if err != nil || len(stored) != lines {
+		t.Errorf("the store holds %d output lines (%v), the hub published %d", len(stored), err, lines)
+	}
 }

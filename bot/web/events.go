@@ -89,6 +89,12 @@ func (s *server) runEvents(w http.ResponseWriter, r *http.Request, v *viewer) {
 	past, live, stop := s.src.Watch(id)
 	defer stop()
 	rp := progressOf(run, p)
+	// Without a past here the run is another replica's (or ended a while ago): its output
+	// comes from the store, read on at every tick.
+	fromStore := len(past) == 0
+	if fromStore {
+		rp.addStored(s.storedOutput(id, 0))
+	}
 	for _, u := range past {
 		rp.apply(u)
 	}
@@ -136,7 +142,16 @@ func (s *server) runEvents(w http.ResponseWriter, r *http.Request, v *viewer) {
 			if err != nil {
 				continue
 			}
+			var fresh []string
+			if fromStore {
+				n := len(rp.Lines)
+				rp.addStored(s.storedOutput(id, n))
+				fresh = rp.Lines[n:]
+			}
 			if now.State == run.State && reflect.DeepEqual(now.Layers, run.Layers) {
+				if len(fresh) > 0 && out.send("update", s.runPatch(rp, run, fresh, false)) != nil {
+					return
+				}
 				continue
 			}
 			run = now
@@ -145,7 +160,7 @@ func (s *server) runEvents(w http.ResponseWriter, r *http.Request, v *viewer) {
 			if now.State != store.RunRunning {
 				event = "finished"
 			}
-			if out.send(event, s.runPatch(rp, now, nil, false)) != nil || event == "finished" {
+			if out.send(event, s.runPatch(rp, now, fresh, false)) != nil || event == "finished" {
 				return
 			}
 		}
@@ -208,4 +223,14 @@ func (s *server) pollEvents(w http.ResponseWriter, r *http.Request, v *viewer, i
 			v.forget()
 		}
 	}
+}
+
+// storedOutput is run id's output in the store from line from on; a failure to read it is
+// logged and shows as no more lines.
+func (s *server) storedOutput(id string, from int) []store.OutputLine {
+	lines, err := s.st.Output(id, from)
+	if err != nil {
+		s.log.Error("status page: reading a run's output", "run", id, "err", err)
+	}
+	return lines
 }

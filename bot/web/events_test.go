@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -160,4 +161,34 @@ func TestAStreamEndsWithItsSession(t *testing.T) {
 	await(t, evs, "the first state", func(e sseEvent) bool { return e.name == "update" })
 	f.clock.Add(9 * time.Hour)
 	await(t, evs, "signedout", func(e sseEvent) bool { return e.name == "signedout" })
+}
+
+// A run of another replica streams its layers' output from the store as the leader stores it,
+// and the page of a run that ended long ago still shows it.
+func TestARunElsewhereStreamsItsOutputFromTheStore(t *testing.T) {
+	f := newFixture(t)
+	p := f.addPlan("7f3a9c21", "infra", store.PlanApproved)
+	f.startRun(p)
+	if err := f.st.AppendOutput(p.ID, 0, []store.OutputLine{{At: t0, Layer: "terraform", Text: "eoslab_server.main: Creating..."}}); err != nil {
+		t.Fatal(err)
+	}
+	evs := f.events(f.signedIn(), "/runs/7f3a9c21/events")
+	first := await(t, evs, "the run so far", func(e sseEvent) bool { return e.name == "update" })
+	if !strings.Contains(first.p.HTML["log"], "Terraform: eoslab_server.main: Creating...") {
+		t.Errorf("the first event's log lacks the stored line: %q", first.p.HTML["log"])
+	}
+	if err := f.st.AppendOutput(p.ID, 1, []store.OutputLine{{At: t0, Layer: "terraform", Text: "eoslab_server.main: Creation complete"}}); err != nil {
+		t.Fatal(err)
+	}
+	await(t, evs, "the next stored line", func(e sseEvent) bool {
+		return slices.Contains(e.p.Lines, "Terraform: eoslab_server.main: Creation complete")
+	})
+	if _, err := f.st.FinishRun(p.ID, store.RunDone, nil, t0, nil); err != nil {
+		t.Fatal(err)
+	}
+	await(t, evs, "finished", func(e sseEvent) bool { return e.name == "finished" })
+	if code, body := f.get(f.signedIn(), "/runs/7f3a9c21"); code != http.StatusOK ||
+		!strings.Contains(body, "Creation complete") || !strings.Contains(body, "Creating...") {
+		t.Errorf("the page of the ended run (%d) lacks its output:\n%s", code, body)
+	}
 }

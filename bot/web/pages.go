@@ -145,6 +145,10 @@ func (s *server) run(w http.ResponseWriter, r *http.Request, v *viewer) {
 	prog := progressOf(run, p)
 	past, _, stop := s.src.Watch(id)
 	stop()
+	if len(past) == 0 {
+		// Run by another replica, or ended a while ago: its output is in the store.
+		prog.addStored(s.storedOutput(id, 0))
+	}
 	for _, u := range past {
 		if run.State != store.RunRunning {
 			u.Event = executor.Event{} // the store's results are final; keep only the output

@@ -108,3 +108,10 @@ func eventText(ev executor.Event) string {
 	}
 	return msg
 }
+
+// addStored adds output lines read from the store, as apply adds live ones.
+func (rp *runProgress) addStored(lines []store.OutputLine) {
+	for _, l := range lines {
+		rp.apply(bot.RunUpdate{Layer: executor.LayerName(l.Layer), Line: l.Text})
+	}
+}
