@@ -79,3 +79,7 @@ func VaultSummary(p executor.Plan) string {
 	}
 	return vaultRow(p, p.Secrets != nil)
 }
+
+// AttrLines is every attribute c changes, one a row, as the full plan lists them (values are
+// masked in the plan already).
+func AttrLines(c executor.Change) []string { return attrLines(c) }

@@ -106,23 +106,12 @@ func (s *server) plan(w http.ResponseWriter, r *http.Request, v *viewer) {
 		lv := layerView{Title: lp.Layer.Title(), Status: string(lp.Status), StatusText: strings.ReplaceAll(string(lp.Status), "-", " "), Summary: lp.Summary}
 		for _, c := range lp.Changes {
 			lv.Changes = append(lv.Changes, changeView{Action: string(c.Action), Unit: c.Unit, Address: c.Address,
-				Attrs: attrs(c), Forces: c.Forces, Reason: c.Reason, Size: c.Size, DataLoss: c.DataLoss})
+				Attrs: bot.AttrLines(c), Forces: c.Forces, Reason: c.Reason, Size: c.Size, DataLoss: c.DataLoss})
 		}
 		d.Layers = append(d.Layers, lv)
 	}
 	d.Vault = bot.VaultSummary(p.Plan)
 	s.render(w, r, http.StatusOK, "plan", v, d)
-}
-
-// attrs is every attribute c changes, one a row (values are masked in the store already).
-func attrs(c executor.Change) []string {
-	if c.Attrs != "" {
-		return strings.Split(c.Attrs, "\n")
-	}
-	if c.Detail != "" {
-		return []string{c.Detail}
-	}
-	return nil
 }
 
 type runData struct {
