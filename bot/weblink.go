@@ -34,11 +34,8 @@ func (e *Engine) web(ctx context.Context, c conv, _ *intents.Intent) {
 			"and a link posted here would sign in whoever clicks it first.", c.a.Name())))
 		return
 	}
-	token, hash, err := newWebToken()
-	if err != nil {
-		e.fail(ctx, c, "making a sign-in link", err)
-		return
-	}
+	token := NewWebSecret()
+	hash := WebTokenHash(token)
 	now := e.now()
 	person := store.WebPerson{Platform: c.a.Name(), UserID: c.m.Author.ID, Name: c.m.Author.Name}
 	if err := e.st.AddWebLink(hash, store.WebLink{Person: person, Created: now, Expires: now.Add(w.LinkTTL)}); err != nil {
@@ -73,15 +70,12 @@ func signInDoc(link string, w WebConfig) adapters.Doc {
 	)
 }
 
-// newWebToken makes a secret of 32 random bytes, as text for a URL, and the SHA-256 (hex) it
-// is stored under.
-func newWebToken() (token, hash string, err error) {
+// NewWebSecret makes a secret of 32 random bytes, as text for a URL or a cookie: a sign-in
+// token here, a session or a form's value on the status page. crypto/rand never fails.
+func NewWebSecret() string {
 	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
-		return "", "", fmt.Errorf("reading random bytes: %w", err)
-	}
-	token = base64.RawURLEncoding.EncodeToString(b)
-	return token, WebTokenHash(token), nil
+	rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
 }
 
 // WebTokenHash is the key a sign-in token or session secret is stored under: the hex SHA-256

@@ -1,13 +1,10 @@
 package web
 
 import (
-	"crypto/rand"
 	"crypto/subtle"
-	"encoding/base64"
 	"errors"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/store"
@@ -21,8 +18,6 @@ const (
 	sessionCookie = "eos_session"
 	// signinCookie holds the sign-in form's double-submit value between the GET and the POST.
 	signinCookie = "eos_signin"
-	// defaultSessionTTL is used when the engine's WebConfig leaves SessionTTL zero.
-	defaultSessionTTL = 8 * time.Hour
 )
 
 // hashSecret is how the store names a token or a session: lowercase hex SHA-256.
@@ -31,12 +26,6 @@ func hashSecret(secret string) string { return bot.WebTokenHash(secret) }
 // formToken is the value a signed-in page's forms carry: derived from the session cookie, so
 // another site can neither read nor compute it.
 func formToken(sessionID string) string { return hashSecret("eos-form\x00" + sessionID) }
-
-func randomSecret() string {
-	b := make([]byte, 32)
-	rand.Read(b) // never fails (crypto/rand)
-	return base64.RawURLEncoding.EncodeToString(b)
-}
 
 func sameSecret(a, b string) bool {
 	return a != "" && subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
@@ -59,7 +48,7 @@ func (s *server) session(r *http.Request) (p store.WebPerson, id string, ok bool
 
 // signInPage shows the button that uses the link; it changes nothing in the store.
 func (s *server) signInPage(w http.ResponseWriter, r *http.Request) {
-	double := randomSecret()
+	double := bot.NewWebSecret()
 	http.SetCookie(w, &http.Cookie{
 		Name: signinCookie, Value: double, Path: "/signin", MaxAge: 600,
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureCookies(),
@@ -96,11 +85,8 @@ func (s *server) signIn(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, "redeeming a sign-in link", err)
 		return
 	}
-	ttl := s.src.Web().SessionTTL
-	if ttl <= 0 {
-		ttl = defaultSessionTTL
-	}
-	id := randomSecret()
+	ttl := s.src.Web().SessionTTL // the engine fills in its default
+	id := bot.NewWebSecret()
 	ws := store.WebSession{Person: link.Person, Created: now, Expires: now.Add(ttl)}
 	if err := s.st.AddWebSession(hashSecret(id), ws); err != nil {
 		s.fail(w, r, "starting a session", err)

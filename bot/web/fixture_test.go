@@ -138,7 +138,7 @@ var alice = store.WebPerson{Platform: "mattermost", UserID: "u-alice", Name: "al
 // link stores a fresh sign-in link for alice, as `@eos web` does, and returns its path.
 func (f *fixture) link() string {
 	f.t.Helper()
-	token := randomSecret()
+	token := bot.NewWebSecret()
 	now := f.clock.Now()
 	if err := f.st.AddWebLink(hashSecret(token), store.WebLink{Person: alice, Created: now, Expires: now.Add(5 * time.Minute)}); err != nil {
 		f.t.Fatal(err)
