@@ -60,14 +60,10 @@ func (c *viewCache) put(k viewKey, yes bool, now time.Time) {
 // can read one of that platform's ops channels (Config.OpsChannels), which see everything.
 // Anything the platform cannot confirm is no.
 func (e *Engine) MaySee(ctx context.Context, person store.WebPerson, platform, channel string) bool {
-	if person.Platform != platform || person.UserID == "" {
+	if person.Platform != platform {
 		return false
 	}
-	a, ok := e.adapter(platform)
-	if !ok {
-		return false
-	}
-	cv, ok := a.(adapters.ChannelViewer)
+	cv, ok := e.channelViewer(person)
 	if !ok {
 		return false
 	}
@@ -103,14 +99,7 @@ func (e *Engine) canView(ctx context.Context, cv adapters.ChannelViewer, person 
 // everything: on the status page, the audit entries that name no plan (digests, policy
 // changes) are shown only to them.
 func (e *Engine) MaySeeAll(ctx context.Context, person store.WebPerson) bool {
-	if person.UserID == "" {
-		return false
-	}
-	a, ok := e.adapter(person.Platform)
-	if !ok {
-		return false
-	}
-	cv, ok := a.(adapters.ChannelViewer)
+	cv, ok := e.channelViewer(person)
 	if !ok {
 		return false
 	}
@@ -120,4 +109,18 @@ func (e *Engine) MaySeeAll(ctx context.Context, person store.WebPerson) bool {
 		}
 	}
 	return false
+}
+
+// channelViewer is the platform of person when it can say who reads a channel; no person
+// without an ID, and no platform that cannot say.
+func (e *Engine) channelViewer(person store.WebPerson) (adapters.ChannelViewer, bool) {
+	if person.UserID == "" {
+		return nil, false
+	}
+	a, ok := e.adapter(person.Platform)
+	if !ok {
+		return nil, false
+	}
+	cv, ok := a.(adapters.ChannelViewer)
+	return cv, ok
 }
