@@ -192,3 +192,20 @@ func TestARunElsewhereStreamsItsOutputFromTheStore(t *testing.T) {
 		t.Errorf("the page of the ended run (%d) lacks its output:\n%s", code, body)
 	}
 }
+
+// A progress step reads as the layer says it, with its unit and resource named once.
+func TestEventText(t *testing.T) {
+	for _, tc := range []struct {
+		ev   executor.Event
+		want string
+	}{
+		{executor.Event{Unit: "grafana", Resource: "eoslab_server.main", Message: "creating eoslab_server.main"}, "grafana: creating eoslab_server.main"},
+		{executor.Event{Unit: "grafana", Resource: "eoslab_server.main", Message: "creating"}, "grafana: creating eoslab_server.main"},
+		{executor.Event{Resource: "job web", Message: ""}, "job web"},
+		{executor.Event{Message: "2/3 allocations healthy"}, "2/3 allocations healthy"},
+	} {
+		if got := eventText(tc.ev); got != tc.want {
+			t.Errorf("eventText(%+v) = %q, want %q", tc.ev, got, tc.want)
+		}
+	}
+}

@@ -83,25 +83,11 @@ func (rp *runProgress) apply(u bot.RunUpdate) {
 	}
 }
 
-func joinWords(words ...string) string {
-	out := ""
-	for _, w := range words {
-		if w == "" {
-			continue
-		}
-		if out != "" {
-			out += " "
-		}
-		out += w
-	}
-	return out
-}
-
 // eventText is a progress step in a few words: "grafana: creating eoslab_server.main".
 func eventText(ev executor.Event) string {
 	msg := ev.Message
 	if ev.Resource != "" && !strings.Contains(msg, ev.Resource) {
-		msg = joinWords(msg, ev.Resource)
+		msg = strings.TrimSpace(msg + " " + ev.Resource)
 	}
 	if ev.Unit != "" && !strings.HasPrefix(msg, ev.Unit) {
 		msg = ev.Unit + ": " + msg
