@@ -17,23 +17,27 @@ import (
 // posted. Elsewhere, or when the edit fails, the thread replies say it instead.
 
 // approvalLines are the rule and the status line of p's preview.
-func approvalLines(p *store.Plan, ep EnvPolicy) []string {
+func approvalLines(p *store.Plan, j judgement) []string {
 	return []string{
-		fmt.Sprintf("%s · expires %s", ep.Needs(p.Requester.Name), p.Expires.UTC().Format("15:04 UTC")),
-		approvalStatus(p),
+		fmt.Sprintf("%s · expires %s", j.need(p.Requester.Name), p.Expires.UTC().Format("15:04 UTC")),
+		approvalStatus(p, j.verdict),
 	}
 }
 
-// approvalStatus is the status line: what the plan waits for, or how it ended.
-func approvalStatus(p *store.Plan) string {
+// approvalStatus is the status line: what the plan waits for under the policy in force now
+// (v), or how it ended.
+func approvalStatus(p *store.Plan, v Verdict) string {
 	react := fmt.Sprintf("React ✅ to approve, ❌ to reject · details: @eos plan %s full", p.ID)
 	switch p.State {
 	case store.PlanPending:
-		if len(p.Approvals) == 0 {
-			return react
+		var parts []string
+		if len(p.Approvals) > 0 || !v.single() {
+			parts = append(parts, v.progress())
 		}
-		return fmt.Sprintf("%d of %d: %s · waiting for %s · %s", len(p.Approvals), p.Needed, votes(p.Approvals, "✅"),
-			howMany(p.Needed-len(p.Approvals)), react)
+		if len(v.Discounted) > 0 {
+			parts = append(parts, v.discountedText())
+		}
+		return strings.Join(append(parts, react), " · ")
 	case store.PlanApproved:
 		if p.Outcome != nil {
 			return fmt.Sprintf("approved by %s · run %s %s", votes(p.Approvals, "✅"), p.ID, outcomeWords(*p.Outcome))
@@ -114,7 +118,7 @@ func (e *Engine) showStatus(ctx context.Context, id string) bool {
 	if !ok {
 		return false
 	}
-	doc := e.planLinked(editedPreview(p, e.cfg.Policy, vaultRow(p.Plan, e.cfg.Runner.SecretsConfigured())), p.ID)
+	doc := e.planLinked(editedPreview(p, e.judge(ctx, a, p), vaultRow(p.Plan, e.cfg.Runner.SecretsConfigured())), p.ID)
 	if err := ed.Edit(ctx, p.Preview, doc); err != nil {
 		e.log.Warn("editing the preview's approval status", "plan", id, "state", p.State, "err", err)
 		return false
@@ -122,11 +126,11 @@ func (e *Engine) showStatus(ctx context.Context, id string) bool {
 	return true
 }
 
-// editedPreview is p's preview as showStatus edits it: the rule its risks call for (the same
-// one approvals are counted by), and no attachment, which went with the post when it was made
-// and an edit would attach again.
-func editedPreview(p *store.Plan, policy Policy, vaultRow string) adapters.Doc {
-	doc := previewDoc(p, policy.ForPlan(p.Plan), vaultRow)
+// editedPreview is p's preview as showStatus edits it: the rules in force now with the
+// approvals they count (the same judgement reactions are decided by), and no attachment,
+// which went with the post when it was made and an edit would attach again.
+func editedPreview(p *store.Plan, j judgement, vaultRow string) adapters.Doc {
+	doc := previewDoc(p, j, vaultRow)
 	doc.Attachment = nil
 	return doc
 }

@@ -45,7 +45,7 @@ func approvalStates() []namedDoc {
 		p := samplePlan()
 		p.Needed = 2
 		s.change(p)
-		doc := previewDoc(p, ep, "")
+		doc := previewDoc(p, judgedByRule(p, ep), "")
 		if s.name != "posted" {
 			doc.Attachment = nil // as showStatus edits it
 		}

@@ -20,6 +20,7 @@ const (
 	approved                  // the last approval needed: start the run
 	rejected                  // the plan is rejected
 	withdrawn                 // an approval was taken back
+	halting                   // a ❌ on an approved plan: cancel it before its run starts, or stop the run
 	lapsed                    // the plan was past its expiry: it expires now
 )
 
@@ -43,71 +44,126 @@ func (e *Engine) handleReaction(ctx context.Context, a adapters.Adapter, r adapt
 		e.log.Error("finding plan for reaction", "post", r.Post.ID, "err", err)
 		return
 	}
-	ep := e.cfg.Policy.ForPlan(p.Plan)
-	who := e.person(ctx, a, r.User, ep.Approvers)
+	rules := e.policy().Rules(p.Plan)
+	who := e.person(ctx, a, r.User, approverLists(rules)...)
+	known := map[string]Person{who.Platform + ":" + who.ID: who}
 	var d decision
 	var explain string
+	var verdict Verdict
 	id := p.ID
 	run, _ := e.st.Run(id) // for what to say about a plan that ran already
-	p, err = e.st.UpdatePlanAudited(id, func(p *store.Plan) ([]store.Entry, error) {
-		d, explain = e.decide(p, r, vote, who, run)
-		return e.auditOf(a, p, r, d, explain), nil
-	})
+	// Every approval recorded on the plan is weighed again by the rules in force now, so the
+	// people behind them are asked of the platform before the transaction; if another
+	// approval was recorded meanwhile, its person is asked too and the decision made again.
+	for attempt := 0; ; attempt++ {
+		for _, v := range e.voters(ctx, a, p, rules, known) {
+			known[v.Vote.Platform+":"+v.Vote.UserID] = v.Person
+		}
+		p, err = e.st.UpdatePlanAudited(id, func(sp *store.Plan) ([]store.Entry, error) {
+			if _, ok := votersKnown(sp, known); !ok {
+				return nil, errUnresolved
+			}
+			d, explain, verdict = e.decide(sp, r, vote, who, run, rules, known)
+			return e.auditOf(a, sp, r, d, explain, verdict), nil
+		})
+		if !errors.Is(err, errUnresolved) || attempt == 2 {
+			break
+		}
+		if p, err = e.st.Plan(id); err != nil {
+			break
+		}
+	}
 	if err != nil {
 		e.log.Error("recording reaction", "plan", id, "err", err)
 		return
 	}
-	e.act(ctx, a, p, r, d, explain)
+	e.act(ctx, a, p, r, d, explain, verdict)
 }
 
-// decide changes p for reaction r by who; it runs inside the store's transaction, so who's
-// groups are resolved before it. run is the plan's run, if it has one.
-func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, who Person, run *store.Run) (decision, string) {
-	ep := e.cfg.Policy.ForPlan(p.Plan)
+// errUnresolved says a plan gained an approval whose person was not asked of the platform
+// before the transaction: ask, and decide again.
+var errUnresolved = errors.New("an approval's person is not resolved yet")
+
+// votersKnown are p's approvals with the people known resolves them to; ok is false when one
+// is missing.
+func votersKnown(p *store.Plan, known map[string]Person) ([]Voter, bool) {
+	out := make([]Voter, 0, len(p.Approvals))
+	for _, v := range p.Approvals {
+		who, ok := known[v.Platform+":"+v.UserID]
+		if !ok {
+			return nil, false
+		}
+		out = append(out, Voter{Vote: v, Person: who, Self: who.Is(p.Request.Platform, p.Requester.ID)})
+	}
+	return out, true
+}
+
+// decide changes p for reaction r by who under rules (the policy in force now); it runs inside
+// the store's transaction, so who and every earlier approver (known) are resolved before it.
+// run is the plan's run, if it has one.
+func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, who Person, run *store.Run, rules []Rule, known map[string]Person) (decision, string, Verdict) {
 	user, now := r.User.Name, e.now()
 	self := who.Is(p.Request.Platform, p.Requester.ID)
 	voted := slices.IndexFunc(p.Approvals, func(v store.Vote) bool { return who.Is(v.Platform, v.UserID) })
+	judged := func() Verdict {
+		voters, _ := votersKnown(p, known)
+		return Judge(rules, voters)
+	}
 	switch {
 	case p.State == store.PlanPreview:
-		return ignored, fmt.Sprintf("Plan %s is a preview only and never runs. To apply it: @eos %s %s", p.ID, p.Plan.Spec.Verb, p.Plan.Spec.Target)
+		return ignored, fmt.Sprintf("Plan %s is a preview only and never runs. To apply it: @eos %s %s", p.ID, p.Plan.Spec.Verb, p.Plan.Spec.Target), Verdict{}
 	case r.Removed && vote == adapters.Approve && p.State == store.PlanPending && voted >= 0:
 		p.Approvals = slices.Delete(p.Approvals, voted, voted+1)
 		p.Updated = now
-		return withdrawn, ""
+		return withdrawn, "", judged()
+	case r.Removed && vote == adapters.Approve && p.State == store.PlanApproved && p.RunStarted.IsZero() && voted >= 0:
+		// Taken back before the run started: the run starts only if the rest still suffice.
+		p.Approvals = slices.Delete(p.Approvals, voted, voted+1)
+		p.Updated = now
+		v := judged()
+		if !v.Satisfied() {
+			p.State = store.PlanPending
+		}
+		return withdrawn, "", v
 	case r.Removed:
-		return ignored, ""
+		return ignored, "", Verdict{}
+	case vote == adapters.Reject && p.State == store.PlanApproved && p.Outcome == nil:
+		return halting, "", Verdict{} // halt (stop.go) judges who may, and says what happened
 	case p.State == store.PlanPending && now.After(p.Expires):
 		p.State, p.Updated = store.PlanExpired, now
-		return lapsed, fmt.Sprintf("Plan %s expired at %s: nothing changed. Ask again for a fresh plan: @eos %s", p.ID, p.Expires.UTC().Format("15:04 UTC"), p.Text)
+		return lapsed, fmt.Sprintf("Plan %s expired at %s: nothing changed. Ask again for a fresh plan: @eos %s", p.ID, p.Expires.UTC().Format("15:04 UTC"), p.Text), Verdict{}
 	case p.State != store.PlanPending:
-		if voted >= 0 || (p.Rejection != nil && who.Is(p.Rejection.Platform, p.Rejection.UserID)) {
-			return ignored, "" // the same person's reaction, delivered again
+		if voted >= 0 || (p.Rejection != nil && who.Is(p.Rejection.Platform, p.Rejection.UserID)) ||
+			(p.Cancellation != nil && p.Cancellation.By != nil && who.Is(p.Cancellation.By.Platform, p.Cancellation.By.UserID)) {
+			return ignored, "", Verdict{} // the same person's reaction, delivered again
 		}
 		if run != nil {
-			return ignored, alreadyRan(p.ID, run)
+			return ignored, alreadyRan(p.ID, run), Verdict{}
 		}
-		return ignored, fmt.Sprintf("Plan %s is %s: nothing started. Ask again for a new plan.", p.ID, p.State)
+		return ignored, fmt.Sprintf("Plan %s is %s: nothing started. Ask again for a new plan.", p.ID, p.State), Verdict{}
 	case vote == adapters.Reject:
-		if !ep.MayReject(who, self) {
-			return ignored, e.notAllowed(p, who, "reject", "approvers: "+ep.who())
+		if !MayReject(rules, who, self) {
+			return ignored, e.notAllowed(p, who, "reject", "approvers: "+rulesWho(rules)), Verdict{}
 		}
 		p.State, p.Updated = store.PlanRejected, now
 		p.Rejection = &store.Vote{User: user, UserID: r.User.ID, Platform: r.Post.Platform, At: now}
-		return rejected, ""
+		return rejected, "", Verdict{}
 	}
-	if ok, why := ep.MayApprove(who, self); !ok {
-		return ignored, e.notAllowed(p, who, "approve", why)
+	if ok, why := MayApprove(rules, who, self); !ok {
+		return ignored, e.notAllowed(p, who, "approve", why), Verdict{}
 	}
 	if voted >= 0 {
-		return ignored, ""
+		return ignored, "", Verdict{}
 	}
 	p.Approvals = append(p.Approvals, store.Vote{User: user, UserID: r.User.ID, Platform: r.Post.Platform, At: now})
 	p.Updated = now
-	if len(p.Approvals) < p.Needed {
-		return counted, ""
+	v := judged()
+	p.Needed = v.Counting(p.Approvals) + v.needed()
+	if !v.Satisfied() {
+		return counted, "", v
 	}
 	p.State = store.PlanApproved
-	return approved, ""
+	return approved, "", v
 }
 
 // alreadyRan answers an approval of a plan whose run exists: what became of it.
@@ -144,16 +200,16 @@ func (e *Engine) once(key string) bool {
 
 // auditOf is what the audit log records of decision d; it is written in the transaction that
 // records the decision.
-func (e *Engine) auditOf(a adapters.Adapter, p *store.Plan, r adapters.Reaction, d decision, explain string) []store.Entry {
+func (e *Engine) auditOf(a adapters.Adapter, p *store.Plan, r adapters.Reaction, d decision, explain string, v Verdict) []store.Entry {
 	entry := e.entry(store.Entry{User: r.User.Name, UserID: r.User.ID, Platform: a.Name(), PlanID: p.ID, Hash: p.Plan.Hash,
 		Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env})
 	switch {
 	case d == counted || d == approved:
-		entry.Kind, entry.Text = "approval", fmt.Sprintf("approval %d of %d", len(p.Approvals), p.Needed)
+		entry.Kind, entry.Text = "approval", "approval: "+v.progress()
 	case d == rejected:
 		entry.Kind, entry.Text = "rejection", "rejected"
 	case d == withdrawn:
-		entry.Kind, entry.Text = "withdrawal", fmt.Sprintf("approval withdrawn, %d of %d left", len(p.Approvals), p.Needed)
+		entry.Kind, entry.Text = "withdrawal", "approval withdrawn: "+v.progress()
 	case explain != "" && r.User.Name != "":
 		entry.Kind, entry.Text = "refusal", explain
 	default:
@@ -164,9 +220,12 @@ func (e *Engine) auditOf(a adapters.Adapter, p *store.Plan, r adapters.Reaction,
 
 // act shows what a decision means, in the preview's status line (approvalstatus.go) or, where
 // that cannot be edited, in the thread, and starts the run when the plan is approved.
-func (e *Engine) act(ctx context.Context, a adapters.Adapter, p *store.Plan, r adapters.Reaction, d decision, explain string) {
+func (e *Engine) act(ctx context.Context, a adapters.Adapter, p *store.Plan, r adapters.Reaction, d decision, explain string, v Verdict) {
 	e.m.approvals.WithLabelValues(outcomeOf(d, explain)).Inc()
-	shown := d != ignored && e.showStatus(ctx, p.ID)
+	if d == approved {
+		e.start(a, p) // first: its stop switch then exists for a cancel typed right after
+	}
+	shown := d != ignored && d != halting && e.showStatus(ctx, p.ID)
 	if d == rejected && !shown {
 		e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s rejected by @%s. Nothing changed.", p.ID, r.User.Name)))
 	}
@@ -174,11 +233,10 @@ func (e *Engine) act(ctx context.Context, a adapters.Adapter, p *store.Plan, r a
 		e.say(ctx, a, p.Preview, reply(explain))
 	}
 	if d == counted && !shown {
-		e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Approval %d of %d for plan %s from @%s. Waiting for %d more.",
-			len(p.Approvals), p.Needed, p.ID, r.User.Name, p.Needed-len(p.Approvals))))
+		e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Approval for plan %s from @%s: %s.", p.ID, r.User.Name, v.progress())))
 	}
-	if d == approved {
-		e.start(a, p)
+	if d == halting {
+		e.halt(ctx, a, p.Preview, p, r.User, e.person(ctx, a, r.User, approverLists(e.policy().Rules(p.Plan))...))
 	}
 }
 

@@ -36,7 +36,7 @@ func TestPreviewDependencyLinesGolden(t *testing.T) {
 		{Layer: executor.Nomad, Status: executor.PlanNothing},
 	}
 	ep := EnvPolicy{Approvals: 1}
-	golden(t, "preview_dependencies", previewDoc(p, ep, ""))
+	golden(t, "preview_dependencies", previewDoc(p, judgedByRule(p, ep), ""))
 
 	p.Plan.Spec = executor.Spec{Verb: "destroy", Target: "authentik", Env: "production", Units: []executor.Unit{
 		{Service: "portal", Destroy: true, Reason: "it requires nextcloud for --files"},
@@ -54,5 +54,5 @@ func TestPreviewDependencyLinesGolden(t *testing.T) {
 		{Layer: executor.Nomad, Status: executor.PlanNothing},
 	}
 	p.State = store.PlanPending
-	golden(t, "preview_destroy_dependents", previewDoc(p, ep, ""))
+	golden(t, "preview_destroy_dependents", previewDoc(p, judgedByRule(p, ep), ""))
 }

@@ -205,3 +205,41 @@ func auditOf(t *testing.T, b *mmBot, id string) map[string][]store.Entry {
 	}
 	return out
 }
+
+// A policy raised while a plan waits governs it: a plan asked under approvals = 1, pending
+// across a restart that raises it to 2, is not run by one approval, and runs once on the
+// second. Before, the count a pending plan needed was stored with it, and bob's one ✅ ran it.
+func TestE2EMattermostPolicyRaisedAcrossARestartGovernsAWaitingPlan(t *testing.T) {
+	t.Parallel()
+	s := mmtest.Real(t)
+	ch := s.Channel(t, "e2e-policy-raised")
+	dir := t.TempDir()
+	one := bot.Policy{Default: bot.EnvPolicy{Approvers: []string{"bob", "carol"}, Approvals: 1}}
+	first := startMMBot(t, s, ch, eostest.Options{DataDir: dir, Policy: one})
+	req, preview, id := ask(t, s, ch, s.Alice, "@eos create grafana")
+	botSays(t, s, req.Id, "Plan "+id, "Needs 1 approval from @bob or @carol")
+	waitPreviewRecorded(t, first, id, preview)
+	first.Stop()
+
+	two := bot.Policy{Default: bot.EnvPolicy{Approvers: []string{"bob", "carol"}, Approvals: 2}}
+	second := startMMBot(t, s, ch, eostest.Options{DataDir: dir, Policy: two})
+	s.Alice.Say(t, ch.Id, req.Id, "@eos why "+id)
+	botSays(t, s, req.Id, "Rule: Needs 2 approvals from @bob or @carol", "No approval counts yet (0 of 2")
+	s.Bob.React(t, preview.Id, "white_check_mark")
+	s.Alice.Say(t, ch.Id, req.Id, "@eos why "+id) // answered after the reaction: one conversation, in order
+	botSays(t, s, req.Id, "Approved by @bob", "(1 of 2)")
+	second.Idle()
+	if r, err := second.Store.Run(id); err == nil {
+		t.Fatalf("one approval ran a plan the current policy asks two for: %+v", r)
+	}
+	if p, _ := second.Store.Plan(id); p.State != store.PlanPending {
+		t.Fatalf("plan after one of two approvals = %s, want pending", p.State)
+	}
+	s.Carol.React(t, preview.Id, "white_check_mark")
+	botSays(t, s, req.Id, "Run "+id+" · done in")
+	second.Idle()
+	runs, err := second.Store.Runs(nil)
+	if err != nil || len(runs) != 1 || !slices.Equal(runs[0].Approvers, []string{"bob", "carol"}) {
+		t.Fatalf("runs = %+v (%v), want one approved by bob and carol", runs, err)
+	}
+}

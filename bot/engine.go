@@ -98,8 +98,9 @@ type Engine struct {
 	stops    map[string]*runStop // stop switches of runs in flight, by run id
 	ready    chan struct{}       // closed when Run has recovered and adapters start
 	digests  []digestPlan
-	digestMu sync.Mutex // one digest run at a time
-	statusMu sync.Mutex // one edit of a preview's approval status at a time (approvalstatus.go)
+	digestMu sync.Mutex   // one digest run at a time
+	statusMu sync.Mutex   // one edit of a preview's approval status at a time (approvalstatus.go)
+	polMu    sync.RWMutex // guards cfg.Policy, which SetPolicy replaces (judge.go)
 	m        *metrics
 	states   map[string]string // adapter name → running / stopped[: reason]; Health adds the connection
 	watch    *hub              // runs in flight, for status pages watching them (watch.go)

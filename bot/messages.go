@@ -37,7 +37,7 @@ var handlers = map[intents.Verb]handler{
 	intents.VerbDrift:     (*Engine).drift,
 	intents.VerbReconcile: (*Engine).reconcile,
 	intents.VerbAdopt:     (*Engine).adopt,
-	intents.VerbPolicy:    (*Engine).policy,
+	intents.VerbPolicy:    (*Engine).answerPolicy,
 	intents.VerbLocks:     (*Engine).locks,
 	intents.VerbWhy:       (*Engine).why,
 	intents.VerbWeb:       (*Engine).web,

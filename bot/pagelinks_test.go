@@ -14,14 +14,14 @@ func linkEngine(url string) *Engine { return &Engine{cfg: Config{Web: WebConfig{
 func TestPreviewLinksToPlanPage(t *testing.T) {
 	p := samplePlan()
 	ep := EnvPolicy{Approvers: []string{"bob"}, Approvals: 1}
-	plain := previewDoc(p, ep, "").Plain()
+	plain := previewDoc(p, judgedByRule(p, ep), "").Plain()
 
-	got := linkEngine("https://eos.example.org/").planLinked(previewDoc(p, ep, ""), p.ID).Plain()
+	got := linkEngine("https://eos.example.org/").planLinked(previewDoc(p, judgedByRule(p, ep), ""), p.ID).Plain()
 	want := "Full plan and live progress: https://eos.example.org/plans/7f3a9c21"
 	if !strings.HasSuffix(got, want) {
 		t.Errorf("the preview does not end with %q:\n%s", want, got)
 	}
-	if got := linkEngine("").planLinked(previewDoc(p, ep, ""), p.ID).Plain(); got != plain {
+	if got := linkEngine("").planLinked(previewDoc(p, judgedByRule(p, ep), ""), p.ID).Plain(); got != plain {
 		t.Errorf("without a URL the preview changed:\n%s\nwant\n%s", got, plain)
 	}
 }

@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -27,8 +26,6 @@ type EnvPolicy struct {
 	// Risks make plans that carry a risk stricter, whatever their verb: risk "data-loss"
 	// { approvals = 2 } (riskpolicy.go).
 	Risks map[string]RiskPolicy
-	// Because says which risk rule made this rule stricter, and why; set by ForPlan.
-	Because string
 }
 
 // VerbPolicy overrides an environment's policy for one verb.
@@ -146,38 +143,6 @@ func allowed(list []string, p Person) bool {
 
 // MayRequest reports whether p may ask for plans in this environment.
 func (ep EnvPolicy) MayRequest(p Person) bool { return allowed(ep.Requesters, p) }
-
-// MayApprove reports whether p may approve a plan; self says p asked for it. If not, why.
-func (ep EnvPolicy) MayApprove(p Person, self bool) (bool, string) {
-	if !allowed(ep.Approvers, p) {
-		return false, "approvers: " + ep.who()
-	}
-	if self && !ep.SelfApproval {
-		return false, "the requester's own approval does not count here"
-	}
-	return true, ""
-}
-
-// MayReject reports whether p may reject: an approver, or the requester (self) withdrawing.
-func (ep EnvPolicy) MayReject(p Person, self bool) bool {
-	return self || allowed(ep.Approvers, p)
-}
-
-// who describes the approvers for a message.
-func (ep EnvPolicy) who() string { return mentions(ep.Approvers) }
-
-// Needs states the rule a plan is judged by, by name, for the preview and `why`: "Needs 2
-// approvals from @bob, @dave or group:sre — not @alice (asked)".
-func (ep EnvPolicy) Needs(requester string) string {
-	s := fmt.Sprintf("Needs %d approval%s from %s", ep.Approvals, plural(ep.Approvals), ruleNames(ep.Approvers))
-	if !ep.SelfApproval {
-		s += " — not @" + requester + " (asked)"
-	}
-	if ep.Because != "" {
-		s += " · " + ep.Because
-	}
-	return s
-}
 
 // ruleNames names a policy list as the rule is written: "@bob, @dave or group:sre", "@bob on
 // mattermost", or "anyone" for an empty list.

@@ -1,6 +1,15 @@
 package bot
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/eosbot/eos/executor"
+)
+
+// rulesFor are the rules of a plan of verb in env under p that carries no risk.
+func rulesFor(p Policy, env, verb string) []Rule {
+	return p.Rules(executor.Plan{Spec: executor.Spec{Env: env, Verb: verb}})
+}
 
 func TestPolicyPerEnvironmentAndVerb(t *testing.T) {
 	p := Policy{
@@ -23,13 +32,13 @@ func TestPolicyPerEnvironmentAndVerb(t *testing.T) {
 		{"production", "reconcile", "dave", false, true, 1},
 	} {
 		ep := p.For(tc.env, tc.verb)
-		ok, why := ep.MayApprove(Person{Name: tc.user, Matches: []string{tc.user}}, tc.self)
+		ok, why := MayApprove(rulesFor(p, tc.env, tc.verb), Person{Name: tc.user, Matches: []string{tc.user}}, tc.self)
 		if ok != tc.ok || ep.Approvals != tc.approvals {
 			t.Errorf("%s %s by %s (self %v): ok=%v (%s), approvals=%d; want ok=%v, approvals=%d",
 				tc.verb, tc.env, tc.user, tc.self, ok, why, ep.Approvals, tc.ok, tc.approvals)
 		}
 	}
-	if got := p.For("production", "destroy").Needs("alice"); got != "Needs 2 approvals from @dave or @erin — not @alice (asked)" {
+	if got := rulesNeed(rulesFor(p, "production", "destroy"), "alice"); got != "Needs 2 approvals from @dave or @erin — not @alice (asked)" {
 		t.Errorf("Needs = %q", got)
 	}
 }
@@ -37,7 +46,8 @@ func TestPolicyPerEnvironmentAndVerb(t *testing.T) {
 // The policy admits a person only through the entries the engine resolved for them: a name
 // alone (Person.Name) admits nobody.
 func TestPolicyMatchesResolvedEntriesOnly(t *testing.T) {
-	ep := Policy{Default: EnvPolicy{Approvers: []string{"dave", "group:sre", "mattermost:erin"}, Requesters: []string{"group:dev"}}}.For("production", "create")
+	pol := Policy{Default: EnvPolicy{Approvers: []string{"dave", "group:sre", "mattermost:erin"}, Requesters: []string{"group:dev"}}}
+	ep := pol.For("production", "create")
 	for _, tc := range []struct {
 		who           Person
 		approve, asks bool
@@ -49,7 +59,7 @@ func TestPolicyMatchesResolvedEntriesOnly(t *testing.T) {
 		{Person{Name: "erin", Matches: []string{"mattermost:erin"}}, true, false},
 		{Person{Name: "sre"}, false, false},
 	} {
-		ok, _ := ep.MayApprove(tc.who, false)
+		ok, _ := MayApprove(rulesFor(pol, "production", "create"), tc.who, false)
 		if ok != tc.approve || ep.MayRequest(tc.who) != tc.asks {
 			t.Errorf("%+v: approve=%v request=%v; want %v %v", tc.who, ok, ep.MayRequest(tc.who), tc.approve, tc.asks)
 		}

@@ -25,6 +25,21 @@ func (ep EnvPolicy) Describe() string {
 		mentions(ep.Requesters), mentions(ep.Approvers), ep.Approvals, plural(ep.Approvals), self, shortDuration(ep.TTL))
 }
 
+// describe says in one line what a risk rule asks besides the verb's rule (ep): "also 2
+// approvals from @dave, @erin · self-approval off".
+func (rp RiskPolicy) describe(ep EnvPolicy) string {
+	approvers := rp.Approvers
+	if len(approvers) == 0 {
+		approvers = ep.Approvers
+	}
+	self := "off"
+	if rp.SelfApproval && ep.SelfApproval {
+		self = "on"
+	}
+	n := max(rp.Approvals, 1)
+	return fmt.Sprintf("also, beside the verb's rule: %d approval%s from %s · self-approval %s", n, plural(n), mentions(approvers), self)
+}
+
 // shortDuration writes a configured duration as it is usually typed: 30m, 1h30m, 45s.
 func shortDuration(d time.Duration) string {
 	s := d.String()
@@ -50,7 +65,8 @@ func (p Policy) Rows(env string) [][]string {
 		rows = append(rows, []string{env, verb, p.For(env, verb).Describe()})
 	}
 	for _, risk := range slices.Sorted(maps.Keys(base.Risks)) {
-		rows = append(rows, []string{env, "risk " + risk, p.withRisk(ep, env, risk).Describe()})
+		rp := base.Risks[risk]
+		rows = append(rows, []string{env, "risk " + risk, rp.describe(ep)})
 	}
 	return rows
 }
@@ -59,7 +75,7 @@ func (p Policy) Rows(env string) [][]string {
 func riskNote(rows [][]string) string {
 	for _, r := range rows {
 		if strings.HasPrefix(r[1], "risk ") {
-			return " A risk rule judges every plan that carries the risk, whatever its verb (data-loss: it destroys or replaces a resource its blueprint marks as holding data); a verb's rule still holds where it asks more."
+			return " A risk rule judges every plan that carries the risk, whatever its verb (data-loss: it destroys or replaces a resource its blueprint marks as holding data), as a rule of its own: the plan runs only when the verb's rule and each risk rule hold, each counting approvals from its own approvers."
 		}
 	}
 	return ""
@@ -71,7 +87,7 @@ func (e *Engine) policyEnvs() []string {
 	if envs := e.knownEnvs(); envs != nil {
 		return envs
 	}
-	envs := slices.Collect(maps.Keys(e.cfg.Policy.Envs))
+	envs := slices.Collect(maps.Keys(e.policy().Envs))
 	if !slices.Contains(envs, e.cfg.DefaultEnv) {
 		envs = append(envs, e.cfg.DefaultEnv)
 	}
@@ -79,20 +95,20 @@ func (e *Engine) policyEnvs() []string {
 	return envs
 }
 
-// policy answers `policy [ENV]` and `help policy`: the rule that governs each environment,
+// answerPolicy answers `policy [ENV]` and `help policy`: the rule that governs each environment,
 // exactly as the engine applies it.
-func (e *Engine) policy(ctx context.Context, c conv, in *intents.Intent) {
+func (e *Engine) answerPolicy(ctx context.Context, c conv, in *intents.Intent) {
 	envs := e.policyEnvs()
 	if in.Env != "" {
 		envs = []string{in.Env}
 	}
 	var rows [][]string
 	for _, env := range envs {
-		rows = append(rows, e.cfg.Policy.Rows(env)...)
+		rows = append(rows, e.policy().Rows(env)...)
 	}
 	note := "People are judged by their platform account, not their name: a handle in the policy counts for whoever holds it at the moment of the reaction." + riskNote(rows)
 	if e.knownEnvs() == nil {
-		note += " Other environments: " + e.cfg.Policy.Default.withDefaults().Describe() + "."
+		note += " Other environments: " + e.policy().Default.withDefaults().Describe() + "."
 	} else {
 		note += " Requests for other environments are refused."
 	}
@@ -104,12 +120,12 @@ func (e *Engine) policy(ctx context.Context, c conv, in *intents.Intent) {
 // so an operator sees at start-up exactly what governs approvals.
 func (e *Engine) LogPolicy(log *slog.Logger) {
 	for _, env := range e.policyEnvs() {
-		for _, r := range e.cfg.Policy.Rows(env) {
+		for _, r := range e.policy().Rows(env) {
 			log.Info("approval policy", "env", r[0], "verb", r[1], "rule", r[2])
 		}
 	}
 	if e.knownEnvs() == nil {
-		log.Info("approval policy", "env", "(any other)", "verb", "every verb", "rule", e.cfg.Policy.Default.withDefaults().Describe())
+		log.Info("approval policy", "env", "(any other)", "verb", "every verb", "rule", e.policy().Default.withDefaults().Describe())
 	} else {
 		log.Info("approval policy: requests for environments not listed are refused", "environments", e.knownEnvs())
 	}

@@ -17,7 +17,7 @@ const historyLimit = 10
 // help answers `help [topic]` from the catalog.
 func (e *Engine) help(ctx context.Context, c conv, in *intents.Intent) {
 	if in.Noun == "policy" {
-		e.policy(ctx, c, &intents.Intent{Verb: intents.VerbPolicy})
+		e.answerPolicy(ctx, c, &intents.Intent{Verb: intents.VerbPolicy})
 		return
 	}
 	text, err := e.parser.Help(in.Noun)
@@ -92,18 +92,33 @@ func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("There is no plan %s.", id)))
 		return
 	} else if err == nil {
-		who = e.person(ctx, c.a, c.m.Author, e.cfg.Policy.ForPlan(p.Plan).Approvers)
-		if p.State == store.PlanApproved && e.stopRun(ctx, c, p, who) {
-			return // its run is in flight: stopped at the next safe point (stop.go)
+		who = e.person(ctx, c.a, c.m.Author, approverLists(e.policy().Rules(p.Plan))...)
+	}
+	// An approval may land between reading the plan and cancelling it: then the approved
+	// plan is halted (before its run starts, or at the next safe point), never refused.
+	for attempt := 0; attempt < 2; attempt++ {
+		if p, err := e.st.Plan(id); err == nil && p.State == store.PlanApproved && e.halt(ctx, c.a, c.m.Post, p, c.m.Author, who) {
+			return // cancelled before its run started, or stopped at the next safe point (stop.go)
+		}
+		if !e.cancelPending(ctx, c, id, who) {
+			return
 		}
 	}
+}
+
+// cancelPending cancels pending plan id for who and says so; it reports true, having said
+// nothing, when the plan was approved meanwhile and the caller should halt it instead.
+func (e *Engine) cancelPending(ctx context.Context, c conv, id string, who Person) (approvedMeanwhile bool) {
 	p, err := e.st.UpdatePlan(id, func(p *store.Plan) error {
-		ep := e.cfg.Policy.ForPlan(p.Plan)
+		rules := e.policy().Rules(p.Plan)
+		if p.State == store.PlanApproved && p.RunStarted.IsZero() {
+			return errApprovedMeanwhile
+		}
 		if p.State != store.PlanPending {
 			return refuse("Plan %s is %s, not pending: nothing to cancel.", p.ID, p.State)
 		}
-		if !ep.MayReject(who, who.Is(p.Request.Platform, p.Requester.ID)) {
-			return refuse("@%s can't cancel plan %s: only @%s or an approver (%s) can.", c.user(), p.ID, p.Requester.Name, ep.who())
+		if !MayReject(rules, who, who.Is(p.Request.Platform, p.Requester.ID)) {
+			return refuse("@%s can't cancel plan %s: only @%s or an approver (%s) can.", c.user(), p.ID, p.Requester.Name, rulesWho(rules))
 		}
 		now := e.now()
 		p.State, p.Updated = store.PlanCancelled, now
@@ -111,6 +126,8 @@ func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 		return nil
 	})
 	switch {
+	case errors.Is(err, errApprovedMeanwhile):
+		return true
 	case errors.Is(err, store.ErrNotFound):
 		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("There is no plan %s.", id)))
 	case err != nil:
@@ -120,4 +137,8 @@ func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("Plan %s cancelled by @%s. Nothing changed.", p.ID, c.user())))
 		e.showStatus(ctx, p.ID)
 	}
+	return false
 }
+
+// errApprovedMeanwhile says a plan to cancel was approved after it was read.
+var errApprovedMeanwhile = errors.New("approved meanwhile")

@@ -70,6 +70,7 @@ func (e *Engine) Recover(ctx context.Context) error {
 	if err := e.catchUpReactions(ctx); err != nil {
 		return err
 	}
+	e.rejudge(ctx) // the policy in force now judges every plan that waited across the restart
 	for _, p := range approved {
 		if _, err := e.st.Run(p.ID); err == nil {
 			continue
@@ -78,7 +79,7 @@ func (e *Engine) Recover(ctx context.Context) error {
 		if !ok {
 			continue
 		}
-		if p, ok := e.recheck(ctx, a, p); ok {
+		if p, _, ok := e.recheck(ctx, a, p); ok {
 			e.log.Info("starting a plan approved before the restart", "plan", p.ID)
 			e.start(a, p)
 		}
@@ -86,12 +87,13 @@ func (e *Engine) Recover(ctx context.Context) error {
 	return nil
 }
 
-// recheck judges a plan approved before the restart as if it were approved now: past its
+// recheck judges an approved plan that has not started as if it were approved now: past its
 // expiry it expires (an approval is not a standing order to run whenever Eos comes back), and
-// under the policy configured now its approvals must still suffice (a policy tightened across
-// the restart is the whole policy). Otherwise the plan goes back to pending with the approvals
-// that still count. The run itself re-plans before applying, like any other.
-func (e *Engine) recheck(ctx context.Context, a adapters.Adapter, p *store.Plan) (*store.Plan, bool) {
+// under the policy in force now its approvals must still suffice (a policy tightened across
+// a restart or a reload is the whole policy). Otherwise the plan goes back to pending; its
+// approvals stay recorded, and the status line says which no longer count. Recover calls it
+// for plans approved before a restart, execute just before a run starts.
+func (e *Engine) recheck(ctx context.Context, a adapters.Adapter, p *store.Plan) (*store.Plan, judgement, bool) {
 	spec, now := p.Plan.Spec, e.now()
 	if now.After(p.Expires) {
 		if _, err := e.st.UpdatePlanAudited(p.ID, func(p *store.Plan) ([]store.Entry, error) {
@@ -103,42 +105,35 @@ func (e *Engine) recheck(ctx context.Context, a adapters.Adapter, p *store.Plan)
 				Text: "approved, but expired before Eos could start it"})}, nil
 		}); err != nil {
 			e.log.Error("expiring a plan approved before the restart", "plan", p.ID, "err", err)
-			return nil, false
+			return nil, judgement{}, false
 		}
 		e.showStatus(ctx, p.ID)
 		e.sayAnywhere(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s was approved, but Eos stopped before it ran and it expired at %s: nothing ran. Ask again for a fresh plan: @eos %s",
 			p.ID, p.Expires.UTC().Format("15:04 UTC"), p.Text)))
-		return nil, false
+		return nil, judgement{}, false
 	}
-	ep := e.cfg.Policy.ForPlan(p.Plan)
-	var valid []store.Vote
-	for _, v := range p.Approvals {
-		if v.Platform != "" && v.Platform != a.Name() {
-			continue
-		}
-		who := e.person(ctx, a, adapters.User{ID: v.UserID, Name: v.User}, ep.Approvers)
-		if ok, _ := ep.MayApprove(who, who.Is(p.Request.Platform, p.Requester.ID)); ok {
-			valid = append(valid, v)
-		}
-	}
-	if len(valid) >= ep.Approvals {
-		return p, true
+	j := e.judge(ctx, a, p)
+	if j.verdict.Satisfied() {
+		return p, j, true
 	}
 	if _, err := e.st.UpdatePlanAudited(p.ID, func(p *store.Plan) ([]store.Entry, error) {
 		if p.State != store.PlanApproved {
 			return nil, errNotPending
 		}
-		p.State, p.Approvals, p.Needed, p.Updated = store.PlanPending, valid, ep.Approvals, now
+		p.State, p.Updated = store.PlanPending, now
 		return []store.Entry{e.entry(store.Entry{Kind: "refusal", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env,
-			Text: fmt.Sprintf("approved before the restart, but %d of %d approvals count under the current policy", len(valid), ep.Approvals)})}, nil
+			Text: "approved, but under the current policy its approvals do not suffice: " + j.verdict.progress()})}, nil
 	}); err != nil {
 		e.log.Error("returning a plan to pending under the current policy", "plan", p.ID, "err", err)
-		return nil, false
+		return nil, judgement{}, false
 	}
 	e.showStatus(ctx, p.ID)
-	e.sayAnywhere(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s was approved before Eos restarted, but under the current policy only %d of the %d approvals it needs count (%s). Nothing ran; it waits for approval again.",
-		p.ID, len(valid), ep.Approvals, ep.Needs(p.Requester.Name))))
-	return nil, false
+	msg := fmt.Sprintf("Plan %s was approved, but under the current policy its approvals do not suffice (%s).", p.ID, j.verdict.progress())
+	if len(j.verdict.Discounted) > 0 {
+		msg += " " + j.verdict.discountedText() + "."
+	}
+	e.sayAnywhere(ctx, a, p.Preview, reply(msg+" Nothing ran; it waits for approval again: "+j.need(p.Requester.Name)+"."))
+	return nil, judgement{}, false
 }
 
 // catchUpReactions reads the reactions on every pending plan's preview, for platforms that

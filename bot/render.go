@@ -15,7 +15,7 @@ import (
 const maxSummaryChanges = 4
 
 // previewDoc renders a plan for approval (or, for `plan ...`, for reading only).
-func previewDoc(p *store.Plan, ep EnvPolicy, vaultRow string) adapters.Doc {
+func previewDoc(p *store.Plan, j judgement, vaultRow string) adapters.Doc {
 	spec := p.Plan.Spec
 	head := fmt.Sprintf("Plan %s · %s %s in %s · asked by @%s", p.ID, spec.Verb, spec.Target, spec.Env, p.Requester.Name)
 	rows := [][]string{}
@@ -36,7 +36,7 @@ func previewDoc(p *store.Plan, ep EnvPolicy, vaultRow string) adapters.Doc {
 		if !p.Plan.HasChanges() {
 			next = append(next, "Nothing to change: everything already matches. Approving records it as the declared state.")
 		}
-		next = append(next, approvalLines(p, ep)...) // approvalstatus.go
+		next = append(next, approvalLines(p, j)...) // approvalstatus.go
 	}
 	blocks = append(blocks, adapters.Context{Text: strings.Join(next, "\n")})
 	doc := adapters.NewDoc(blocks...)

@@ -63,12 +63,12 @@ func samplePlan() *store.Plan {
 func TestPreviewGolden(t *testing.T) {
 	p := samplePlan()
 	ep := EnvPolicy{Approvers: []string{"bob"}, Approvals: 1}
-	golden(t, "preview", previewDoc(p, ep, vaultRow(p.Plan, false)))
+	golden(t, "preview", previewDoc(p, judgedByRule(p, ep), vaultRow(p.Plan, false)))
 	p.Plan.Secrets = &executor.SecretPlan{Create: []string{"secret/eos/production/nextcloud#admin_password"}, Reuse: []string{"secret/eos/production/authentik#secret_key"}}
-	golden(t, "preview_vault", previewDoc(p, ep, vaultRow(p.Plan, true)))
+	golden(t, "preview_vault", previewDoc(p, judgedByRule(p, ep), vaultRow(p.Plan, true)))
 	p.Plan.Secrets = nil
 	p.State = store.PlanPreview
-	golden(t, "preview_only", previewDoc(p, ep, ""))
+	golden(t, "preview_only", previewDoc(p, judgedByRule(p, ep), ""))
 	golden(t, "plan_full", fullPlanDoc(p))
 }
 

@@ -64,7 +64,7 @@ func (e *Engine) envOf(in *intents.Intent) string {
 // propose plans spec, stores the plan and posts its preview in the request's thread. It
 // returns the stored plan's id, or "" when no plan was stored (refused, busy, failed).
 func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state store.PlanState) string {
-	ep := e.cfg.Policy.For(spec.Env, spec.Verb)
+	ep := e.policy().For(spec.Env, spec.Verb)
 	if state == store.PlanPending && !ep.MayRequest(e.person(ctx, c.a, c.m.Author, ep.Requesters)) {
 		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("@%s can't ask for changes in %s (requesters: %s). Nothing changed.",
 			c.user(), spec.Env, mentions(ep.Requesters))))
@@ -82,13 +82,14 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 		e.fail(ctx, c, "planning", err)
 		return ""
 	}
-	ep = e.cfg.Policy.ForPlan(plan) // the plan's risks may ask more than its verb
 	now := e.now()
 	p := &store.Plan{
 		ID: planID(plan.Hash, c.m.Post, now), State: state, Text: c.m.Text,
-		Requester: c.m.Author, Request: c.m.Post, Plan: plan, Needed: ep.Approvals,
+		Requester: c.m.Author, Request: c.m.Post, Plan: plan,
 		Created: now, Expires: now.Add(ep.TTL), Updated: now,
 	}
+	j := e.unjudged(p) // the plan's risks may ask more than its verb
+	p.Needed = j.verdict.needed()
 	request := e.entry(store.Entry{Kind: "request", User: c.user(), Platform: c.a.Name(), PlanID: p.ID, Hash: plan.Hash,
 		Service: spec.Target, Env: spec.Env, Text: c.m.Text})
 	if err := e.st.CreatePlan(p, request); err != nil {
@@ -100,7 +101,7 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 	// a preview on the platform that the store does not know would ignore its reactions.
 	pctx, cancelPost := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 	defer cancelPost()
-	ref := e.say(pctx, c.a, c.m.Post, e.planLinked(previewDoc(p, ep, vaultRow(plan, e.cfg.Runner.SecretsConfigured())), p.ID))
+	ref := e.say(pctx, c.a, c.m.Post, e.planLinked(previewDoc(p, j, vaultRow(plan, e.cfg.Runner.SecretsConfigured())), p.ID))
 	if ref.ID == "" {
 		return p.ID
 	}
@@ -180,5 +181,5 @@ func (e *Engine) Preview(ctx context.Context, text, user string) (adapters.Doc, 
 	now := e.now()
 	p := &store.Plan{ID: plan.Hash[:8], State: store.PlanPreview, Text: text, Requester: adapters.User{ID: user, Name: user},
 		Plan: plan, Created: now, Expires: now}
-	return previewDoc(p, e.cfg.Policy.ForPlan(plan), vaultRow(plan, e.cfg.Runner.SecretsConfigured())), nil
+	return previewDoc(p, e.unjudged(p), vaultRow(plan, e.cfg.Runner.SecretsConfigured())), nil
 }

@@ -48,11 +48,11 @@ func riskStates() []namedDoc {
 		{"rejected", func(p *store.Plan) { p.State, p.Rejection = store.PlanRejected, &store.Vote{User: "dave"} }},
 	} {
 		p := riskyPlan()
-		p.Needed = policy.ForPlan(p.Plan).Approvals
+		p.Needed = 2
 		s.change(p)
-		doc := previewDoc(p, policy.ForPlan(p.Plan), "")
+		doc := previewDoc(p, judgedBy(p, policy), "")
 		if s.name != "posted" {
-			doc = editedPreview(p, policy, "")
+			doc = editedPreview(p, judgedBy(p, policy), "")
 		}
 		out = append(out, namedDoc{s.name, doc})
 	}
@@ -106,7 +106,7 @@ func TestRiskPreviewFitsOneMessage(t *testing.T) {
 			Detail:  strings.Repeat(`format "xfs" → "ext4", `, 10), Forces: "format", DataLoss: true, Size: "200G"})
 	}
 	huge.Plan.Layers[1].Changes = changes
-	docs := append(riskStates(), namedDoc{"400 replacements", previewDoc(huge, riskPolicy().ForPlan(huge.Plan), "")})
+	docs := append(riskStates(), namedDoc{"400 replacements", previewDoc(huge, judgedBy(huge, riskPolicy()), "")})
 	for _, s := range docs {
 		if n := utf8.RuneCountInString(mattermost.Render(s.doc)); n > mattermostMaxRunes {
 			t.Errorf("%s: %d runes on Mattermost, more than one post holds (%d)", s.name, n, mattermostMaxRunes)

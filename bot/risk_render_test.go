@@ -37,7 +37,7 @@ func TestRiskPreviewGolden(t *testing.T) {
 	p := riskyPlan()
 	policy := Policy{Envs: map[string]EnvPolicy{"production": {Approvers: []string{"bob"}, Approvals: 1,
 		Risks: map[string]RiskPolicy{RiskDataLoss: {Approvals: 2}}}}}
-	golden(t, "preview_risk", previewDoc(p, policy.ForPlan(p.Plan), ""))
+	golden(t, "preview_risk", previewDoc(p, judgedBy(p, policy), ""))
 	golden(t, "plan_full_risk", fullPlanDoc(p))
 }
 

@@ -106,7 +106,7 @@ func TestDataLossNeedsTheStricterRule(t *testing.T) {
 	after = h.Last()
 	h.Say("carol", "@eos policy local")
 	pol := h.WaitText(after, "Approval policy")
-	if !strings.Contains(pol.Text, "local | risk data-loss | requesters: anyone · approvers: anyone · 2 approvals · self-approval off") {
+	if !strings.Contains(pol.Text, "local | risk data-loss | also, beside the verb's rule: 2 approvals from anyone · self-approval off") {
 		t.Errorf("policy does not show the data-loss rule:\n%s", pol.Text)
 	}
 

@@ -13,26 +13,28 @@ import (
 	"github.com/eosbot/eos/executor"
 )
 
-// start runs an approved plan in the background; Wait and Run's shutdown wait for it.
+// start runs an approved plan in the background; Wait and Run's shutdown wait for it. Its
+// stop switch exists before start returns, so a cancel from the moment of approval on finds
+// the run, whether it is still planning again or applying.
 func (e *Engine) start(a adapters.Adapter, p *store.Plan) {
 	if !e.mayAct("run of plan "+p.ID, a, p.Preview) {
 		return
 	}
+	stop, stoppable := e.stoppable(p.ID)
 	e.runs.Add(1)
 	go func() {
 		defer e.runs.Done()
-		e.execute(e.runCtx, a, p)
+		defer stoppable()
+		e.execute(e.runCtx, a, p, stop)
 	}()
 }
 
 // execute applies an approved plan: take the lock and create the run in one transaction,
 // post the progress post, apply layer by layer editing it, record the outcome and the
 // declared state, release the lock.
-func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan) {
+func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan, stop *runStop) {
 	spec := p.Plan.Spec
 	ctx = executor.WithLog(ctx, e.log.With("conv", convID(p.Request), "plan", p.ID))
-	stop, stoppable := e.stoppable(p.ID)
-	defer stoppable()
 	run := &store.Run{
 		ID: p.ID, State: store.RunRunning, Verb: spec.Verb, Target: spec.Target, Env: spec.Env, Hash: p.Plan.Hash,
 		Request: p.Text, Requester: p.Requester.Name, Approvers: voters(p.Approvals), Started: e.now(), Keys: p.Keys(),
@@ -42,9 +44,26 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan)
 		return
 	}
 	p.Plan = fresh
+	// The policy in force now judges the plan once more: one changed since the approval
+	// (a reload) may no longer let it run.
+	_, j, ok := e.recheck(ctx, a, p)
+	if !ok {
+		e.unlock(p)
+		return
+	}
+	run.Approvers, p.Approvals = voters(j.verdict.counting(p.Approvals)), j.verdict.counting(p.Approvals)
+	if stop.asker() != "" {
+		e.unlock(p) // cancelled before it started: halt (stop.go) said so
+		return
+	}
 	started := e.entry(store.Entry{Kind: "run", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env, Platform: a.Name(),
 		Text: "run started, approved by " + mentions(run.Approvers) + " (" + voterIDs(p.Approvals) + ")"})
-	if err := e.st.StartRun(run, started); err != nil {
+	if err := e.st.StartRun(run, started); errors.Is(err, store.ErrNotApproved) {
+		// A cancel, a rejection or a withdrawal reached the plan first and said so.
+		e.unlock(p)
+		e.log.Info("run not started: the plan is no longer approved", "plan", p.ID, "err", err)
+		return
+	} else if err != nil {
 		e.notStarted(ctx, a, p, err)
 		return
 	}

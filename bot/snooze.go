@@ -57,7 +57,7 @@ func (e *Engine) snoozeService(ctx context.Context, a adapters.Adapter, r adapte
 // redelivered removal, or one when nothing is snoozed, says nothing.
 func (e *Engine) liftSnooze(ctx context.Context, a adapters.Adapter, r adapters.Reaction, key string) {
 	env, service, _ := strings.Cut(key, "/")
-	ep := e.cfg.Policy.For(env, "snooze")
+	ep := e.policy().For(env, "snooze")
 	if !ep.MayRequest(e.person(ctx, a, r.User, ep.Requesters)) {
 		return // their 🔕 snoozed nothing, and was answered when it came
 	}

@@ -69,34 +69,67 @@ func (e *Engine) stopOf(id string) (*runStop, bool) {
 	return s, ok
 }
 
-// stopRun answers `cancel ID` for a plan whose run is in flight in this process; it reports
-// false when there is none, and cancel goes on as for any plan. Only the requester or an
-// approver may stop a run, as only they may cancel a pending plan.
-func (e *Engine) stopRun(ctx context.Context, c conv, p *store.Plan, who Person) bool {
-	s, ok := e.stopOf(p.ID)
-	if !ok {
-		return false
-	}
+// halt answers a cancel of approved plan p by who (`cancel ID`, or a ❌ on its preview):
+// before its run starts the plan is cancelled in the store, so the run never starts (StartRun
+// refuses a plan no longer approved, and execute checks the stop switch before it); once the
+// run has started it stops at the next safe point. Only the requester or an approver may. It
+// reports false when p has neither a run about to start nor one in flight in this process, and
+// the caller answers as for any plan.
+func (e *Engine) halt(ctx context.Context, a adapters.Adapter, where adapters.PostRef, p *store.Plan, by adapters.User, who Person) bool {
 	spec := p.Plan.Spec
-	ep := e.cfg.Policy.ForPlan(p.Plan)
-	entry := store.Entry{User: c.user(), Platform: c.a.Name(), PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env}
-	if !ep.MayReject(who, who.Is(p.Request.Platform, p.Requester.ID)) {
-		msg := fmt.Sprintf("@%s can't stop run %s: only @%s or an approver (%s) can. Nothing changed.", c.user(), p.ID, p.Requester.Name, ep.who())
+	rules := e.policy().Rules(p.Plan)
+	entry := store.Entry{User: by.Name, UserID: by.ID, Platform: a.Name(), PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env}
+	s, inFlight := e.stopOf(p.ID)
+	if !MayReject(rules, who, who.Is(p.Request.Platform, p.Requester.ID)) {
+		if !inFlight && p.State != store.PlanApproved {
+			return false
+		}
+		msg := fmt.Sprintf("@%s can't stop run %s: only @%s or an approver (%s) can. Nothing changed.", by.Name, p.ID, p.Requester.Name, rulesWho(rules))
 		entry.Kind, entry.Text = "refusal", msg
 		e.audit(entry)
-		e.say(ctx, c.a, c.m.Post, reply(msg))
+		e.say(ctx, a, where, reply(msg))
 		return true
 	}
-	first, by := s.ask(c.user())
+	now := e.now()
+	_, err := e.st.UpdatePlan(p.ID, func(sp *store.Plan) error {
+		if sp.State != store.PlanApproved || !sp.RunStarted.IsZero() {
+			return errNotPending
+		}
+		sp.State, sp.Updated = store.PlanCancelled, now
+		sp.Cancellation = &store.Cancellation{By: &store.Vote{User: by.Name, UserID: by.ID, Platform: a.Name(), At: now}, At: now}
+		return nil
+	})
+	if err == nil {
+		if inFlight {
+			s.ask(by.Name)
+		}
+		entry.Kind, entry.Text = "cancel", "cancelled after approval, before its run started: nothing applied"
+		e.audit(entry)
+		e.log.Info("approved plan cancelled before its run started", "plan", p.ID, "user", by.Name)
+		e.say(ctx, a, where, reply(fmt.Sprintf("Plan %s cancelled by @%s before its run started. Nothing changed.", p.ID, by.Name)))
+		e.showStatus(ctx, p.ID)
+		return true
+	}
+	if !inFlight {
+		return false
+	}
+	first, asker := s.ask(by.Name)
 	if !first {
-		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("Run %s is stopping already (asked by @%s).", p.ID, by)))
+		e.say(ctx, a, where, reply(fmt.Sprintf("Run %s is stopping already (asked by @%s).", p.ID, asker)))
 		return true
 	}
 	entry.Kind, entry.Text = "stop", "stop asked for: the run stops before its next layer; nothing is rolled back"
 	e.audit(entry)
-	e.log.Info("run stop asked for", "run", p.ID, "user", c.user())
-	e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("Stopping run %s at the next safe point: the layer applying now finishes, no later layer starts, nothing is rolled back.", p.ID)))
+	e.log.Info("run stop asked for", "run", p.ID, "user", by.Name)
+	e.say(ctx, a, where, reply(fmt.Sprintf("Stopping run %s at the next safe point: the layer applying now finishes, no later layer starts, nothing is rolled back.", p.ID)))
 	return true
+}
+
+// unlock frees the locks p's run took before it started, when it does not start after all.
+func (e *Engine) unlock(p *store.Plan) {
+	if err := e.st.Unlock(p.Keys(), p.ID); err != nil {
+		e.log.Error("releasing the locks of a run that did not start", "plan", p.ID, "err", err)
+	}
 }
 
 // stoppedDoc is the result of a run that stopped because by asked: "Run X stopped by @bob

@@ -84,7 +84,7 @@ func (e *Engine) triage(ctx context.Context, a adapters.Adapter, r adapters.Reac
 // mayTriage reports whether r's author may ask for changes of env's services by verb, and
 // says why not (once per person and post) when they may not.
 func (e *Engine) mayTriage(ctx context.Context, a adapters.Adapter, r adapters.Reaction, env, service, verb, text string) bool {
-	ep := e.cfg.Policy.For(env, verb)
+	ep := e.policy().For(env, verb)
 	if ep.MayRequest(e.person(ctx, a, r.User, ep.Requesters)) {
 		return true
 	}

@@ -19,17 +19,20 @@ func (e *Engine) why(ctx context.Context, c conv, in *intents.Intent) {
 		return
 	}
 	spec := p.Plan.Spec
-	ep := e.cfg.Policy.ForPlan(p.Plan)
+	j := e.judge(ctx, c.a, p)
 	lines := []string{fmt.Sprintf("Plan %s · %s %s in %s · asked by @%s · %s", p.ID, spec.Verb, spec.Target, spec.Env, p.Requester.Name, p.State),
-		"Rule: " + ep.Needs(p.Requester.Name) + "."}
+		"Rule: " + j.need(p.Requester.Name) + "."}
 	var approvers []string
 	for _, v := range p.Approvals {
 		approvers = append(approvers, "@"+v.User+" at "+v.At.UTC().Format("15:04 UTC"))
 	}
 	if len(approvers) > 0 {
-		lines = append(lines, fmt.Sprintf("Approved by %s (%d of %d).", strings.Join(approvers, ", "), len(p.Approvals), p.Needed))
+		lines = append(lines, fmt.Sprintf("Approved by %s (%s).", strings.Join(approvers, ", "), j.verdict.tally()))
 	} else {
-		lines = append(lines, fmt.Sprintf("No approval counts yet (0 of %d).", p.Needed))
+		lines = append(lines, fmt.Sprintf("No approval counts yet (%s).", j.verdict.tally()))
+	}
+	if len(j.verdict.Discounted) > 0 {
+		lines = append(lines, j.verdict.discountedText()+".")
 	}
 	if p.Rejection != nil {
 		lines = append(lines, fmt.Sprintf("Rejected by @%s at %s.", p.Rejection.User, p.Rejection.At.UTC().Format("15:04 UTC")))
@@ -46,8 +49,8 @@ func (e *Engine) why(ctx context.Context, c conv, in *intents.Intent) {
 	case p.State == store.PlanPending && e.now().After(p.Expires):
 		lines = append(lines, fmt.Sprintf("It expired at %s: ask again for a fresh plan.", p.Expires.UTC().Format("15:04 UTC")))
 	case p.State == store.PlanPending:
-		lines = append(lines, fmt.Sprintf("Still needed: %d more approval%s before %s.", p.Needed-len(p.Approvals), plural(p.Needed-len(p.Approvals)),
-			p.Expires.UTC().Format("15:04 UTC")))
+		n := j.verdict.needed()
+		lines = append(lines, fmt.Sprintf("Still needed: %d more approval%s before %s.", n, plural(n), p.Expires.UTC().Format("15:04 UTC")))
 	}
 	blocks := []adapters.Block{adapters.Text{Text: strings.Join(lines, "\n")}}
 	if len(items) > 0 {

@@ -12,6 +12,10 @@ import (
 // ErrAlreadyRun is returned by StartRun for a plan that has a run already.
 var ErrAlreadyRun = errors.New("already run")
 
+// ErrNotApproved is returned by StartRun for a plan that is no longer approved (cancelled,
+// rejected or sent back to pending before its run started).
+var ErrNotApproved = errors.New("not approved")
+
 // Lock is who holds a (environment/service) key.
 type Lock struct {
 	Key    string    `json:"key"`

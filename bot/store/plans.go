@@ -46,7 +46,8 @@ type Plan struct {
 	Request adapters.PostRef `json:"request"`
 	Preview adapters.PostRef `json:"preview"`
 	Plan    executor.Plan    `json:"plan"`
-	// Needed is how many distinct approvals the policy asks for.
+	// Needed is how many approvals the policy asked when the plan was last judged; only for
+	// the record: every decision judges the approvals by the policy in force now.
 	Needed    int    `json:"needed"`
 	Approvals []Vote `json:"approvals,omitempty"`
 	Rejection *Vote  `json:"rejection,omitempty"`
@@ -58,6 +59,10 @@ type Plan struct {
 	Updated time.Time `json:"updated"`
 	// Outcome is how the plan's run ended, once it has (recorded by FinishRun).
 	Outcome *Outcome `json:"outcome,omitempty"`
+	// RunStarted is when its run started (recorded by StartRun, in the same transaction);
+	// before it an approved plan may still be cancelled, rejected or sent back to pending,
+	// and StartRun then refuses to start it.
+	RunStarted time.Time `json:"run_started,omitzero"`
 }
 
 // Outcome is how a plan's run ended.

@@ -59,8 +59,25 @@ func (s *Store) StartRun(r *Run, audit ...Entry) error {
 		if tx.bucket(bucketRuns).Get([]byte(r.ID)) != nil {
 			return fmt.Errorf("run %s: %w", r.ID, ErrAlreadyRun)
 		}
+		// A run starts only from a plan approved now: a cancel, a rejection or a withdrawal
+		// that reached the plan first wins, and the run never starts.
+		p, err := get[Plan](tx, bucketPlans, r.ID)
+		switch {
+		case errors.Is(err, ErrNotFound):
+			p = nil // a run without a plan (tests, imports)
+		case err != nil:
+			return err
+		case p.State != PlanApproved || !p.RunStarted.IsZero():
+			return fmt.Errorf("plan %s is %s: %w", r.ID, p.State, ErrNotApproved)
+		}
 		if err := lock(tx, r.LockKeys(), r.ID, r.Started); err != nil {
 			return err
+		}
+		if p != nil {
+			p.RunStarted = r.Started
+			if err := putPlan(tx, p); err != nil {
+				return err
+			}
 		}
 		for _, e := range audit {
 			if err := appendTx(tx, e); err != nil {

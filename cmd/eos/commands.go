@@ -80,6 +80,7 @@ func serveCmd(loadCfg func() (*Config, error)) *cobra.Command {
 			}
 			log.Info("eos serving", "version", version, "adapters", len(as), "store", a.store.Kind(), "data_dir", cfg.DataDir)
 			a.engine.LogPolicy(log)
+			reloadOnHangup(cmd.Context(), loadCfg, a.engine, log)
 			defer serveOps(cmd.Context(), ln, a, log)()
 			if w := a.engine.Web(); w.SignInURL != "" {
 				fmt.Fprintf(cmd.ErrOrStderr(), "status page: %s/ — sign in with `@%s web`\n", w.SignInURL, cfg.BotName)

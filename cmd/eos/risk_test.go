@@ -29,8 +29,8 @@ policy "production" {
 	}
 	loses := executor.Plan{Spec: executor.Spec{Verb: "update", Env: "production"},
 		Layers: []executor.LayerPlan{{Changes: []executor.Change{{Action: executor.Replace, DataLoss: true}}}}}
-	if ep := p.ForPlan(loses); ep.Approvals != 2 || len(ep.Approvers) != 2 || ep.Because == "" {
-		t.Errorf("a data-loss plan in production = %+v", ep)
+	if rules := p.Rules(loses); len(rules) != 2 || rules[1].Approvals != 2 || len(rules[1].Approvers) != 2 || rules[1].Because == "" {
+		t.Errorf("a data-loss plan in production = %+v", rules)
 	}
 	if ep := p.For("production", "update"); ep.Approvals != 1 || len(ep.Approvers) != 1 {
 		t.Errorf("update in production = %+v", ep)
