@@ -18,8 +18,9 @@ type Config struct {
 	// 127.0.0.1:9747; "off" disables them).
 	Listen string `hcl:"listen,optional"`
 	// Environments are the environments requests may name, besides DefaultEnv. Policy blocks,
-	// variants and digests declare theirs too; once any environment is declared, a request for
-	// another is refused. Empty everywhere: any environment.
+	// variants and digests declare theirs too; a request for another is refused, unless it
+	// still holds services (then only destroy and the read-only verbs). Empty everywhere: the
+	// default environment alone.
 	Environments []string `hcl:"environments,optional"`
 	// EnvironmentsAt is where the list is written, for the configuration's refusals.
 	EnvironmentsAt hcl.Range `hcl:"environments,attr_range"`

@@ -129,7 +129,7 @@ func writePolicy(w io.Writer, c *Config, p bot.Policy) {
 	}
 	tw.Flush()
 	fmt.Fprintln(w, "\nEmpty lists mean anyone. A risk rule judges every plan that carries the risk (data-loss: it destroys or replaces a resource its blueprint marks as holding data), whatever its verb, beside the verb's rule.")
-	fmt.Fprintln(w, "Requests for other environments are refused; one that still holds services deployed before the configuration left it out answers only destroy and the read-only verbs, under policy \"default\".")
+	fmt.Fprintln(w, "Requests for other environments are refused; one that still holds services deployed before the configuration left it out answers only destroy, status, drift and history, under the rule for environments without their own.")
 }
 
 func writeRule(w io.Writer, env, verb string, ep bot.EnvPolicy) {
