@@ -42,6 +42,12 @@ func (c *Config) check(parser *intents.Parser) error {
 		}
 		seenEnv[pc.Env] = pc.At
 		where := fmt.Sprintf("policy %q", pc.Env)
+		switch {
+		case strings.TrimSpace(pc.Env) == "":
+			add(pc.At, "policy %q names no environment: write the environment's name, or \"default\" for every environment without a block of its own", pc.Env)
+		case pc.Env != "default" && strings.EqualFold(pc.Env, "default"):
+			add(pc.At, "policy %q: write policy \"default\" for every environment without a block of its own (labels are matched exactly)", pc.Env)
+		}
 		c.checkApprovals(add, pc.ApprovalsAt, where, pc.Approvals)
 		c.checkEntries(add, pc.RequestersAt, where, "requesters", pc.Requesters)
 		c.checkEntries(add, pc.ApproversAt, where, "approvers", pc.Approvers)
@@ -236,9 +242,9 @@ func (c *Config) checkEnvs(add func(hcl.Range, string, ...any)) {
 			if slices.Contains(known, l.env) {
 				continue
 			}
-			msg := fmt.Sprintf("%s: %q is not a declared environment", l.what, l.env)
-			if s := intents.Suggest(l.env, known); s != "" {
-				msg += fmt.Sprintf(" — did you mean %q?", s)
+			msg := fmt.Sprintf("%s: %q is not a declared environment.", l.what, l.env)
+			if s := closest(l.env, known); s != "" {
+				msg = fmt.Sprintf("%s: %q is not a declared environment — did you mean %q?", l.what, l.env, s)
 			}
 			add(l.at, "%s Environments: %s (environments = [...] at %s, and default_env). Name one of them, or add %q to the list",
 				msg, strings.Join(known, ", "), line(c.EnvironmentsAt), l.env)
@@ -257,7 +263,7 @@ func (c *Config) checkEnvs(add func(hcl.Range, string, ...any)) {
 	for _, l := range labels {
 		// Only names before this one: a pair one edit apart is refused once, at the later.
 		i := slices.Index(names, l.env)
-		s := intents.Suggest(l.env, names[:i])
+		s := closest(l.env, names[:i])
 		if s == "" {
 			continue
 		}
@@ -269,6 +275,15 @@ func (c *Config) checkEnvs(add func(hcl.Range, string, ...any)) {
 		add(l.at, "%s and %s%s name environments %q and %q, one a likely misspelling of the other; fix it, or if both are environments, declare them: environments = [%q, %q]",
 			l.what, o.what, where, l.env, s, min(l.env, s), max(l.env, s))
 	}
+}
+
+// closest is the candidate word likely means: the same name in another case (which Suggest
+// does not offer), or Suggest's did-you-mean; "" when none is close.
+func closest(word string, candidates []string) string {
+	if i := slices.IndexFunc(candidates, func(c string) bool { return strings.EqualFold(c, word) }); i >= 0 {
+		return candidates[i]
+	}
+	return intents.Suggest(word, candidates)
 }
 
 func sortedKeys(m map[string]string) []string {

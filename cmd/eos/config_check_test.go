@@ -141,6 +141,16 @@ policy "production" {
 }`, `eos.hcl:3: verb "destroy" is written twice in policy "production"`)
 }
 
+// policy "Default" or policy "" would be an environment of that name, never the default rule.
+func TestConfigRefusesAPolicyLabelThatIsNotTheDefault(t *testing.T) {
+	refused(t, `policy "Default" {
+  approvals = 2
+}`, `eos.hcl:1: policy "Default": write policy "default" for every environment without a block of its own`)
+	refused(t, `policy "" {
+  approvals = 2
+}`, `eos.hcl:1: policy "" names no environment`)
+}
+
 // approvals = -1 would quietly mean one.
 func TestConfigRefusesNegativeApprovals(t *testing.T) {
 	refused(t, `policy "production" {
@@ -185,6 +195,13 @@ policy "prodution" {
 		t.Errorf("a pair is refused once:\n%s", msg)
 	}
 	refused(t, `policy "locl" { approvals = 2 }`, `policy "locl" and default_env "local" name environments "locl" and "local"`)
+	refused(t, `environments = ["production"]
+default_env = "staging"
+policy "Production" { approvals = 2 }`, `policy "Production": "Production" is not a declared environment — did you mean "production"?`)
+	refused(t, `terraform {
+  variants = { production = "production" }
+}
+policy "Production" { approvals = 2 }`, `policy "Production" and terraform variants: "production" at `)
 	accepted(t, `environments = ["production", "prodution"]
 policy "prodution" { approvals = 2 }
 policy "production" { approvals = 2 }`)
