@@ -70,9 +70,9 @@ func (e *Engine) envAllowed(env string, verb intents.Verb) (bool, string) {
 			"under the default policy, until the configuration declares it again (%s). Nothing changed.",
 			env, strings.Join(services, ", "), declareHint(envs, env))
 	}
-	msg := fmt.Sprintf("unknown environment %q", env)
+	msg := fmt.Sprintf("unknown environment %q.", env)
 	if s := intents.Suggest(env, envs); s != "" {
-		msg += fmt.Sprintf(" — did you mean %q?", s)
+		msg = fmt.Sprintf("unknown environment %q — did you mean %q?", env, s)
 	}
 	return false, msg + fmt.Sprintf(" Environments: %s. To use another, declare it in the configuration: %s. Nothing changed.",
 		strings.Join(envs, ", "), declareHint(envs, env))

@@ -29,7 +29,7 @@ func TestWithoutConfigurationOnlyTheDefaultEnvironmentExists(t *testing.T) {
 	after := h.Last()
 	h.Say("alice", "@eos create grafana in prodution")
 	got := h.WaitText(after, `unknown environment "prodution"`).Text
-	for _, want := range []string{"Environments: local.", `environments = ["local", "prodution"]`, "Nothing changed."} {
+	for _, want := range []string{`unknown environment "prodution". Environments: local.`, `environments = ["local", "prodution"]`, "Nothing changed."} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the refusal lacks %q:\n%s", want, got)
 		}
