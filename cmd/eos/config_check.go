@@ -221,7 +221,7 @@ func (c *Config) envLabels() []envLabel {
 		}
 	}
 	for _, pc := range c.Policies {
-		if pc.Env != "default" {
+		if pc.Env != "default" && strings.TrimSpace(pc.Env) != "" { // a blank label is refused in check
 			out = append(out, envLabel{pc.Env, fmt.Sprintf("policy %q", pc.Env), pc.At})
 		}
 	}

@@ -104,6 +104,7 @@ func writePolicy(w io.Writer, c *Config, p bot.Policy) {
 	fmt.Fprintf(w, "The configuration is valid. Environments: %s (default %s).\n\n", strings.Join(envs, ", "), c.DefaultEnv)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ENV\tVERB\tREQUESTERS\tAPPROVERS\tAPPROVALS\tSELF-APPROVAL\tTTL")
+	risks := false
 	for _, env := range envs {
 		base, ok := p.Envs[env]
 		if !ok {
@@ -120,6 +121,7 @@ func writePolicy(w io.Writer, c *Config, p bot.Policy) {
 		writeRule(tw, env, other, p.For(env, ""))
 		for _, risk := range slices.Sorted(maps.Keys(base.Risks)) {
 			rp := base.Risks[risk]
+			risks = true
 			approvers := "the verb rule's"
 			if len(rp.Approvers) > 0 {
 				approvers = strings.Join(rp.Approvers, ", ")
@@ -128,7 +130,11 @@ func writePolicy(w io.Writer, c *Config, p bot.Policy) {
 		}
 	}
 	tw.Flush()
-	fmt.Fprintln(w, "\nEmpty lists mean anyone. A risk rule judges every plan that carries the risk (data-loss: it destroys or replaces a resource its blueprint marks as holding data), whatever its verb, beside the verb's rule.")
+	note := "\nEmpty lists mean anyone."
+	if risks {
+		note += " A risk rule judges every plan that carries the risk (data-loss: it destroys or replaces a resource its blueprint marks as holding data), whatever its verb, beside the verb's rule."
+	}
+	fmt.Fprintln(w, note)
 	fmt.Fprintln(w, "Requests for other environments are refused; one that still holds services deployed before the configuration left it out answers only destroy, status, drift and history, under the rule for environments without their own.")
 }
 
