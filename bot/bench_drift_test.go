@@ -59,7 +59,11 @@ func newFleet(b *testing.B) *fleet {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { st.Close() })
-	e, err := New(Config{Catalog: cat, Runner: runner, Store: st, ProgressInterval: time.Hour})
+	var envs []string
+	for i := 1; i <= fleetSize; i++ {
+		envs = append(envs, fmt.Sprintf("env%02d", i))
+	}
+	e, err := New(Config{Catalog: cat, Runner: runner, Store: st, ProgressInterval: time.Hour, Environments: envs})
 	if err != nil {
 		b.Fatal(err)
 	}

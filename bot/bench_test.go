@@ -50,7 +50,7 @@ func BenchmarkRequestToPreview(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	e, err := bot.New(bot.Config{Catalog: cat, Runner: runner, Store: st})
+	e, err := bot.New(bot.Config{Catalog: cat, Runner: runner, Store: st, Environments: []string{"staging"}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -94,7 +94,11 @@ func BenchmarkConcurrentConversations(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		e, err := bot.New(bot.Config{Catalog: cat, Runner: runner, Store: st, ProgressInterval: time.Hour, MaxQueued: 2 * n})
+		envs := make([]string, n)
+		for c := range envs {
+			envs[c] = fmt.Sprintf("env%d", c)
+		}
+		e, err := bot.New(bot.Config{Catalog: cat, Runner: runner, Store: st, ProgressInterval: time.Hour, MaxQueued: 2 * n, Environments: envs})
 		if err != nil {
 			b.Fatal(err)
 		}

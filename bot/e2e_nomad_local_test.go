@@ -34,7 +34,7 @@ func TestEmbeddedLocalJobRunsOnNomad(t *testing.T) {
 	env := fmt.Sprintf("e2e%06x", rand.N(1<<24))
 	job := nomad.JobID("grafana", env)
 	t.Cleanup(func() { _, _, _ = client.Jobs().Deregister(job, true, nil) })
-	h := eostest.New(t, eostest.Options{Layers: []executor.Layer{layer}})
+	h := eostest.New(t, eostest.Options{Layers: []executor.Layer{layer}, Environments: []string{env}})
 
 	p, id := preview(t, h, "alice", "@eos create grafana in "+env)
 	if want := "Nomad     | job " + job + ": new, group grafana ×1"; !strings.Contains(p.Text, want) {

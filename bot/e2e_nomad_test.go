@@ -62,7 +62,7 @@ func newNomadBot(t *testing.T) *nomadBot {
 	}
 	env := fmt.Sprintf("e2e%06x", rand.N(1<<24))
 	b := &nomadBot{api: client, env: env, job: nomad.JobID("webapp", env)}
-	b.Harness = eostest.New(t, eostest.Options{Layers: []executor.Layer{layer}, CatalogDirs: []string{"testdata/blueprints"}})
+	b.Harness = eostest.New(t, eostest.Options{Layers: []executor.Layer{layer}, CatalogDirs: []string{"testdata/blueprints"}, Environments: []string{env}})
 	t.Cleanup(func() { _, _, _ = client.Jobs().Deregister(b.job, true, nil) })
 	return b
 }

@@ -41,7 +41,7 @@ func realVault(t *testing.T) (*vault.Store, *vaultapi.Client) {
 func TestE2EVaultSecretsThroughTheBot(t *testing.T) {
 	secrets, client := realVault(t)
 	env := "e2e" + strings.ToLower(t.Name()[len(t.Name())-4:])
-	h := eostest.New(t, eostest.Options{Secrets: secrets, SecretsPath: "secret/eos-e2e/{env}/{service}, key {name}"})
+	h := eostest.New(t, eostest.Options{Secrets: secrets, SecretsPath: "secret/eos-e2e/{env}/{service}, key {name}", Environments: []string{env}})
 	path := "secret/eos-e2e/" + env + "/grafana#admin_password"
 	client.KVv2("secret").DeleteMetadata(context.Background(), "eos-e2e/"+env+"/grafana")
 

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -36,8 +37,10 @@ type Config struct {
 	Store *store.Store
 	// Policy is the approval policy; zero means DefaultPolicy().
 	Policy Policy
-	// Environments are the environments requests may name, besides DefaultEnv; empty means
-	// any. A request for another one is refused with the list and a suggestion.
+	// Environments are the environments requests may name, besides DefaultEnv, the
+	// environments Policy has a rule for (when set), Variants' and Digests'; empty and
+	// without those, only DefaultEnv. A request for another one is refused with the list and
+	// a suggestion, unless it still holds services (environments.go).
 	Environments []string
 	// OpsChannels see and act on the plans and runs of every channel, as "platform:channel-id"
 	// ("mattermost:4xp9…", "console:local"); every other channel sees only its own.
@@ -123,13 +126,19 @@ func New(cfg Config) (*Engine, error) {
 	case cfg.Store == nil:
 		return nil, errors.New("bot: no store")
 	}
-	if cfg.Policy.unset() {
-		cfg.Policy = DefaultPolicy()
-	}
 	if cfg.DefaultEnv == "" {
 		cfg.DefaultEnv = "local"
 	}
-	cfg.Environments = declaredEnvs(cfg.Environments, cfg.DefaultEnv)
+	configured := !cfg.Policy.unset()
+	cfg.Environments = declaredEnvs(cfg, configured)
+	if !configured {
+		cfg.Policy = DefaultPolicy()
+		if !slices.Contains(cfg.Environments, "local") {
+			// The built-in self-approval in local is for a local that is declared; one left
+			// out with services still in it is judged by the default rule (environments.go).
+			delete(cfg.Policy.Envs, "local")
+		}
+	}
 	if cfg.BotName == "" {
 		cfg.BotName = "eos"
 	}

@@ -2,39 +2,93 @@ package bot
 
 import (
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/eosbot/eos/intents"
 )
 
-// declaredEnvs are the environments requests may name, worked out once by New: the declared
-// ones and the default environment, sorted; nil when none is declared and any is allowed.
-func declaredEnvs(declared []string, defaultEnv string) []string {
-	if len(declared) == 0 {
-		return nil
+// declaredEnvs are the environments requests may name, worked out once by New, sorted: the
+// default environment, the listed ones, those a configured policy has a rule for, those with a
+// variant and those a digest covers. Without a configuration that is the default environment
+// alone: a typo of another must never become a new environment under the default rule.
+func declaredEnvs(cfg Config, policyConfigured bool) []string {
+	envs := append([]string{cfg.DefaultEnv}, cfg.Environments...)
+	if policyConfigured {
+		envs = slices.AppendSeq(envs, maps.Keys(cfg.Policy.Envs))
 	}
-	envs := append(slices.Clone(declared), defaultEnv)
-	sort.Strings(envs)
+	envs = slices.AppendSeq(envs, maps.Keys(cfg.Variants))
+	for _, d := range cfg.Digests {
+		envs = append(envs, d.Envs...)
+	}
+	envs = slices.DeleteFunc(envs, func(s string) bool { return s == "" })
+	slices.Sort(envs)
 	return slices.Compact(envs)
 }
 
-// knownEnvs are the environments requests may name; nil when any is allowed.
+// knownEnvs are the environments requests may name (declaredEnvs).
 func (e *Engine) knownEnvs() []string { return e.cfg.Environments }
 
-// unknownEnv explains why in names an environment nobody declared, or returns "". Once a
-// configuration declares environments, a request for another one is refused, never silently
-// governed by the default policy (a typo of "production" must not become a new, laxer
-// environment).
-func (e *Engine) unknownEnv(in *intents.Intent) string {
+// leftOutVerbs answer in an environment that is not declared but still holds services
+// (deployed before the configuration left it out): what runs there can be looked at and
+// destroyed, under the rule for environments without their own (Policy.Default), and nothing
+// new is planned there.
+var leftOutVerbs = []intents.Verb{intents.VerbDestroy, intents.VerbStatus, intents.VerbDrift, intents.VerbHistory}
+
+// populated lists the services declared in env, sorted; nil when none is (or the store
+// cannot say, which refuses like an empty environment).
+func (e *Engine) populated(env string) []string {
+	all, err := e.st.AllDeclared()
+	if err != nil {
+		e.log.Error("reading the declared state", "err", err)
+		return nil
+	}
+	var out []string
+	for _, d := range all {
+		if de, service, _ := strings.Cut(d.Key, "/"); de == env {
+			out = append(out, service)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// envAllowed reports whether verb may act in env: a declared environment, or one left out that
+// still holds services, for destroy and the read-only verbs. If not, it says why, with the
+// environments there are and how to declare another.
+func (e *Engine) envAllowed(env string, verb intents.Verb) (bool, string) {
 	envs := e.knownEnvs()
-	if in.Env == "" || envs == nil || slices.Contains(envs, in.Env) {
-		return ""
+	if env == "" || slices.Contains(envs, env) {
+		return true, ""
 	}
-	msg := fmt.Sprintf("unknown environment %q", in.Env)
-	if s := intents.Suggest(in.Env, envs); s != "" {
-		msg += fmt.Sprintf(" — did you mean %q?", s)
+	if services := e.populated(env); len(services) > 0 {
+		if slices.Contains(leftOutVerbs, verb) {
+			return true, ""
+		}
+		return false, fmt.Sprintf("%s is not a declared environment, but it still holds %s: only destroy, status, drift and history work there, "+
+			"under the default policy, until the configuration declares it again (%s). Nothing changed.",
+			env, strings.Join(services, ", "), declareHint(envs, env))
 	}
-	return msg + fmt.Sprintf(" Environments: %s. Nothing changed.", strings.Join(envs, ", "))
+	msg := fmt.Sprintf("unknown environment %q.", env)
+	if s := intents.Suggest(env, envs); s != "" {
+		msg = fmt.Sprintf("unknown environment %q — did you mean %q?", env, s)
+	}
+	return false, msg + fmt.Sprintf(" Environments: %s. To use another, declare it in the configuration: %s. Nothing changed.",
+		strings.Join(envs, ", "), declareHint(envs, env))
+}
+
+// declareHint is the setting that would declare env beside envs.
+func declareHint(envs []string, env string) string {
+	quoted := make([]string, 0, len(envs)+1)
+	for _, s := range append(slices.Clone(envs), env) {
+		quoted = append(quoted, fmt.Sprintf("%q", s))
+	}
+	return "environments = [" + strings.Join(quoted, ", ") + "]"
+}
+
+// unknownEnv explains why in may not act in the environment it names, or returns "".
+func (e *Engine) unknownEnv(in *intents.Intent) string {
+	_, msg := e.envAllowed(in.Env, in.Verb)
+	return msg
 }

@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -81,18 +80,13 @@ func riskNote(rows [][]string) string {
 	return ""
 }
 
-// policyEnvs are the environments whose policy `policy` shows: the declared ones, or, when any
-// environment is allowed, those with a policy of their own and the default environment.
-func (e *Engine) policyEnvs() []string {
-	if envs := e.knownEnvs(); envs != nil {
-		return envs
-	}
-	envs := slices.Collect(maps.Keys(e.policy().Envs))
-	if !slices.Contains(envs, e.cfg.DefaultEnv) {
-		envs = append(envs, e.cfg.DefaultEnv)
-	}
-	sort.Strings(envs)
-	return envs
+// policyEnvs are the environments whose policy `policy` shows: the declared ones.
+func (e *Engine) policyEnvs() []string { return e.knownEnvs() }
+
+// leftOutNote says what happens to requests for environments not declared.
+func (e *Engine) leftOutNote() string {
+	return "Requests for other environments are refused, except in one that still holds services: there destroy, status, drift and history work, under " +
+		e.policy().Default.withDefaults().Describe() + "."
 }
 
 // answerPolicy answers `policy [ENV]` and `help policy`: the rule that governs each environment,
@@ -107,11 +101,7 @@ func (e *Engine) answerPolicy(ctx context.Context, c conv, in *intents.Intent) {
 		rows = append(rows, e.policy().Rows(env)...)
 	}
 	note := "People are judged by their platform account, not their name: a handle in the policy counts for whoever holds it at the moment of the reaction." + riskNote(rows)
-	if e.knownEnvs() == nil {
-		note += " Other environments: " + e.policy().Default.withDefaults().Describe() + "."
-	} else {
-		note += " Requests for other environments are refused."
-	}
+	note += " " + e.leftOutNote()
 	e.say(ctx, c.a, c.m.Post, adapters.NewDoc(adapters.Heading{Text: "Approval policy"},
 		adapters.Table{Header: []string{"env", "verb", "rule"}, Rows: rows}, adapters.Context{Text: note}))
 }
@@ -124,9 +114,5 @@ func (e *Engine) LogPolicy(log *slog.Logger) {
 			log.Info("approval policy", "env", r[0], "verb", r[1], "rule", r[2])
 		}
 	}
-	if e.knownEnvs() == nil {
-		log.Info("approval policy", "env", "(any other)", "verb", "every verb", "rule", e.policy().Default.withDefaults().Describe())
-	} else {
-		log.Info("approval policy: requests for environments not listed are refused", "environments", e.knownEnvs())
-	}
+	log.Info("approval policy: "+e.leftOutNote(), "environments", e.knownEnvs())
 }

@@ -164,6 +164,9 @@ func (e *Engine) Preview(ctx context.Context, text, user string) (adapters.Doc, 
 	default:
 		return reply(fmt.Sprintf("eos plan previews changes; %q changes nothing. Try: eos plan \"create grafana\"", in.VerbWord())), errors.New("not a change")
 	}
+	if msg := e.unknownEnv(in); msg != "" {
+		return reply(msg), errors.New("environment not declared")
+	}
 	if in.Verb == intents.VerbPlan {
 		in.Verb = intents.VerbCreate
 		if d, err := e.st.Declared(e.envOf(in) + "/" + in.Noun); err == nil && !d.Destroyed {

@@ -21,7 +21,7 @@ const snoozeFor = 7 * 24 * time.Hour
 // is snoozed for snoozeFor by r's author. A redelivered 🔕 says nothing again.
 func (e *Engine) snoozeService(ctx context.Context, a adapters.Adapter, r adapters.Reaction, key string) {
 	env, service, _ := strings.Cut(key, "/")
-	if !e.mayTriage(ctx, a, r, env, service, "snooze", fmt.Sprintf("snooze %s in %s", service, env)) {
+	if !e.mayTriage(ctx, a, r, env, service, VerbSnooze, fmt.Sprintf("snooze %s in %s", service, env)) {
 		return
 	}
 	hist, err := e.st.DriftHistory(key, 1)
@@ -57,7 +57,7 @@ func (e *Engine) snoozeService(ctx context.Context, a adapters.Adapter, r adapte
 // redelivered removal, or one when nothing is snoozed, says nothing.
 func (e *Engine) liftSnooze(ctx context.Context, a adapters.Adapter, r adapters.Reaction, key string) {
 	env, service, _ := strings.Cut(key, "/")
-	ep := e.policy().For(env, "snooze")
+	ep := e.policy().For(env, VerbSnooze)
 	if !ep.MayRequest(e.person(ctx, a, r.User, ep.Requesters)) {
 		return // their 🔕 snoozed nothing, and was answered when it came
 	}

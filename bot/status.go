@@ -3,6 +3,8 @@ package bot
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -24,19 +26,21 @@ func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
 	matches := func(env, service string) bool {
 		return (in.Noun == "" || service == in.Noun) && (in.Env == "" || env == in.Env)
 	}
-	var rows [][]string
+	byEnv := map[string][][]string{}
 	for _, d := range all {
 		env, service, _ := strings.Cut(d.Key, "/")
 		if !matches(env, service) || !e.seesPlanID(c, d.RunID) {
 			continue
 		}
-		row := []string{service, env, "run " + d.RunID, d.At.UTC().Format("Jan 02 15:04 UTC"), values(d.Spec)}
+		row := []string{service, "run " + d.RunID, d.At.UTC().Format("Jan 02 15:04 UTC"), values(d.Spec)}
 		if in.Noun != "" {
 			row = append(row, strings.Join(e.cfg.Runner.Status(ctx, d.Spec), " · "))
 		}
-		rows = append(rows, row)
+		byEnv[env] = append(byEnv[env], row)
 	}
-	sort.Slice(rows, func(i, j int) bool { return rows[i][0]+rows[i][1] < rows[j][0]+rows[j][1] })
+	for _, rows := range byEnv {
+		sort.Slice(rows, func(i, j int) bool { return rows[i][0] < rows[j][0] })
+	}
 	pending, err := e.st.OpenPlans(func(p *store.Plan) bool {
 		return p.State == store.PlanPending && matches(p.Plan.Spec.Env, p.Plan.Spec.Target) && e.sees(c, p)
 	})
@@ -53,23 +57,30 @@ func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
 			}
 		}
 	}
-	if len(rows) == 0 && len(pending) == 0 && len(running) == 0 {
+	// An empty answer says which environment it is about: the one asked for, or all of them.
+	where := " yet"
+	if in.Env != "" {
+		where = " in " + in.Env
+	}
+	if len(byEnv) == 0 && len(pending) == 0 && len(running) == 0 {
 		what := "Nothing is"
 		if in.Noun != "" {
 			what = in.Noun + " is not"
 		}
-		e.say(ctx, c.a, c.m.Post, reply(what+" deployed yet. @eos create SERVICE · @eos help create"))
+		e.say(ctx, c.a, c.m.Post, reply(what+" deployed"+where+". @eos create SERVICE · @eos help create"))
 		return
 	}
 	var blocks []adapters.Block
-	if len(rows) > 0 {
-		header := []string{"service", "env", "declared by", "since", "values"}
+	if len(byEnv) > 0 {
+		header := []string{"service", "declared by", "since", "values"}
 		if in.Noun != "" {
 			header = append(header, "running now")
 		}
-		blocks = append(blocks, adapters.Heading{Text: "Deployed"}, adapters.Table{Header: header, Rows: rows})
+		for _, env := range slices.Sorted(maps.Keys(byEnv)) {
+			blocks = append(blocks, adapters.Heading{Text: "Deployed in " + env}, adapters.Table{Header: header, Rows: byEnv[env]})
+		}
 	} else {
-		blocks = append(blocks, adapters.Text{Text: "Nothing deployed yet."})
+		blocks = append(blocks, adapters.Text{Text: "Nothing deployed" + where + "."})
 	}
 	if len(pending) > 0 {
 		var items []string
@@ -82,7 +93,7 @@ func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
 	if len(running) > 0 {
 		blocks = append(blocks, adapters.Text{Text: "Running now:"}, adapters.List{Items: running})
 	}
-	if in.Noun == "" && len(rows) > 0 {
+	if in.Noun == "" && len(byEnv) > 0 {
 		blocks = append(blocks, adapters.Context{Text: "@eos status SERVICE also shows what runs now"})
 	}
 	e.say(ctx, c.a, c.m.Post, adapters.NewDoc(blocks...))

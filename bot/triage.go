@@ -9,6 +9,7 @@ import (
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/intents"
 )
 
 // The reactions that triage a drifted service, on a digest's post or a `drift` answer, by
@@ -84,6 +85,15 @@ func (e *Engine) triage(ctx context.Context, a adapters.Adapter, r adapters.Reac
 // mayTriage reports whether r's author may ask for changes of env's services by verb, and
 // says why not (once per person and post) when they may not.
 func (e *Engine) mayTriage(ctx context.Context, a adapters.Adapter, r adapters.Reaction, env, service, verb, text string) bool {
+	if verb != VerbSnooze {
+		// A reconcile or adopt plans a change: refused where a typed one would be.
+		if ok, msg := e.envAllowed(env, intents.VerbReconcile); !ok {
+			if e.once(onceKey(r, verb)) {
+				e.say(ctx, a, r.Post, reply(msg))
+			}
+			return false
+		}
+	}
 	ep := e.policy().For(env, verb)
 	if ep.MayRequest(e.person(ctx, a, r.User, ep.Requesters)) {
 		return true

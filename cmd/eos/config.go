@@ -1,5 +1,7 @@
 package main
 
+import "github.com/hashicorp/hcl/v2"
+
 // Config is the configuration file (HCL, see examples/eos.hcl). Every setting has a default,
 // so Eos runs with no file at all; EOS_* environment variables override the file.
 type Config struct {
@@ -16,9 +18,12 @@ type Config struct {
 	// 127.0.0.1:9747; "off" disables them).
 	Listen string `hcl:"listen,optional"`
 	// Environments are the environments requests may name, besides DefaultEnv. Policy blocks,
-	// variants and digests declare theirs too; once any environment is declared, a request for
-	// another is refused. Empty everywhere: any environment.
+	// variants and digests declare theirs too; a request for another is refused, unless it
+	// still holds services (then only destroy and the read-only verbs). Empty everywhere: the
+	// default environment alone.
 	Environments []string `hcl:"environments,optional"`
+	// EnvironmentsAt is where the list is written, for the configuration's refusals.
+	EnvironmentsAt hcl.Range `hcl:"environments,attr_range"`
 	// OpsChannels see and act on the plans of every channel, as "platform:channel-id"
 	// ("console:local", "mattermost:<channel id>"); other channels see only their own plans.
 	OpsChannels []string `hcl:"ops_channels,optional"`
@@ -94,6 +99,8 @@ type DigestConfig struct {
 	// Envs and Services limit what it covers; empty means everything.
 	Envs     []string `hcl:"envs,optional"`
 	Services []string `hcl:"services,optional"`
+	// EnvsAt is where envs is written, for the configuration's refusals.
+	EnvsAt hcl.Range `hcl:"envs,attr_range"`
 	// Parallelism is how many services are checked at once (default: the number of cores).
 	Parallelism int `hcl:"parallelism,optional"`
 	// CheckTimeout bounds one service's check, like "5m" (default); a check that runs out of
@@ -114,6 +121,8 @@ type TerraformConfig struct {
 	// Cloudflare and docker jobs); others use "local": files under the minion's eos_data_dir,
 	// the simulated cloud and raw_exec jobs.
 	Variants map[string]string `hcl:"variants,optional"`
+	// VariantsAt is where variants is written, for the configuration's refusals.
+	VariantsAt hcl.Range `hcl:"variants,attr_range"`
 	// CloudDir is where the local variant's simulated cloud (eoslab) keeps its objects
 	// (default DATA_DIR/cloud).
 	CloudDir string `hcl:"cloud_dir,optional"`
@@ -255,6 +264,12 @@ type PolicyConfig struct {
 	// Risks make plans that carry a risk stricter, whatever their verb:
 	// risk "data-loss" { approvals = 2 }.
 	Risks []RiskPolicyConfig `hcl:"risk,block"`
+	// At is where the block is written, and the others where its settings are, for the
+	// configuration's refusals (config_check.go).
+	At           hcl.Range `hcl:",def_range"`
+	RequestersAt hcl.Range `hcl:"requesters,attr_range"`
+	ApproversAt  hcl.Range `hcl:"approvers,attr_range"`
+	ApprovalsAt  hcl.Range `hcl:"approvals,attr_range"`
 }
 
 // RiskPolicyConfig asks more of plans that carry one risk ("data-loss": a plan destroying or
@@ -264,6 +279,10 @@ type RiskPolicyConfig struct {
 	Approvers    []string `hcl:"approvers,optional"`
 	Approvals    int      `hcl:"approvals,optional"`
 	SelfApproval bool     `hcl:"self_approval,optional"`
+
+	At          hcl.Range `hcl:",def_range"`
+	ApproversAt hcl.Range `hcl:"approvers,attr_range"`
+	ApprovalsAt hcl.Range `hcl:"approvals,attr_range"`
 }
 
 // VerbPolicyConfig overrides an environment's policy for one verb.
@@ -273,4 +292,9 @@ type VerbPolicyConfig struct {
 	Approvers    []string `hcl:"approvers,optional"`
 	Approvals    int      `hcl:"approvals,optional"`
 	SelfApproval bool     `hcl:"self_approval,optional"`
+
+	At           hcl.Range `hcl:",def_range"`
+	RequestersAt hcl.Range `hcl:"requesters,attr_range"`
+	ApproversAt  hcl.Range `hcl:"approvers,attr_range"`
+	ApprovalsAt  hcl.Range `hcl:"approvals,attr_range"`
 }

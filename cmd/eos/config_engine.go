@@ -56,9 +56,9 @@ func (c *Config) policy() (bot.Policy, error) {
 	return p, nil
 }
 
-// environments are the environments requests may name: once the configuration names any (an
-// `environments` list, policy blocks other than "default", variants, digests' envs), only
-// those and the default environment; otherwise nil, any.
+// environments are the environments the configuration names: an `environments` list, policy
+// blocks other than "default", variants, digests' envs. Requests may name those and the
+// default environment (the engine adds it: with none named, it is the only one).
 func (c *Config) environments() []string {
 	seen := map[string]bool{}
 	var out []string

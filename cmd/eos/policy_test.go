@@ -57,9 +57,11 @@ func TestUndeclaredEnvironmentIsRefused(t *testing.T) {
   approvers = ["bob"]
 }
 `, "@eos create grafana in prodution\n@eos status\n@eos policy production\n")
-	want := `unknown environment "prodution" — did you mean "production"? Environments: local, production. Nothing changed.`
-	if !strings.Contains(out, want) {
-		t.Errorf("the typo was not refused with %q:\n%s", want, out)
+	for _, want := range []string{`unknown environment "prodution" — did you mean "production"? Environments: local, production.`,
+		`To use another, declare it in the configuration: environments = ["local", "production", "prodution"]. Nothing changed.`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the typo was not refused with %q:\n%s", want, out)
+		}
 	}
 	if strings.Contains(out, "React ✅ to approve") {
 		t.Errorf("a plan was made for an undeclared environment:\n%s", out)

@@ -18,6 +18,7 @@ import (
 	"github.com/eosbot/eos/executor/salt"
 	"github.com/eosbot/eos/executor/terraform"
 	"github.com/eosbot/eos/executor/vault"
+	"github.com/eosbot/eos/intents"
 )
 
 // app is everything a command needs, wired from the configuration.
@@ -66,6 +67,9 @@ func build(ctx context.Context, cfg *Config, log *slog.Logger) (*app, error) {
 	}
 	cat, err := loadCatalog(cfg)
 	if err != nil {
+		return nil, err
+	}
+	if err := cfg.check(intents.NewParser(cat)); err != nil {
 		return nil, err
 	}
 	var secrets *vault.Store
