@@ -217,7 +217,7 @@ func (st *state) unknownFlag(it item, dashed bool) *Error {
 	if s != nil {
 		msg += " for " + s.bp.Name
 	}
-	sg := suggest(strings.TrimPrefix(strings.ToLower(it.val), "no-"), cands)
+	sg := nearestFlag(strings.TrimPrefix(flagKey(it.val), "no-"), cands)
 	switch {
 	case sg != "" && dashed:
 		if strings.HasPrefix(strings.ToLower(it.val), "no-") {

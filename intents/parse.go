@@ -65,7 +65,11 @@ func (p *Parser) Parse(text string) (*Intent, error) {
 	buf.intent.Raw = text
 	st := state{p: p, input: text, lex: &buf.lex, buf: buf, in: &buf.intent}
 	if err := st.parse(); err != nil {
-		err.Input, _ = p.MaskSecrets(err.Input)
+		if spans := p.secretSpans(err.Input); len(spans) > 0 {
+			err.Message = maskErrorText(err.Message, err.Input, spans)
+			err.Suggestion = maskErrorText(err.Suggestion, err.Input, spans)
+			err.Input = mask(err.Input, spans)
+		}
 		return nil, err
 	}
 	return st.in, nil
