@@ -13,6 +13,7 @@ import (
 
 	"github.com/eosbot/eos/adapters/console"
 	"github.com/eosbot/eos/bot/eostest"
+	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/catalog"
 	"github.com/eosbot/eos/intents"
 	bolt "go.etcd.io/bbolt"
@@ -212,4 +213,33 @@ func FuzzTypedSecretNeverLeavesEos(f *testing.F) {
 			secretNowhere(t, h, v)
 		}
 	})
+}
+
+// An operation's secret flag is a secret like a service's: typed exactly, the request is
+// refused; misspelt or as a phrase, the mistake is explained masked; either way the message is
+// taken down and the value is nowhere.
+func TestOperationSecretFlagIsTakenDown(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{CatalogDirs: []string{"testdata/secretop"}})
+	var values []string
+	for i, text := range []string{
+		"@eos rekey volume data --unlock-phrase %s",
+		"@eos rekey volume data --unlock-phrse=%s",
+		"@eos rekey volume data with unlock_phrase %s",
+	} {
+		value := fmt.Sprintf("Op%dhunter2Qz", i)
+		values = append(values, value)
+		after := h.Last()
+		sayTypedSecret(t, h, fmt.Sprintf(text, value), value)
+		if i == 0 {
+			h.WaitText(after, "Secrets are never typed in chat", "volume's unlock phrase")
+		}
+	}
+	h.Stop()
+	for _, v := range values {
+		secretNowhere(t, h, v)
+	}
+	if plans, _ := h.Store.Plans(func(*store.Plan) bool { return true }); len(plans) != 0 {
+		t.Errorf("a request with a typed secret made %d plans", len(plans))
+	}
 }
