@@ -243,3 +243,16 @@ func TestOperationSecretFlagIsTakenDown(t *testing.T) {
 		t.Errorf("a request with a typed secret made %d plans", len(plans))
 	}
 }
+
+// A request that Eos turns away before looking at its flags (an environment nobody declared)
+// is taken down too when it holds a typed secret: the refusal is not a reason to leave it up.
+func TestTypedSecretInARequestForAnUnknownEnvironmentIsTakenDown(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{Environments: []string{"production"}})
+	const value = "Env0hunter2Qz"
+	after := h.Last()
+	sayTypedSecret(t, h, "@eos create grafana --admin-password "+value+" in prodution", value)
+	h.WaitText(after, `unknown environment "prodution"`)
+	h.Stop()
+	secretNowhere(t, h, value)
+}

@@ -36,6 +36,8 @@ type Options struct {
 	Policy bot.Policy
 	// DefaultEnv is the environment of requests that name none (default "local").
 	DefaultEnv string
+	// Environments are the declared environments besides DefaultEnv; none means any.
+	Environments []string
 	// Clock, when set, is the engine's clock.
 	Clock *Clock
 	// Rollback is the runner's rollback policy.
@@ -125,7 +127,7 @@ func New(t testing.TB, opts Options) *Harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := bot.Config{Catalog: cat, Runner: runner, Store: st, Policy: opts.Policy, DefaultEnv: opts.DefaultEnv,
+	cfg := bot.Config{Catalog: cat, Runner: runner, Store: st, Policy: opts.Policy, DefaultEnv: opts.DefaultEnv, Environments: opts.Environments,
 		ProgressInterval: 10 * time.Millisecond, Logger: log, Digests: opts.Digests, SecretsPath: opts.SecretsPath, OpsChannels: opts.OpsChannels,
 		Leader: opts.Leader, Web: opts.Web}
 	if opts.Clock != nil {
