@@ -16,9 +16,12 @@ import (
 // then: a flag a blueprint defines as not secret keeps its value.
 
 // secretWords mark a flag that carries a secret by its name, when no blueprint defines it:
-// --api-token, --signing-key. A word matches when one of its `-`-separated parts contains one
-// of them ("key" only as a whole part or a part's end: apikey, ssh-key, privkey).
-var secretWords = []string{"password", "passwd", "passphrase", "secret", "token", "credential"}
+// --api-token, --db-pass. A name matches when one of its `-`-separated parts contains one of
+// them, is one of secretParts, or ends in "key" (--signing-key, --apikey).
+var (
+	secretWords = []string{"pass", "secret", "token", "cred"}
+	secretParts = []string{"pw", "pwd", "pin", "otp"}
+)
 
 // maskRune replaces each rune of a secret value, so columns in a caret display still line up.
 const maskRune = '•'
@@ -34,7 +37,7 @@ func (p *Parser) secretFlag(name string) bool {
 		return false
 	}
 	for _, part := range strings.Split(k, "-") {
-		if strings.HasSuffix(part, "key") {
+		if strings.HasSuffix(part, "key") || slices.Contains(secretParts, part) {
 			return true
 		}
 		for _, w := range secretWords {
@@ -115,6 +118,16 @@ func (p *Parser) secretSpans(text string) [][2]int {
 		switch it.typ {
 		case itemFlag:
 			phrase = free
+			// --NAME:VALUE is one item; the lexer splits only at `=`.
+			if i := strings.IndexByte(it.val, ':'); i > 0 && p.secretFlag(it.val[:i]) {
+				if from := it.end - len(it.val) + i + 1; from < it.end {
+					add(from, it.end)
+					more = true
+				} else {
+					value = true
+				}
+				continue
+			}
 			value = p.secretFlag(it.val)
 		case itemValue: // after a flag that is not secret
 		case itemWord, itemString:
@@ -132,15 +145,18 @@ func (p *Parser) secretSpans(text string) [][2]int {
 			if wasNaming {
 				phrase = named
 			}
-			// NAME=VALUE and NAME:VALUE, or NAME: VALUE and NAME= VALUE.
-			if i := strings.IndexAny(it.val, "=:"); it.typ == itemWord && i > 0 {
-				if p.secretFlag(it.val[:i]) {
-					if i+1 < len(it.val) {
-						add(it.pos+i+1, it.end)
-						more = true
-					} else {
-						value = true
-					}
+			// NAME=VALUE and NAME:VALUE, or NAME: VALUE and NAME= VALUE; quoted, the whole.
+			if i := strings.IndexAny(it.val, "=:"); i > 0 {
+				switch {
+				case !p.secretFlag(it.val[:i]):
+				case i+1 == len(it.val):
+					value = true
+				case it.typ == itemString:
+					add(it.pos, it.end)
+					more = true
+				default:
+					add(it.pos+i+1, it.end)
+					more = true
 				}
 				continue
 			}

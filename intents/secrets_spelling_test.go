@@ -36,6 +36,16 @@ func TestSecretIsMaskedInEverySpelling(t *testing.T) {
 		"@eos create grafana with api-key hunter2",  // a phrase named like a secret
 		"@eos create grafana --signing-key hunter2", // key
 		"@eos resize lvm data +1G --luks-passphrase hunter2 --colour x",
+		"@eos create grafana --admin-password:hunter2",      // `:` inside a flag
+		"@eos create grafana --admin-password: hunter2",     // `:` ending one
+		`@eos create grafana with "admin-password=hunter2"`, // a quoted NAME=VALUE
+		`@eos create grafana "admin-password" hunter2`,      // a quoted name
+		"@eos create grafana -admin-password hunter2",       // one dash
+		"@eos create grafana with admin password hunter2",   // a space for the dash
+		"@eos create grafana --db-pass hunter2",             // pass, pwd: named like a secret
+		"@eos create grafana --root-pwd=hunter2",
+		"@eos create grafana --admin-password 'hunter2",   // an unterminated quote
+		"@eos create grafana --admin-password hunter2 'x", // one after the value
 	} {
 		masked, found := p.MaskSecrets(text)
 		if !found || strings.Contains(masked, secret) {
