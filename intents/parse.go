@@ -262,8 +262,9 @@ func (st *state) positional(it item) *Error {
 
 func (st *state) unexpected(it item) *Error {
 	if s := st.schema; s != nil && st.flagsOK {
-		if _, ok := lookup(s.flags, it.val); ok {
-			return st.errAt(it.pos, "unexpected "+quote(it.val)+"; flags start with --", "--"+lowerASCII(it.val))
+		// A flag's name typed without dashes, as the one rule reads it (flagname.go).
+		if n := nearestFlag(it.val, s.names); n != "" {
+			return st.errAt(it.pos, "unexpected "+quote(it.val)+"; flags start with --", "--"+n)
 		}
 	}
 	usage := builtinOf(st.in.Verb)

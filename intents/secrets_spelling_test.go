@@ -210,3 +210,24 @@ func FuzzSecretSpellingsAreMasked(f *testing.F) {
 		}
 	})
 }
+
+// Which flag a word means is one rule for the parser, wherever the word stands: dashed,
+// without dashes, in any case, with `_` for `-`, misspelt or shortened, "did you mean" names
+// the flag the masker masks for.
+func TestTheParserReadsFlagNamesByTheOneRule(t *testing.T) {
+	p := NewParser(testCatalog(t))
+	for _, text := range []string{
+		"@eos create grafana --admin_pass_word x",
+		"@eos create grafana --ADMIN-PASWORD x",
+		"@eos create grafana --admin-pass x",
+		"@eos create grafana admin_password x",
+		"@eos create grafana Admin-Pasword x",
+		"@eos create grafana admin-pass x",
+	} {
+		_, err := p.Parse(text)
+		var pe *Error
+		if !errors.As(err, &pe) || pe.Suggestion != "--admin-password" {
+			t.Errorf("Parse(%q) = %v; want did you mean \"--admin-password\"", text, err)
+		}
+	}
+}
