@@ -145,10 +145,11 @@ func secretSpellings(name string) []string {
 	return out
 }
 
-// understoodAs reports whether Eos takes word, typed as a flag of service, for its secret
-// flag name: the request parses with it, or the answer is "did you mean --name?".
-func understoodAs(p *intents.Parser, service, word, name string) bool {
-	in, err := p.Parse("@eos create " + service + " --" + word + " x")
+// understoodAs reports whether Eos takes word, typed as a flag after request ("create
+// grafana"), for the secret flag name: the request parses with it, or the answer is "did you
+// mean --name?".
+func understoodAs(p *intents.Parser, request, word, name string) bool {
+	in, err := p.Parse("@eos " + request + " --" + word + " x")
 	var pe *intents.Error
 	switch {
 	case err == nil:
@@ -160,17 +161,36 @@ func understoodAs(p *intents.Parser, service, word, name string) bool {
 	return false
 }
 
-// secretFlags are the secret flags of the shipped blueprints, as service → flag names.
+// sampleArgs are values an operation's positional arguments accept, by type.
+var sampleArgs = map[catalog.Type]string{
+	catalog.String: "data", catalog.Size: "10G", catalog.Int: "1", catalog.Port: "8080",
+	catalog.Hostname: "node1.example.org", catalog.List: "a,b", catalog.Path: "/srv/data",
+	catalog.Duration: "1h", catalog.Bool: "true", catalog.Service: "grafana",
+}
+
+// secretFlags are the secret flags of every shipped blueprint, as the request that takes them
+// ("create grafana", "resize lvm data 10G") → flag names.
 func secretFlags(t testing.TB) (*catalog.Catalog, map[string][]string) {
 	cat, err := catalog.Load(catalog.Embedded())
 	if err != nil {
 		t.Fatal(err)
 	}
 	flags := map[string][]string{}
-	for _, bp := range cat.Services() {
+	every := cat.Services()
+	for _, v := range cat.OperationVerbs() {
+		every = append(every, cat.Operations(v)...)
+	}
+	for _, bp := range every {
+		request := "create " + bp.Name
+		if bp.Kind == catalog.KindOperation {
+			request = bp.Verb + " " + bp.Name
+			for _, a := range bp.Args {
+				request += " " + sampleArgs[a.Type]
+			}
+		}
 		for _, f := range bp.Flags {
 			if f.Secret {
-				flags[bp.Name] = append(flags[bp.Name], f.Name)
+				flags[request] = append(flags[request], f.Name)
 			}
 		}
 	}
@@ -189,16 +209,16 @@ var fuzzValue atomic.Int64
 // rule when the parser understands them as a secret flag.
 func FuzzTypedSecretNeverLeavesEos(f *testing.F) {
 	cat, flags := secretFlags(f)
-	for service, names := range flags {
+	for request, names := range flags {
 		for _, name := range names {
 			for _, w := range secretSpellings(name) {
-				f.Add(service, name, w)
+				f.Add(request, name, w)
 			}
 		}
 	}
 	p := intents.NewParser(cat)
-	f.Fuzz(func(t *testing.T, service, name, word string) {
-		if !understoodAs(p, service, word, name) {
+	f.Fuzz(func(t *testing.T, request, name, word string) {
+		if !understoodAs(p, request, word, name) {
 			return // a word Eos does not take for the secret flag: nothing to hold it to
 		}
 		h := eostest.New(t, eostest.Options{})
@@ -206,7 +226,7 @@ func FuzzTypedSecretNeverLeavesEos(f *testing.F) {
 		for _, form := range secretForms {
 			value := fmt.Sprintf("Vk%dhunter2Qz", fuzzValue.Add(1))
 			values = append(values, value)
-			sayTypedSecret(t, h, "@eos create "+service+" "+fmt.Sprintf(form, word, value), value)
+			sayTypedSecret(t, h, "@eos "+request+" "+fmt.Sprintf(form, word, value), value)
 		}
 		h.Stop()
 		for _, v := range values {
@@ -255,4 +275,24 @@ func TestTypedSecretInARequestForAnUnknownEnvironmentIsTakenDown(t *testing.T) {
 	h.WaitText(after, `unknown environment "prodution"`)
 	h.Stop()
 	secretNowhere(t, h, value)
+}
+
+// The fuzz test's seed corpus holds Eos to something: most generated spellings of every
+// shipped secret flag are ones the parser understands (the rest it skips).
+func TestSecretSpellingsSeedTheFuzzTest(t *testing.T) {
+	cat, flags := secretFlags(t)
+	p := intents.NewParser(cat)
+	for request, names := range flags {
+		for _, name := range names {
+			all, understood := secretSpellings(name), 0
+			for _, w := range all {
+				if understoodAs(p, request, w, name) {
+					understood++
+				}
+			}
+			if understood < len(all)*3/4 {
+				t.Errorf("%s --%s: the parser understands %d of %d generated spellings", request, name, understood, len(all))
+			}
+		}
+	}
 }
