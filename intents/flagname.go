@@ -1,6 +1,9 @@
 package intents
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Which flag a typed word means is decided here, once, for the parser and for MaskSecrets: the
 // parser resolves a flag by its exact name (ignoring case) and, failing that, says "did you
@@ -14,16 +17,22 @@ func flagKey(w string) string {
 }
 
 // nearestFlag is the flag among names (lowercase) that word most likely means when it is not
-// one of them exactly: the one it equals but for case and `_` for `-`, else the one suggest
-// finds (a typo, or the only name it is a prefix of); "" when none.
+// one of them exactly: the one it equals but for case and `_` for `-` (either way round: a
+// blueprint may name a flag db_password), else the one suggest finds (a typo, or the only name
+// it is a prefix of); "" when none.
 func nearestFlag(word string, names []string) string {
 	k := flagKey(word)
-	for _, n := range names {
-		if k == n {
+	keys := make([]string, len(names))
+	for i, n := range names {
+		keys[i] = flagKey(n)
+		if k == keys[i] {
 			return n
 		}
 	}
-	return suggest(k, names)
+	if s := suggest(k, keys); s != "" {
+		return names[slices.Index(keys, s)]
+	}
+	return ""
 }
 
 // meansFlag reports whether the parser would take word, typed as a flag, for the flag name in a

@@ -104,6 +104,24 @@ func TestOperationSecretFlagIsMasked(t *testing.T) {
 	}
 }
 
+// A blueprint may spell a secret flag with `_`; every spelling of it is masked all the same,
+// its own included, where another mistake in the message stops the parser.
+func TestASecretFlagNamedWithUnderscoresIsMasked(t *testing.T) {
+	p := NewParser(catalog.New(&catalog.Blueprint{
+		Kind: catalog.KindService, Name: "vaultwarden", Description: "passwords",
+		Flags: []catalog.Flag{{Name: "smtp_relay_auth_value", Type: catalog.String, Secret: true, Description: "a secret"}},
+	}))
+	for _, text := range []string{
+		"@eos create vaultwarden --smtp_relay_auth_value hunter2 --colour x",
+		"@eos create vaultwarden --smtp-relay-auth-value hunter2 --colour x",
+		"@eos create vaultwarden with SMTP-relay-auth-value hunter2",
+	} {
+		if masked, found := p.MaskSecrets(text); !found || strings.Contains(masked, "hunter2") {
+			t.Errorf("MaskSecrets(%q) = %q, %v", text, masked, found)
+		}
+	}
+}
+
 // secretForms are the ways a flag and its value can be typed; %[1]s is the spelling of the
 // flag's name, %[2]s the value.
 var secretForms = []string{
