@@ -132,7 +132,15 @@ func (st *state) flag(it item) *Error {
 	return st.setFlag(it, f, v)
 }
 
+// secretNotTyped is what an error says instead of asking for a secret flag's value.
+func secretNotTyped(f *catalog.Flag) string {
+	return "--" + f.Name + " is a secret: Eos generates it and keeps it in Vault, never type it in chat"
+}
+
 func (st *state) missingValue(pos int, f *catalog.Flag) *Error {
+	if f.Secret {
+		return st.errAt(pos, secretNotTyped(f), "")
+	}
 	msg := "--" + f.Name + " needs a value (" + string(f.Type) + ")"
 	if f.Type == catalog.Enum {
 		msg += ": one of " + strings.Join(f.Values, ", ")
@@ -314,6 +322,8 @@ func (st *state) withFlag(word string, w item, on bool) *Error {
 	switch {
 	case f == nil:
 		return st.unknownFlag(w, false)
+	case f.Secret:
+		return st.errAt(w.pos, quote(word+" "+w.val)+": "+secretNotTyped(f), "")
 	case f.Type != catalog.Bool:
 		return st.errAt(w.pos, quote(word+" "+w.val)+": --"+f.Name+" is not a yes/no flag; write --"+
 			f.Name+" "+placeholder(f), "")

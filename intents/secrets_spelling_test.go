@@ -249,3 +249,19 @@ func TestTheParserReadsFlagNamesByTheOneRule(t *testing.T) {
 		}
 	}
 }
+
+// An error about a secret flag never asks for its value: it says the secret is not typed.
+func TestErrorsNeverAskForASecret(t *testing.T) {
+	p := NewParser(testCatalog(t))
+	for _, text := range []string{
+		"@eos create grafana with admin-password hunter2",
+		"@eos create grafana --admin-password",
+		"@eos create grafana --admin-password=",
+	} {
+		_, err := p.Parse(text)
+		if err == nil || !strings.Contains(err.Error(), "--admin-password is a secret: Eos generates it") ||
+			strings.Contains(err.Error(), "TEXT") || strings.Contains(err.Error(), "needs a value") {
+			t.Errorf("Parse(%q) = %v; want it to say the secret is not typed", text, err)
+		}
+	}
+}
