@@ -68,16 +68,11 @@ func (e *Engine) handleMessage(ctx context.Context, a adapters.Adapter, m adapte
 	in, err := e.parser.Parse(m.Text)
 	if err != nil {
 		e.m.parseErrors.Inc()
-		if _, typed := e.parser.MaskSecrets(m.Text); typed {
-			// The error's display is masked; the message itself must go too.
-			e.takeDown(ctx, c, e.parseErrorDoc(err))
-			return
-		}
-		e.say(ctx, a, m.Post, e.parseErrorDoc(err))
+		e.turnAway(ctx, c, e.parseErrorDoc(err))
 		return
 	}
 	if msg := e.unknownEnv(in); msg != "" {
-		e.say(ctx, a, m.Post, reply(msg))
+		e.turnAway(ctx, c, reply(msg))
 		return
 	}
 	log := e.log.With("conv", convID(m.Post), "platform", a.Name(), "user", m.Author.Name)

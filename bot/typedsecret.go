@@ -17,6 +17,18 @@ func (e *Engine) secretTyped(ctx context.Context, c conv, refusal string) {
 	e.takeDown(ctx, c, reply(refusal))
 }
 
+// turnAway answers a message Eos refuses before its handler looks at the flags (a mistake,
+// an environment nobody declared). A message that holds a typed secret (intents.MaskSecrets:
+// any spelling of a secret flag Eos understands) is taken down as well; the answer shows the
+// message only masked.
+func (e *Engine) turnAway(ctx context.Context, c conv, answer adapters.Doc) {
+	if _, typed := e.parser.MaskSecrets(c.m.Text); typed {
+		e.takeDown(ctx, c, answer)
+		return
+	}
+	e.say(ctx, c.a, c.m.Post, answer)
+}
+
 // takeDown posts answer about a message that holds a typed secret, followed by a sentence
 // saying whether the bot took the message down or the author must.
 func (e *Engine) takeDown(ctx context.Context, c conv, answer adapters.Doc) {

@@ -132,7 +132,15 @@ func (st *state) flag(it item) *Error {
 	return st.setFlag(it, f, v)
 }
 
+// secretNotTyped is what an error says instead of asking for a secret flag's value.
+func secretNotTyped(f *catalog.Flag) string {
+	return "--" + f.Name + " is a secret: Eos generates it and keeps it in Vault, never type it in chat"
+}
+
 func (st *state) missingValue(pos int, f *catalog.Flag) *Error {
+	if f.Secret {
+		return st.errAt(pos, secretNotTyped(f), "")
+	}
 	msg := "--" + f.Name + " needs a value (" + string(f.Type) + ")"
 	if f.Type == catalog.Enum {
 		msg += ": one of " + strings.Join(f.Values, ", ")
@@ -217,7 +225,7 @@ func (st *state) unknownFlag(it item, dashed bool) *Error {
 	if s != nil {
 		msg += " for " + s.bp.Name
 	}
-	sg := suggest(strings.TrimPrefix(strings.ToLower(it.val), "no-"), cands)
+	sg := nearestFlag(strings.TrimPrefix(flagKey(it.val), "no-"), cands)
 	switch {
 	case sg != "" && dashed:
 		if strings.HasPrefix(strings.ToLower(it.val), "no-") {
@@ -314,6 +322,8 @@ func (st *state) withFlag(word string, w item, on bool) *Error {
 	switch {
 	case f == nil:
 		return st.unknownFlag(w, false)
+	case f.Secret:
+		return st.errAt(w.pos, quote(word+" "+w.val)+": "+secretNotTyped(f), "")
 	case f.Type != catalog.Bool:
 		return st.errAt(w.pos, quote(word+" "+w.val)+": --"+f.Name+" is not a yes/no flag; write --"+
 			f.Name+" "+placeholder(f), "")

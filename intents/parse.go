@@ -65,7 +65,11 @@ func (p *Parser) Parse(text string) (*Intent, error) {
 	buf.intent.Raw = text
 	st := state{p: p, input: text, lex: &buf.lex, buf: buf, in: &buf.intent}
 	if err := st.parse(); err != nil {
-		err.Input, _ = p.MaskSecrets(err.Input)
+		if spans := p.secretSpans(err.Input); len(spans) > 0 {
+			err.Message = maskErrorText(err.Message, err.Input, spans)
+			err.Suggestion = maskErrorText(err.Suggestion, err.Input, spans)
+			err.Input = mask(err.Input, spans)
+		}
 		return nil, err
 	}
 	return st.in, nil
@@ -258,8 +262,9 @@ func (st *state) positional(it item) *Error {
 
 func (st *state) unexpected(it item) *Error {
 	if s := st.schema; s != nil && st.flagsOK {
-		if _, ok := lookup(s.flags, it.val); ok {
-			return st.errAt(it.pos, "unexpected "+quote(it.val)+"; flags start with --", "--"+lowerASCII(it.val))
+		// A flag's name typed without dashes, as the one rule reads it (flagname.go).
+		if n := nearestFlag(it.val, s.names); n != "" {
+			return st.errAt(it.pos, "unexpected "+quote(it.val)+"; flags start with --", "--"+n)
 		}
 	}
 	usage := builtinOf(st.in.Verb)

@@ -78,6 +78,9 @@ type Parser struct {
 	svcList  string              // "authentik, grafana, …"
 	topics   []string            // every help topic, sorted, for suggestions
 	secrets  []string            // lowercase names of the flags some blueprint marks secret
+	// plainFlags are the lowercase names of every other flag, global ones included: a name
+	// the catalog defines is secret only if a blueprint says so (see secretFlag).
+	plainFlags []string
 }
 
 // verbInfo is what a verb word means.
@@ -177,6 +180,16 @@ func NewParser(cat *catalog.Catalog) *Parser {
 				p.secrets = append(p.secrets, name)
 			}
 		}
+	}
+	for _, bp := range every {
+		for _, f := range bp.Flags {
+			if name := strings.ToLower(f.Name); !slices.Contains(p.secrets, name) && !slices.Contains(p.plainFlags, name) {
+				p.plainFlags = append(p.plainFlags, name)
+			}
+		}
+	}
+	for _, f := range append([]*catalog.Flag{&envFlag, &nodesFlag}, destroyFlags...) {
+		p.plainFlags = append(p.plainFlags, f.Name)
 	}
 	p.svcList = strings.Join(p.svcNames, ", ")
 	p.topics = helpTopics(cat)

@@ -18,7 +18,43 @@ const (
 	sessionCookie = "eos_session"
 	// signinCookie holds the sign-in form's double-submit value between the GET and the POST.
 	signinCookie = "eos_signin"
+	// hostPrefix is the cookie-name prefix a browser keeps only on a cookie set by this very
+	// host, Secure, with Path=/ and without Domain (RFC 6265bis, "__Host-").
+	hostPrefix = "__Host-"
 )
+
+// cookieName is what the cookie called base is named on this page, for writing and for
+// reading. On https it is prefixed __Host-: a sibling host (evil.example.com beside
+// eos.example.com) can set a plain eos_session for the whole domain, and would sign a victim
+// in as itself, or plant the sign-in form's value; a __Host- cookie it cannot set, and a
+// plain one the page never reads. On plain http the name is plain: browsers refuse a
+// __Host- cookie that is not Secure, and do not keep a Secure one from an http page (Chromium
+// excepts only localhost). http is for loopback, which has no sibling host; anywhere else it
+// protects nothing (anyone on the path reads the cookie), so serve the page on https.
+func (s *server) cookieName(base string) string {
+	if s.secureCookies() {
+		return hostPrefix + base
+	}
+	return base
+}
+
+// setCookie sets (maxAge > 0) or clears (maxAge < 0) the cookie called base, with the
+// attributes __Host- requires on https (Secure, Path=/, no Domain) on http too: one shape.
+func (s *server) setCookie(w http.ResponseWriter, base, value string, maxAge int) {
+	http.SetCookie(w, &http.Cookie{
+		Name: s.cookieName(base), Value: value, Path: "/", MaxAge: maxAge,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureCookies(),
+	})
+}
+
+// cookie is the value of the cookie called base, under this page's name for it only.
+func (s *server) cookie(r *http.Request, base string) string {
+	c, err := r.Cookie(s.cookieName(base))
+	if err != nil {
+		return ""
+	}
+	return c.Value
+}
 
 // hashSecret is how the store names a token or a session: lowercase hex SHA-256.
 func hashSecret(secret string) string { return bot.WebTokenHash(secret) }
@@ -35,24 +71,21 @@ func (s *server) secureCookies() bool { return strings.HasPrefix(s.src.Web().URL
 
 // session returns the signed-in person of r and the session's cookie value, or ok false.
 func (s *server) session(r *http.Request) (p store.WebPerson, id string, ok bool) {
-	c, err := r.Cookie(sessionCookie)
-	if err != nil || c.Value == "" {
+	id = s.cookie(r, sessionCookie)
+	if id == "" {
 		return p, "", false
 	}
-	ws, err := s.st.WebSessionAt(hashSecret(c.Value), s.now())
+	ws, err := s.st.WebSessionAt(hashSecret(id), s.now())
 	if err != nil {
 		return p, "", false
 	}
-	return ws.Person, c.Value, true
+	return ws.Person, id, true
 }
 
 // signInPage shows the button that uses the link; it changes nothing in the store.
 func (s *server) signInPage(w http.ResponseWriter, r *http.Request) {
 	double := bot.NewWebSecret()
-	http.SetCookie(w, &http.Cookie{
-		Name: signinCookie, Value: double, Path: "/signin", MaxAge: 600,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureCookies(),
-	})
+	s.setCookie(w, signinCookie, double, 600)
 	s.render(w, r, http.StatusOK, "signin", nil, signInData{Token: r.PathValue("token"), Form: double})
 }
 
@@ -60,12 +93,11 @@ type signInData struct{ Token, Form string }
 
 // signIn redeems the posted link and starts a session.
 func (s *server) signIn(w http.ResponseWriter, r *http.Request) {
-	c, err := r.Cookie(signinCookie)
-	if err != nil || !sameSecret(r.PostFormValue("form"), c.Value) {
+	if !sameSecret(r.PostFormValue("form"), s.cookie(r, signinCookie)) {
 		s.refuse(w, r, http.StatusForbidden, "This sign-in form did not come from this page. Open your link again.")
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: signinCookie, Path: "/signin", MaxAge: -1})
+	s.setCookie(w, signinCookie, "", -1)
 	now := s.now()
 	link, err := s.st.RedeemWebLink(hashSecret(r.PostFormValue("token")), now)
 	switch {
@@ -92,10 +124,7 @@ func (s *server) signIn(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, "starting a session", err)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{
-		Name: sessionCookie, Value: id, Path: "/", MaxAge: int(ttl.Seconds()),
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureCookies(),
-	})
+	s.setCookie(w, sessionCookie, id, int(ttl.Seconds()))
 	s.log.Info("status page: signed in", "platform", link.Person.Platform, "user", link.Person.Name)
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
@@ -115,7 +144,7 @@ func (s *server) signOut(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, "ending a session", err)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Path: "/", MaxAge: -1})
+	s.setCookie(w, sessionCookie, "", -1)
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 

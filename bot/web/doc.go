@@ -19,7 +19,9 @@
 // Secrets: sign-in tokens and session cookies are kept (in the store) and compared only as
 // SHA-256 hashes and never logged. Every POST must carry the form token of the page that
 // made it (a double-submit value bound to the session, or to a short-lived cookie on the
-// sign-in page) and pass net/http's cross-origin protection (Sec-Fetch-Site / Origin).
+// sign-in page) and pass net/http's cross-origin protection (Sec-Fetch-Site / Origin). On
+// https both cookies carry the __Host- prefix and only the prefixed names are read, so a
+// sibling host of the domain cannot plant either (see cookieName).
 //
 // It imports adapters, executor, bot and bot/store only.
 package web

@@ -3,12 +3,14 @@ package web
 import (
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -118,7 +120,16 @@ type fixture struct {
 
 var t0 = time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
 
-func newFixture(t testing.TB) *fixture {
+func newFixture(t testing.TB) *fixture { t.Helper(); return newFixtureOn(t, false) }
+
+// secureHost is the status page's host name in the https fixture; a browser test maps
+// *.example.test to loopback, and a sibling host (evil.example.test) beside it.
+const secureHost = "eos.example.test"
+
+// newTLSFixture is a fixture served on https, whose configured URL is https://secureHost:PORT.
+func newTLSFixture(t testing.TB) *fixture { t.Helper(); return newFixtureOn(t, true) }
+
+func newFixtureOn(t testing.TB, secure bool) *fixture {
 	t.Helper()
 	st, err := store.Open(filepath.Join(t.TempDir(), "eos.db"), time.Second)
 	if err != nil {
@@ -128,7 +139,13 @@ func newFixture(t testing.TB) *fixture {
 	src := &fakeSource{st: st, see: map[string]bool{"mattermost/infra": true}, feeds: map[string]*feed{},
 		web: bot.WebConfig{LinkTTL: 5 * time.Minute, SessionTTL: 8 * time.Hour}}
 	c := &clock{t: t0}
-	srv := httptest.NewServer(New(Config{Engine: src, Now: c.Now, PollEvery: 20 * time.Millisecond}))
+	srv := httptest.NewUnstartedServer(New(Config{Engine: src, Now: c.Now, PollEvery: 20 * time.Millisecond}))
+	if secure {
+		srv.StartTLS()
+		src.web.URL = "https://" + secureHost + ":" + strconv.Itoa(srv.Listener.Addr().(*net.TCPAddr).Port)
+	} else {
+		srv.Start()
+	}
 	t.Cleanup(srv.Close)
 	return &fixture{t: t, src: src, st: st, clock: c, srv: srv}
 }
@@ -149,7 +166,8 @@ func (f *fixture) link() string {
 // client is a browser-like client: it keeps cookies and does not follow redirects.
 func (f *fixture) client() *http.Client {
 	jar, _ := cookiejar.New(nil)
-	return &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	return &http.Client{Jar: jar, Transport: f.srv.Client().Transport, // trusts the test certificate on https
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }
 
 var formValue = regexp.MustCompile(`name="form" value="([^"]+)"`)

@@ -21,8 +21,8 @@ const ChromiumPath = "/usr/bin/chromium"
 
 // Start starts a fresh headless Chromium for t (its own empty profile, no network of its
 // own) and returns a tab's context. Without Chromium the test skips, except under CI, where
-// a missing browser fails it.
-func Start(t *testing.T) context.Context {
+// a missing browser fails it. extra are more options (a flag such as host-resolver-rules).
+func Start(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	path := ChromiumPath
 	if _, err := os.Stat(path); err != nil {
@@ -50,6 +50,7 @@ func Start(t *testing.T) context.Context {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1100, 900),
 	}
+	opts = append(opts, extra...)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel)
 	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
