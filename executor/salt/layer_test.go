@@ -175,6 +175,9 @@ func TestPlanShowsStatesThatWouldFail(t *testing.T) {
 	if len(p.Changes) != 2 || p.Changes[0].Detail != "would fail: Volume group vg0 has 20G free, 150G requested" || p.Changes[0].Action != executor.NoOp {
 		t.Errorf("changes %+v, want the failure first", p.Changes)
 	}
+	if want := []string{"node1: lvm.lv_present data-nextcloud: Volume group vg0 has 20G free, 150G requested"}; !reflect.DeepEqual(p.Failures, want) {
+		t.Errorf("failures %q, want %q: a state that fails in test mode makes the plan one that cannot be approved", p.Failures, want)
+	}
 	// The glob is resolved by test.ping, and the dry run targets the minions that answered.
 	if c := f.applyCalls()[0]; c.Tgt != "node1" || c.TgtType != "list" || !reflect.DeepEqual(f.pings, []string{"glob *"}) {
 		t.Errorf("pinged %q and targeted %s %q, want the default glob * resolved to the list node1", f.pings, c.TgtType, c.Tgt)
