@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/store"
@@ -67,6 +68,9 @@ func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, 
 	user, now := r.User.Name, e.now()
 	self := who.Is(p.Request.Platform, p.Requester.ID)
 	voted := slices.IndexFunc(p.Approvals, func(v store.Vote) bool { return who.Is(v.Platform, v.UserID) })
+	if p.State == store.PlanBlocked {
+		return blockedAnswer(e, p, who, r, vote)
+	}
 	switch {
 	case p.State == store.PlanPreview:
 		return ignored, fmt.Sprintf("Plan %s is a preview only and never runs. To apply it: @eos %s %s", p.ID, p.Plan.Spec.Verb, p.Plan.Spec.Target)
@@ -108,6 +112,16 @@ func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, 
 	}
 	p.State = store.PlanApproved
 	return approved, ""
+}
+
+// blockedAnswer answers a reaction on a plan a layer says would fail: nothing is counted and
+// nothing starts, whoever reacts; an approval is answered with the reasons, once per person.
+func blockedAnswer(e *Engine, p *store.Plan, who Person, r adapters.Reaction, vote adapters.Vote) (decision, string) {
+	if r.Removed || vote != adapters.Approve || !e.once(p.ID+"/"+who.Platform+":"+who.ID+"/blocked") {
+		return ignored, ""
+	}
+	return ignored, fmt.Sprintf("Plan %s cannot be approved: it would fail.\n%s\nNothing changed. Fix what fails, then ask again: @eos %s",
+		p.ID, strings.Join(p.Plan.Failures(), "\n"), typedRequest(p.Text))
 }
 
 // alreadyRan answers an approval of a plan whose run exists: what became of it.

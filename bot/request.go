@@ -83,6 +83,9 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 		return ""
 	}
 	ep = e.cfg.Policy.ForPlan(plan) // the plan's risks may ask more than its verb
+	if state == store.PlanPending && len(plan.Failures()) > 0 {
+		state = store.PlanBlocked // a layer says it would fail: shown with why, never approved
+	}
 	now := e.now()
 	p := &store.Plan{
 		ID: planID(plan.Hash, c.m.Post, now), State: state, Text: c.m.Text,
