@@ -43,15 +43,15 @@ func TestPreviewDependencyLinesGolden(t *testing.T) {
 		{Service: "nextcloud", Destroy: true, Reason: "it requires authentik for --sso"},
 		{Service: "authentik", Destroy: true},
 	}}
-	p.Plan.Layers = []executor.LayerPlan{
-		{Layer: executor.Salt, Status: executor.PlanNotConfigured},
+	p.Plan.Layers = []executor.LayerPlan{ // a destroy's run order (executor.RunOrder)
+		{Layer: executor.Nomad, Status: executor.PlanNothing},
 		{Layer: executor.Terraform, Status: executor.PlanChanges, Summary: "+0 ~0 −3: portal eoslab_server.main, …",
 			Changes: []executor.Change{
 				{Unit: "portal", Action: executor.Delete, Address: "eoslab_server.main"},
 				{Unit: "nextcloud", Action: executor.Delete, Address: "eoslab_server.main"},
 				{Unit: "authentik", Action: executor.Delete, Address: "eoslab_server.main"},
 			}},
-		{Layer: executor.Nomad, Status: executor.PlanNothing},
+		{Layer: executor.Salt, Status: executor.PlanNotConfigured},
 	}
 	p.State = store.PlanPending
 	golden(t, "preview_destroy_dependents", previewDoc(p, ep, ""))
