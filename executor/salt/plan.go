@@ -78,7 +78,9 @@ func (l *Layer) Plan(ctx context.Context, spec executor.Spec) (executor.LayerPla
 		return p, nil
 	}
 	if len(saltUnits(spec)) == 0 {
-		p.Status, p.Summary, p.Digest = executor.PlanNoChanges, keptNote, "salt: kept\n"
+		p.Status, p.Digest = executor.PlanNoChanges, "salt: kept\n"
+		p.Summary = l.keptSummary(ctx, spec)
+		p.Kept = p.Summary
 		return p, nil
 	}
 	runs, err := l.dryRun(ctx, spec)
