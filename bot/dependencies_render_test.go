@@ -51,8 +51,12 @@ func TestPreviewDependencyLinesGolden(t *testing.T) {
 				{Unit: "nextcloud", Action: executor.Delete, Address: "eoslab_server.main"},
 				{Unit: "authentik", Action: executor.Delete, Address: "eoslab_server.main"},
 			}},
-		{Layer: executor.Salt, Status: executor.PlanNotConfigured},
+		{Layer: executor.Salt, Status: executor.PlanNoChanges, Summary: "kept",
+			Kept: "kept on eos-minion: /srv/authentik/.eos-volume, /srv/nextcloud/.eos-volume, /srv/nextcloud/nextcloud.conf, … — Salt does not undo host configuration; remove them by hand when no longer needed"},
 	}
 	p.State = store.PlanPending
 	golden(t, "preview_destroy_dependents", previewDoc(p, ep, ""))
+	tr := progressLayers(p.Plan)
+	tr[1].icon, tr[1].done, tr[1].total, tr[1].current = iconRunning, 1, 3, "portal eoslab_server.main"
+	golden(t, "progress_destroy", progressDoc(p.ID, []string{"bob"}, tr))
 }

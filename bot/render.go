@@ -90,6 +90,9 @@ func layerSummary(lp executor.LayerPlan) string {
 	case executor.PlanNothing:
 		return "nothing to do"
 	case executor.PlanNoChanges:
+		if lp.Kept != "" {
+			return lp.Kept // a destroy that leaves something in place says what
+		}
 		return "no changes"
 	}
 	if lp.Summary != "" {
@@ -106,6 +109,9 @@ func skipped(lp executor.LayerPlan) string {
 		return "not configured"
 	case executor.PlanNothing:
 		return "nothing to do"
+	}
+	if lp.Kept != "" {
+		return "kept"
 	}
 	return "no changes"
 }
