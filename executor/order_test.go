@@ -115,3 +115,14 @@ func TestPlanFailuresNameTheirLayer(t *testing.T) {
 		t.Errorf("failures =\n%s\nwant\n%s", got, want)
 	}
 }
+
+// A layer a destroy leaves in place (Salt: the files its states manage) is reported "kept" in
+// the run's result, as the preview said, not "no changes".
+func TestKeptLayerIsReportedKept(t *testing.T) {
+	if got := skipped(LayerPlan{Layer: Salt, Status: PlanNoChanges, Kept: "kept on m1: /srv/x"}).Summary; got != "kept" {
+		t.Errorf("summary = %q, want kept", got)
+	}
+	if got := skipped(LayerPlan{Layer: Salt, Status: PlanNoChanges}).Summary; got != "no changes" {
+		t.Errorf("summary = %q, want no changes", got)
+	}
+}

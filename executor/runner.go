@@ -262,6 +262,10 @@ func skipped(lp LayerPlan) LayerResult {
 		summary = "not configured"
 	case PlanNothing:
 		summary = "nothing to do"
+	case PlanNoChanges:
+		if lp.Kept != "" {
+			summary = "kept" // a destroy leaves it in place, as the preview said
+		}
 	}
 	return LayerResult{Layer: lp.Layer, Status: ResultSkipped, Summary: summary}
 }
