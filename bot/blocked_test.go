@@ -38,7 +38,8 @@ func (l *failingSalt) Rollback(context.Context, executor.Spec, *executor.Spec, f
 
 // A plan in which a layer already says it would fail leads its preview with ⛔ and the
 // reason, offers no approval, and is stored blocked: a ✅ on it is answered once per person
-// with the reason, counts nothing and starts nothing; cancel and expiry leave it alone.
+// with the reason, counts nothing and starts nothing; cancel, expiry and a restart's catch-up
+// leave it alone.
 // Before, such a plan said "React ✅ to approve" and ran when approved.
 func TestAPlanThatWouldFailCannotBeApproved(t *testing.T) {
 	t.Parallel()
@@ -81,5 +82,17 @@ func TestAPlanThatWouldFailCannotBeApproved(t *testing.T) {
 	p, err := h.Store.Plan(id)
 	if err != nil || p.State != store.PlanBlocked || len(p.Approvals) != 0 {
 		t.Errorf("plan after the reactions, cancel and expiry: %+v (%v); want blocked, no approvals", p, err)
+	}
+
+	// The start-up catch-up leaves it as it is: neither run, nor cancelled as a pending plan
+	// whose console preview is gone.
+	h.Stop()
+	h2 := eostest.New(t, eostest.Options{DataDir: h.DataDir, Layers: []executor.Layer{salt}, Clock: clock})
+	h2.Idle()
+	if p, err := h2.Store.Plan(id); err != nil || p.State != store.PlanBlocked {
+		t.Errorf("plan after a restart: %+v (%v); want blocked", p, err)
+	}
+	if runs, _ := h2.Store.Runs(nil); len(runs) != 0 || salt.applies.Load() != 0 {
+		t.Errorf("after a restart %d runs, %d Salt applies; want none", len(runs), salt.applies.Load())
 	}
 }
