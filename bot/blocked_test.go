@@ -69,11 +69,19 @@ func TestAPlanThatWouldFailCannotBeApproved(t *testing.T) {
 	h.WaitText(first.ID, refusal) // carol's answer, after bob's second ✅ was handled
 	h.Say("alice", "@eos cancel "+id)
 	h.WaitText(preview.ID, "Plan "+id+" is blocked, not pending: nothing to cancel.")
+	h.Say("alice", "@eos why "+id)
+	h.WaitText(preview.ID, "· blocked", "It cannot be approved: it would fail.\nSalt: "+saltFailure, "Reactions that did not count:")
 	clock.Advance(48 * time.Hour)
 	h.Engine.ExpireDue(context.Background())
 	h.Idle()
 
-	if n := len(botReplies(h, preview.ID, "cannot be approved: it would fail")); n != 2 {
+	n := 0
+	for _, r := range botReplies(h, preview.ID) {
+		if strings.HasPrefix(r, "Plan "+id+" cannot be approved: it would fail.") {
+			n++
+		}
+	}
+	if n != 2 {
 		t.Errorf("%d answers to the approvals, want one for bob and one for carol", n)
 	}
 	if runs, _ := h.Store.Runs(nil); len(runs) != 0 || salt.applies.Load() != 0 {
