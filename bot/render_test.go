@@ -84,6 +84,9 @@ func TestBlockedPreviewGolden(t *testing.T) {
 	p.Plan.Layers[2] = executor.LayerPlan{Layer: executor.Nomad, Status: executor.PlanChanges, Summary: "job gitea--production: new, group app ×1",
 		Failures: []string{"job gitea--production: cannot place group app (1 allocation): no node has the docker driver"}}
 	golden(t, "preview_blocked", previewDoc(p, EnvPolicy{Approvers: []string{"bob"}, Approvals: 1}, ""))
+	if full := fullPlanDoc(p).Plain(); !strings.Contains(full, "⛔ This plan would fail, so it cannot be approved:\n• Salt: eos-minion: lvm.lv_present data-gitea") {
+		t.Errorf("plan ID full does not lead with the failures:\n%s", full)
+	}
 	p.Plan.Layers[2].Failures = nil
 	doc := previewDoc(p, EnvPolicy{Approvers: []string{"bob"}, Approvals: 1}, "")
 	if got := doc.Plain(); !strings.Contains(got, "⛔ This plan would fail, so it cannot be approved: Salt: eos-minion: lvm.lv_present data-gitea: Volume group vg0 not found\n") {
