@@ -53,6 +53,8 @@ func approvalStatus(p *store.Plan, v Verdict) string {
 		return fmt.Sprintf("expired at %s without the approvals it needs · nothing changed; ask again for a fresh plan", p.Expires.UTC().Format("15:04 UTC"))
 	case store.PlanCancelled:
 		return cancelledStatus(p.Cancellation) + " · nothing changed"
+	case store.PlanBlocked:
+		return blockedNote(p)
 	case store.PlanSuperseded:
 		return "superseded: things changed after the approval, so nothing was applied · the plan as it stands now is posted below for approval"
 	}

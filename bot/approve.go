@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/store"
@@ -105,6 +106,10 @@ func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, 
 	user, now := r.User.Name, e.now()
 	self := who.Is(p.Request.Platform, p.Requester.ID)
 	voted := slices.IndexFunc(p.Approvals, func(v store.Vote) bool { return who.Is(v.Platform, v.UserID) })
+	if p.State == store.PlanBlocked {
+		d, explain := blockedAnswer(e, p, who, r, vote)
+		return d, explain, Verdict{}
+	}
 	judged := func() Verdict {
 		voters, _ := votersKnown(p, known)
 		return Judge(rules, voters)
@@ -164,6 +169,16 @@ func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, 
 	}
 	p.State = store.PlanApproved
 	return approved, "", v
+}
+
+// blockedAnswer answers a reaction on a plan a layer says would fail: nothing is counted and
+// nothing starts, whoever reacts; an approval is answered with the reasons, once per person.
+func blockedAnswer(e *Engine, p *store.Plan, who Person, r adapters.Reaction, vote adapters.Vote) (decision, string) {
+	if r.Removed || vote != adapters.Approve || !e.once(p.ID+"/"+who.Platform+":"+who.ID+"/blocked") {
+		return ignored, ""
+	}
+	return ignored, fmt.Sprintf("Plan %s cannot be approved: it would fail.\n%s\nNothing changed. Fix what fails, then ask again: @eos %s",
+		p.ID, strings.Join(p.Plan.Failures(), "\n"), typedRequest(p.Text))
 }
 
 // alreadyRan answers an approval of a plan whose run exists: what became of it.

@@ -43,16 +43,20 @@ func TestPreviewDependencyLinesGolden(t *testing.T) {
 		{Service: "nextcloud", Destroy: true, Reason: "it requires authentik for --sso"},
 		{Service: "authentik", Destroy: true},
 	}}
-	p.Plan.Layers = []executor.LayerPlan{
-		{Layer: executor.Salt, Status: executor.PlanNotConfigured},
+	p.Plan.Layers = []executor.LayerPlan{ // a destroy's run order (executor.RunOrder)
+		{Layer: executor.Nomad, Status: executor.PlanNothing},
 		{Layer: executor.Terraform, Status: executor.PlanChanges, Summary: "+0 ~0 −3: portal eoslab_server.main, …",
 			Changes: []executor.Change{
 				{Unit: "portal", Action: executor.Delete, Address: "eoslab_server.main"},
 				{Unit: "nextcloud", Action: executor.Delete, Address: "eoslab_server.main"},
 				{Unit: "authentik", Action: executor.Delete, Address: "eoslab_server.main"},
 			}},
-		{Layer: executor.Nomad, Status: executor.PlanNothing},
+		{Layer: executor.Salt, Status: executor.PlanNoChanges, Summary: "kept",
+			Kept: "kept on eos-minion: /srv/authentik/.eos-volume, /srv/nextcloud/.eos-volume, /srv/nextcloud/nextcloud.conf, … — Salt does not undo host configuration; remove them by hand when no longer needed"},
 	}
 	p.State = store.PlanPending
 	golden(t, "preview_destroy_dependents", previewDoc(p, judgedByRule(p, ep), ""))
+	tr := progressLayers(p.Plan)
+	tr[1].icon, tr[1].done, tr[1].total, tr[1].current = iconRunning, 1, 3, "portal eoslab_server.main"
+	golden(t, "progress_destroy", progressDoc(p.ID, []string{"bob"}, tr))
 }

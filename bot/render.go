@@ -26,13 +26,17 @@ func previewDoc(p *store.Plan, j judgement, vaultRow string) adapters.Doc {
 		rows = append(rows, []string{"Vault", vaultRow})
 	}
 	blocks := []adapters.Block{adapters.Heading{Text: head}}
+	blocks = append(blocks, failureBlocks(p.Plan)...)
 	blocks = append(blocks, riskBlocks(p.Plan, p.ID)...)
 	blocks = append(blocks, adapters.Table{Header: []string{"layer", "what changes"}, Rows: rows})
 	blocks = append(blocks, dependencyBlocks(p.Plan)...)
 	var next []string
-	if p.State == store.PlanPreview {
+	switch p.State {
+	case store.PlanPreview:
 		next = append(next, "Preview only: nothing will run. To apply it, ask without \"plan\": @eos "+spec.Verb+" "+spec.Target)
-	} else {
+	case store.PlanBlocked:
+		next = append(next, blockedNote(p))
+	default:
 		if !p.Plan.HasChanges() {
 			next = append(next, "Nothing to change: everything already matches. Approving records it as the declared state.")
 		}
@@ -46,6 +50,38 @@ func previewDoc(p *store.Plan, j judgement, vaultRow string) adapters.Doc {
 	return doc
 }
 
+// failureBlocks lead the preview of a plan a layer says would fail: ⛔ and one line per
+// reason, as the layer gives it (the Salt state and its comment, the Nomad group and the
+// scheduler's reason). None when every layer expects to succeed.
+func failureBlocks(p executor.Plan) []adapters.Block {
+	failures := p.Failures()
+	if len(failures) == 0 {
+		return nil
+	}
+	lead := "⛔ This plan would fail, so it cannot be approved:"
+	if len(failures) == 1 {
+		return []adapters.Block{adapters.Text{Text: lead + " " + failures[0]}}
+	}
+	return []adapters.Block{adapters.Text{Text: lead}, adapters.List{Items: failures}}
+}
+
+// blockedNote closes the preview of a blocked plan (store.PlanBlocked): no approval is
+// offered, and what to do instead.
+func blockedNote(p *store.Plan) string {
+	return fmt.Sprintf("No approval possible: nothing will run. Fix what would fail (the blueprint, its values or the systems it needs), then ask again: @eos %s · details: @eos plan %s full",
+		typedRequest(p.Text), p.ID)
+}
+
+// typedRequest is the request as typed, without the mention it may start with ("@eos create
+// grafana" → "create grafana"), to repeat it after "@eos".
+func typedRequest(text string) string {
+	text = strings.TrimSpace(text)
+	if first, rest, ok := strings.Cut(text, " "); ok && strings.HasPrefix(first, "@") {
+		return strings.TrimSpace(rest)
+	}
+	return text
+}
+
 // layerSummary is the preview's row for one layer.
 func layerSummary(lp executor.LayerPlan) string {
 	switch lp.Status {
@@ -54,6 +90,9 @@ func layerSummary(lp executor.LayerPlan) string {
 	case executor.PlanNothing:
 		return "nothing to do"
 	case executor.PlanNoChanges:
+		if lp.Kept != "" {
+			return lp.Kept // a destroy that leaves something in place says what
+		}
 		return "no changes"
 	}
 	if lp.Summary != "" {
@@ -70,6 +109,9 @@ func skipped(lp executor.LayerPlan) string {
 		return "not configured"
 	case executor.PlanNothing:
 		return "nothing to do"
+	}
+	if lp.Kept != "" {
+		return "kept"
 	}
 	return "no changes"
 }

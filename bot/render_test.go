@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,6 +71,27 @@ func TestPreviewGolden(t *testing.T) {
 	p.State = store.PlanPreview
 	golden(t, "preview_only", previewDoc(p, judgedByRule(p, ep), ""))
 	golden(t, "plan_full", fullPlanDoc(p))
+}
+
+// A plan a layer says would fail leads with ⛔ and one line per reason, and closes without
+// approval lines: its status says what to do instead.
+func TestBlockedPreviewGolden(t *testing.T) {
+	p := samplePlan()
+	p.State = store.PlanBlocked
+	p.Plan.Layers[0] = executor.LayerPlan{Layer: executor.Salt, Status: executor.PlanChanges,
+		Summary:  "eos-minion: 1 state would change (file.managed /srv/gitea/app.ini), 1 would fail (lvm.lv_present data-gitea)",
+		Failures: []string{"eos-minion: lvm.lv_present data-gitea: Volume group vg0 not found"}}
+	p.Plan.Layers[2] = executor.LayerPlan{Layer: executor.Nomad, Status: executor.PlanChanges, Summary: "job gitea--production: new, group app ×1",
+		Failures: []string{"job gitea--production: cannot place group app (1 allocation): no node has the docker driver"}}
+	golden(t, "preview_blocked", previewDoc(p, judgedByRule(p, EnvPolicy{Approvers: []string{"bob"}, Approvals: 1}), ""))
+	if full := fullPlanDoc(p).Plain(); !strings.Contains(full, "⛔ This plan would fail, so it cannot be approved:\n• Salt: eos-minion: lvm.lv_present data-gitea") {
+		t.Errorf("plan ID full does not lead with the failures:\n%s", full)
+	}
+	p.Plan.Layers[2].Failures = nil
+	doc := previewDoc(p, judgedByRule(p, EnvPolicy{Approvers: []string{"bob"}, Approvals: 1}), "")
+	if got := doc.Plain(); !strings.Contains(got, "⛔ This plan would fail, so it cannot be approved: Salt: eos-minion: lvm.lv_present data-gitea: Volume group vg0 not found\n") {
+		t.Errorf("one reason is not said on the ⛔ line:\n%s", got)
+	}
 }
 
 func TestProgressGolden(t *testing.T) {

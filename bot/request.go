@@ -82,6 +82,9 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 		e.fail(ctx, c, "planning", err)
 		return ""
 	}
+	if state == store.PlanPending && len(plan.Failures()) > 0 {
+		state = store.PlanBlocked // a layer says it would fail: shown with why, never approved
+	}
 	now := e.now()
 	p := &store.Plan{
 		ID: planID(plan.Hash, c.m.Post, now), State: state, Text: c.m.Text,

@@ -233,15 +233,21 @@ type tracker struct {
 }
 
 func newTracker(e *Engine, a adapters.Adapter, run *store.Run, plan executor.Plan) *tracker {
-	t := &tracker{e: e, a: a, run: run, done: make(chan struct{})}
+	return &tracker{e: e, a: a, run: run, done: make(chan struct{}), layers: progressLayers(plan)}
+}
+
+// progressLayers are the progress post's layers before the run starts, in the plan's (the
+// run's) order: waiting, or skipped with the word for why.
+func progressLayers(plan executor.Plan) []layerState {
+	var out []layerState
 	for _, lp := range plan.Layers {
 		ls := layerState{name: lp.Layer, icon: iconWaiting}
 		if lp.Status != executor.PlanChanges {
 			ls.icon, ls.text = iconSkipped, skipped(lp)
 		}
-		t.layers = append(t.layers, ls)
+		out = append(out, ls)
 	}
-	return t
+	return out
 }
 
 func (t *tracker) doc() adapters.Doc {

@@ -48,6 +48,8 @@ func (e *Engine) why(ctx context.Context, c conv, in *intents.Intent) {
 	switch {
 	case p.State == store.PlanPending && e.now().After(p.Expires):
 		lines = append(lines, fmt.Sprintf("It expired at %s: ask again for a fresh plan.", p.Expires.UTC().Format("15:04 UTC")))
+	case p.State == store.PlanBlocked:
+		lines = append(lines, "It cannot be approved: it would fail.\n"+strings.Join(p.Plan.Failures(), "\n"))
 	case p.State == store.PlanPending:
 		n := j.verdict.needed()
 		lines = append(lines, fmt.Sprintf("Still needed: %d more approval%s before %s.", n, plural(n), p.Expires.UTC().Format("15:04 UTC")))

@@ -8,7 +8,7 @@ import (
 )
 
 // TestShippedLocalSaltStatesOnlyWriteUnderTheDataDir: the default (local) Salt variant of every
-// shipped blueprint manages files under the minion's eos_data_dir and nothing else, and a minion
+// shipped blueprint, and of the scaffold `eos catalog new` writes, manages files under the minion's eos_data_dir and nothing else, and a minion
 // without that setting gets one failing state instead of any change.
 func TestShippedLocalSaltStatesOnlyWriteUnderTheDataDir(t *testing.T) {
 	c := loadEmbedded(t)
@@ -27,6 +27,19 @@ func TestShippedLocalSaltStatesOnlyWriteUnderTheDataDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	rendered["resize-lvm"] = r
+	// `eos catalog new`'s scaffold too: a blueprint made with it must not install packages as
+	// root when its local plan is approved.
+	path, err := Scaffold(t.TempDir(), "team-wiki")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scaffolded, err := LoadDir(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rendered["team-wiki"], err = service(t, scaffolded, "team-wiki").Render(Request{Env: "test"}); err != nil {
+		t.Fatal(err)
+	}
 	for name, r := range rendered {
 		t.Run(name, func(t *testing.T) {
 			if r.Salt.Variant != DefaultVariant || !strings.HasSuffix(r.Salt.State, "/local.sls") {

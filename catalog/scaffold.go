@@ -24,8 +24,10 @@ const maxScaffoldName = 40
 
 // Scaffold writes a new service blueprint called name into dir/name and returns that path
 // (`eos catalog new`). The folder passes Check and deploys with the local variant: a manifest
-// with a description and three flags, a Salt state, Terraform modules for eoslab (local) and for
-// Hetzner Cloud with Cloudflare (production), and a Nomad job. It refuses a name that is not
+// with a description and three flags, Salt states for local (files under the minion's data
+// directory only, like the shipped blueprints: approving a local plan installs nothing as root)
+// and for production (the data volume and packages), Terraform modules for eoslab (local) and
+// for Hetzner Cloud with Cloudflare (production), and a Nomad job. It refuses a name that is not
 // lowercase words joined by hyphens, that a shipped service has, or whose folder exists.
 func Scaffold(dir, name string) (string, error) {
 	if !wordName.MatchString(name) || len(name) > maxScaffoldName {

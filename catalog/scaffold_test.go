@@ -38,9 +38,18 @@ func TestScaffoldChecksAndDeploys(t *testing.T) {
 	if r.Nomad == nil || !strings.Contains(r.Nomad.Template, `job "team-wiki"`) {
 		t.Error("the Nomad job is not named after the service")
 	}
-	states := renderSLS(t, r.Salt.Text, r.Salt.Pillar)
+	// The local variant only writes files under the minion's data directory (checked in
+	// full by TestShippedLocalSaltStatesOnlyWriteUnderTheDataDir); production makes the volume.
+	if !strings.HasSuffix(r.Salt.State, "/local.sls") {
+		t.Errorf("the local Salt state is %s, want salt/local.sls: a local plan must not install packages as root", r.Salt.State)
+	}
+	prod, err := b.Render(Request{Env: "production", Variant: "production"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	states := renderSLS(t, prod.Salt.Text, prod.Salt.Pillar)
 	if lv := states["team-wiki-data-volume"]["lvm.lv_present"]; stateArg(lv, "name") != "data-team-wiki" {
-		t.Errorf("lvm.lv_present = %v, want data-team-wiki", lv)
+		t.Errorf("production lvm.lv_present = %v, want data-team-wiki", lv)
 	}
 
 	module := writeModule(t, r.Terraform)

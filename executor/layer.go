@@ -93,6 +93,16 @@ type LayerPlan struct {
 	// State is layer-private data Apply needs (saved plan files, job modify index). It is
 	// stored with the plan but not hashed.
 	State json.RawMessage `json:"state,omitempty"`
+	// Kept says what a destroy leaves in place, named, and why ("kept on eos-minion:
+	// /srv/grafana/grafana.ini — Salt does not undo host configuration; …"); the preview shows
+	// it in the layer's row instead of "no changes". Empty otherwise.
+	Kept string `json:"kept,omitempty"`
+	// Failures are what the layer already knows its apply would fail on, one specific reason
+	// each: a Salt state that fails in test mode ("eos-minion: pkg.installed xfsprogs: No
+	// package xfsprogs available"), a Nomad group the scheduler cannot place ("job
+	// gitea-local: cannot place group app (1 allocation): no node has the docker driver"). A
+	// plan with any cannot be approved. Empty when the layer expects its apply to succeed.
+	Failures []string `json:"failures,omitempty"`
 }
 
 // Counts returns how many changes create, update (in place or by replacement) and delete.

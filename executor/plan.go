@@ -63,3 +63,16 @@ func (p Plan) HasChanges() bool {
 	}
 	return false
 }
+
+// Failures are the reasons, layer by layer in run order, that applying the plan would fail
+// ("Salt: eos-minion: pkg.installed xfsprogs: …"); none when every layer expects to succeed.
+// A plan with failures cannot be approved.
+func (p Plan) Failures() []string {
+	var out []string
+	for _, l := range p.Layers {
+		for _, f := range l.Failures {
+			out = append(out, l.Layer.Title()+": "+f)
+		}
+	}
+	return out
+}

@@ -47,7 +47,8 @@ type RunnerConfig struct {
 	Now func() time.Time
 }
 
-// Runner plans and applies specs layer by layer in the fixed order Salt → Terraform → Nomad.
+// Runner plans and applies specs layer by layer in the fixed order Salt → Terraform → Nomad,
+// reversed for a destroy (RunOrder).
 type Runner struct {
 	secrets Secrets
 	layers  map[LayerName]Layer
@@ -86,12 +87,13 @@ func (r *Runner) LayerTimeout() time.Duration { return r.timeout }
 // Configured reports whether layer name has a connection.
 func (r *Runner) Configured(name LayerName) bool { _, ok := r.layers[name]; return ok }
 
-// Plan plans every layer in order. A layer the spec does not use is PlanNothing; a layer the
+// Plan plans every layer in run order (RunOrder): the plan's layers are in the order Apply
+// runs them, and previews and progress posts show them so. A layer the spec does not use is PlanNothing; a layer the
 // spec uses but Eos has no connection to is PlanNotConfigured. An error from any layer's Plan
 // fails the whole plan: nobody is asked to approve half a picture.
 func (r *Runner) Plan(ctx context.Context, spec Spec) (Plan, error) {
 	plan := Plan{Spec: spec}
-	for _, name := range Layers {
+	for _, name := range RunOrder(spec) {
 		lp, err := r.planLayer(ctx, name, spec)
 		if err != nil {
 			return Plan{}, &LayerError{Layer: name, Err: err}
@@ -260,6 +262,10 @@ func skipped(lp LayerPlan) LayerResult {
 		summary = "not configured"
 	case PlanNothing:
 		summary = "nothing to do"
+	case PlanNoChanges:
+		if lp.Kept != "" {
+			summary = "kept" // a destroy leaves it in place, as the preview said
+		}
 	}
 	return LayerResult{Layer: lp.Layer, Status: ResultSkipped, Summary: summary}
 }

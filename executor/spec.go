@@ -23,6 +23,31 @@ const (
 // Layers is the fixed run order: host configuration, then cloud resources, then workloads.
 var Layers = []LayerName{Salt, Terraform, Nomad}
 
+// destroyOrder is the run order of a destroy, Layers reversed: workloads stop before the
+// hosts and volumes they run on go, and host configuration is the last to be touched.
+var destroyOrder = []LayerName{Nomad, Terraform, Salt}
+
+// RunOrder is the order spec's layers are planned, shown and applied in: Layers, or for a
+// destroy (a spec whose every unit is destroyed) the reverse, Nomad → Terraform → Salt. A
+// rollback undoes the applied layers in the reverse of this order, so undoing a destroy
+// brings hosts back before the workloads that run on them.
+func RunOrder(spec Spec) []LayerName {
+	if spec.Destroys() {
+		return destroyOrder
+	}
+	return Layers
+}
+
+// Destroys reports whether spec removes every unit it has (and has some).
+func (s Spec) Destroys() bool {
+	for _, u := range s.Units {
+		if !u.Destroy {
+			return false
+		}
+	}
+	return len(s.Units) > 0
+}
+
 // Title is the layer's display name ("Terraform").
 func (l LayerName) Title() string {
 	switch l {

@@ -18,6 +18,11 @@ const (
 	PlanExpired   PlanState = "expired"   // nobody approved it in time
 	PlanCancelled PlanState = "cancelled" // `cancel` ended it
 	PlanPreview   PlanState = "preview"   // `plan ...`: shown, never to be applied
+	// PlanBlocked is a plan a layer already says would fail (a Salt state failing in test
+	// mode, a Nomad group that cannot be placed): shown with the reasons, never to be
+	// approved. Like every state but pending it is final: no reaction, expiry or cancel
+	// changes it.
+	PlanBlocked PlanState = "blocked"
 	// PlanSuperseded means the world changed between approval and apply: a fresh plan
 	// differed, so a new plan was posted for approval instead.
 	PlanSuperseded PlanState = "superseded"

@@ -77,6 +77,33 @@ func TestThePlanPageShowsEveryChange(t *testing.T) {
 	}
 }
 
+// A plan a layer says would fail shows why on its page, one line per reason, is not listed
+// among the pending plans, and offers nothing to approve.
+func TestABlockedPlanShowsWhyItCannotBeApproved(t *testing.T) {
+	f := newFixture(t)
+	f.addPlan("7f3a9c21", "infra", store.PlanBlocked)
+	reason := "eos-minion: pkg.installed xfsprogs: No package xfsprogs available"
+	if _, err := f.st.UpdatePlan("7f3a9c21", func(p *store.Plan) error {
+		p.Plan.Layers[0].Failures = []string{reason}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	c := f.signedIn()
+	_, body := f.get(c, "/plans/7f3a9c21")
+	for _, want := range []string{"⛔ This plan would fail, so it cannot be approved:", "<li>Salt: " + reason + "</li>", `id="plan-state">blocked<`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the blocked plan's page lacks %q:\n%s", want, body)
+		}
+	}
+	if strings.Contains(body, "this page cannot") {
+		t.Error("the blocked plan's page speaks of approving it")
+	}
+	if _, overview := f.get(c, "/"); strings.Contains(overview, "7f3a9c21") {
+		t.Errorf("the overview lists the blocked plan as pending:\n%s", overview)
+	}
+}
+
 func TestTheRunPageShowsEachLayer(t *testing.T) {
 	f := newFixture(t)
 	p := f.addPlan("7f3a9c21", "infra", store.PlanApproved)

@@ -18,12 +18,18 @@ service "__NAME__" {
   }
 
   salt {
-    state = "salt/__NAME__.sls"
+    # The local variant manages only files under the minion's data directory; production
+    # creates and mounts the data volume and installs what the host needs.
+    state = "salt/local.sls"
+    variant "production" {
+      state = "salt/__NAME__.sls"
+    }
     pillar = {
       lv_name     = "data-${service.name}"
       lv_size     = flag.storage
       fs_type     = "xfs"
       mount_point = "/srv/${service.name}"
+      domain      = flag.domain
     }
   }
 

@@ -3,6 +3,7 @@ package nomad
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -45,6 +46,9 @@ func TestDockerJobCannotBePlaced(t *testing.T) {
 	}
 	if len(p.Changes) != 1 || !strings.HasSuffix(p.Changes[0].Detail, " — "+why) {
 		t.Errorf("changes = %+v, want the failure in the group's detail", p.Changes)
+	}
+	if want := []string{"job " + e.id(svc) + ": " + why}; !reflect.DeepEqual(p.Failures, want) {
+		t.Errorf("failures = %q, want %q: a plan that cannot be placed cannot be approved", p.Failures, want)
 	}
 	start := time.Now()
 	res, err := e.layer.Apply(testCtx(t), s, p, nil)
@@ -162,5 +166,27 @@ func TestRefusedJobErrorIsOneLine(t *testing.T) {
 	_, err := e.layer.Plan(testCtx(t), e.spec("neg", map[string]any{"instances": -1}))
 	if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "Nomad refused it (500): Task group app validation failed: ") {
 		t.Errorf("Plan = %q, want a one-line refusal naming the group", err)
+	}
+}
+
+// A group whose constraint no node satisfies is a failure of the plan, in the scheduler's
+// words, on the real agent: the plan cannot be approved, and planning registered nothing.
+func TestUnsatisfiableConstraintIsAPlanFailure(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	const svc = "gpuonly"
+	s := e.spec(svc, nil)
+	s.Units[0].Nomad.Template = strings.Replace(testTemplate, `  group "app" {`, `  group "app" {
+    constraint {
+      attribute = "${meta.eos_role}"
+      value     = "gpu"
+    }`, 1)
+	p := e.plan(t, s)
+	want := []string{"job " + e.id(svc) + ": cannot place group app (1 allocation): 1 node excluded by constraint ${meta.eos_role} = gpu"}
+	if !reflect.DeepEqual(p.Failures, want) {
+		t.Errorf("failures = %q, want %q", p.Failures, want)
+	}
+	if j, _, err := e.api.Jobs().Info(e.id(svc), nil); err == nil && j != nil {
+		t.Errorf("planning registered job %s", e.id(svc))
 	}
 }

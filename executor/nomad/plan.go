@@ -39,6 +39,10 @@ type unitPlan struct {
 	JobSHA256 string `json:"job_sha256,omitempty"`
 	// Total is how many allocations the job should run when healthy, for progress.
 	Total int `json:"total,omitempty"`
+	// failures are the scheduler's reasons it cannot place the job's groups ("job
+	// gitea-local: cannot place group app (1 allocation): no node has the docker driver"):
+	// the plan's Failures, not part of its saved state.
+	failures []string
 }
 
 // Plan has Nomad plan each unit's job (a dry run of the scheduler with a diff against the
@@ -63,6 +67,9 @@ func (l *Layer) Plan(ctx context.Context, spec executor.Spec) (executor.LayerPla
 			return executor.LayerPlan{Layer: executor.Nomad}, err
 		}
 		st.Units = append(st.Units, up)
+		if !spec.Adopt { // an adopt registers nothing, so nothing needs placing
+			lp.Failures = append(lp.Failures, up.failures...)
+		}
 		for _, p := range plans {
 			lp.Changes = append(lp.Changes, p.change)
 		}
@@ -131,6 +138,9 @@ func (l *Layer) planUnit(ctx context.Context, env string, u executor.Unit) (unit
 	}
 	markDataLoss(plans, u.Nomad.HoldsData) // risk.go
 	failures := l.placementFailures(ctx, dj.job, resp.FailedTGAllocs)
+	for _, f := range failures {
+		up.failures = append(up.failures, "job "+dj.id+": "+f)
+	}
 	for i := range plans {
 		for _, f := range failures {
 			if strings.HasPrefix(f, "cannot place group "+groupOf(plans[i].change.Address)+" ") {

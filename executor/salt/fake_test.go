@@ -39,6 +39,9 @@ type fakeSaltAPI struct {
 	files map[string]string
 	run   func(minion, sls string, pillar map[string]any, test bool) any
 	calls []applyCall
+	// low, when set, is a minion's answer to state.show_low_sls of sls; without it every
+	// minion answers with a render error.
+	low func(minion, sls string) any
 	// pings are the test.ping targets, "glob *" or "list node1,node2".
 	pings []string
 	jobs  map[string]*fakeJob
@@ -167,6 +170,19 @@ func (f *fakeSaltAPI) lowstate(w http.ResponseWriter, r *http.Request) {
 				}
 			}
 			f.pings = append(f.pings, tgtType+" "+tgt)
+			out = append(out, answers)
+		case c["client"] == "local" && c["fun"] == "state.show_low_sls":
+			tgt, _ := c["tgt"].(string)
+			tgtType, _ := c["tgt_type"].(string)
+			args, _ := c["arg"].([]any)
+			sls, _ := args[0].(string)
+			answers := map[string]any{}
+			for _, m := range f.match(tgt, tgtType) {
+				answers[m] = []string{"Rendering SLS '" + sls + "' failed: the fake compiles nothing"}
+				if f.low != nil {
+					answers[m] = f.low(m, sls)
+				}
+			}
 			out = append(out, answers)
 		case c["client"] == "wheel" && c["fun"] == "key.list_all":
 			out = append(out, map[string]any{"tag": "salt/wheel/2", "data": map[string]any{

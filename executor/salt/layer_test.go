@@ -175,6 +175,9 @@ func TestPlanShowsStatesThatWouldFail(t *testing.T) {
 	if len(p.Changes) != 2 || p.Changes[0].Detail != "would fail: Volume group vg0 has 20G free, 150G requested" || p.Changes[0].Action != executor.NoOp {
 		t.Errorf("changes %+v, want the failure first", p.Changes)
 	}
+	if want := []string{"node1: lvm.lv_present data-nextcloud: Volume group vg0 has 20G free, 150G requested"}; !reflect.DeepEqual(p.Failures, want) {
+		t.Errorf("failures %q, want %q: a state that fails in test mode makes the plan one that cannot be approved", p.Failures, want)
+	}
 	// The glob is resolved by test.ping, and the dry run targets the minions that answered.
 	if c := f.applyCalls()[0]; c.Tgt != "node1" || c.TgtType != "list" || !reflect.DeepEqual(f.pings, []string{"glob *"}) {
 		t.Errorf("pinged %q and targeted %s %q, want the default glob * resolved to the list node1", f.pings, c.TgtType, c.Tgt)
@@ -426,6 +429,8 @@ func TestRollback(t *testing.T) {
 	}
 }
 
+// A destroy runs no Salt state and says, by name, what the unit's states leave on each
+// minion; when the states cannot be compiled it still plans, saying why nothing is named.
 func TestDestroyKeepsStates(t *testing.T) {
 	f := newFakeSaltAPI(t, "node1")
 	f.run = func(string, string, map[string]any, bool) any { t.Error("a destroy ran states"); return nil }
@@ -433,8 +438,22 @@ func TestDestroyKeepsStates(t *testing.T) {
 	spec := lvmSpec()
 	spec.Units[0].Destroy = true
 	p, err := l.Plan(context.Background(), spec)
-	if err != nil || p.Status != executor.PlanNoChanges || p.Summary != keptNote {
-		t.Fatalf("Plan of a destroy = %+v, %v", p, err)
+	want := keptNote + " (lvm's states could not be listed: minion node1 did not compile the state)"
+	if err != nil || p.Status != executor.PlanNoChanges || p.Summary != want || p.Kept != want {
+		t.Fatalf("Plan of a destroy = %+v, %v; want %q", p, err, want)
+	}
+	// What the states manage is named, per minion, from their compiled form.
+	f.low = func(minion, sls string) any {
+		return []map[string]any{
+			{"state": "file", "__id__": "lvm-marker", "name": "/srv/nextcloud/.eos-volume", "fun": "managed"},
+			{"state": "lvm", "__id__": "data-nextcloud", "name": "data-nextcloud", "fun": "lv_present"},
+			{"state": "test", "__id__": "guard", "name": "guard", "fun": "nop"},
+		}
+	}
+	p, err = l.Plan(context.Background(), spec)
+	want = "kept on node1: /srv/nextcloud/.eos-volume, lvm.lv_present data-nextcloud — Salt does not undo host configuration; remove them by hand when no longer needed"
+	if err != nil || p.Status != executor.PlanNoChanges || p.Kept != want || p.Digest != "salt: kept\n" {
+		t.Errorf("Plan of a destroy = %+v, %v; want kept %q", p, err, want)
 	}
 	if p, err := l.Plan(context.Background(), executor.Spec{Env: "production", Units: []executor.Unit{{Service: "x"}}}); err != nil || p.Status != executor.PlanNothing {
 		t.Fatalf("Plan without a Salt part = %+v, %v", p, err)

@@ -78,7 +78,9 @@ func (l *Layer) Plan(ctx context.Context, spec executor.Spec) (executor.LayerPla
 		return p, nil
 	}
 	if len(saltUnits(spec)) == 0 {
-		p.Status, p.Summary, p.Digest = executor.PlanNoChanges, keptNote, "salt: kept\n"
+		p.Status, p.Digest = executor.PlanNoChanges, "salt: kept\n"
+		p.Summary = l.keptSummary(ctx, spec)
+		p.Kept = p.Summary
 		return p, nil
 	}
 	runs, err := l.dryRun(ctx, spec)
@@ -101,6 +103,7 @@ func (l *Layer) Plan(ctx context.Context, spec executor.Spec) (executor.LayerPla
 		for _, m := range r.rets {
 			ps.States += len(m.States)
 			p.Changes = append(p.Changes, changesOf(r.unit, m, low[m.Minion])...)
+			p.Failures = append(p.Failures, failuresOf(m)...)
 			summaries = append(summaries, minionSummary(m))
 		}
 	}
@@ -163,6 +166,34 @@ func changesOf(u executor.Unit, m minionReturn, low lowIndex) []executor.Change 
 		}
 	}
 	return out
+}
+
+// requisiteFailed is how Salt starts the comment of a state it did not try because a state
+// it requires failed.
+const requisiteFailed = "One or more requisite failed"
+
+// failuresOf are the states of a minion's dry run that say the apply would fail, one line
+// each, naming the minion, the state and Salt's reason: "eos-minion: file.managed config
+// (/srv/gitea/app.ini): Source file salt://gitea/app.ini not found in saltenv 'base'". A
+// state that fails only because a state it requires failed is left out when that state is
+// named: its reason is the other's.
+func failuresOf(m minionReturn) []string {
+	var own, requisite []string
+	for _, s := range m.States {
+		if !s.failed() {
+			continue
+		}
+		line := m.Minion + ": " + s.display() + ": " + firstLine(s.Comment)
+		if strings.HasPrefix(s.Comment, requisiteFailed) {
+			requisite = append(requisite, line)
+		} else {
+			own = append(own, line)
+		}
+	}
+	if len(own) > 0 {
+		return own
+	}
+	return requisite
 }
 
 // triggerIndex compiles a unit's state on the minions whose dry run would restart a service,
