@@ -142,3 +142,32 @@ func TestApprovalAndCancelBackToBack(t *testing.T) {
 		}
 	}
 }
+
+// `cancel` without an id, with several plans of yours pending, names them and cancels none:
+// ending the latest could end the wrong one.
+func TestCancelWithoutAnIDListsSeveralPendingPlans(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{})
+	_, first := preview(t, h, "alice", "@eos create grafana")
+	_, second := preview(t, h, "alice", "@eos create jenkins")
+	h.Say("alice", "@eos cancel")
+	a := answerTo(t, h, "@eos cancel", promptly)
+	for _, want := range []string{"You have 2 pending plans; name the one to cancel. Nothing was cancelled.",
+		first + " · create grafana in local", "@eos cancel " + first, second + " · create jenkins in local"} {
+		if !strings.Contains(a.Text, want) {
+			t.Errorf("cancel without an id lacks %q:\n%s", want, a.Text)
+		}
+	}
+	for _, id := range []string{first, second} {
+		if p, _ := h.Store.Plan(id); p.State != store.PlanPending {
+			t.Errorf("plan %s = %s after a cancel without an id, want pending", id, p.State)
+		}
+	}
+	h.Say("alice", "@eos cancel "+second)
+	if a := answerTo(t, h, "@eos cancel "+second, promptly); !strings.Contains(a.Text, "Plan "+second+" cancelled by @alice") {
+		t.Errorf("cancel %s was answered %q", second, a.Text)
+	}
+	after := h.Last()
+	h.Say("bob", "@eos cancel")
+	h.WaitText(after, "You have no pending plan to cancel")
+}

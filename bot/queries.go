@@ -71,8 +71,8 @@ func (e *Engine) history(ctx context.Context, c conv, in *intents.Intent) {
 }
 
 // cancel answers `cancel [ID]`: the requester or an approver ends a pending plan, or stops a
-// running one at the next safe point. Without an id it cancels the caller's latest pending
-// plan.
+// running one at the next safe point. Without an id it cancels the caller's pending plan when
+// there is one, and lists them, cancelling none, when there are several.
 func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 	id := in.Noun
 	if id == "" {
@@ -83,7 +83,20 @@ func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 			e.say(ctx, c.a, c.m.Post, reply("You have no pending plan to cancel. Name one: @eos cancel 7f3a9c21"))
 			return
 		}
-		sort.Slice(mine, func(i, j int) bool { return mine[i].Created.After(mine[j].Created) })
+		if len(mine) > 1 {
+			// Which one is meant is the asker's to say: cancelling the latest could end the
+			// wrong plan.
+			sort.Slice(mine, func(i, j int) bool { return mine[i].Created.Before(mine[j].Created) })
+			items := make([]string, len(mine))
+			for i, p := range mine {
+				spec := p.Plan.Spec
+				items[i] = fmt.Sprintf("%s · %s %s in %s · asked %s · @eos cancel %s", p.ID, spec.Verb, spec.Target, spec.Env,
+					p.Created.UTC().Format("15:04 UTC"), p.ID)
+			}
+			e.say(ctx, c.a, c.m.Post, adapters.NewDoc(adapters.Text{Text: fmt.Sprintf("You have %d pending plans; name the one to cancel. Nothing was cancelled.", len(mine))},
+				adapters.List{Items: items}))
+			return
+		}
 		id = mine[0].ID
 	}
 	// Group membership is asked of the platform before the store transaction, not inside it.
