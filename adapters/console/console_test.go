@@ -179,3 +179,28 @@ func TestTheNameIsTheIdentity(t *testing.T) {
 		}
 	}
 }
+
+// An edit is printed as what changed in the post: a preview whose status line changes shows
+// that line alone, not the whole preview again (three copies of every plan before).
+func TestAnEditPrintsOnlyWhatChanged(t *testing.T) {
+	var out strings.Builder
+	c := New(Config{Out: &out, BotName: "eos"})
+	ctx := context.Background()
+	ref, _ := c.Post(ctx, "local", adapters.NewDoc(adapters.Text{Text: "Plan 1 · create grafana\nlayer | what changes\nReact ✅ to approve"}))
+	if err := c.Edit(ctx, ref, adapters.NewDoc(adapters.Text{Text: "Plan 1 · create grafana\nlayer | what changes\n1 of 2: @bob ✅ · React ✅ to approve"})); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Edit(ctx, ref, adapters.NewDoc(adapters.Text{Text: "Plan 1 · create grafana\nlayer | what changes\n1 of 2: @bob ✅ · React ✅ to approve"})); err != nil {
+		t.Fatal(err)
+	}
+	want := "[1] eos (edited): 1 of 2: @bob ✅ · React ✅ to approve\n[1] eos (edited): (no visible change)\n"
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("edits printed as:\n%s\nwant them to end with:\n%s", out.String(), want)
+	}
+	if n := strings.Count(out.String(), "Plan 1 · create grafana"); n != 1 {
+		t.Errorf("the unchanged heading was printed %d times, want once", n)
+	}
+	if got := c.Posts()[0].Text; !strings.HasPrefix(got, "Plan 1 · create grafana\n") {
+		t.Errorf("the post itself lost its text: %q", got)
+	}
+}

@@ -80,7 +80,9 @@ func (a *Adapter) find(ref adapters.PostRef) (*Post, error) {
 	return a.posts[n-1], nil
 }
 
-// Edit replaces a post's text and prints it again, marked edited.
+// Edit replaces a post's text and prints what changed in it, marked edited: only the lines
+// that are new, so a preview whose status line is edited shows one line, not the whole
+// preview again.
 func (a *Adapter) Edit(_ context.Context, ref adapters.PostRef, doc adapters.Doc) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -88,11 +90,33 @@ func (a *Adapter) Edit(_ context.Context, ref adapters.PostRef, doc adapters.Doc
 	if err != nil {
 		return err
 	}
+	old := p.Text
 	p.Text = doc.Plain()
 	p.Edits++
 	a.notify()
-	a.print(p, " (edited)")
+	a.print(&Post{ID: p.ID, Thread: p.Thread, Author: p.Author, Text: changedLines(old, p.Text)}, " (edited)")
 	return nil
+}
+
+// changedLines are the lines of now that were not in was, in order; "(no visible change)"
+// when there are none.
+func changedLines(was, now string) string {
+	seen := map[string]int{}
+	for _, l := range strings.Split(was, "\n") {
+		seen[l]++
+	}
+	var out []string
+	for _, l := range strings.Split(now, "\n") {
+		if seen[l] > 0 {
+			seen[l]--
+			continue
+		}
+		out = append(out, l)
+	}
+	if len(out) == 0 {
+		return "(no visible change)"
+	}
+	return strings.Join(out, "\n")
 }
 
 // React adds the bot's reaction to a post.
