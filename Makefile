@@ -40,7 +40,7 @@ terraform:
 ## Nomad dev agent running the jobs when scripts/testenv/nomad.sh build has made one, and a Salt
 ## master+minion+salt-api running the local states when scripts/testenv/salt.sh present says so
 run: build
-	EOS_TERRAFORM_MIRROR=$(PROVIDERS) EOSLAB_DELAY=$${EOSLAB_DELAY:-500ms} EOS_LOG_LEVEL=$${EOS_LOG_LEVEL:-warn} scripts/run.sh
+	EOS_TERRAFORM_MIRROR=$(PROVIDERS) EOSLAB_DELAY=$${EOSLAB_DELAY:-500ms} EOS_LOG_LEVEL=$${EOS_LOG_LEVEL:-info} scripts/run.sh
 
 ## test: build, start the test servers (Mattermost, Nomad, Vault, Consul, PostgreSQL), run every
 ## test, stop them

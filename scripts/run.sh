@@ -63,6 +63,9 @@ fi
 # on as ignored to eos), waits for eos, then stops the servers (started in sessions of their
 # own, so Ctrl-C never reaches them).
 trap ':' INT TERM
+# The log goes to a file, named when eos starts, so the console's chat is only the chat.
+mkdir -p .eos
+export EOS_LOG_FILE=${EOS_LOG_FILE:-.eos/eos.log}
 status=0
 ./bin/eos serve "$@" || status=$?
 exit "$status"

@@ -30,7 +30,12 @@ func serveCmd(loadCfg func() (*Config, error)) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			log, err := newLogger(os.Stderr, cfg.LogLevel)
+			logTo, closeLog, err := logWriter(cfg, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			defer closeLog()
+			log, err := newLogger(logTo, cfg.LogLevel)
 			if err != nil {
 				return err
 			}

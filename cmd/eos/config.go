@@ -29,6 +29,9 @@ type Config struct {
 	OpsChannels []string `hcl:"ops_channels,optional"`
 	// LogLevel is debug, info, warn or error (EOS_LOG_LEVEL).
 	LogLevel string `hcl:"log_level,optional"`
+	// LogFile, when set, is where eos serve appends its log instead of standard error
+	// (EOS_LOG_FILE): make run keeps the log out of the console's chat this way.
+	LogFile string `hcl:"log_file,optional"`
 	// LayerTimeout bounds one layer's apply in a run (Salt, Terraform or Nomad), like "30m"
 	// (default); a layer that runs out of time fails, and is rolled back by policy.
 	LayerTimeout string `hcl:"layer_timeout,optional"`

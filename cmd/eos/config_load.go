@@ -37,6 +37,7 @@ func (c *Config) applyEnv(getenv func(string) string) {
 	set(&c.DefaultEnv, "EOS_DEFAULT_ENV")
 	set(&c.BotName, "EOS_BOT_NAME")
 	set(&c.LogLevel, "EOS_LOG_LEVEL")
+	set(&c.LogFile, "EOS_LOG_FILE")
 	set(&c.Listen, "EOS_LISTEN")
 	if getenv("EOS_WEB_URL") != "" {
 		if c.Web == nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -33,6 +34,20 @@ type app struct {
 	secrets *vault.Store
 	// leader is the election among replicas sharing a PostgreSQL store; nil with bbolt.
 	leader *leadership
+}
+
+// logWriter is where eos serve logs: cfg.LogFile (appended, readable by its owner only),
+// named on stderr at start, or stderr itself.
+func logWriter(cfg *Config, stderr io.Writer) (io.Writer, func(), error) {
+	if cfg.LogFile == "" {
+		return stderr, func() {}, nil
+	}
+	f, err := os.OpenFile(cfg.LogFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, nil, fmt.Errorf("log_file: %w", err)
+	}
+	fmt.Fprintf(stderr, "logs: %s\n", cfg.LogFile)
+	return f, func() { f.Close() }, nil
 }
 
 func newLogger(w io.Writer, level string) (*slog.Logger, error) {
