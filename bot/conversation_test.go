@@ -147,6 +147,10 @@ func TestFailureHalfwayIsRolledBack(t *testing.T) {
 	if _, err := h.Store.Declared("local/jenkins"); err == nil {
 		t.Error("a failed run was recorded as declared state")
 	}
+	// why on the failed plan says how its run failed, not only that it was approved.
+	after := h.Last()
+	h.Say("alice", "@eos why "+id)
+	h.WaitText(after, "Run "+id+" failed at ", "Terraform ❌", "eoslab_volume.data")
 }
 
 func TestDriftFindsAnOutOfBandChange(t *testing.T) {

@@ -54,9 +54,30 @@ func (e *Engine) why(ctx context.Context, c conv, in *intents.Intent) {
 		n := j.verdict.needed()
 		lines = append(lines, fmt.Sprintf("Still needed: %d more approval%s before %s.", n, plural(n), p.Expires.UTC().Format("15:04 UTC")))
 	}
+	if run, err := e.st.Run(p.ID); err == nil {
+		lines = append(lines, runOutcome(run))
+	}
 	blocks := []adapters.Block{adapters.Text{Text: strings.Join(lines, "\n")}}
 	if len(items) > 0 {
 		blocks = append(blocks, adapters.Text{Text: "Reactions that did not count:"}, adapters.List{Items: items})
 	}
 	e.say(ctx, c.a, c.m.Post, adapters.NewDoc(blocks...))
+}
+
+// runOutcome says how plan's run went, for `why`: running, or how it ended and, when it did not
+// succeed, how each layer ended ("Run 7f3a9c21 failed at 14:05 UTC: Terraform ❌ eoslab_server.main:
+// … · Nomad ⏸").
+func runOutcome(r *store.Run) string {
+	if r.Finished.IsZero() {
+		return fmt.Sprintf("Run %s is %s since %s.", r.ID, r.State, r.Started.UTC().Format("15:04 UTC"))
+	}
+	s := fmt.Sprintf("Run %s %s at %s", r.ID, r.State, r.Finished.UTC().Format("15:04 UTC"))
+	if r.State == store.RunDone || len(r.Layers) == 0 {
+		return s + "."
+	}
+	parts := make([]string, len(r.Layers))
+	for i, l := range r.Layers {
+		parts[i] = resultLine(l)
+	}
+	return s + ": " + strings.Join(parts, " · ")
 }
