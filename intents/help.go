@@ -202,15 +202,21 @@ func writeFlags(b *strings.Builder, bp *catalog.Blueprint) {
 	}
 	constrained := false
 	for i := range bp.Flags {
-		constrained = constrained || allowedText(&bp.Flags[i]) != ""
+		constrained = constrained || !bp.Flags[i].Secret && allowedText(&bp.Flags[i]) != ""
 	}
 	head := []string{"flag", "type", "default", "description"}
 	if constrained {
 		head = []string{"flag", "type", "default", "allowed", "description"}
 	}
 	rows := [][]string{head}
+	var secrets []string
 	for i := range bp.Flags {
 		f := &bp.Flags[i]
+		if f.Secret {
+			// Not a flag to type: Eos generates it, and a typed value is refused and taken down.
+			secrets = append(secrets, f.Name+" ("+firstLine(f.Description)+")")
+			continue
+		}
 		name := "--" + f.Name
 		if ph := placeholder(f); ph != "" {
 			name += " " + ph
@@ -221,7 +227,12 @@ func writeFlags(b *strings.Builder, bp *catalog.Blueprint) {
 		}
 		rows = append(rows, row)
 	}
-	writeTable(b, "  ", rows)
+	if len(rows) > 1 {
+		writeTable(b, "  ", rows)
+	}
+	if len(secrets) > 0 {
+		b.WriteString("  generated secrets, never typed in chat (Eos makes them and keeps them in Vault): " + strings.Join(secrets, ", ") + "\n")
+	}
 }
 
 // allowedText is what help shows in a flag's allowed column: its range ("1–65535", "10G–4T",
