@@ -171,3 +171,28 @@ func TestCancelWithoutAnIDListsSeveralPendingPlans(t *testing.T) {
 	h.Say("bob", "@eos cancel")
 	h.WaitText(after, "You have no pending plan to cancel")
 }
+
+// Every audit line names its actor: what no person did (a run's start and result, an
+// expiry) is Eos's.
+func TestEveryAuditLineNamesItsActor(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{})
+	p, id := preview(t, h, "alice", "@eos create grafana")
+	h.React("bob", p.ID, "+1")
+	h.WaitText(p.ID, "Run "+id+" · done in")
+	h.Idle()
+	entries, err := h.Store.Audit(func(*store.Entry) bool { return true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]string{}
+	for _, e := range entries {
+		if e.User == "" {
+			t.Errorf("audit line without an actor: %+v", e)
+		}
+		kinds[e.Kind] = e.User
+	}
+	if kinds["request"] != "alice" || kinds["approval"] != "bob" || kinds["result"] != "eos" {
+		t.Errorf("actors by kind = %v; want alice asked, bob approved, eos recorded the result", kinds)
+	}
+}

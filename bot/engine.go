@@ -334,10 +334,14 @@ func (e *Engine) sayAnywhere(ctx context.Context, a adapters.Adapter, post adapt
 	return ref
 }
 
-// entry stamps an audit entry with the time.
+// entry stamps an audit entry with the time, and with Eos as its actor when no person is.
 func (e *Engine) entry(entry store.Entry) store.Entry {
 	if entry.At.IsZero() {
 		entry.At = e.now()
+	}
+	if entry.User == "" {
+		// What no person did, Eos did: an expiry, a run's start and result, a freed lock.
+		entry.User = e.cfg.BotName
 	}
 	return entry
 }
