@@ -238,7 +238,10 @@ func resultLine(l executor.LayerResult) string {
 	return t + " " + iconStopped + " " + string(l.Status) + " " + l.Error
 }
 
+// humanDuration writes how long something took, rounded to the second, the same in the run's
+// post and in history: "9 s", "2m5s".
 func humanDuration(d time.Duration) string {
+	d = d.Round(time.Second)
 	if d < time.Minute {
 		return fmt.Sprintf("%d s", int(d.Seconds()))
 	}
