@@ -64,7 +64,7 @@ func (e *Engine) drift(ctx context.Context, c conv, in *intents.Intent) {
 	}
 	results := e.checkDrift(ctx, todo, scan{}, nil)
 	e.recordDrift(results, e.now())
-	answer := e.say(ctx, c.a, c.m.Post, driftDoc(results, e.now()))
+	answer := e.say(ctx, c.a, c.m.Post, driftDoc(results, e.now(), e.liveSnoozes()))
 	var listed []serviceDrift
 	for _, r := range results {
 		if r.Status != executor.DriftClean {
@@ -209,4 +209,18 @@ func (e *Engine) reconcileService(ctx context.Context, c conv, env, service stri
 	spec := d.Spec
 	spec.Verb = "reconcile"
 	return e.propose(ctx, c, spec, store.PlanPending)
+}
+
+// liveSnoozes are the snoozes recorded, by env/service; whether one still holds is the
+// reader's to check (Snooze.Holds).
+func (e *Engine) liveSnoozes() map[string]store.Snooze {
+	all, err := e.st.Snoozes()
+	if err != nil {
+		e.log.Warn("reading snoozes", "err", err)
+	}
+	out := make(map[string]store.Snooze, len(all))
+	for _, sn := range all {
+		out[sn.Key] = sn
+	}
+	return out
 }

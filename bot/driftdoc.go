@@ -6,14 +6,16 @@ import (
 	"time"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 )
 
 // reasonLines bounds how much of a failed check's reason a digest reply shows.
 const reasonLines = 12
 
-// driftDoc answers `drift`: every service that is not clean, with what changed.
-func driftDoc(results []serviceDrift, at time.Time) adapters.Doc {
+// driftDoc answers `drift`: every service that is not clean, with what changed; a snoozed one
+// (snoozes, by env/service, when its snooze still holds for this drift) is marked 🔕 until when.
+func driftDoc(results []serviceDrift, at time.Time, snoozes map[string]store.Snooze) adapters.Doc {
 	drifted, unknown := 0, 0
 	var items []string
 	for _, r := range results {
@@ -34,7 +36,11 @@ func driftDoc(results []serviceDrift, at time.Time) adapters.Doc {
 				parts = append(parts, fmt.Sprintf("unknown: %s check failed: %s (not counted as clean)", l.Layer.Title(), l.Reason))
 			}
 		}
-		items = append(items, fmt.Sprintf("%s (%s) · %s", r.Service, r.Env, strings.Join(parts, " · ")))
+		item := fmt.Sprintf("%s (%s) · %s", r.Service, r.Env, strings.Join(parts, " · "))
+		if sn, ok := snoozes[r.Env+"/"+r.Service]; ok && sn.Holds(fingerprint(r), at) {
+			item += fmt.Sprintf(" · 🔕 snoozed by @%s until %s", sn.User, day(sn.Until))
+		}
+		items = append(items, item)
 	}
 	when := at.UTC().Format("Mon 02 Jan 15:04 UTC")
 	if drifted == 0 && unknown == 0 {

@@ -131,9 +131,20 @@ func TestDriftGolden(t *testing.T) {
 		{Service: "nextcloud", Env: "production", Status: executor.DriftDrifted, Layers: []executor.LayerDrift{{Layer: executor.Terraform, Status: executor.DriftDrifted,
 			Changes: []executor.Change{{Action: executor.Update, Address: "eoslab_server.proxy", Detail: `size "small" → "large"`}}}}},
 	}
-	golden(t, "drift", driftDoc(results, at))
+	golden(t, "drift", driftDoc(results, at, nil))
 	v := viewWith(results, map[string]string{"production/jenkins": "clean", "staging/grafana": "drifted"})
 	golden(t, "digest", digestDoc(results, v, at, at, false))
 	golden(t, "digest_late", digestDoc(results[:1], v, at, at.Add(-48*time.Hour), true))
-	golden(t, "drift_quiet", driftDoc(results[:1], at))
+	golden(t, "drift_quiet", driftDoc(results[:1], at, nil))
+	// A snoozed service is marked, with who snoozed it and until when; a snooze of other drift
+	// (another fingerprint) marks nothing.
+	snoozed := map[string]store.Snooze{"production/nextcloud": {Key: "production/nextcloud", User: "dave", At: at,
+		Until: at.Add(7 * 24 * time.Hour), Fingerprint: fingerprint(results[2])}}
+	if got := driftDoc(results, at, snoozed).Plain(); !strings.Contains(got, "nextcloud (production) · Terraform: eoslab_server.proxy size \"small\" → \"large\" · 🔕 snoozed by @dave until ") {
+		t.Errorf("the snoozed service is not marked:\n%s", got)
+	}
+	snoozed["production/nextcloud"] = store.Snooze{Key: "production/nextcloud", User: "dave", At: at, Until: at.Add(time.Hour), Fingerprint: "other drift"}
+	if got := driftDoc(results, at, snoozed).Plain(); strings.Contains(got, "🔕 snoozed") {
+		t.Errorf("a snooze of other drift marks this one:\n%s", got)
+	}
 }
