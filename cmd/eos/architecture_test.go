@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// The import rules of ../shared/design/ARCHITECTURE.md: who may import whom inside Eos.
+// The import rules of docs/ARCHITECTURE.md: who may import whom inside Eos.
 var mayImport = map[string][]string{
 	"adapters":         {},
 	"adapters/":        {"adapters"}, // each platform: the neutral model only
