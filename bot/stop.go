@@ -81,8 +81,8 @@ func (e *Engine) halt(ctx context.Context, a adapters.Adapter, where adapters.Po
 	entry := store.Entry{User: by.Name, UserID: by.ID, Platform: a.Name(), PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env}
 	s, inFlight := e.stopOf(p.ID)
 	if !MayReject(rules, who, who.Is(p.Request.Platform, p.Requester.ID)) {
-		if !inFlight && p.State != store.PlanApproved {
-			return false
+		if !inFlight && (p.State != store.PlanApproved || !p.RunStarted.IsZero()) {
+			return false // nothing to stop: the caller answers as for any plan
 		}
 		msg := fmt.Sprintf("@%s can't stop run %s: only @%s or an approver (%s) can. Nothing changed.", by.Name, p.ID, p.Requester.Name, rulesWho(rules))
 		entry.Kind, entry.Text = "refusal", msg
