@@ -196,3 +196,37 @@ func TestEveryAuditLineNamesItsActor(t *testing.T) {
 		t.Errorf("actors by kind = %v; want alice asked, bob approved, eos recorded the result", kinds)
 	}
 }
+
+// A policy tightened between the approval and the run's start is the one the run is judged
+// by: the plan goes back to waiting, nothing is applied, the lock is free.
+func TestAPolicyTightenedBeforeTheRunStartsStopsIt(t *testing.T) {
+	t.Parallel()
+	applying := newGate()
+	salt := &replanGate{slowSalt: slowSalt{apply: map[string]*gate{"grafana": applying}}, replan: newGate(), plans: map[string]int{}}
+	h := eostest.New(t, eostest.Options{Layers: []executor.Layer{salt}, Policy: bobApprovesPolicy()})
+	t.Cleanup(applying.open)
+	t.Cleanup(salt.replan.open)
+	p, id := preview(t, h, "alice", "@eos create grafana")
+	h.React("bob", p.ID, "+1")
+	salt.replan.arrived(t, "the re-plan before applying")
+	two := bobApprovesPolicy()
+	two.Default.Approvers, two.Default.Approvals = []string{"bob", "dave"}, 2
+	two.Envs["local"] = two.Default
+	h.Engine.SetPolicy(context.Background(), two)
+	salt.replan.open()
+	h.WaitText(p.ID, "Plan "+id+" was approved, but under the current policy its approvals do not suffice (1 of 2")
+	h.Idle()
+	select {
+	case <-applying.entered:
+		t.Fatal("Salt applied a plan the policy in force no longer lets run")
+	default:
+	}
+	if pl, _ := h.Store.Plan(id); pl.State != store.PlanPending {
+		t.Errorf("plan = %s, want pending", pl.State)
+	}
+	if locks, _ := h.Store.Locks(); len(locks) != 0 {
+		t.Errorf("locks left: %+v", locks)
+	}
+	h.React("dave", p.ID, "+1")
+	h.WaitText(p.ID, "Run "+id+" · ")
+}
