@@ -150,3 +150,30 @@ func TestApprovedPlanIsJudgedByTheCurrentPolicyAfterRestart(t *testing.T) {
 		t.Errorf("plan = %s, want pending", p.State)
 	}
 }
+
+// A waiting plan's expiry follows the ttl of the policy in force now, from the plan's
+// creation: shortened to 5 minutes, a plan asked 10 minutes ago expires at once.
+func TestAShorterTTLExpiresAWaitingPlan(t *testing.T) {
+	t.Parallel()
+	clock := eostest.NewClock(time.Date(2026, 11, 23, 14, 0, 0, 0, time.UTC))
+	long := bot.Policy{Default: bot.EnvPolicy{Approvers: []string{"bob"}, Approvals: 1, TTL: time.Hour}, Envs: map[string]bot.EnvPolicy{}}
+	h := eostest.New(t, eostest.Options{Policy: long, Clock: clock})
+	p, id := preview(t, h, "alice", "@eos create grafana")
+	recorded(t, h, id)
+	if !strings.Contains(p.Text, "expires 15:00 UTC") {
+		t.Fatalf("preview under a one-hour ttl:\n%s", p.Text)
+	}
+	clock.Advance(10 * time.Minute)
+	short := long
+	short.Default.TTL = 5 * time.Minute
+	h.Engine.SetPolicy(context.Background(), short)
+	if pl, _ := h.Store.Plan(id); pl.State != store.PlanExpired {
+		t.Fatalf("plan = %s after the ttl shrank below its age, want expired", pl.State)
+	}
+	waitPreview(t, h, p, "expired at 14:05 UTC")
+	h.React("bob", p.ID, "+1")
+	h.Idle()
+	if r, err := h.Store.Run(id); err == nil {
+		t.Fatalf("an expired plan ran: %+v", r)
+	}
+}
