@@ -173,3 +173,70 @@ func TestLoadReadsArgumentConstraints(t *testing.T) {
 		}
 	}
 }
+
+// Check refuses every string, path and list argument or flag without a pattern, whatever its
+// type, and never a secret flag (never typed) or an enum; a pattern the example values do not
+// match is no problem, since Check builds a value from it.
+func TestCheckRefusesUnboundedValues(t *testing.T) {
+	manifest := `operation "sweep" "dir" {
+  description = "values with and without bounds"
+
+  arg "code" {
+    type        = string
+    pattern     = "[0-9]{3}-[A-Z]+"
+    description = "a code the example word does not match"
+  }
+  arg "where" {
+    type        = path
+    description = "anywhere"
+  }
+  flag "items" {
+    type        = list
+    description = "anything"
+  }
+  flag "owner" {
+    type        = string
+    description = "anyone"
+  }
+  flag "token" {
+    type        = string
+    secret      = true
+    description = "generated, never typed"
+  }
+  flag "mode" {
+    type        = enum
+    values      = ["fast", "slow"]
+    description = "bounded by its values"
+  }
+
+  salt {
+    state  = "sweep.sls"
+    pillar = { code = arg.code, where = arg.where, items = flag.items, owner = flag.owner, mode = flag.mode }
+  }
+}
+`
+	dir := t.TempDir()
+	writeBlueprint(t, dir, "sweep", map[string]string{"manifest.hcl": manifest, "sweep.sls": "sweep: {}\n"})
+	diags := Check(t.Context(), []string{filepath.Join(dir, "sweep")}, CheckOptions{Terraform: "unused: no .tf files"})
+	file := filepath.Join(dir, "sweep", "manifest.hcl")
+	const bound = `; bound it with pattern = "..." (an RE2 regexp the whole value must match, like "[a-z0-9][a-z0-9-]*") or make it an enum with values = [...]`
+	want := file + `:9:3: argument "where" is a path with no pattern: any absolute path typed in chat reaches the layers, /etc included` + bound + "\n" +
+		file + `:13:3: flag "items" is a list with no pattern: any item typed in chat reaches the layers, ../../etc included` + bound + "\n" +
+		file + `:17:3: flag "owner" is a string with no pattern: anything typed in chat reaches the layers, ../../etc included` + bound
+	if diags.Error() != want {
+		t.Errorf("got:\n%v\nwant:\n%s", diags, want)
+	}
+}
+
+func TestPatternExample(t *testing.T) {
+	for _, p := range []string{
+		`[A-Za-z0-9+_][A-Za-z0-9+_.-]{0,126}`, `[0-9]{3}-[A-Z]+`, `[a-z0-9-]+(\.[a-z0-9-]+)+`,
+		`(prod|staging)-[a-z]+`, `/srv/[a-z]+`, `\d+x?`, `.+`, `v[0-9]+\.[0-9]+`,
+	} {
+		got, ok := patternExample(p)
+		re, _ := compilePattern(p)
+		if !ok || !re.MatchString(got) {
+			t.Errorf("patternExample(%s) = %q, %v: does not match", p, got, ok)
+		}
+	}
+}
