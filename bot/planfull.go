@@ -47,7 +47,7 @@ func fullPlanDoc(p *store.Plan) adapters.Doc {
 		}
 	}
 	return adapters.NewDoc(
-		adapters.Heading{Text: fmt.Sprintf("Plan %s · %s %s in %s · %s", p.ID, p.Plan.Spec.Verb, p.Plan.Spec.Target, p.Plan.Spec.Env, p.State)},
+		adapters.Heading{Text: fmt.Sprintf("Plan %s · %s · %s", p.ID, requestLine(p.Plan.Spec), p.State)},
 		adapters.Table{Header: []string{"layer", "action", "what", "detail"}, Rows: rows},
 		adapters.Context{Text: "hash " + p.Plan.Hash[:16] + "… · asked by @" + p.Requester.Name},
 	)

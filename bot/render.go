@@ -17,7 +17,7 @@ const maxSummaryChanges = 4
 // previewDoc renders a plan for approval (or, for `plan ...`, for reading only).
 func previewDoc(p *store.Plan, ep EnvPolicy, vaultRow string) adapters.Doc {
 	spec := p.Plan.Spec
-	head := fmt.Sprintf("Plan %s · %s %s in %s · asked by @%s", p.ID, spec.Verb, spec.Target, spec.Env, p.Requester.Name)
+	head := fmt.Sprintf("Plan %s · %s · asked by @%s", p.ID, requestLine(spec), p.Requester.Name)
 	rows := [][]string{}
 	for _, lp := range p.Plan.Layers {
 		rows = append(rows, []string{lp.Layer.Title(), layerSummary(lp)})
@@ -31,7 +31,7 @@ func previewDoc(p *store.Plan, ep EnvPolicy, vaultRow string) adapters.Doc {
 	blocks = append(blocks, dependencyBlocks(p.Plan)...)
 	var next []string
 	if p.State == store.PlanPreview {
-		next = append(next, "Preview only: nothing will run. To apply it, ask without \"plan\": @eos "+spec.Verb+" "+spec.Target)
+		next = append(next, "Preview only: nothing will run. To apply it, ask without \"plan\": @eos "+requestLine(spec))
 	} else {
 		if !p.Plan.HasChanges() {
 			next = append(next, "Nothing to change: everything already matches. Approving records it as the declared state.")

@@ -39,7 +39,7 @@ func golden(t *testing.T, name string, doc adapters.Doc) {
 var at = time.Date(2026, 11, 23, 14, 2, 0, 0, time.UTC)
 
 func samplePlan() *store.Plan {
-	spec := executor.Spec{Verb: "create", Target: "nextcloud", Env: "production", Units: []executor.Unit{
+	spec := executor.Spec{Verb: "create", Target: "nextcloud", Env: "production", Asked: []string{"--sso"}, Units: []executor.Unit{
 		{Service: "authentik", Reason: "because of --sso", Secrets: []string{"secret_key"}},
 		{Service: "nextcloud", Secrets: []string{"admin_password"}},
 	}}

@@ -57,6 +57,12 @@ type Spec struct {
 	// PurgeSecrets deletes the units' secrets after a successful destroy; without it a
 	// destroy keeps them, so a later create reuses them.
 	PurgeSecrets bool `json:"purge_secrets,omitempty"`
+	// Asked is what the request set, each item as the preview's first line repeats it after
+	// the verb and target: an operation's arguments in order, then each flag as given
+	// ("--port 3002", "--sso", "--no-backup"), a secret's value masked. The approver sees every
+	// value the request gives the layers, and the hash covers it. Empty when the request set
+	// none, and in specs stored before it was recorded.
+	Asked []string `json:"asked,omitempty"`
 	// Deployed are the dependencies that were deployed before this request, and what it
 	// changes of them. One it leaves as it is has no Unit: the run neither applies nor records
 	// it, but still locks it, so nothing destroys it while the run relies on it. One it
