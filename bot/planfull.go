@@ -46,11 +46,12 @@ func fullPlanDoc(p *store.Plan) adapters.Doc {
 			rows = append(rows, changeRows(lp.Layer, c)...)
 		}
 	}
-	return adapters.NewDoc(
-		adapters.Heading{Text: fmt.Sprintf("Plan %s · %s · %s", p.ID, requestLine(p.Plan.Spec), p.State)},
+	blocks := []adapters.Block{adapters.Heading{Text: fmt.Sprintf("Plan %s · %s · %s", p.ID, requestLine(p.Plan.Spec), p.State)}}
+	blocks = append(blocks, changesBlocks(p.Plan.Spec)...)
+	return adapters.NewDoc(append(blocks,
 		adapters.Table{Header: []string{"layer", "action", "what", "detail"}, Rows: rows},
 		adapters.Context{Text: "hash " + p.Plan.Hash[:16] + "… · asked by @" + p.Requester.Name},
-	)
+	)...)
 }
 
 // changeRows are c's rows in the full plan: one when its Detail says everything, else one

@@ -26,7 +26,8 @@ func previewDoc(p *store.Plan, ep EnvPolicy, vaultRow string) adapters.Doc {
 		rows = append(rows, []string{"Vault", vaultRow})
 	}
 	blocks := []adapters.Block{adapters.Heading{Text: head}}
-	blocks = append(blocks, riskBlocks(p.Plan, p.ID)...)
+	blocks = append(blocks, riskBlocks(p.Plan, p.ID)...) // what can hurt first,
+	blocks = append(blocks, changesBlocks(spec)...)      // then the values that change (request.go)
 	blocks = append(blocks, adapters.Table{Header: []string{"layer", "what changes"}, Rows: rows})
 	blocks = append(blocks, dependencyBlocks(p.Plan)...)
 	var next []string

@@ -70,6 +70,20 @@ func TestPreviewGolden(t *testing.T) {
 	p.State = store.PlanPreview
 	golden(t, "preview_only", previewDoc(p, ep, ""))
 	golden(t, "plan_full", fullPlanDoc(p))
+
+	// An update says the declared values it changes, old → new, first.
+	up := samplePlan()
+	up.Text = "@eos update grafana --port 3002"
+	up.Plan.Spec = executor.Spec{Verb: "update", Target: "grafana", Env: "staging", Asked: []string{"--port 3002"},
+		Changes: []string{"--port 3001 → 3002 (Nomad)"}, Units: []executor.Unit{{Service: "grafana"}}}
+	up.Plan.Layers = []executor.LayerPlan{
+		{Layer: executor.Salt, Status: executor.PlanNotConfigured},
+		{Layer: executor.Terraform, Status: executor.PlanNoChanges},
+		{Layer: executor.Nomad, Status: executor.PlanChanges, Summary: "~1: job grafana (destructive update of group grafana ×1)",
+			Changes: []executor.Change{{Unit: "grafana", Action: executor.Update, Address: "job grafana", Detail: "task grafana Meta[port] 3001 → 3002"}}},
+	}
+	golden(t, "preview_update", previewDoc(up, ep, ""))
+	golden(t, "plan_full_update", fullPlanDoc(up))
 }
 
 func TestProgressGolden(t *testing.T) {

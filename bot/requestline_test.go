@@ -75,3 +75,39 @@ func TestPreviewHeadlineShowsWhatWasAsked(t *testing.T) {
 		t.Errorf("preview-only answer lacks %q:\n%s", want, p.Text)
 	}
 }
+
+// An update, a rollback and a reconcile say, in the preview's first lines and in `plan ID full`,
+// every declared value they change, old → new, and which layers get it; a reconcile changes
+// none and says none.
+func TestPreviewShowsDeclaredValuesThatChange(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{})
+	p, id := preview(t, h, "alice", "@eos create grafana --port 3001")
+	h.React("bob", p.ID, "+1")
+	h.WaitText(p.ID, "Run "+id+" · done in")
+
+	up, uid := preview(t, h, "alice", "@eos update grafana --port 3002 --domain dash.example.org")
+	// What can hurt comes first (the domain's DNS record is replaced), then the values, then
+	// the table.
+	want := "\n± replaces grafana eoslab_dns_record.main — forced by zone, name\n" +
+		"Declared values: --domain grafana.local.test → dash.example.org (Salt, Terraform, Nomad) · --port 3001 → 3002 (Nomad)\nlayer "
+	if !strings.Contains(up.Text, want) {
+		t.Errorf("update preview lacks, after its heading,%s:\n%s", want, up.Text)
+	}
+	after := h.Last()
+	h.Say("alice", "@eos plan "+uid+" full")
+	if full := h.WaitText(after, "Plan "+uid+" · update grafana"); !strings.Contains(full.Text, "--port 3001 → 3002 (Nomad)") {
+		t.Errorf("plan %s full lacks the value change:\n%s", uid, full.Text)
+	}
+	h.React("bob", up.ID, "+1")
+	h.WaitText(up.ID, "Run "+uid+" · done in")
+
+	rb, _ := preview(t, h, "alice", "@eos rollback grafana")
+	if want := "Declared values: --domain dash.example.org → grafana.local.test (Salt, Terraform, Nomad) · --port 3002 → 3001 (Nomad)"; !strings.Contains(rb.Text, want) {
+		t.Errorf("rollback preview lacks %q:\n%s", want, rb.Text)
+	}
+	rc, _ := preview(t, h, "alice", "@eos reconcile grafana")
+	if strings.Contains(rc.Text, "Declared values") {
+		t.Errorf("a reconcile changes no declared value, yet its preview says:\n%s", rc.Text)
+	}
+}
