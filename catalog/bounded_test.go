@@ -240,3 +240,50 @@ func TestPatternExample(t *testing.T) {
 		}
 	}
 }
+
+// Every text argument and flag of every shipped blueprint refuses every attack, whatever its
+// pattern: a blueprint added later is held to the same list.
+func TestShippedBlueprintsRefuseAttacks(t *testing.T) {
+	c := loadEmbedded(t)
+	bps := c.Services()
+	for _, verb := range c.OperationVerbs() {
+		bps = append(bps, c.Operations(verb)...)
+	}
+	checked := 0
+	for _, b := range bps {
+		base := exampleRequests(c, b)[0].req
+		if _, err := b.Render(base); err != nil {
+			t.Fatalf("%s: its example does not render: %v", b.label(), err)
+		}
+		for i, a := range b.Args {
+			if a.Type != String && a.Type != Path && a.Type != List {
+				continue
+			}
+			for _, at := range attacks {
+				req := base
+				req.Args = append([]Value(nil), base.Args...)
+				req.Args[i] = StringValue(a.Type, at.value)
+				if _, err := b.Render(req); err == nil {
+					t.Errorf("%s: %s %q (%s) was accepted", b.label(), strings.ToUpper(a.Name), at.value, at.name)
+				}
+				checked++
+			}
+		}
+		for _, f := range b.Flags {
+			if f.Secret || f.Type != String && f.Type != Path && f.Type != List && f.Type != Hostname {
+				continue
+			}
+			for _, at := range attacks {
+				req := base
+				req.Flags = map[string]Value{f.Name: StringValue(f.Type, at.value)}
+				if _, err := b.Render(req); err == nil {
+					t.Errorf("%s: --%s %q (%s) was accepted", b.label(), f.Name, at.value, at.name)
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 3*len(attacks) {
+		t.Errorf("checked %d values; the shipped blueprints should have more text flags and arguments", checked)
+	}
+}
