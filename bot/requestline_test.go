@@ -32,7 +32,7 @@ func TestOperationValueOutsideItsPatternChangesNothing(t *testing.T) {
 		h.WaitText(after, tc.want, col, "@eos help lvm lists its arguments, what each accepts, and its flags")
 	}
 	h.Idle()
-	if plans, err := h.Store.Plans(nil); err != nil || len(plans) != 0 {
+	if plans, err := h.Store.Plans(func(*store.Plan) bool { return true }); err != nil || len(plans) != 0 {
 		t.Errorf("plans = %d (%v), want none", len(plans), err)
 	}
 	if locks, err := h.Store.Locks(); err != nil || len(locks) != 0 {
