@@ -16,8 +16,20 @@ import (
 // the typed flags (merged over the declared ones for update), dependencies first. A dependency
 // deployed already is rendered from its declared values plus the flags its requires block sets,
 // and left out of the units when that changes none of them. Destroy compiles to the declared
-// state with every unit marked for removal (see compileDestroy).
+// state with every unit marked for removal (see compileDestroy). The spec records what the
+// request set (Spec.Asked), which the preview's first line repeats.
 func (e *Engine) compile(in *intents.Intent) (executor.Spec, error) {
+	spec, err := e.compileSpec(in)
+	if err != nil {
+		return executor.Spec{}, err
+	}
+	if bp, err := e.blueprint(in); err == nil {
+		spec.Asked = askedOf(bp, in)
+	}
+	return spec, nil
+}
+
+func (e *Engine) compileSpec(in *intents.Intent) (executor.Spec, error) {
 	env := in.Env
 	if env == "" {
 		env = e.cfg.DefaultEnv

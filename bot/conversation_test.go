@@ -51,7 +51,7 @@ func TestCreateApproveRunHistory(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{})
 	p, id := preview(t, h, "alice", "@eos create nextcloud --sso")
-	for _, want := range []string{"create nextcloud in local · asked by @alice", "Terraform | +7 ~0 −0", "Salt      | not configured — skipped",
+	for _, want := range []string{"create nextcloud --sso in local · asked by @alice", "Terraform | +7 ~0 −0", "Salt      | not configured — skipped",
 		"Nomad     | not configured — skipped", "Also brings in authentik (because of --sso)"} {
 		if !strings.Contains(p.Text, want) {
 			t.Errorf("preview lacks %q:\n%s", want, p.Text)
@@ -331,7 +331,7 @@ func TestPlanChangedBeforeApplyAsksAgain(t *testing.T) {
 	h.React("bob", up.ID, "+1")
 	h.WaitText(up.ID, "Plan "+uid+" changed since it was approved", "nothing was applied")
 	fresh := h.WaitPost(up.ID, func(p console.Post) bool {
-		return strings.Contains(p.Text, "update grafana in local") && !strings.Contains(p.Text, uid)
+		return strings.Contains(p.Text, "update grafana --domain grafana.example.org in local") && !strings.Contains(p.Text, uid)
 	})
 	if !strings.Contains(fresh.Text, "Terraform | +0 ~1 −0 ±1") {
 		t.Errorf("the fresh plan should also revert the server's size:\n%s", fresh.Text)
@@ -355,7 +355,7 @@ func TestOperationPreviewIsSaltOnly(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{})
 	p, _ := preview(t, h, "alice", "@eos resize lvm data-nextcloud +50G on node1")
-	for _, want := range []string{"resize lvm in local", "Salt      | not configured — skipped", "Terraform | nothing to do", "Nomad     | nothing to do"} {
+	for _, want := range []string{"resize lvm data-nextcloud +50G on node1 in local", "Salt      | not configured — skipped", "Terraform | nothing to do", "Nomad     | nothing to do"} {
 		if !strings.Contains(p.Text, want) {
 			t.Errorf("operation preview lacks %q:\n%s", want, p.Text)
 		}

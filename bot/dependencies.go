@@ -59,7 +59,11 @@ func (d *deployedDeps) dependency(spec *executor.Spec, u *executor.Unit) bool {
 
 // valueChanges lists the values that differ, by name: "--domain a.example.org → b.example.org",
 // "--frontend-for unset → nextcloud".
-func valueChanges(before, after map[string]string) []string {
+func valueChanges(before, after map[string]string) []string { return noteChanges(before, after, nil) }
+
+// noteChanges is valueChanges with note(name) after each change that has one: "--port 3001 →
+// 3002 (Nomad)".
+func noteChanges(before, after map[string]string, note func(name string) string) []string {
 	names := map[string]bool{}
 	for n := range before {
 		names[n] = true
@@ -80,7 +84,13 @@ func valueChanges(before, after map[string]string) []string {
 		if !hasA {
 			a = "unset"
 		}
-		out = append(out, fmt.Sprintf("--%s %s → %s", n, b, a))
+		line := fmt.Sprintf("--%s %s → %s", n, b, a)
+		if note != nil {
+			if s := note(n); s != "" {
+				line += " (" + s + ")"
+			}
+		}
+		out = append(out, line)
 	}
 	return out
 }

@@ -12,7 +12,7 @@ import (
 // and left alone; and, for a destroy, the dependents removed first.
 func TestPreviewDependencyLinesGolden(t *testing.T) {
 	p := samplePlan()
-	p.Plan.Spec = executor.Spec{Verb: "create", Target: "portal", Env: "production",
+	p.Plan.Spec = executor.Spec{Verb: "create", Target: "portal", Env: "production", Asked: []string{"--sso", "--dashboards", "--ci", "--files"},
 		Units: []executor.Unit{
 			{Service: "authentik", Reason: "because of --sso"},
 			{Service: "grafana", Reason: "because of --dashboards"},
@@ -38,7 +38,7 @@ func TestPreviewDependencyLinesGolden(t *testing.T) {
 	ep := EnvPolicy{Approvals: 1}
 	golden(t, "preview_dependencies", previewDoc(p, judgedByRule(p, ep), ""))
 
-	p.Plan.Spec = executor.Spec{Verb: "destroy", Target: "authentik", Env: "production", Units: []executor.Unit{
+	p.Plan.Spec = executor.Spec{Verb: "destroy", Target: "authentik", Env: "production", Asked: []string{"--with-dependents"}, Units: []executor.Unit{
 		{Service: "portal", Destroy: true, Reason: "it requires nextcloud for --files"},
 		{Service: "nextcloud", Destroy: true, Reason: "it requires authentik for --sso"},
 		{Service: "authentik", Destroy: true},

@@ -124,7 +124,7 @@ func TestDestroyWithDependents(t *testing.T) {
 
 	p, id := preview(t, h, "alice", "@eos destroy authentik --with-dependents")
 	for _, want := range []string{
-		"Plan " + id + " · destroy authentik in local",
+		"Plan " + id + " · destroy authentik --with-dependents in local",
 		"Terraform | +0 ~0 −7",
 		"Also removes nextcloud (it requires authentik for --sso): destroyed first, in the same run.",
 		"Needs 2 approvals", // the destroy policy

@@ -31,7 +31,7 @@ func TestE2EMattermostCreateApproveRun(t *testing.T) {
 	if preview.RootId != req.Id {
 		t.Errorf("preview root = %q, want alice's request %q", preview.RootId, req.Id)
 	}
-	for _, want := range []string{"Plan " + id + " · create nextcloud in local · asked by @alice", "Also brings in authentik (because of --sso)"} {
+	for _, want := range []string{"Plan " + id + " · create nextcloud --sso in local · asked by @alice", "Also brings in authentik (because of --sso)"} {
 		if !strings.Contains(preview.Message, want) {
 			t.Errorf("preview lacks %q:\n%s", want, preview.Message)
 		}

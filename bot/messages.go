@@ -99,12 +99,18 @@ func (e *Engine) parseErrorDoc(err error) adapters.Doc {
 	return adapters.NewDoc(blocks...)
 }
 
-// parseHint is where to look next after a mistake: the help of the service the message names
-// (its flags are the likely mistake), or the list of services.
+// parseHint is where to look next after a mistake: the help of the service or operation the
+// message names (its flags or arguments are the likely mistake), or the list of services.
 func (e *Engine) parseHint(input string) string {
-	for _, word := range strings.Fields(input) {
+	words := strings.Fields(input)
+	for i, word := range words {
 		if _, ok := e.cfg.Catalog.Service(word); ok {
 			return fmt.Sprintf("@eos help %s lists its flags", word)
+		}
+		if i+1 < len(words) {
+			if _, ok := e.cfg.Catalog.Operation(strings.ToLower(word), strings.ToLower(words[i+1])); ok {
+				return fmt.Sprintf("@eos help %s lists its arguments, what each accepts, and its flags", strings.ToLower(words[i+1]))
+			}
 		}
 	}
 	return "Services: " + strings.Join(e.cfg.Catalog.ServiceNames(), ", ") + " · @eos help"

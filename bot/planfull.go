@@ -46,8 +46,9 @@ func fullPlanDoc(p *store.Plan) adapters.Doc {
 			rows = append(rows, changeRows(lp.Layer, c)...)
 		}
 	}
-	blocks := []adapters.Block{adapters.Heading{Text: fmt.Sprintf("Plan %s · %s %s in %s · %s", p.ID, p.Plan.Spec.Verb, p.Plan.Spec.Target, p.Plan.Spec.Env, p.State)}}
+	blocks := []adapters.Block{adapters.Heading{Text: fmt.Sprintf("Plan %s · %s · %s", p.ID, requestLine(p.Plan.Spec), p.State)}}
 	blocks = append(blocks, failureBlocks(p.Plan)...) // render.go
+	blocks = append(blocks, changesBlocks(p.Plan.Spec)...)
 	return adapters.NewDoc(append(blocks,
 		adapters.Table{Header: []string{"layer", "action", "what", "detail"}, Rows: rows},
 		adapters.Context{Text: "hash " + p.Plan.Hash[:16] + "… · asked by @" + p.Requester.Name},

@@ -191,8 +191,8 @@ func (e *Engine) previewGone(ctx context.Context, a adapters.Adapter, p *store.P
 	e.audit(store.Entry{Kind: "cancel", PlanID: p.ID, Hash: p.Plan.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env,
 		Text: "preview gone: nobody could approve it"})
 	spec := p.Plan.Spec
-	e.sayAnywhere(ctx, a, p.Request, reply(fmt.Sprintf("Plan %s (%s %s in %s, asked by @%s) is cancelled: its preview is gone, so nobody could approve it. "+
-		"Nothing changed. Ask again for a fresh plan.", p.ID, spec.Verb, spec.Target, spec.Env, p.Requester.Name)))
+	e.sayAnywhere(ctx, a, p.Request, reply(fmt.Sprintf("Plan %s (%s, asked by @%s) is cancelled: its preview is gone, so nobody could approve it. "+
+		"Nothing changed. Ask again for a fresh plan.", p.ID, requestLine(spec), p.Requester.Name)))
 }
 
 // sweep expires pending plans whose time is up, until ctx ends.

@@ -17,7 +17,7 @@ const maxSummaryChanges = 4
 // previewDoc renders a plan for approval (or, for `plan ...`, for reading only).
 func previewDoc(p *store.Plan, j judgement, vaultRow string) adapters.Doc {
 	spec := p.Plan.Spec
-	head := fmt.Sprintf("Plan %s · %s %s in %s · asked by @%s", p.ID, spec.Verb, spec.Target, spec.Env, p.Requester.Name)
+	head := fmt.Sprintf("Plan %s · %s · asked by @%s", p.ID, requestLine(spec), p.Requester.Name)
 	rows := [][]string{}
 	for _, lp := range p.Plan.Layers {
 		rows = append(rows, []string{lp.Layer.Title(), layerSummary(lp)})
@@ -27,13 +27,14 @@ func previewDoc(p *store.Plan, j judgement, vaultRow string) adapters.Doc {
 	}
 	blocks := []adapters.Block{adapters.Heading{Text: head}}
 	blocks = append(blocks, failureBlocks(p.Plan)...)
-	blocks = append(blocks, riskBlocks(p.Plan, p.ID)...)
+	blocks = append(blocks, riskBlocks(p.Plan, p.ID)...) // what can hurt first,
+	blocks = append(blocks, changesBlocks(spec)...)      // then the values that change (request.go)
 	blocks = append(blocks, adapters.Table{Header: []string{"layer", "what changes"}, Rows: rows})
 	blocks = append(blocks, dependencyBlocks(p.Plan)...)
 	var next []string
 	switch p.State {
 	case store.PlanPreview:
-		next = append(next, "Preview only: nothing will run. To apply it, ask without \"plan\": @eos "+spec.Verb+" "+spec.Target)
+		next = append(next, "Preview only: nothing will run. To apply it, ask without \"plan\": @eos "+requestLine(spec))
 	case store.PlanBlocked:
 		next = append(next, blockedNote(p))
 	default:

@@ -40,7 +40,7 @@ func golden(t *testing.T, name string, doc adapters.Doc) {
 var at = time.Date(2026, 11, 23, 14, 2, 0, 0, time.UTC)
 
 func samplePlan() *store.Plan {
-	spec := executor.Spec{Verb: "create", Target: "nextcloud", Env: "production", Units: []executor.Unit{
+	spec := executor.Spec{Verb: "create", Target: "nextcloud", Env: "production", Asked: []string{"--sso"}, Units: []executor.Unit{
 		{Service: "authentik", Reason: "because of --sso", Secrets: []string{"secret_key"}},
 		{Service: "nextcloud", Secrets: []string{"admin_password"}},
 	}}
@@ -71,6 +71,20 @@ func TestPreviewGolden(t *testing.T) {
 	p.State = store.PlanPreview
 	golden(t, "preview_only", previewDoc(p, judgedByRule(p, ep), ""))
 	golden(t, "plan_full", fullPlanDoc(p))
+
+	// An update says the declared values it changes, old → new, first.
+	up := samplePlan()
+	up.Text = "@eos update grafana --port 3002"
+	up.Plan.Spec = executor.Spec{Verb: "update", Target: "grafana", Env: "staging", Asked: []string{"--port 3002"},
+		Changes: []string{"--port 3001 → 3002 (Nomad)"}, Units: []executor.Unit{{Service: "grafana"}}}
+	up.Plan.Layers = []executor.LayerPlan{
+		{Layer: executor.Salt, Status: executor.PlanNotConfigured},
+		{Layer: executor.Terraform, Status: executor.PlanNoChanges},
+		{Layer: executor.Nomad, Status: executor.PlanChanges, Summary: "~1: job grafana (destructive update of group grafana ×1)",
+			Changes: []executor.Change{{Unit: "grafana", Action: executor.Update, Address: "job grafana", Detail: "task grafana Meta[port] 3001 → 3002"}}},
+	}
+	golden(t, "preview_update", previewDoc(up, judgedByRule(up, ep), ""))
+	golden(t, "plan_full_update", fullPlanDoc(up))
 }
 
 // A plan a layer says would fail leads with ⛔ and one line per reason, and closes without

@@ -75,6 +75,7 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 		e.say(ctx, c.a, c.m.Post, reply(busy))
 		return ""
 	}
+	spec.Changes = e.declaredChanges(spec)
 	planCtx, cancel := context.WithTimeout(ctx, planTimeout)
 	defer cancel()
 	plan, err := e.cfg.Runner.Plan(planCtx, spec)
@@ -118,6 +119,56 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 		e.showStatus(pctx, p.ID)
 	}
 	return p.ID
+}
+
+// changingVerbs are the verbs whose previews say which declared values of their target change:
+// those that plan a service that is deployed already into another declared state.
+var changingVerbs = map[string]bool{"update": true, "rollback": true, "reconcile": true, "adopt": true}
+
+// declaredChanges lists the target's declared values that spec changes, old → new, each with
+// the layers its blueprint hands it to ("--port 3001 → 3002 (Nomad)"), for the verbs that
+// change a deployed service; nil for others, or when the target has no declared state.
+func (e *Engine) declaredChanges(spec executor.Spec) []string {
+	if !changingVerbs[spec.Verb] {
+		return nil
+	}
+	d, err := e.st.Declared(spec.Env + "/" + spec.Target)
+	if err != nil || d.Destroyed {
+		return nil
+	}
+	before, after := targetUnit(d.Spec), targetUnit(spec)
+	if before == nil || after == nil {
+		return nil
+	}
+	bp, _ := e.cfg.Catalog.Service(spec.Target)
+	return noteChanges(before.Values, after.Values, func(name string) string { // dependencies.go
+		if bp == nil {
+			return ""
+		}
+		var layers []string
+		for _, l := range bp.Readers(name) {
+			layers = append(layers, executor.LayerName(l).Title())
+		}
+		return strings.Join(layers, ", ")
+	})
+}
+
+// targetUnit is the spec's unit of its target, nil when it has none.
+func targetUnit(spec executor.Spec) *executor.Unit {
+	for i := range spec.Units {
+		if spec.Units[i].Service == spec.Target {
+			return &spec.Units[i]
+		}
+	}
+	return nil
+}
+
+// changesBlocks are the line of a preview or a full plan saying which declared values change.
+func changesBlocks(spec executor.Spec) []adapters.Block {
+	if len(spec.Changes) == 0 {
+		return nil
+	}
+	return []adapters.Block{adapters.Text{Text: "Declared values: " + strings.Join(spec.Changes, " · ")}}
 }
 
 // busy says which run holds one of the (env/service) keys, or "" when all are free.

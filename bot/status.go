@@ -85,8 +85,8 @@ func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
 	if len(pending) > 0 {
 		var items []string
 		for _, p := range pending {
-			items = append(items, fmt.Sprintf("Plan %s · %s %s in %s · asked by @%s · expires %s", p.ID, p.Plan.Spec.Verb,
-				p.Plan.Spec.Target, p.Plan.Spec.Env, p.Requester.Name, p.Expires.UTC().Format("15:04 UTC")))
+			items = append(items, fmt.Sprintf("Plan %s · %s · asked by @%s · expires %s", p.ID, requestLine(p.Plan.Spec),
+				p.Requester.Name, p.Expires.UTC().Format("15:04 UTC")))
 		}
 		blocks = append(blocks, adapters.Text{Text: "Waiting for approval:"}, adapters.List{Items: items})
 	}

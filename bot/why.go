@@ -20,7 +20,7 @@ func (e *Engine) why(ctx context.Context, c conv, in *intents.Intent) {
 	}
 	spec := p.Plan.Spec
 	j := e.judge(ctx, c.a, p)
-	lines := []string{fmt.Sprintf("Plan %s · %s %s in %s · asked by @%s · %s", p.ID, spec.Verb, spec.Target, spec.Env, p.Requester.Name, p.State),
+	lines := []string{fmt.Sprintf("Plan %s · %s · asked by @%s · %s", p.ID, requestLine(spec), p.Requester.Name, p.State),
 		"Rule: " + j.need(p.Requester.Name) + "."}
 	var approvers []string
 	for _, v := range p.Approvals {

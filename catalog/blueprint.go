@@ -33,17 +33,41 @@ type Flag struct {
 	// Min and Max bound an int, port or size flag, inclusive (sizes compare in bytes); nil is
 	// unbounded, and a port is within 1–65535 besides. Values of the flag's type.
 	Min, Max *Value
-	// Pattern is an RE2 regexp the whole value of a string or hostname flag must match; ""
-	// is none. Check applies both (see constraint.go).
+	// Pattern is an RE2 regexp the whole value of a string, hostname or path flag (each item
+	// of a list flag) must match; "" is none. Check applies them all (see constraint.go).
 	Pattern string
+	// Range is the flag block in its manifest, for messages; zero for flags built in code.
+	Range hcl.Range
+	// positional marks the view of an Arg as a flag (Arg.AsFlag): messages name it NAME.
+	positional bool
 }
 
-// Arg is a typed positional argument (`resize lvm NAME SIZE`).
+// Arg is a typed positional argument (`resize lvm NAME SIZE`). It takes the constraints a flag
+// takes, checked the same way (Check): what an operation is given reaches its layers, often
+// as part of a path or a command, so `eos catalog check` wants every string argument bounded.
 type Arg struct {
 	Name        string
 	Type        Type
 	Description string
+	// Values lists the allowed values of an enum argument.
+	Values []string
+	// Min, Max and Pattern are a flag's (see Flag).
+	Min, Max *Value
+	Pattern  string
+	// Range is the arg block in its manifest, for messages.
+	Range hcl.Range
 }
+
+// AsFlag is the argument seen as a flag, for code that shows or checks constraints (help,
+// Check); the messages of its Check name it the way usage does (NAME), not as --name.
+func (a *Arg) AsFlag() *Flag {
+	return &Flag{Name: a.Name, Type: a.Type, Description: a.Description, Values: a.Values,
+		Min: a.Min, Max: a.Max, Pattern: a.Pattern, Range: a.Range, positional: true}
+}
+
+// Check reports whether v, already of the argument's type, satisfies its constraints, like
+// Flag.Check.
+func (a *Arg) Check(v Value) error { return a.AsFlag().Check(v) }
 
 // Requirement pulls another service into the same plan when its condition holds
 // (`--sso` brings in authentik).

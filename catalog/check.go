@@ -28,7 +28,9 @@ type CheckOptions struct {
 // same outputs in every variant, and each provider a resource uses declared in
 // required_providers with a source and a version; checks that every var.NAME a Nomad job uses
 // is declared; parses every Salt state (*.sls) as YAML after replacing its Jinja (see
-// checkSalt for what that cannot see); and runs `terraform fmt -check` on every .tf file.
+// checkSalt for what that cannot see); wants a pattern (or an enum) on every string, path and
+// list argument and flag that can be typed (checkBounded); and runs `terraform fmt -check` on
+// every .tf file.
 func Check(ctx context.Context, dirs []string, opts CheckOptions) Diagnostics {
 	l := newLoader()
 	emb := Embedded()
@@ -126,6 +128,7 @@ func (f *folder) check(c *Catalog) Diagnostics {
 	diags = append(diags, f.checkVariants()...)
 	diags = append(diags, f.checkNomadReferences()...)
 	diags = append(diags, f.checkNomadHoldsData()...) // holdsdata_nomad.go
+	diags = append(diags, f.checkBounded()...)        // check_bounded.go
 	if f.clean {
 		diags = append(diags, f.checkExamples(c)...)
 	}

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp/syntax"
 	"strings"
+	"unicode"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
@@ -71,8 +73,8 @@ type example struct {
 // set: bools true, the rest their default or an example of their type.
 func exampleRequests(c *Catalog, b *Blueprint) []example {
 	args := make([]Value, len(b.Args))
-	for i, a := range b.Args {
-		args[i] = exampleValue(c, b, a.Type, nil)
+	for i := range b.Args {
+		args[i] = exampleFlag(c, b, b.Args[i].AsFlag())
 	}
 	defaults, all := map[string]Value{}, map[string]Value{}
 	var given []string
@@ -124,9 +126,10 @@ func exampleValue(c *Catalog, b *Blueprint, t Type, values []string) Value {
 	return v
 }
 
-// exampleFlag is exampleValue within the flag's bounds: its min when it has one, else its max
-// when the example is above it. A pattern the example does not match is left for Render to
-// report: Check cannot invent a value for any regexp.
+// exampleFlag is exampleValue within the flag's (or argument's) bounds: its min when it has
+// one, else its max when the example is above it; for a pattern the example does not match, the
+// shortest text the pattern builds (patternExample). One neither matches is left for Render to
+// report.
 func exampleFlag(c *Catalog, b *Blueprint, fl *Flag) Value {
 	v := exampleValue(c, b, fl.Type, fl.Values)
 	switch {
@@ -134,8 +137,76 @@ func exampleFlag(c *Catalog, b *Blueprint, fl *Flag) Value {
 		return *fl.Min
 	case fl.Max != nil && v.amount() > fl.Max.amount():
 		return *fl.Max
+	case fl.Pattern != "" && fl.Check(v) != nil:
+		if text, ok := patternExample(fl.Pattern); ok {
+			if w, err := ParseValue(fl.Type, text); err == nil && fl.Check(w) == nil {
+				return w
+			}
+		}
 	}
 	return v
+}
+
+// patternExample builds a short text that an RE2 pattern matches: each alternation's first
+// branch, each repetition's least count (at least one for +), each character class's first
+// printable character. ok is false when it cannot (an empty class, anchors inside).
+func patternExample(p string) (string, bool) {
+	re, err := syntax.Parse(p, syntax.Perl)
+	if err != nil {
+		return "", false
+	}
+	var b strings.Builder
+	var build func(re *syntax.Regexp) bool
+	build = func(re *syntax.Regexp) bool {
+		switch re.Op {
+		case syntax.OpEmptyMatch, syntax.OpBeginText, syntax.OpEndText, syntax.OpBeginLine, syntax.OpEndLine,
+			syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+			return true
+		case syntax.OpLiteral:
+			b.WriteString(string(re.Rune))
+			return true
+		case syntax.OpCharClass:
+			for i := 0; i+1 < len(re.Rune); i += 2 {
+				for r := re.Rune[i]; r <= re.Rune[i+1] && r < re.Rune[i]+128; r++ {
+					if unicode.IsPrint(r) && r != ' ' {
+						b.WriteRune(r)
+						return true
+					}
+				}
+			}
+			return false
+		case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+			b.WriteByte('x')
+			return true
+		case syntax.OpCapture:
+			return build(re.Sub[0])
+		case syntax.OpStar, syntax.OpQuest:
+			return true
+		case syntax.OpPlus:
+			return build(re.Sub[0])
+		case syntax.OpRepeat:
+			for range re.Min {
+				if !build(re.Sub[0]) {
+					return false
+				}
+			}
+			return true
+		case syntax.OpConcat:
+			for _, sub := range re.Sub {
+				if !build(sub) {
+					return false
+				}
+			}
+			return true
+		case syntax.OpAlternate:
+			return len(re.Sub) > 0 && build(re.Sub[0])
+		}
+		return false
+	}
+	if !build(re) {
+		return "", false
+	}
+	return b.String(), true
 }
 
 // renderProblem reports a failed render: at the expression's position when the blueprint is at

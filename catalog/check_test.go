@@ -32,6 +32,7 @@ var checkCases = []struct{ dir, want string }{
 	{"nomad-holds-data-forgotten", `manifest.hcl:7:5: job variant production (nomad/production.nomad.hcl) does not say which of its task groups hold data, but variant local does: add holds_data = [...] naming nomad/production.nomad.hcl's own database groups (holds_data = [] if it keeps none)`},
 	{"salt-holds-data-bad", `manifest.hcl:16:20: holds_data entry srv/saltholdsdatabad is not an absolute, clean path on the minion (a mount point or a device) (rendering with its defaults in variant production)`},
 	{"salt-yaml", `salt/app.sls:9:1: not valid YAML once its Jinja is replaced: did not find expected '-' indicator`},
+	{"unbounded-string", `manifest.hcl:4:3: argument "name" is a string with no pattern: anything typed in chat reaches the layers, ../../etc included; bound it with pattern = "..." (an RE2 regexp the whole value must match, like "[a-z0-9][a-z0-9-]*") or make it an enum with values = [...]`},
 }
 
 func TestCheckBroken(t *testing.T) {
@@ -205,6 +206,7 @@ func TestCheckExamples(t *testing.T) {
   flag "name" {
     type        = string
     default     = "x"
+    pattern     = "[a-z]+"
     description = "a name"
   }
 
@@ -215,13 +217,14 @@ func TestCheckExamples(t *testing.T) {
 }
 `,
 			"buggy.sls": "buggy: {}\n",
-		}, "manifest.hcl:12:20: Invalid operand: Unsuitable value for left operand: a number is required. (rendering with its defaults)"},
+		}, "manifest.hcl:13:20: Invalid operand: Unsuitable value for left operand: a number is required. (rendering with its defaults)"},
 		{"nomad type", map[string]string{
 			"manifest.hcl": `service "typed" {
   description = "passes a list to a number"
 
   flag "nodes" {
     type        = list
+    pattern     = "[a-z]+"
     description = "where it runs"
   }
 
@@ -232,7 +235,7 @@ func TestCheckExamples(t *testing.T) {
 }
 `,
 			"typed.nomad.hcl": "variable \"count\" {\n  type    = number\n  default = 1\n}\n\njob \"typed\" {\n  meta {\n    count = var.count\n  }\n}\n",
-		}, `manifest.hcl:11:19: nomad variable "count" is number in typed.nomad.hcl, but the manifest gives it ["one","two"]: number required, but have tuple`},
+		}, `manifest.hcl:12:19: nomad variable "count" is number in typed.nomad.hcl, but the manifest gives it ["one","two"]: number required, but have tuple`},
 		{"nomad variable Eos sets", map[string]string{
 			"manifest.hcl": `service "sneaky" {
   description = "points its job at another service's secrets"

@@ -25,7 +25,7 @@ func TestLoadRefusesBadConstraints(t *testing.T) {
 		{"max on a duration", "    type = duration\n    max  = \"1h\"\n",
 			`6:5: max is only for int, port and size flags; flag "x" is duration`},
 		{"pattern on an int", "    type    = int\n    pattern = \"[0-9]+\"\n",
-			`6:5: pattern is only for string and hostname flags; flag "x" is int`},
+			`6:5: pattern is only for string, hostname, path and list values; flag "x" is int`},
 		{"pattern that does not compile", "    type    = string\n    pattern = \"a(b\"\n",
 			`6:15: pattern of flag "x" is not an RE2 regexp: error parsing regexp: missing closing ): ` + "`a(b`"},
 		{"pattern Go's RE2 refuses", "    type    = string\n    pattern = \"(?=a)b\"\n",

@@ -35,9 +35,9 @@
 //	  flag "domain" {
 //	    type        = hostname
 //	    default     = "cloud.local.test"            # must parse as the type and fit the
-//	    pattern     = "[a-z0-9-]+(\\.[a-z0-9-]+)+"  #   constraints; pattern: string and
-//	    description = "public name of the service"  #   hostname only, an RE2 regexp the
-//	  }                                             #   whole value must match
+//	    pattern     = "[a-z0-9-]+(\\.[a-z0-9-]+)+"  #   constraints; pattern: string,
+//	    description = "public name of the service"  #   hostname, path and list only, an
+//	  }                                             #   RE2 regexp the whole value must match
 //	  flag "storage" {
 //	    type        = size
 //	    default     = "100G"
@@ -64,7 +64,8 @@
 //	  flag "owner" {
 //	    type        = string
 //	    required    = true                          # must be given; no default
-//	    description = "team that owns it"
+//	    pattern     = "[a-z][a-z0-9-]*"             # `eos catalog check` wants one on every
+//	    description = "team that owns it"           #   string, path and list that is typed
 //	  }
 //
 //	  requires "authentik" {                        # another service of the catalog
@@ -108,8 +109,9 @@
 //	operation "resize" "lvm" {                      # `resize lvm NAME SIZE`
 //	  description = "grow a logical volume"
 //	  arg "name" {
-//	    type        = string
-//	    description = "logical volume"
+//	    type        = string                        # values, min, max and pattern as for
+//	    pattern     = "[A-Za-z0-9+_][A-Za-z0-9+_.-]{0,126}" # flags: the layers build
+//	    description = "logical volume"              #   /dev/vg0/NAME from it
 //	  }
 //	  arg "size" {
 //	    type        = size
@@ -123,9 +125,9 @@
 //
 // # Constraints
 //
-// min, max and pattern narrow what a flag accepts; a port type is an int within 1–65535.
-// Flag.Check is the one place they are checked, and it is asked everywhere a value reaches
-// the catalog: the grammar refuses a typed value with its column and what is allowed
+// min, max and pattern narrow what a flag or an operation's argument accepts; a port type is
+// an int within 1–65535. Flag.Check (Arg.Check for arguments, whose messages name them NAME) is
+// the one place they are checked, and it is asked everywhere a value reaches the catalog: the grammar refuses a typed value with its column and what is allowed
 // ("--port 99999 is out of range: ports are 1–65535", caret under 99999), and Render refuses a
 // value kept from declared state on update, declared for a deployed dependency or set by a
 // requires block, naming the flag (a constraint added after a service was deployed does not
@@ -134,6 +136,13 @@
 // needs a service. A relative size (+50G) is the amount to grow by: it is refused when it alone
 // exceeds max, and otherwise passes, since the size it grows from is not known here. help
 // shows each flag's range or pattern.
+//
+// Whatever the pattern, text values are printed text: ParseValue refuses invalid UTF-8 and
+// control or invisible characters (NUL, newline, a right-to-left override) in strings, paths
+// and lists, and a path that is not absolute and clean (no . or .. parts); Render parses every
+// value again from its text, so a value that did not come through the grammar meets the same
+// floor. Refusals quote the value with non-ASCII spelt out ("d\u0430ta" for a Cyrillic а) and
+// cut a long one.
 //
 // # Variants
 //
@@ -214,9 +223,9 @@
 // and attributes, missing descriptions, unknown types, defaults that do not parse as their type
 // (or are not among an enum's values, or break the flag's constraints), min or max on a flag that
 // is not an int, port or size, bounds that do not parse as the type, relative size bounds,
-// min above max, port bounds outside 1–65535, pattern on a flag that is not a string or
-// hostname, patterns that are not RE2, defaults on secret or required flags, duplicate flag or
-// argument names, badly formed names, references to flags or arguments that do not exist or are
+// min above max, port bounds outside 1–65535, pattern on a flag or argument that is not a
+// string, hostname, path or list, patterns that are not RE2, defaults on secret or required
+// flags, duplicate flag or argument names, badly formed names, references to flags or arguments that do not exist or are
 // secret, unknown functions, gib() or seconds() of a flag of another type, dependencies on
 // services the catalog lacks or with flags the dependency does not declare, dependency cycles,
 // layer files missing from the folder, template variables the manifest sets but the template
@@ -230,7 +239,9 @@
 // renders each blueprint with example values and checks them against the types the Terraform
 // and Nomad variables declare; wants the same outputs from every Terraform variant and every
 // provider a resource uses in required_providers with a source and a version (read with
-// terraform-config-inspect); finds var.NAME in a Nomad job variant that no variable block declares;
+// terraform-config-inspect); refuses a string, path or list argument or flag that can be typed
+// and has neither a pattern nor (an enum's) values, since what is typed reaches the layers,
+// often in a path or a command; finds var.NAME in a Nomad job variant that no variable block declares;
 // runs `terraform fmt -check` (the real binary) on every .tf file; and parses every Salt state
 // as YAML once its Jinja is replaced. That last check is pure Go and approximate: comments and
 // statements become blanks and each {{ expression }} a plain scalar, so it finds mistakes in

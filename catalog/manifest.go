@@ -37,6 +37,7 @@ var (
 	}}
 	argSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 		{Name: "type", Required: true}, {Name: "description", Required: true},
+		{Name: "values"}, {Name: "min"}, {Name: "max"}, {Name: "pattern"},
 	}}
 	requiresSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 		{Name: "when"}, {Name: "flags"}, {Name: "because", Required: true},
@@ -176,7 +177,7 @@ func (d *decoder) checkWord(rng hcl.Range, what, name string) bool {
 // flag decodes a flag block. A flag with problems is still returned (the load fails anyway), so
 // that expressions naming it are not reported as naming an unknown flag too.
 func (d *decoder) flag(blk *hcl.Block) Flag {
-	f := Flag{Name: blk.Labels[0]}
+	f := Flag{Name: blk.Labels[0], Range: blk.DefRange}
 	d.checkWord(blk.LabelRanges[0], "flag name", f.Name)
 	content, hds := blk.Body.Content(flagSchema)
 	d.addHCL(hds)
@@ -188,18 +189,7 @@ func (d *decoder) flag(blk *hcl.Block) Flag {
 	if a := content.Attributes["required"]; a != nil {
 		f.Required, _ = d.boolean(a)
 	}
-	if a := content.Attributes["values"]; a != nil {
-		if f.Type != Enum && f.Type != "" {
-			d.errorf(a.NameRange, "values is only for enum flags; flag %q is %s", f.Name, f.Type)
-		} else if vs, good := d.strings(a); good {
-			if len(vs) == 0 {
-				d.errorf(a.Expr.Range(), "enum flag %q needs at least one value", f.Name)
-			}
-			f.Values = vs
-		}
-	} else if f.Type == Enum {
-		d.errorf(blk.DefRange, "enum flag %q needs values = [...], the words it accepts", f.Name)
-	}
+	d.values(&f, content.Attributes, blk)
 	d.constraints(&f, content.Attributes)
 	if a := content.Attributes["default"]; a != nil && f.Type != "" {
 		switch {
@@ -243,14 +233,38 @@ func (d *decoder) defaultValue(a *hcl.Attribute, f Flag) (Value, bool) {
 	return v, true
 }
 
+// values decodes an enum's values: required for enums, refused for any other type.
+func (d *decoder) values(f *Flag, attrs hcl.Attributes, blk *hcl.Block) {
+	a := attrs["values"]
+	switch {
+	case a == nil && f.Type == Enum:
+		d.errorf(blk.DefRange, "enum %s %q needs values = [...], the words it accepts", f.kind(), f.Name)
+	case a == nil:
+	case f.Type != Enum && f.Type != "":
+		d.errorf(a.NameRange, "values is only for enum %ss; %s %q is %s", f.kind(), f.kind(), f.Name, f.Type)
+	default:
+		if vs, good := d.strings(a); good {
+			if len(vs) == 0 {
+				d.errorf(a.Expr.Range(), "enum %s %q needs at least one value", f.kind(), f.Name)
+			}
+			f.Values = vs
+		}
+	}
+}
+
+// arg decodes an arg block: a type, a description, and the constraints a flag takes, decoded
+// by the same code (through the argument's flag view).
 func (d *decoder) arg(blk *hcl.Block) Arg {
-	a := Arg{Name: blk.Labels[0]}
-	d.checkWord(blk.LabelRanges[0], "argument name", a.Name)
+	f := Flag{Name: blk.Labels[0], Range: blk.DefRange, positional: true}
+	d.checkWord(blk.LabelRanges[0], "argument name", f.Name)
 	content, hds := blk.Body.Content(argSchema)
 	d.addHCL(hds)
-	a.Type = d.typeKeyword(content.Attributes["type"])
-	a.Description, _ = d.str(content.Attributes["description"])
-	return a
+	f.Type = d.typeKeyword(content.Attributes["type"])
+	f.Description, _ = d.str(content.Attributes["description"])
+	d.values(&f, content.Attributes, blk)
+	d.constraints(&f, content.Attributes)
+	return Arg{Name: f.Name, Type: f.Type, Description: f.Description, Values: f.Values,
+		Min: f.Min, Max: f.Max, Pattern: f.Pattern, Range: f.Range}
 }
 
 func (d *decoder) requires(blk *hcl.Block) Requirement {

@@ -213,7 +213,8 @@ func (b *Blueprint) checkConstraints(values map[string]Value) error {
 	return nil
 }
 
-// bindArgs checks the positional arguments and returns them by name.
+// bindArgs checks the positional arguments (their types and constraints) and returns them by
+// name.
 func (b *Blueprint) bindArgs(given []Value, shown map[string]Value) (map[string]cty.Value, error) {
 	if len(given) != len(b.Args) {
 		usage := make([]string, len(b.Args))
@@ -223,10 +224,16 @@ func (b *Blueprint) bindArgs(given []Value, shown map[string]Value) (map[string]
 		return nil, b.requestErr("takes %d arguments (%s %s), got %d", len(b.Args), b.label(), strings.Join(usage, " "), len(given))
 	}
 	out := make(map[string]cty.Value, len(b.Args))
-	for i, a := range b.Args {
-		v, err := b.coerce(a.Type, nil, given[i])
+	for i := range b.Args {
+		a := &b.Args[i]
+		v, err := b.coerce(a.Type, a.Values, given[i])
 		if err != nil {
 			return nil, b.requestErr("%s: %v", strings.ToUpper(a.Name), err)
+		}
+		// The argument's constraints, checked here as well as by the grammar: a value that
+		// reaches Render by another way (a stored spec, a test, a tool) is held to them too.
+		if err := a.Check(v); err != nil {
+			return nil, b.requestErr("%v", err)
 		}
 		out[a.Name] = v.Cty()
 		shown[a.Name] = v
@@ -234,14 +241,14 @@ func (b *Blueprint) bindArgs(given []Value, shown map[string]Value) (map[string]
 	return out, nil
 }
 
-// coerce makes v a value of type t: values already of that type are kept, others are parsed
-// from their text (a dependency's flags arrive as plain strings and numbers).
+// coerce makes v a value of type t, parsed again from its text whatever its type: a
+// dependency's flags arrive as plain strings and numbers, and a value built elsewhere (a
+// stored spec, a tool) meets the same floor as one typed in chat (ParseValue: printed text,
+// clean paths).
 func (b *Blueprint) coerce(t Type, allowed []string, v Value) (Value, error) {
-	if v.Type != t {
-		var err error
-		if v, err = ParseValue(t, v.Text); err != nil {
-			return Value{}, err
-		}
+	v, err := ParseValue(t, v.Text)
+	if err != nil {
+		return Value{}, err
 	}
 	if t == Enum && !contains(allowed, v.Text) {
 		return Value{}, fmt.Errorf("%q is not one of %s", v.Text, strings.Join(allowed, ", "))

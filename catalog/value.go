@@ -3,9 +3,12 @@ package catalog
 import (
 	"fmt"
 	"math"
+	"path"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/zclconf/go-cty/cty"
 )
@@ -198,11 +201,20 @@ func ParseValue(t Type, s string) (Value, error) {
 	case Hostname:
 		return ParseHostname(s)
 	case Path:
+		if err := printable(s); err != nil {
+			return Value{}, err
+		}
 		if !strings.HasPrefix(s, "/") {
 			return Value{}, fmt.Errorf("%q is not an absolute path: start it with /", s)
 		}
+		if c := path.Clean(s); c != s {
+			return Value{}, fmt.Errorf("%q is not a clean absolute path: write it as %s (no . or .. parts, no double or trailing slash)", s, c)
+		}
 		return Value{Type: Path, Text: s}, nil
 	case List:
+		if err := printable(s); err != nil {
+			return Value{}, err
+		}
 		var items []string
 		for _, it := range strings.Split(s, ",") {
 			if it = strings.TrimSpace(it); it != "" {
@@ -214,9 +226,28 @@ func ParseValue(t Type, s string) (Value, error) {
 		}
 		return Value{Type: List, List: items, Text: strings.Join(items, ",")}, nil
 	case String, Enum, Service:
+		if err := printable(s); err != nil {
+			return Value{}, err
+		}
 		return StringValue(t, s), nil
 	}
 	return Value{}, fmt.Errorf("unknown type %q", t)
+}
+
+// printable is the floor under every text value, whatever its blueprint's pattern: valid
+// UTF-8 without control or invisible characters (NUL, newline, tab, a right-to-left override, a
+// zero-width space), which could end a line in a layer's file, hide part of the value in the
+// preview or make it read as something else.
+func printable(s string) error {
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("%s is not valid UTF-8", strconv.QuoteToASCII(s))
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			return fmt.Errorf("%s holds a control or invisible character (U+%04X): type printed text only", strconv.QuoteToASCII(s), r)
+		}
+	}
+	return nil
 }
 
 // decimal reports whether s is digits with at most one decimal point: sizes have no

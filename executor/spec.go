@@ -82,6 +82,17 @@ type Spec struct {
 	// PurgeSecrets deletes the units' secrets after a successful destroy; without it a
 	// destroy keeps them, so a later create reuses them.
 	PurgeSecrets bool `json:"purge_secrets,omitempty"`
+	// Asked is what the request set, each item as the preview's first line repeats it after
+	// the verb and target: an operation's arguments in order, then each flag as given
+	// ("--port 3002", "--sso", "--no-backup"), a secret's value masked. The approver sees every
+	// value the request gives the layers, and the hash covers it. Empty when the request set
+	// none, and in specs stored before it was recorded.
+	Asked []string `json:"asked,omitempty"`
+	// Changes are the target's declared values this spec changes, as the preview's first
+	// lines say them, with the layers that get each ("--port 3001 → 3002 (Nomad)"): for an
+	// update, a rollback, a reconcile or an adopt, against the declared state when it was
+	// planned. Under the hash like the rest.
+	Changes []string `json:"changes,omitempty"`
 	// Deployed are the dependencies that were deployed before this request, and what it
 	// changes of them. One it leaves as it is has no Unit: the run neither applies nor records
 	// it, but still locks it, so nothing destroys it while the run relies on it. One it

@@ -11,7 +11,8 @@ import (
 // flag shadowing a global one are covered. testdata/corpus.txt uses only the real flags.
 func testCatalog(t testing.TB) *catalog.Catalog {
 	t.Helper()
-	const fqdn = `[a-z0-9-]+(\.[a-z0-9-]+)+` // the shipped blueprints' domain pattern
+	const fqdn = `[a-z0-9-]+(\.[a-z0-9-]+)+`              // the shipped blueprints' domain pattern
+	const lvmName = `[A-Za-z0-9+_][A-Za-z0-9+_.-]{0,126}` // resize lvm's name and --vg
 	def := func(typ catalog.Type, s string) *catalog.Value {
 		v, err := catalog.ParseValue(typ, s)
 		if err != nil {
@@ -64,11 +65,11 @@ func testCatalog(t testing.TB) *catalog.Catalog {
 		&catalog.Blueprint{
 			Kind: catalog.KindOperation, Verb: "resize", Name: "lvm", Description: "grow or shrink a logical volume",
 			Args: []catalog.Arg{
-				{Name: "name", Type: catalog.String, Description: "the logical volume"},
+				{Name: "name", Type: catalog.String, Description: "the logical volume", Pattern: lvmName},
 				{Name: "size", Type: catalog.Size, Description: "the new size, or +N to grow by N"},
 			},
 			Flags: []catalog.Flag{
-				{Name: "vg", Type: catalog.String, Description: "the volume group", Default: def(catalog.String, "vg0"), Pattern: `[A-Za-z0-9+_.][A-Za-z0-9+_.-]*`},
+				{Name: "vg", Type: catalog.String, Description: "the volume group", Default: def(catalog.String, "vg0"), Pattern: lvmName},
 				{Name: "fs", Type: catalog.Enum, Values: []string{"xfs", "ext4"}, Description: "filesystem to grow with it (test only)"},
 			},
 		},

@@ -2,6 +2,7 @@ package intents
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -30,7 +31,9 @@ func TestParseRefusesValuesOutsideConstraints(t *testing.T) {
 		{"update nextcloud --storage +17T", "--storage +17T is out of range: it grows by more than 16T; it must be 10G–16T", 28},
 		{"create nextcloud --domain localhost", `--domain "localhost" does not match the pattern [a-z0-9-]+(\.[a-z0-9-]+)+ (the whole value must)`, 27},
 		{"create grafana --domain=intranet", `--domain "intranet" does not match the pattern [a-z0-9-]+(\.[a-z0-9-]+)+ (the whole value must)`, 25},
-		{"resize lvm data +5G --vg -vg0", `--vg "-vg0" does not match the pattern [A-Za-z0-9+_.][A-Za-z0-9+_.-]* (the whole value must)`, 26},
+		{"resize lvm data +5G --vg -vg0", `--vg "-vg0" does not match the pattern [A-Za-z0-9+_][A-Za-z0-9+_.-]{0,126} (the whole value must)`, 26},
+		{"resize lvm ../../../../../etc/cron.d/evil +1G", `NAME "../../../../../etc/cron.d/evil" does not match the pattern [A-Za-z0-9+_][A-Za-z0-9+_.-]{0,126} (the whole value must)`, 12},
+		{"resize lvm data +1G --vg ..", `--vg ".." does not match the pattern [A-Za-z0-9+_][A-Za-z0-9+_.-]{0,126} (the whole value must)`, 26},
 		{"create 🚀 grafana --port 99999", `unknown service "🚀"; services: authentik, grafana, jenkins, nextcloud`, 8}, // the first mistake wins
 		{"create jenkins --domain ci.example.org --storage 10M", "--storage 10M is out of range: it must be 10G–2T", 50},
 	}
@@ -139,4 +142,66 @@ func outside(f *catalog.Flag) []string {
 		}
 	}
 	return out
+}
+
+// attacks are values an attacker types where an operation expects a name (see the catalog's
+// bounded_test.go): each is refused as the argument's, with the caret under it, by the shipped
+// resize lvm and by the test catalog's.
+var attacks = []string{
+	"../../../../../etc/cron.d/evil", "..", ".", "data/nextcloud", "/etc/passwd", "data\x00nextcloud",
+	"data\nnextcloud", "d\u0430ta", "data\u202egpj.exe", "data\u200bx", "-rf", "--resizefs",
+	strings.Repeat("a", 300), "$(reboot)", "`reboot`", "data;reboot", "data|sh", "data nextcloud",
+	"{{ salt.cmd.run('id') }}", "x: y", "",
+}
+
+func TestParseRefusesOperationArgumentsThatLeaveTheirDirectory(t *testing.T) {
+	embedded, err := catalog.Load(catalog.Embedded())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cat := range []struct {
+		name string
+		p    *Parser
+	}{{"shipped", NewParser(embedded)}, {"test", NewParser(testCatalog(t))}} {
+		for _, value := range attacks {
+			quoted := "'" + value + "'"
+			if strings.Contains(value, "'") {
+				quoted = strconv.Quote(value)
+			}
+			for _, in := range []string{"@eos resize lvm " + quoted + " +1G", "@eos resize lvm data +1G --vg " + quoted} {
+				got, err := cat.p.Parse(in)
+				var e *Error
+				if !errors.As(err, &e) {
+					t.Errorf("%s: Parse(%q) = %s, want a refusal", cat.name, in, describe(got))
+					continue
+				}
+				name, at := "NAME", len("@eos resize lvm ")
+				if strings.Contains(in, "--vg") {
+					name, at = "--vg", len("@eos resize lvm data +1G --vg ")
+				}
+				if !strings.HasPrefix(e.Message, name) || e.Column != utf8.RuneCountInString(in[:at])+1 {
+					t.Errorf("%s: Parse(%q): %q at column %d, want a message naming %s at column %d", cat.name, in, e.Message, e.Column, name, utf8.RuneCountInString(in[:at])+1)
+				}
+			}
+		}
+	}
+}
+
+// An enum argument takes its values in any case, as an enum flag does, and refuses others with
+// a suggestion.
+func TestParseEnumArgument(t *testing.T) {
+	cat := catalog.New(&catalog.Blueprint{
+		Kind: catalog.KindOperation, Verb: "restart", Name: "pool", Description: "restart a pool",
+		Args: []catalog.Arg{{Name: "mode", Type: catalog.Enum, Values: []string{"graceful", "now"}, Description: "how"}},
+	})
+	p := NewParser(cat)
+	in, err := p.Parse("restart pool Graceful")
+	if err != nil || len(in.Args) != 1 || in.Args[0].Text != "graceful" {
+		t.Fatalf("Parse = %s, %v; want MODE graceful", describe(in), err)
+	}
+	_, err = p.Parse("restart pool gracefull")
+	var e *Error
+	if !errors.As(err, &e) || e.Message != `bad value "gracefull" for MODE` || e.Suggestion != "graceful" || e.Column != 14 {
+		t.Errorf("got %#v, want a refusal naming MODE suggesting graceful at column 14", err)
+	}
 }

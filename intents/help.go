@@ -184,9 +184,22 @@ func operationHelp(b *strings.Builder, s *schema) {
 	bp := s.bp
 	b.WriteString(s.usage + " — " + firstLine(bp.Description) + "\n")
 	if len(bp.Args) > 0 {
-		rows := [][]string{{"argument", "type", "description"}}
-		for _, a := range bp.Args {
-			rows = append(rows, []string{strings.ToUpper(a.Name), string(a.Type), firstLine(a.Description)})
+		constrained := false
+		for i := range bp.Args {
+			constrained = constrained || argAllowed(&bp.Args[i]) != ""
+		}
+		head := []string{"argument", "type", "description"}
+		if constrained {
+			head = []string{"argument", "type", "allowed", "description"}
+		}
+		rows := [][]string{head}
+		for i := range bp.Args {
+			a := &bp.Args[i]
+			row := []string{strings.ToUpper(a.Name), string(a.Type), firstLine(a.Description)}
+			if constrained {
+				row = []string{strings.ToUpper(a.Name), string(a.Type), argAllowed(a), firstLine(a.Description)}
+			}
+			rows = append(rows, row)
 		}
 		writeTable(b, "  ", rows)
 	}
@@ -245,6 +258,15 @@ func allowedText(f *catalog.Flag) string {
 		return "matches " + f.Pattern
 	}
 	return ""
+}
+
+// argAllowed is what help shows in an argument's allowed column: its constraints, or an
+// enum's values (a flag shows those in its placeholder).
+func argAllowed(a *catalog.Arg) string {
+	if a.Type == catalog.Enum {
+		return strings.Join(a.Values, "|")
+	}
+	return allowedText(a.AsFlag())
 }
 
 // defaultText is what help shows in a flag's default column. Secret values are never shown:

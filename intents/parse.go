@@ -244,10 +244,10 @@ func (st *state) complete() *Error {
 // after a plan id, or a mistake.
 func (st *state) positional(it item) *Error {
 	if s := st.schema; s != nil && st.flagsOK && len(st.in.Args) < len(s.bp.Args) {
-		a := s.bp.Args[len(st.in.Args)]
-		v, err := parseValue(a.Type, it.val)
+		a := &s.bp.Args[len(st.in.Args)]
+		v, err := st.typedArg(a, it)
 		if err != nil {
-			return st.errAt(it.pos, strings.ToUpper(a.Name)+": "+err.Error(), "")
+			return err
 		}
 		st.in.Args = append(st.in.Args, v)
 		return nil
@@ -258,6 +258,34 @@ func (st *state) positional(it item) *Error {
 		return nil
 	}
 	return st.unexpected(it)
+}
+
+// typedArg parses an operation's positional argument and holds it to the argument's
+// constraints (an enum's values, min, max, pattern), as typed holds a flag: what an operation
+// is given often becomes part of a path or a command on a host, so it is refused here, with the
+// caret under it, before anything is planned.
+func (st *state) typedArg(a *catalog.Arg, it item) (catalog.Value, *Error) {
+	if a.Type == catalog.Enum {
+		for _, v := range a.Values {
+			if strings.EqualFold(v, it.val) {
+				return catalog.StringValue(catalog.Enum, v), nil
+			}
+		}
+		msg := "bad value " + quote(it.val) + " for " + strings.ToUpper(a.Name)
+		sg := suggest(it.val, a.Values)
+		if sg == "" {
+			msg += "; one of " + strings.Join(a.Values, ", ")
+		}
+		return catalog.Value{}, st.errAt(it.pos, msg, sg)
+	}
+	v, err := parseValue(a.Type, it.val)
+	if err != nil {
+		return catalog.Value{}, st.errAt(it.pos, strings.ToUpper(a.Name)+": "+err.Error(), "")
+	}
+	if err := a.Check(v); err != nil {
+		return catalog.Value{}, st.errAt(it.pos, err.Error(), "")
+	}
+	return v, nil
 }
 
 func (st *state) unexpected(it item) *Error {

@@ -97,9 +97,15 @@ func fastHostname(s string) (catalog.Value, bool) {
 	return catalog.StringValue(catalog.Hostname, lowerASCII(s)), true
 }
 
-// fastList handles the common list: comma-separated items without blanks, which the reference
-// would rebuild into the same text. Anything else goes to the reference.
+// fastList handles the common list: comma-separated printable ASCII items without blanks,
+// which the reference would rebuild into the same text. Anything else goes to the reference,
+// which refuses control and invisible characters.
 func fastList(s string) (catalog.Value, bool) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return catalog.Value{}, false
+		}
+	}
 	items := splitItems(s, nil)
 	if items == nil {
 		return catalog.Value{}, false

@@ -12,6 +12,7 @@ var valueSeeds = []string{
 	"G", "+G", "1e3G", "NaNG", "InfT", "+Inf", "99999999T", "0.0000000001K", "0x10G", "1_0G",
 	"cloud.example.org", "Cloud.Example.ORG", "a", "-a.org", "a-.org", "a..b", ".a", "a.", "ex_ample.org",
 	"élan.org", "a.org,b.org", "a, b", " a", "a,", ",", "", "node1,node2,node3", "a\u00a0,b", "x\u00a0",
+	"a\x00,b", "a,b\n", "a\t,b", "a\u202e,b", "a,\u200bb", "a\xff,b", "a\x7f",
 }
 
 // checkAgainstReference asserts that parseValue and catalog.ParseValue agree on s: the same

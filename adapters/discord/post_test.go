@@ -26,7 +26,7 @@ func TestReplyStartsAThreadFromTheRequest(t *testing.T) {
 	if preview != want {
 		t.Errorf("preview = %+v, want %+v (a post in the thread named after the request)", preview, want)
 	}
-	if len(f.Threads) != 1 || f.Threads[0] != textChannel+"/"+req.ID+" Plan 7f3a9c21 · create nextcloud in production · asked by @alice" {
+	if len(f.Threads) != 1 || f.Threads[0] != textChannel+"/"+req.ID+" Plan 7f3a9c21 · create nextcloud --sso in production · asked by @alice" {
 		t.Errorf("threads started = %q, want one from the request named after the heading", f.Threads)
 	}
 	// A second answer to the request, and an answer to the preview, go to the same thread.

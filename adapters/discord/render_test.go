@@ -20,7 +20,7 @@ func longPlan() adapters.Doc {
 		table.Rows = append(table.Rows, []string{"Terraform", fmt.Sprintf("volume.data-%03d", i), "+ create 100G xfs ✅"})
 	}
 	return adapters.NewDoc(
-		adapters.Heading{Text: "Plan 7f3a9c21 · create nextcloud in production · asked by @alice"},
+		adapters.Heading{Text: "Plan 7f3a9c21 · create nextcloud --sso in production · asked by @alice"},
 		table,
 		adapters.Context{Text: "React ✅ to approve, ❌ to reject · details: @eos plan 7f3a9c21 full"},
 	)
@@ -29,7 +29,7 @@ func longPlan() adapters.Doc {
 // Docs shaped like what the engine posts (see design/CONVERSATION.md).
 var goldenDocs = map[string]adapters.Doc{
 	"preview": adapters.NewDoc(
-		adapters.Heading{Text: "Plan 7f3a9c21 · create nextcloud in production · asked by @alice"},
+		adapters.Heading{Text: "Plan 7f3a9c21 · create nextcloud --sso in production · asked by @alice"},
 		adapters.Table{
 			Header: []string{"layer", "what changes"},
 			Rows: [][]string{

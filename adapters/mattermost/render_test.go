@@ -14,7 +14,7 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden with the curr
 // Docs shaped like what the engine posts (see design/CONVERSATION.md).
 var goldenDocs = map[string]adapters.Doc{
 	"preview": adapters.NewDoc(
-		adapters.Heading{Text: "Plan 7f3a9c21 · create nextcloud in production · asked by @alice"},
+		adapters.Heading{Text: "Plan 7f3a9c21 · create nextcloud --sso in production · asked by @alice"},
 		adapters.Table{
 			Header: []string{"layer", "what changes"},
 			Rows: [][]string{

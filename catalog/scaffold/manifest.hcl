@@ -12,7 +12,7 @@ service "__NAME__" {
     description = "size of the data volume"
   }
   flag "port" {
-    type        = int
+    type        = port
     default     = 80
     description = "port the application listens on inside its container"
   }

@@ -3,6 +3,7 @@ operation "resize" "lvm" {
 
   arg "name" {
     type        = string
+    pattern     = "[A-Za-z0-9+_][A-Za-z0-9+_.-]{0,126}"   # an LVM name; never . or .., no /
     description = "logical volume, like data-nextcloud"
   }
   arg "size" {
@@ -13,7 +14,7 @@ operation "resize" "lvm" {
   flag "vg" {
     type        = string
     default     = "vg0"
-    pattern     = "[A-Za-z0-9+_.][A-Za-z0-9+_.-]*"   # what LVM accepts in a name
+    pattern     = "[A-Za-z0-9+_][A-Za-z0-9+_.-]{0,126}"   # an LVM name; never . or .., no /
     description = "volume group holding the logical volume"
   }
 

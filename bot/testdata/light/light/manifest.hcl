@@ -7,6 +7,7 @@ service "light" {
   flag "size" {
     type        = string
     default     = "small"
+    pattern     = "[a-z]+"
     description = "a value the resource keeps"
   }
 

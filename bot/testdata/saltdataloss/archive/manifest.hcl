@@ -7,6 +7,7 @@ service "archive" {
   flag "root" {
     type        = path
     default     = "/srv/archive"
+    pattern     = "(/[A-Za-z0-9._-]+)+"
     description = "directory the archive lives in"
   }
   flag "purge" {

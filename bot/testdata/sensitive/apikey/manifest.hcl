@@ -6,6 +6,7 @@ service "apikey" {
   flag "label" {
     type        = string
     default     = "one"
+    pattern     = "[a-z0-9-]+"
     description = "the client's label"
   }
 

@@ -1,0 +1,3 @@
+clean-cache:
+  file.absent:
+    - name: {{ pillar["dir"] }}
