@@ -10,7 +10,9 @@ import (
 // audit line, and the audit numbering goes on where it stopped; a second copy is refused.
 func TestCopyBoltIntoPostgres(t *testing.T) {
 	src, _ := freshBolt(t)
-	if err := src.CreatePlan(samplePlan("p1"), Entry{Kind: "request", PlanID: "p1", Text: "create grafana"}); err != nil {
+	approved := samplePlan("p1")
+	approved.State = PlanApproved // a run starts only from an approved plan
+	if err := src.CreatePlan(approved, Entry{Kind: "request", PlanID: "p1", Text: "create grafana"}); err != nil {
 		t.Fatal(err)
 	}
 	run := &Run{ID: "p1", Target: "grafana", Env: "local", State: RunRunning, Started: t0, Keys: []string{"local/grafana"}}

@@ -215,3 +215,39 @@ func TestStartRunCommitsItsAuditLine(t *testing.T) {
 		}
 	})
 }
+
+// A run starts only from a plan approved now, once: a plan cancelled (or sent back to
+// pending) before its run started is refused, takes no lock, and writes no audit line; the
+// plan records when its run started, so a cancel after that sees it.
+func TestStartRunOnlyFromAnApprovedPlan(t *testing.T) {
+	conformEach(t, func(t *testing.T, s *Store) {
+		for _, state := range []PlanState{PlanPending, PlanCancelled} {
+			p := samplePlan("c-" + string(state))
+			p.State = state
+			if err := s.CreatePlan(p); err != nil {
+				t.Fatal(err)
+			}
+			err := s.StartRun(&Run{ID: p.ID, Env: "local", Target: "grafana", Started: t0, Keys: []string{"local/grafana"}}, Entry{Kind: "run", PlanID: p.ID})
+			if !errors.Is(err, ErrNotApproved) {
+				t.Fatalf("StartRun of a %s plan = %v, want ErrNotApproved", state, err)
+			}
+		}
+		if locks, _ := s.Locks(); len(locks) != 0 {
+			t.Fatalf("a refused start took locks: %+v", locks)
+		}
+		if got, _ := s.Audit(nil); len(got) != 0 {
+			t.Fatalf("a refused start wrote audit lines: %+v", got)
+		}
+		p := samplePlan("ok")
+		p.State = PlanApproved
+		if err := s.CreatePlan(p); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.StartRun(&Run{ID: "ok", Env: "local", Target: "grafana", Started: t0, Keys: []string{"local/grafana"}}); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := s.Plan("ok"); !got.RunStarted.Equal(t0) {
+			t.Errorf("plan's RunStarted = %v, want %v", got.RunStarted, t0)
+		}
+	})
+}
