@@ -198,7 +198,7 @@ func TestNomadJobChangedBeforeApprovalIsNotOverwritten(t *testing.T) {
 	b.React("bob", up.ID, "+1")
 	b.WaitText(up.ID, "Plan "+uid+" changed since it was approved", "nothing was applied", "needs approval again")
 	fresh := b.WaitPost(up.ID, func(p console.Post) bool {
-		return strings.Contains(p.Text, "update webapp in "+b.env) && strings.Contains(p.Text, "React ✅ to approve") && !strings.Contains(p.Text, uid)
+		return strings.Contains(p.Text, "update webapp --count 2 in "+b.env) && strings.Contains(p.Text, "React ✅ to approve") && !strings.Contains(p.Text, uid)
 	})
 	if !strings.Contains(fresh.Text, "count 1 → 2") {
 		t.Errorf("the fresh plan does not show the count change:\n%s", fresh.Text)
