@@ -3,7 +3,9 @@ package bot
 import (
 	"context"
 	"fmt"
+	"maps"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -137,35 +139,88 @@ func (e *Engine) rollback(ctx context.Context, c conv, in *intents.Intent) {
 	env := e.envOf(in)
 	key := env + "/" + in.Noun
 	cur, err := e.st.Declared(key)
-	if err != nil {
+	if err != nil || cur.Destroyed {
 		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to roll back to.", in.Noun, env)))
 		return
 	}
-	runs, err := e.st.Runs(func(r *store.Run) bool {
-		return r.Env == env && r.State == store.RunDone && r.ID != cur.RunID && r.Verb != "destroy"
-	})
+	earlier, err := e.appliedStates(env, in.Noun)
 	if err != nil {
 		e.fail(ctx, c, "reading history", err)
 		return
 	}
-	for _, r := range runs {
-		if !r.Started.Before(cur.At) {
-			continue
+	var now *executor.Unit
+	if u := targetUnit(cur.Spec); u != nil {
+		now = u
+	}
+	var pick *appliedState
+	if len(in.Args) > 0 {
+		id := in.Args[0].Text
+		i := slices.IndexFunc(earlier, func(a appliedState) bool { return a.run.ID == id })
+		switch {
+		case id == cur.RunID:
+			e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("Run %s applied the state %s has now in %s: nothing to roll back. @eos history %s lists the others.", id, in.Noun, env, in.Noun)))
+			return
+		case i < 0:
+			e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("Run %s did not apply %s in %s (or did not finish): nothing to return to. @eos history %s lists the runs that did.", id, in.Noun, env, in.Noun)))
+			return
 		}
+		if now != nil && maps.Equal(earlier[i].unit.Values, now.Values) {
+			e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("Run %s applied the values %s has now in %s: nothing to roll back. @eos history %s lists the others.", id, in.Noun, env, in.Noun)))
+			return
+		}
+		pick = &earlier[i]
+	} else {
+		// The latest state before the current one that differs from it: a reconcile or adopt
+		// that re-applied the same values is not a state to return to.
+		for i := range earlier {
+			a := &earlier[i]
+			if a.run.ID == cur.RunID || !a.run.Started.Before(cur.At) {
+				continue
+			}
+			if now != nil && maps.Equal(a.unit.Values, now.Values) {
+				continue
+			}
+			pick = a
+			break
+		}
+	}
+	if pick == nil {
+		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("%s in %s has no earlier applied state that differs from the current one (run %s): there is nothing to roll back to. To remove it: @eos destroy %s",
+			in.Noun, env, cur.RunID, in.Noun)))
+		return
+	}
+	spec := executor.Spec{Verb: "rollback", Target: in.Noun, Env: env, Units: []executor.Unit{pick.unit},
+		Asked:     []string{"to", pick.run.ID},
+		ReturnsTo: fmt.Sprintf("run %s of %s", pick.run.ID, pick.run.Finished.UTC().Format("Mon 02 Jan 15:04 UTC"))}
+	e.propose(ctx, c, spec, store.PlanPending)
+}
+
+// appliedState is a unit's state as one successful run applied it.
+type appliedState struct {
+	run  *store.Run
+	unit executor.Unit
+}
+
+// appliedStates are the states successful runs applied to service in env, newest first.
+func (e *Engine) appliedStates(env, service string) ([]appliedState, error) {
+	runs, err := e.st.Runs(func(r *store.Run) bool { return r.Env == env && r.State == store.RunDone && r.Verb != "destroy" })
+	if err != nil {
+		return nil, err
+	}
+	var out []appliedState
+	for _, r := range runs {
 		p, err := e.st.Plan(r.ID)
 		if err != nil {
 			continue
 		}
 		for _, u := range p.Plan.Spec.Units {
-			if u.Service == in.Noun && !u.Destroy {
-				spec := executor.Spec{Verb: "rollback", Target: in.Noun, Env: env, Units: []executor.Unit{u}}
-				e.propose(ctx, c, spec, store.PlanPending)
-				return
+			if u.Service == service && !u.Destroy {
+				out = append(out, appliedState{run: r, unit: u})
 			}
 		}
 	}
-	e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("%s in %s has only one applied state (run %s): there is nothing earlier to roll back to. To remove it: @eos destroy %s",
-		in.Noun, env, cur.RunID, in.Noun)))
+	sort.SliceStable(out, func(i, j int) bool { return out[i].run.Started.After(out[j].run.Started) })
+	return out, nil
 }
 
 // driftHistory answers `drift history SERVICE`: the service's recent checks.

@@ -165,10 +165,14 @@ func targetUnit(spec executor.Spec) *executor.Unit {
 
 // changesBlocks are the line of a preview or a full plan saying which declared values change.
 func changesBlocks(spec executor.Spec) []adapters.Block {
-	if len(spec.Changes) == 0 {
-		return nil
+	var out []adapters.Block
+	if spec.ReturnsTo != "" {
+		out = append(out, adapters.Text{Text: "Returns to the state " + spec.ReturnsTo + " applied"})
 	}
-	return []adapters.Block{adapters.Text{Text: "Declared values: " + strings.Join(spec.Changes, " · ")}}
+	if len(spec.Changes) == 0 {
+		return out
+	}
+	return append(out, adapters.Text{Text: "Declared values: " + strings.Join(spec.Changes, " · ")})
 }
 
 // busy says which run holds one of the (env/service) keys, or "" when all are free.

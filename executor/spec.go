@@ -93,6 +93,9 @@ type Spec struct {
 	// update, a rollback, a reconcile or an adopt, against the declared state when it was
 	// planned. Under the hash like the rest.
 	Changes []string `json:"changes,omitempty"`
+	// ReturnsTo names the run whose state a rollback returns to, and when it applied it
+	// ("run 1a2b3c4d of Mon 23 Nov 14:02 UTC"); empty for every other verb.
+	ReturnsTo string `json:"returns_to,omitempty"`
 	// Deployed are the dependencies that were deployed before this request, and what it
 	// changes of them. One it leaves as it is has no Unit: the run neither applies nor records
 	// it, but still locks it, so nothing destroys it while the run relies on it. One it

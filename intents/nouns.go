@@ -142,6 +142,24 @@ func (st *state) cancel() *Error {
 	return nil
 }
 
+// rollbackTo parses the optional `to RUN-ID` of `rollback SERVICE to RUN-ID`: the run whose
+// state to return to, in Args.
+func (st *state) rollbackTo() *Error {
+	if nx := st.peek(); nx.typ != itemWord || lowerASCII(nx.val) != "to" {
+		return nil
+	}
+	to := st.next()
+	w, ok := st.nounWord()
+	if !ok {
+		return st.errAt(missingAt(to, w), "rollback … to needs a run id, like rollback "+st.in.Noun+" to 7f3a9c21 (@eos history "+st.in.Noun+" lists runs)", "")
+	}
+	if !isPlanID(w.val) {
+		return st.errAt(w.pos, quote(w.val)+" is not a run id: run ids are 8 hex digits, like 7f3a9c21 (@eos history "+st.in.Noun+" lists them)", "")
+	}
+	st.in.Args = append(st.in.Args, catalog.StringValue(catalog.String, lowerASCII(w.val)))
+	return nil
+}
+
 // why parses `why PLAN-ID`.
 func (st *state) why(verb item) *Error {
 	w, ok := st.nounWord()

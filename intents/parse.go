@@ -145,8 +145,12 @@ func (st *state) parse() *Error {
 	case VerbCreate, VerbUpdate:
 		st.flagsOK = true
 		err = st.service(it, true)
-	case VerbDestroy, VerbRollback, VerbReconcile, VerbAdopt:
+	case VerbDestroy, VerbReconcile, VerbAdopt:
 		err = st.service(it, true)
+	case VerbRollback:
+		if err = st.service(it, true); err == nil {
+			err = st.rollbackTo()
+		}
 	case VerbDrift:
 		if nx := st.peek(); nx.typ == itemWord && (lowerASCII(nx.val) == "history" || lowerASCII(nx.val) == "snoozed") {
 			st.next()

@@ -39,7 +39,7 @@ var builtins = []builtin{
 	{"plan", VerbPlan, nil,
 		"plan SERVICE [flags] | plan PLAN-ID [full]", "preview a create without asking for approval, or show a pending plan"},
 	{"rollback", VerbRollback, nil,
-		"rollback SERVICE [in ENV]", "go back to the previous approved state"},
+		"rollback SERVICE [to RUN] [in ENV]", "go back to the state an earlier run applied (the one before the current, or RUN)"},
 	{"history", VerbHistory, nil,
 		"history [SERVICE] [in ENV]", "past runs: what changed, who asked, who approved"},
 	{"help", VerbHelp, nil,
