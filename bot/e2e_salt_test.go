@@ -50,7 +50,7 @@ func TestSaltCreateApplyDriftOnARealMaster(t *testing.T) {
 
 	conf := filepath.Join(root, "grafana.ini")
 	p, id := preview(t, h, "alice", "@eos create grafana")
-	if want := "Salt      | " + minion + ": 2 states would change (file.managed grafana-data-volume"; !strings.Contains(p.Text, want) {
+	if want := "Salt      | +2 ~0 −0 on " + minion + ": grafana-data-volume"; !strings.Contains(p.Text, want) {
 		t.Errorf("preview lacks %q:\n%s", want, p.Text)
 	}
 	h.React("bob", p.ID, "+1")

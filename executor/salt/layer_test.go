@@ -101,7 +101,7 @@ func TestPlanListsWhatWouldChangePerMinion(t *testing.T) {
 	if p.Status != executor.PlanChanges {
 		t.Errorf("status %s, want changes", p.Status)
 	}
-	wantSummary := "node1: 3 states would change (lvm.lv_present data-nextcloud, blockdev.formatted fs-nextcloud (/dev/vg0/data-nextcloud), mount.mounted mount-nextcloud (/srv/data/nextcloud)); node2: no changes (2 states)"
+	wantSummary := "+0 ~3 −0 on node1: data-nextcloud, fs-nextcloud, mount-nextcloud; no changes on node2 (2 states)"
 	if p.Summary != wantSummary {
 		t.Errorf("summary\n got %q\nwant %q", p.Summary, wantSummary)
 	}
@@ -169,7 +169,7 @@ func TestPlanShowsStatesThatWouldFail(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}
-	if want := "targets * = node1; node1: 1 state would change (pkg.installed xfsprogs), 1 would fail (lvm.lv_present data-nextcloud)"; p.Summary != want {
+	if want := "targets * = node1; +0 ~1 −0 on node1: xfsprogs · 1 would fail: data-nextcloud"; p.Summary != want {
 		t.Errorf("summary %q, want %q", p.Summary, want)
 	}
 	if len(p.Changes) != 2 || p.Changes[0].Detail != "would fail: Volume group vg0 has 20G free, 150G requested" || p.Changes[0].Action != executor.NoOp {

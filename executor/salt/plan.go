@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -158,7 +159,11 @@ func changesOf(u executor.Unit, m minionReturn, low lowIndex) []executor.Change 
 		case s.failed():
 			out = append(out, executor.Change{Unit: u.Service, Action: executor.NoOp, Address: m.Minion + ": " + s.display(), Detail: "would fail: " + firstLine(s.Comment)})
 		case s.wouldChange():
-			c := executor.Change{Unit: u.Service, Action: executor.Update, Address: m.Minion + ": " + s.display(), Detail: firstLine(s.Comment)}
+			detail := s.Detail
+			if detail == "" {
+				detail = firstLine(s.Comment)
+			}
+			c := executor.Change{Unit: u.Service, Action: s.Kind, Address: m.Minion + ": " + s.display(), Detail: detail}
 			if r, ok := assess(s, m, low, u.Salt.HoldsData); ok {
 				c.Action, c.Forces, c.DataLoss = r.action, r.forces, r.dataLoss
 			}
@@ -220,29 +225,69 @@ func (l *Layer) triggerIndex(ctx context.Context, r unitRun) map[string]lowIndex
 	return nil
 }
 
-// minionSummary is one minion's part of the preview line: "node1: 3 states would change
-// (lvm.lv_present data-nextcloud, file.managed fstab, …), 1 would fail (pkg.installed xfsprogs)".
+// minionSummary is one minion's part of the preview row, counts first as Terraform's:
+// "+2 ~1 −0 on node1: data-nextcloud, fs-nextcloud, mount-nextcloud", then what would fail
+// ("· 1 would fail: data-gitea"); "no changes on node2 (2 states)". States are named by their
+// id; the full plan has the rest.
 func minionSummary(m minionReturn) string {
-	var change, fail []string
+	var ids, fail []string
+	var add, change, remove int
 	for _, s := range m.States {
 		switch {
 		case s.failed():
-			fail = append(fail, s.display())
+			fail = append(fail, s.shortName())
 		case s.wouldChange():
-			change = append(change, s.display())
+			ids = append(ids, s.shortName())
+			switch s.Kind {
+			case executor.Create:
+				add++
+			case executor.Delete:
+				remove++
+			default:
+				change++
+			}
 		}
 	}
-	if len(change) == 0 && len(fail) == 0 {
-		return fmt.Sprintf("%s: no changes (%s)", m.Minion, plural(len(m.States), "state"))
+	if len(ids) == 0 && len(fail) == 0 {
+		return fmt.Sprintf("no changes on %s (%s)", m.Minion, plural(len(m.States), "state"))
 	}
-	var parts []string
-	if len(change) > 0 {
-		parts = append(parts, fmt.Sprintf("%s would change (%s)", plural(len(change), "state"), list3(change)))
+	s := fmt.Sprintf("+%d ~%d −%d on %s", add, change, remove, m.Minion)
+	if len(ids) > 0 {
+		s += ": " + list3(relative(ids))
 	}
 	if len(fail) > 0 {
-		parts = append(parts, fmt.Sprintf("%d would fail (%s)", len(fail), list3(fail)))
+		s += fmt.Sprintf(" · %d would fail: %s", len(fail), list3(fail))
 	}
-	return m.Minion + ": " + strings.Join(parts, ", ")
+	return s
+}
+
+// relative writes state ids that are absolute paths relative to the directory they share
+// (the service's root, for a unit whose states name their files by path), so the row names
+// "app.conf, volume.marker", not the minion's whole data path twice.
+func relative(ids []string) []string {
+	var root string
+	for _, id := range ids {
+		if !strings.HasPrefix(id, "/") {
+			continue
+		}
+		dir := path.Dir(id)
+		switch {
+		case root == "":
+			root = dir
+		default:
+			for root != "/" && !strings.HasPrefix(dir+"/", root+"/") {
+				root = path.Dir(root)
+			}
+		}
+	}
+	if root == "" || root == "/" {
+		return ids
+	}
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = strings.TrimPrefix(id, root+"/")
+	}
+	return out
 }
 
 // digestLine is the stable text of what a unit's run does: which state text, on which

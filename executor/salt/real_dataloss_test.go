@@ -232,8 +232,8 @@ func TestRealPlanMarksRemovingADataDirectory(t *testing.T) {
 		c.Forces != "file "+conf+" under data path "+data+" would change" {
 		t.Errorf("writing a file into the data directory: %s forced by %q, data loss %v; want an update without data loss", c.Action, c.Forces, c.DataLoss)
 	}
-	if c := at("file.absent scratch-gone", scratch); c.DataLoss || c.Risky() {
-		t.Errorf("removing a directory that holds no data: %s forced by %q, data loss %v; want a plain change", c.Action, c.Forces, c.DataLoss)
+	if c := at("file.absent scratch-gone", scratch); c.DataLoss || c.Action != executor.Delete {
+		t.Errorf("removing a directory that holds no data: %s forced by %q, data loss %v; want a delete (a removal, told apart from a change) without data loss", c.Action, c.Forces, c.DataLoss)
 	}
 
 	for path, text := range files {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/eosbot/eos/executor"
 	"sort"
 	"strings"
 )
@@ -20,6 +21,10 @@ type stateResult struct {
 	Changed bool
 	Comment string
 	RunNum  int
+	// Kind is what a state that would change does: create, update or delete (kind.go).
+	Kind executor.Action
+	// Detail says it in a few words: "new", "removed", "content +3 −1 lines".
+	Detail string
 }
 
 // display names the state for people: "lvm.lv_present data-nextcloud", with the name when it
@@ -41,6 +46,14 @@ func (s stateResult) display() string {
 		d += " (" + s.Name + ")"
 	}
 	return d
+}
+
+// shortName names the state by its id, as the preview row does ("data-nextcloud").
+func (s stateResult) shortName() string {
+	if s.ID != "" {
+		return s.ID
+	}
+	return s.Key
 }
 
 func (s stateResult) failed() bool { return s.Result != nil && !*s.Result }
@@ -120,6 +133,15 @@ func parseReturn(minion string, raw json.RawMessage) minionReturn {
 		s := stateResult{Key: key, Result: rs.Result, Changed: nonEmpty(rs.Changes), Comment: commentText(rs.Comment), RunNum: rs.RunNum}
 		if parts := strings.Split(key, "_|-"); len(parts) == 4 {
 			s.Module, s.ID, s.Name, s.Fun = parts[0], parts[1], parts[2], parts[3]
+		}
+		s.Kind = kindOf(s.Fun, rs.Changes)
+		switch a, r, ok := diffCounts(rs.Changes); {
+		case s.Kind == executor.Create:
+			s.Detail = "new"
+		case s.Kind == executor.Delete:
+			s.Detail = "removed"
+		case ok:
+			s.Detail = fmt.Sprintf("content +%d −%d lines", a, r)
 		}
 		m.States = append(m.States, s)
 	}
