@@ -3,8 +3,13 @@ package bot
 import (
 	"context"
 	"fmt"
+	"maps"
+	"sort"
+	"strings"
 
 	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/catalog"
+	"github.com/eosbot/eos/executor"
 	"github.com/eosbot/eos/intents"
 )
 
@@ -16,16 +21,20 @@ func (e *Engine) adopt(ctx context.Context, c conv, in *intents.Intent) {
 // adoptService proposes taking what runs as the declared state of service in env, for `adopt`
 // and for a 📥 on a drift digest: an ordinary plan, previewed and approved like any other,
 // whose run changes nothing real (Terraform applies a refresh-only plan, Nomad registers
-// nothing) and records reality as declared. It returns the plan's id, or "" when none was
-// stored.
+// nothing, Salt applies nothing) and records reality as declared. A Terraform variable taken
+// from what runs declares the flag it comes from (a volume grown by hand to 300 GB is
+// --storage 300G), so the service renders the same way afterwards. Drift only Salt has is not
+// adopted: the answer says why and how to keep it, and no plan is made. It returns the plan's
+// id, or "" when none was stored.
 func (e *Engine) adoptService(ctx context.Context, c conv, env, service string) string {
 	d, err := e.st.Declared(env + "/" + service)
 	if err != nil || d.Destroyed {
 		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to adopt. @eos status", service, env)))
 		return ""
 	}
-	if busy := e.busy(store.SpecKeys(d.Spec)); busy != "" {
-		e.say(ctx, c.a, c.m.Post, reply(busy))
+	probe := d.Spec
+	probe.Verb = "adopt"
+	if !e.mayPropose(ctx, c, probe, store.PlanPending) {
 		return ""
 	}
 	actx, cancel := context.WithTimeout(ctx, planTimeout)
@@ -35,5 +44,116 @@ func (e *Engine) adoptService(ctx context.Context, c conv, env, service string) 
 		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("Can't adopt %s in %s as it runs: %s. Nothing planned.", service, env, err)))
 		return ""
 	}
-	return e.propose(ctx, c, spec, store.PlanPending)
+	spec = e.adoptFlags(d.Spec, spec)
+	plan, err := e.cfg.Runner.Plan(actx, spec)
+	if err != nil {
+		e.fail(ctx, c, "planning", err)
+		return ""
+	}
+	if kept := saltLeftAsIs(plan); kept != "" && !adoptsAnything(plan) && !e.nomadDrifted(actx, d.Spec) {
+		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("Nothing to adopt in %s in %s: only Salt differs from its declared state, and Salt drift cannot be adopted — %s. "+
+			"To undo the change instead: @eos reconcile %s in %s. Nothing planned.", service, env, kept, service, env)))
+		return ""
+	}
+	return e.proposePlan(ctx, c, plan, store.PlanPending)
+}
+
+// adoptsAnything reports whether an adopt's plan takes in a change made outside Eos: Terraform
+// adopts a resource, or a declared value changes. Outputs a refresh records are not drift
+// anyone made; Nomad's adopt plan names every job it declares, changed or not (nomadDrifted
+// asks).
+func adoptsAnything(p executor.Plan) bool {
+	if len(p.Spec.AdoptedValues) > 0 {
+		return true
+	}
+	for _, lp := range p.Layers {
+		for _, c := range lp.Changes {
+			if lp.Layer == executor.Terraform && c.Action != executor.NoOp {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nomadDrifted reports whether spec's Nomad jobs run otherwise than declared, which an adopt
+// takes in.
+func (e *Engine) nomadDrifted(ctx context.Context, spec executor.Spec) bool {
+	if !spec.Has(executor.Nomad) {
+		return false
+	}
+	for _, l := range e.cfg.Runner.Drift(ctx, spec) {
+		if l.Layer == executor.Nomad && l.Status == executor.DriftDrifted {
+			return true
+		}
+	}
+	return false
+}
+
+// saltLeftAsIs is what an adopt's Salt plan leaves as is (its states that differ from what
+// runs), or "".
+func saltLeftAsIs(p executor.Plan) string {
+	for _, lp := range p.Layers {
+		if lp.Layer == executor.Salt && lp.Status == executor.PlanNoChanges {
+			kept, _ := strings.CutPrefix(lp.Kept, "left as is, not adopted: ")
+			if kept != lp.Kept {
+				return kept
+			}
+		}
+	}
+	return ""
+}
+
+// adoptFlags declares, for each unit of the adopted spec whose Terraform variables an adopt
+// took from what runs, the flags those variables come from (catalog's AdoptedFlags), and
+// renders the unit's values, Salt pillar and Nomad variables with them; the adopted Terraform
+// variables and Nomad job stay as the layers adopted them. The flags that change are listed
+// in the spec's AdoptedValues for the preview.
+func (e *Engine) adoptFlags(declared, adopted executor.Spec) executor.Spec {
+	for i, u := range adopted.Units {
+		if u.Terraform == nil || i >= len(declared.Units) || declared.Units[i].Terraform == nil ||
+			maps.EqualFunc(u.Terraform.Vars, declared.Units[i].Terraform.Vars, func(a, b any) bool { return fmt.Sprint(a) == fmt.Sprint(b) }) {
+			continue
+		}
+		bp, ok := e.cfg.Catalog.Service(u.Service)
+		if !ok {
+			continue
+		}
+		req := catalog.Request{Flags: bp.DeclaredFlags(declared.Units[i].Values), Env: adopted.Env, Variant: e.cfg.Variants[adopted.Env]}
+		flags, changed := bp.AdoptedFlags(req, u.Terraform.Vars)
+		if len(changed) == 0 {
+			continue
+		}
+		req.Flags = flags
+		r, err := bp.Render(req)
+		if err != nil {
+			e.log.Warn("rendering adopted values", "service", u.Service, "err", err)
+			continue
+		}
+		nu := u
+		nu.Values = map[string]string{}
+		for name, v := range r.Values {
+			nu.Values[name] = v.Text
+		}
+		if u.Salt != nil && r.Salt != nil {
+			part := *u.Salt
+			part.Pillar = r.Salt.Pillar
+			nu.Salt = &part
+		}
+		if u.Nomad != nil && r.Nomad != nil && u.Nomad.Adopted == nil {
+			part := *u.Nomad
+			part.Vars = r.Nomad.Vars
+			nu.Nomad = &part
+		}
+		adopted.Units[i] = nu
+		names := make([]string, 0, len(changed))
+		for name := range changed {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			adopted.AdoptedValues = append(adopted.AdoptedValues, fmt.Sprintf("--%s %s → %s", name, changed[name][0], changed[name][1]))
+		}
+	}
+	return adopted
 }

@@ -26,6 +26,9 @@ func previewDoc(p *store.Plan, j judgement, vaultRow string) adapters.Doc {
 		rows = append(rows, []string{"Vault", vaultRow})
 	}
 	blocks := []adapters.Block{adapters.Heading{Text: head}}
+	if len(spec.AdoptedValues) > 0 {
+		blocks = append(blocks, adapters.Text{Text: "Declares what runs: " + strings.Join(spec.AdoptedValues, ", ")})
+	}
 	blocks = append(blocks, failureBlocks(p.Plan)...)
 	blocks = append(blocks, riskBlocks(p.Plan, p.ID)...)
 	blocks = append(blocks, adapters.Table{Header: []string{"layer", "what changes"}, Rows: rows})

@@ -80,6 +80,9 @@ type Spec struct {
 	// outside it), Nomad registers nothing, Salt applies nothing (what differs is named as left
 	// as is). Runner.Adopt makes such specs.
 	Adopt bool `json:"adopt,omitempty"`
+	// AdoptedValues are the declared values an adopt takes from what runs, old → new
+	// ("--storage 200G → 300G"), for its preview. Empty for every other spec.
+	AdoptedValues []string `json:"adopted_values,omitempty"`
 	// PurgeSecrets deletes the units' secrets after a successful destroy; without it a
 	// destroy keeps them, so a later create reuses them.
 	PurgeSecrets bool `json:"purge_secrets,omitempty"`
