@@ -41,7 +41,7 @@ func (e *Engine) adoptService(ctx context.Context, c conv, env, service string) 
 	defer cancel()
 	spec, err := e.cfg.Runner.Adopt(actx, d.Spec)
 	if err != nil {
-		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("Can't adopt %s in %s as it runs: %s. Nothing planned.", service, env, err)))
+		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("Can't adopt %s in %s as it runs: %s. Nothing planned.", service, env, strings.TrimRight(err.Error(), "."))))
 		return ""
 	}
 	spec = e.adoptFlags(d.Spec, spec)
