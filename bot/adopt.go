@@ -32,9 +32,8 @@ func (e *Engine) adoptService(ctx context.Context, c conv, env, service string) 
 		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to adopt. @eos status", service, env)))
 		return ""
 	}
-	probe := d.Spec
-	probe.Verb = "adopt"
-	if !e.mayPropose(ctx, c, probe, store.PlanPending) {
+	if busy := e.busy(store.SpecKeys(d.Spec)); busy != "" {
+		e.say(ctx, c.a, c.m.Post, reply(busy))
 		return ""
 	}
 	actx, cancel := context.WithTimeout(ctx, planTimeout)
@@ -45,63 +44,37 @@ func (e *Engine) adoptService(ctx context.Context, c conv, env, service string) 
 		return ""
 	}
 	spec = e.adoptFlags(d.Spec, spec)
-	plan, err := e.cfg.Runner.Plan(actx, spec)
-	if err != nil {
-		e.fail(ctx, c, "planning", err)
-		return ""
-	}
-	if kept := saltLeftAsIs(plan); kept != "" && !adoptsAnything(plan) && !e.nomadDrifted(actx, d.Spec) {
-		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("Nothing to adopt in %s in %s: only Salt differs from its declared state, and Salt drift cannot be adopted — %s. "+
-			"To undo the change instead: @eos reconcile %s in %s. Nothing planned.", service, env, kept, service, env)))
-		return ""
-	}
-	return e.proposePlan(ctx, c, plan, store.PlanPending)
-}
-
-// adoptsAnything reports whether an adopt's plan takes in a change made outside Eos: Terraform
-// adopts a resource, or a declared value changes. Outputs a refresh records are not drift
-// anyone made; Nomad's adopt plan names every job it declares, changed or not (nomadDrifted
-// asks).
-func adoptsAnything(p executor.Plan) bool {
-	if len(p.Spec.AdoptedValues) > 0 {
-		return true
-	}
-	for _, lp := range p.Layers {
-		for _, c := range lp.Changes {
-			if lp.Layer == executor.Terraform && c.Action != executor.NoOp {
-				return true
-			}
+	// Only a requester learns what the drift is; propose answers anyone else.
+	if ep := e.policy().For(env, spec.Verb); ep.MayRequest(e.person(ctx, c.a, c.m.Author, ep.Requesters)) && len(spec.AdoptedValues) == 0 {
+		if states := e.saltOnlyDrift(actx, d.Spec); len(states) > 0 {
+			e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("Nothing to adopt in %s in %s: only Salt differs from its declared state, and Salt drift cannot be adopted (%s). "+
+				"Salt's states are the source of truth: to keep the change, change the blueprint or its pillar; to undo it, @eos reconcile %s in %s. Nothing planned.",
+				service, env, strings.Join(states, "; "), service, env)))
+			return ""
 		}
 	}
-	return false
+	return e.propose(ctx, c, spec, store.PlanPending)
 }
 
-// nomadDrifted reports whether spec's Nomad jobs run otherwise than declared, which an adopt
-// takes in.
-func (e *Engine) nomadDrifted(ctx context.Context, spec executor.Spec) bool {
-	if !spec.Has(executor.Nomad) {
-		return false
+// saltOnlyDrift checks spec's drift and, when only its Salt states differ from what runs (no
+// other layer drifted, none unknown), names them; nil otherwise. Only a spec with Salt states
+// is checked.
+func (e *Engine) saltOnlyDrift(ctx context.Context, spec executor.Spec) []string {
+	if !spec.Has(executor.Salt) {
+		return nil
 	}
+	var states []string
 	for _, l := range e.cfg.Runner.Drift(ctx, spec) {
-		if l.Layer == executor.Nomad && l.Status == executor.DriftDrifted {
-			return true
-		}
-	}
-	return false
-}
-
-// saltLeftAsIs is what an adopt's Salt plan leaves as is (its states that differ from what
-// runs), or "".
-func saltLeftAsIs(p executor.Plan) string {
-	for _, lp := range p.Layers {
-		if lp.Layer == executor.Salt && lp.Status == executor.PlanNoChanges {
-			kept, _ := strings.CutPrefix(lp.Kept, "left as is, not adopted: ")
-			if kept != lp.Kept {
-				return kept
+		switch {
+		case l.Status == executor.DriftUnknown, l.Status == executor.DriftDrifted && l.Layer != executor.Salt:
+			return nil
+		case l.Status == executor.DriftDrifted:
+			for _, c := range l.Changes {
+				states = append(states, c.Address)
 			}
 		}
 	}
-	return ""
+	return states
 }
 
 // adoptFlags declares, for each unit of the adopted spec whose Terraform variables an adopt

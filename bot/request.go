@@ -64,7 +64,15 @@ func (e *Engine) envOf(in *intents.Intent) string {
 // propose plans spec, stores the plan and posts its preview in the request's thread. It
 // returns the stored plan's id, or "" when no plan was stored (refused, busy, failed).
 func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state store.PlanState) string {
-	if !e.mayPropose(ctx, c, spec, state) {
+	ep := e.policy().For(spec.Env, spec.Verb)
+	if state == store.PlanPending && !ep.MayRequest(e.person(ctx, c.a, c.m.Author, ep.Requesters)) {
+		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("@%s can't ask for changes in %s (requesters: %s). Nothing changed.",
+			c.user(), spec.Env, mentions(ep.Requesters))))
+		e.audit(store.Entry{Kind: "refusal", User: c.user(), Platform: c.a.Name(), Service: spec.Target, Env: spec.Env, Text: "not a requester: " + c.m.Text})
+		return ""
+	}
+	if busy := e.busy(store.SpecKeys(spec)); busy != "" && state == store.PlanPending {
+		e.say(ctx, c.a, c.m.Post, reply(busy))
 		return ""
 	}
 	planCtx, cancel := context.WithTimeout(ctx, planTimeout)
@@ -74,30 +82,6 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 		e.fail(ctx, c, "planning", err)
 		return ""
 	}
-	return e.proposePlan(ctx, c, plan, state)
-}
-
-// mayPropose reports whether c's author may ask for spec and nothing else is changing its
-// services, and says why not when not. A preview (`plan ...`) is always allowed.
-func (e *Engine) mayPropose(ctx context.Context, c conv, spec executor.Spec, state store.PlanState) bool {
-	ep := e.policy().For(spec.Env, spec.Verb)
-	if state == store.PlanPending && !ep.MayRequest(e.person(ctx, c.a, c.m.Author, ep.Requesters)) {
-		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("@%s can't ask for changes in %s (requesters: %s). Nothing changed.",
-			c.user(), spec.Env, mentions(ep.Requesters))))
-		e.audit(store.Entry{Kind: "refusal", User: c.user(), Platform: c.a.Name(), Service: spec.Target, Env: spec.Env, Text: "not a requester: " + c.m.Text})
-		return false
-	}
-	if busy := e.busy(store.SpecKeys(spec)); busy != "" && state == store.PlanPending {
-		e.say(ctx, c.a, c.m.Post, reply(busy))
-		return false
-	}
-	return true
-}
-
-// proposePlan stores plan (made by propose's checks and Runner.Plan) and posts its preview.
-func (e *Engine) proposePlan(ctx context.Context, c conv, plan executor.Plan, state store.PlanState) string {
-	spec := plan.Spec
-	ep := e.policy().For(spec.Env, spec.Verb)
 	if state == store.PlanPending && len(plan.Failures()) > 0 {
 		state = store.PlanBlocked // a layer says it would fail: shown with why, never approved
 	}
