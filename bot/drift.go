@@ -262,7 +262,7 @@ func (e *Engine) reconcileService(ctx context.Context, c conv, env, service stri
 		return ""
 	}
 	spec := d.Spec
-	spec.Verb = "reconcile"
+	spec.Verb, spec.Asked, spec.Changes, spec.ReturnsTo = "reconcile", nil, nil, "" // nothing asked but the declared state
 	return e.propose(ctx, c, spec, store.PlanPending)
 }
 

@@ -50,17 +50,23 @@ func driftDoc(results []serviceDrift, at time.Time, snoozes map[string]store.Sno
 	if unknown > 0 {
 		head += fmt.Sprintf(" · %d unknown", unknown)
 	}
+	var listed []serviceDrift
+	for _, r := range results {
+		if r.Status == executor.DriftDrifted || r.Status == executor.DriftUnknown {
+			listed = append(listed, r)
+		}
+	}
 	return adapters.NewDoc(adapters.Heading{Text: head}, adapters.List{Items: items},
-		adapters.Context{Text: driftFooter(drifted + unknown)})
+		adapters.Context{Text: driftFooter(listed)})
 }
 
 // driftFooter says where a `drift` answer's reactions work: each service that is not clean
 // has its own reply in the thread, and the answer itself stands for it when it is the only one.
-func driftFooter(listed int) string {
-	if listed == 1 {
-		return triageReactions + ", on this post · @eos drift history SERVICE"
+func driftFooter(listed []serviceDrift) string {
+	if len(listed) == 1 {
+		return reactionsFor(listed[0]) + ", on this post · @eos drift history SERVICE"
 	}
-	return triageReactions + ", on a service's reply in the thread · @eos drift history SERVICE"
+	return someReactions(listed) + ", on a service's reply in the thread · @eos drift history SERVICE"
 }
 
 // changeTexts is each change as "address detail".
@@ -141,6 +147,43 @@ const triageReactions = "React 🔧 to fix, 📥 to adopt what runs as declared,
 // unknownReactions triage a service whose check failed: there is nothing known to adopt.
 const unknownReactions = "React 🔧 to fix, 🔕 to snooze 7 days"
 
+// saltOnlyReactions triage a service whose only drift is Salt's, which cannot be adopted: a
+// state is the source of truth for what it manages.
+const saltOnlyReactions = "React 🔧 to fix (Salt drift is not adopted: to keep it, change the blueprint or its pillar), 🔕 to snooze 7 days"
+
+// reactionsFor are the reactions that triage r: 📥 only when r has drift an adopt can take in.
+func reactionsFor(r serviceDrift) string {
+	switch {
+	case r.Status == executor.DriftUnknown:
+		return unknownReactions
+	case !adoptable(r):
+		return saltOnlyReactions
+	}
+	return triageReactions
+}
+
+// someReactions are the reactions for a post standing for several services: 📥 only when one
+// of them has drift an adopt can take in (each service's reply says which).
+func someReactions(listed []serviceDrift) string {
+	for _, r := range listed {
+		if r.Status == executor.DriftDrifted && adoptable(r) {
+			return triageReactions
+		}
+	}
+	return unknownReactions
+}
+
+// adoptable reports whether r has drift an adopt can take in: drift in a layer other than
+// Salt.
+func adoptable(r serviceDrift) bool {
+	for _, l := range r.Layers {
+		if l.Status == executor.DriftDrifted && l.Layer != executor.Salt {
+			return true
+		}
+	}
+	return false
+}
+
 // digestFooter says how to triage: a reaction on the headline works when it lists one
 // service; with several, each service's reply is the post to react on.
 func digestFooter(listed []serviceDrift) string {
@@ -149,9 +192,9 @@ func digestFooter(listed []serviceDrift) string {
 		return "Every service listed is snoozed · @eos drift snoozed"
 	case 1:
 		r := listed[0]
-		return fmt.Sprintf("%s, on this post · or @eos reconcile %s in %s · details in the thread", triageReactions, r.Service, r.Env)
+		return fmt.Sprintf("%s, on this post · or @eos reconcile %s in %s · details in the thread", reactionsFor(r), r.Service, r.Env)
 	}
-	return triageReactions + ", on a service's reply in the thread · or @eos reconcile SERVICE in ENV"
+	return someReactions(listed) + ", on a service's reply in the thread · or @eos reconcile SERVICE in ENV"
 }
 
 // serviceDriftDoc is one service's reply in the digest's thread: what drifted per layer, with
@@ -177,10 +220,7 @@ func serviceDriftDoc(r serviceDrift) adapters.Doc {
 	if len(failed) > 0 {
 		blocks = append(blocks, adapters.Code{Text: strings.Join(failed, "\n\n")})
 	}
-	reactions := triageReactions
-	if r.Status == executor.DriftUnknown {
-		reactions = unknownReactions
-	}
+	reactions := reactionsFor(r)
 	blocks = append(blocks, adapters.Context{Text: fmt.Sprintf("%s · or @eos reconcile %s in %s · @eos drift history %s in %s",
 		reactions, r.Service, r.Env, r.Service, r.Env)})
 	return adapters.NewDoc(blocks...)

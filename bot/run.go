@@ -83,7 +83,10 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan,
 	// An adopt's spec is declared as an ordinary one: what it adopted is now simply declared,
 	// and the next plan of it (a reconcile, an update) changes the real world again.
 	decl := spec
-	decl.Adopt = false
+	decl.Adopt, decl.AdoptedValues = false, nil
+	// The declared state is the state, not the request that made it: what was asked, the
+	// values it changed and the run a rollback returned to belong to that plan only.
+	decl.Asked, decl.Changes, decl.ReturnsTo = nil, nil, ""
 	state, declared := store.RunDone, &decl
 	if res.Failed {
 		state, declared = store.RunFailed, nil

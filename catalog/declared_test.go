@@ -76,3 +76,36 @@ func TestRequirementsFollowTheValues(t *testing.T) {
 		t.Errorf("Requirements without sso = %+v, %v; want none", rq, err)
 	}
 }
+
+// An adopt that takes a Terraform variable from what runs declares the flag it comes from: a
+// volume grown to 300 GB by hand is --storage 300G; a variable no single flag sets (the
+// server's size, not a flag of nextcloud) changes no flag.
+func TestAdoptedFlagsTakeTheRealValueBackToItsFlag(t *testing.T) {
+	nc := service(t, loadEmbedded(t), "nextcloud")
+	storage, err := ParseSize("200G")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := Request{Flags: map[string]Value{"storage": storage}, Env: "local"}
+	r, err := nc.Render(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]any{}
+	for k, v := range r.Terraform.Vars {
+		vars[k] = v
+	}
+	vars["volume_gb"] = float64(300) // as read back from a plan's JSON
+	vars["server_size"] = "xlarge"
+	flags, changed := nc.AdoptedFlags(req, vars)
+	if got := flags["storage"].Text; got != "300G" {
+		t.Errorf("--storage = %q, want 300G", got)
+	}
+	if want := map[string][2]string{"storage": {"200G", "300G"}}; !reflect.DeepEqual(changed, want) {
+		t.Errorf("changed = %v, want %v", changed, want)
+	}
+	again, err := nc.Render(Request{Flags: flags, Env: "local"})
+	if err != nil || again.Salt.Pillar["lv_size"] != "300G" {
+		t.Errorf("rendered with the adopted flags: pillar lv_size = %v (%v), want 300G", again.Salt.Pillar["lv_size"], err)
+	}
+}

@@ -18,7 +18,7 @@ type Adopter interface {
 // configured layer that can (an Adopter) rewrites its part of every unit, and the result is
 // marked Adopt, so applying it records reality instead of changing it. A layer that is used
 // but cannot adopt (Salt: its states are idempotent commands, not a record of what exists) is
-// left as declared; Plan then shows whether it differs.
+// left as declared and never applied by an adopt: its Plan names what differs as left as is.
 func (r *Runner) Adopt(ctx context.Context, spec Spec) (Spec, error) {
 	out := spec
 	out.Verb, out.Adopt = "adopt", true

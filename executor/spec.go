@@ -77,8 +77,13 @@ type Spec struct {
 	Units []Unit `json:"units"`
 	// Adopt makes the spec take the real world as its declared state rather than change the
 	// real world: Terraform applies a refresh-only plan (the state takes in what changed
-	// outside it), Nomad registers nothing. Runner.Adopt makes such specs.
+	// outside it), Nomad registers nothing, Salt applies nothing (what differs is named as left
+	// as is). Runner.Adopt makes such specs.
 	Adopt bool `json:"adopt,omitempty"`
+	// AdoptedValues are the declared values an adopt takes from what runs, old → new
+	// ("--storage 200G → 300G"): what an adopt takes in besides the layers' own state. The
+	// preview says them as Spec.Changes, as for any other verb. Empty for every other spec.
+	AdoptedValues []string `json:"adopted_values,omitempty"`
 	// PurgeSecrets deletes the units' secrets after a successful destroy; without it a
 	// destroy keeps them, so a later create reuses them.
 	PurgeSecrets bool `json:"purge_secrets,omitempty"`

@@ -20,6 +20,12 @@ func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.Lay
 		_ = json.Unmarshal(plan.State, &ps)
 	}
 	units := saltUnits(spec)
+	if spec.Adopt {
+		// An adopt's plan never has Salt changes (planAdopt); this holds even for a plan
+		// that says otherwise.
+		res.Status, res.Summary = executor.ResultSkipped, "not applied by an adopt"
+		return res, nil
+	}
 	if len(units) == 0 {
 		res.Status, res.Summary = executor.ResultSkipped, keptNote
 		return res, nil

@@ -78,6 +78,9 @@ func (l *Layer) Plan(ctx context.Context, spec executor.Spec) (executor.LayerPla
 		p.Status, p.Summary = executor.PlanNothing, "nothing to do"
 		return p, nil
 	}
+	if spec.Adopt {
+		return l.planAdopt(ctx, spec)
+	}
 	if len(saltUnits(spec)) == 0 {
 		p.Status, p.Digest = executor.PlanNoChanges, "salt: kept\n"
 		p.Summary = l.keptSummary(ctx, spec)

@@ -17,13 +17,15 @@ import (
 
 var _ executor.Adopter = (*Layer)(nil)
 
-// Adopt declares the unit's real resources: a plan of the declared configuration (which
-// refreshes first) says where reality differs, and each differing attribute set straight from
-// a variable (`size = var.server_size`, the variable's value equal to the declared attribute)
-// gets the real value as that variable's. Any other difference (a resource deleted or created
-// outside Terraform, an attribute computed from several values or none) cannot be declared and
-// is an error naming it. The state itself takes in reality when the adopt plan, a
-// refresh-only one, is applied.
+// Adopt declares the unit's real resources. A refresh-only plan says what changed outside
+// Terraform, and each changed attribute set straight from a variable (`size = var.server_size`,
+// the variable's value equal to the attribute as last applied) gets the real value as that
+// variable's. Reading drift this way works even when a normal plan cannot be made (a volume
+// grown by hand, which the provider refuses to shrink back). When nothing changed outside,
+// a plan of the declared configuration says where reality differs and is adopted the same way.
+// Any other difference (a resource deleted or created outside Terraform, an attribute computed
+// from several values or none) cannot be declared and is an error naming it. The state itself
+// takes in reality when the adopt plan, a refresh-only one, is applied.
 func (l *Layer) Adopt(ctx context.Context, env string, u executor.Unit) (executor.Unit, error) {
 	if u.Terraform == nil {
 		return u, nil
@@ -38,11 +40,17 @@ func (l *Layer) Adopt(ctx context.Context, env string, u executor.Unit) (executo
 	if err := r.prepare(ctx, u.Terraform); err != nil {
 		return u, err
 	}
-	_, p, err := r.planAndShow(ctx, adoptFile, planOptions(adoptFile, planApply))
+	_, p, err := r.planAndShow(ctx, adoptFile, planOptions(adoptFile, planRefresh))
 	if err != nil {
 		return u, err
 	}
-	vars, refused := adoptedVars(p, u.Terraform.Vars)
+	vars, refused := driftedVars(p, u.Terraform.Vars)
+	if len(p.ResourceDrift) == 0 {
+		if _, p, err = r.planAndShow(ctx, adoptFile, planOptions(adoptFile, planApply)); err != nil {
+			return u, err
+		}
+		vars, refused = adoptedVars(p, u.Terraform.Vars)
+	}
 	if len(refused) > 0 {
 		return u, fmt.Errorf("%s: cannot be declared as it is: %s; reconcile instead", ud.key, strings.Join(refused, "; "))
 	}
@@ -53,14 +61,27 @@ func (l *Layer) Adopt(ctx context.Context, env string, u executor.Unit) (executo
 }
 
 // adoptedVars is vars with each variable that sets a differing attribute directly given the
-// real value, and what cannot be adopted that way.
+// real value, and what cannot be adopted that way, from a plan of the declared configuration
+// (before is reality, after the declaration).
 func adoptedVars(p *tfjson.Plan, declared map[string]any) (map[string]any, []string) {
+	return varsOf(p, p.ResourceChanges, declared, false)
+}
+
+// driftedVars is adoptedVars from a refresh-only plan's drift (before is the state as last
+// applied, after is reality).
+func driftedVars(p *tfjson.Plan, declared map[string]any) (map[string]any, []string) {
+	return varsOf(p, p.ResourceDrift, declared, true)
+}
+
+// varsOf adopts rcs into declared: realAfter says whether reality is a change's after (drift)
+// or its before (a plan of the declaration).
+func varsOf(p *tfjson.Plan, rcs []*tfjson.ResourceChange, declared map[string]any, realAfter bool) (map[string]any, []string) {
 	vars := maps.Clone(declared)
 	if vars == nil {
 		vars = map[string]any{}
 	}
 	var refused []string
-	for _, rc := range p.ResourceChanges {
+	for _, rc := range rcs {
 		if rc == nil || rc.Change == nil || rc.Mode == tfjson.DataResourceMode {
 			continue
 		}
@@ -68,28 +89,37 @@ func adoptedVars(p *tfjson.Plan, declared map[string]any) (map[string]any, []str
 		if !ok {
 			continue
 		}
-		switch act {
-		case executor.Create:
+		switch {
+		case act == executor.Create && realAfter:
+			refused = append(refused, rc.Address+" was created outside Terraform")
+			continue
+		case act == executor.Delete && realAfter:
+			refused = append(refused, rc.Address+" was deleted outside Terraform")
+			continue
+		case act == executor.Create:
 			refused = append(refused, rc.Address+" is declared but missing")
 			continue
-		case executor.Delete:
+		case act == executor.Delete:
 			refused = append(refused, rc.Address+" exists but is no longer declared")
 			continue
 		}
-		before, _ := rc.Change.Before.(map[string]any)
-		after, _ := rc.Change.After.(map[string]any)
+		real, _ := rc.Change.Before.(map[string]any)
+		decl, _ := rc.Change.After.(map[string]any)
+		if realAfter {
+			real, decl = decl, real
+		}
 		unknown, _ := rc.Change.AfterUnknown.(map[string]any)
 		exprs := expressionsOf(p, rc)
-		for _, attr := range sortedAttrs(before, after) {
-			if marked(unknown[attr]) || same(before[attr], after[attr]) {
+		for _, attr := range sortedAttrs(real, decl) {
+			if marked(unknown[attr]) || same(real[attr], decl[attr]) {
 				continue
 			}
 			name, ok := directVariable(exprs[attr])
-			if !ok || p.Variables[name] == nil || !same(p.Variables[name].Value, after[attr]) {
+			if !ok || p.Variables[name] == nil || !same(p.Variables[name].Value, decl[attr]) {
 				refused = append(refused, fmt.Sprintf("%s %s is not set from one variable", rc.Address, attr))
 				continue
 			}
-			vars[name] = before[attr]
+			vars[name] = real[attr]
 		}
 	}
 	return vars, refused

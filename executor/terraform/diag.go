@@ -248,15 +248,18 @@ func failure(ctx context.Context, op, key string, stdout []byte, err error, time
 }
 
 // joinDiagnostics keeps the first two distinct errors; more would not help a person in chat.
+// An error repeated with another address or none (Terraform reports some per instance, or
+// from both validation and the plan) is the same error, said once.
 func joinDiagnostics(diags []diagnostic) string {
 	seen := map[string]bool{}
 	var parts []string
 	for _, d := range diags {
 		s := d.String()
-		if s == "" || seen[s] {
+		key := diagnostic{Summary: d.Summary, Detail: d.Detail}.String()
+		if s == "" || seen[key] {
 			continue
 		}
-		seen[s] = true
+		seen[key] = true
 		parts = append(parts, s)
 	}
 	if len(parts) > 2 {

@@ -111,3 +111,15 @@ func TestDiagnosticKeepsAnAnnouncedList(t *testing.T) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
+
+// An error Terraform repeats (per instance, with and without the resource's address, or once
+// from validation and once from the plan) is said once, named by the first address given.
+func TestRepeatedDiagnosticIsSaidOnce(t *testing.T) {
+	shrink := diagnostic{Summary: "Volumes cannot shrink", Detail: "size_gb would go from 300 to 200; a volume can only grow."}
+	addressed := shrink
+	addressed.Address = "eoslab_volume.data"
+	got := joinDiagnostics([]diagnostic{addressed, shrink, addressed, shrink})
+	if want := "eoslab_volume.data: Volumes cannot shrink: size_gb would go from 300 to 200; a volume can only grow."; got != want {
+		t.Errorf("joined = %q, want %q", got, want)
+	}
+}

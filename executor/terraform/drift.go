@@ -14,9 +14,12 @@ import (
 
 // Drift compares each unit's real resources with spec in two ways: a refresh-only plan finds
 // changes made outside Terraform, and a normal plan finds where the declared configuration no
-// longer matches. Plans go to a temporary file, never to the unit's saved plan. When terraform
-// itself fails for any unit the status is DriftUnknown with the reason (other units' changes
-// are still listed); it is never reported clean. The error is only the context's.
+// longer matches. Plans go to a temporary file, never to the unit's saved plan. What the
+// refresh found is reported even when the normal plan fails because of it (a volume grown by
+// hand, which the provider refuses to shrink back): that is the drift, and a reconcile's own
+// preview says why it cannot undo it. When terraform itself fails for any unit otherwise, the
+// status is DriftUnknown with the reason (other units' changes are still listed); it is never
+// reported clean. The error is only the context's.
 func (l *Layer) Drift(ctx context.Context, spec executor.Spec) (executor.LayerDrift, error) {
 	d := executor.LayerDrift{Layer: executor.Terraform}
 	if !spec.Has(executor.Terraform) {
@@ -75,6 +78,9 @@ func (l *Layer) driftUnit(ctx context.Context, env string, u executor.Unit) ([]e
 	}
 	configChanged, declared, err := r.planAndShow(ctx, driftFile, planOptions(driftFile, mode))
 	if err != nil {
+		if len(changes) > 0 && ctx.Err() == nil {
+			return changes, nil
+		}
 		return nil, err
 	}
 	seen := map[string]bool{}

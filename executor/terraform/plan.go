@@ -3,6 +3,7 @@ package terraform
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -105,6 +106,13 @@ func (l *Layer) planUnit(ctx context.Context, env string, u executor.Unit, adopt
 		executor.Log(ctx, l.log).Warn("removing an old saved plan", "unit", ud.key, "error", err)
 	}
 	changed, p, err := r.planAndShow(ctx, file, planOptions(file, mode))
+	if err != nil && mode == planDestroy && ctx.Err() == nil && !errors.Is(err, ErrStateLocked) {
+		// Terraform refreshes before a destroy by planning the declared configuration, which
+		// fails on drift the provider cannot plan back (a volume grown by hand). Removing
+		// needs no declaration: plan it from the recorded state instead.
+		executor.Log(ctx, l.log).Info("destroy plan with refresh failed; planning from the recorded state", "unit", ud.key, "error", err)
+		changed, p, err = r.planAndShow(ctx, file, planOptions(file, planDestroyAsRecorded))
+	}
 	if err != nil {
 		os.Remove(path)
 		return unitPlan{}, nil, "", err

@@ -292,6 +292,10 @@ const (
 	planApply   planMode = iota // make real match the configuration
 	planDestroy                 // remove everything the unit manages
 	planRefresh                 // only record changes made outside Terraform
+	// planDestroyAsRecorded removes everything the unit manages as the state last recorded
+	// it, without refreshing: for a unit whose refresh cannot be planned (the provider refuses
+	// to move a changed object back to its declaration), which must still be removable.
+	planDestroyAsRecorded
 )
 
 // planOptions: the variables from eos.tfvars.json, a saved plan in out. terraform-exec always
@@ -301,6 +305,8 @@ func planOptions(out string, mode planMode) []tfexec.PlanOption {
 	switch mode {
 	case planDestroy:
 		opts = append(opts, tfexec.Destroy(true))
+	case planDestroyAsRecorded:
+		opts = append(opts, tfexec.Destroy(true), tfexec.Refresh(false))
 	case planRefresh:
 		opts = append(opts, tfexec.RefreshOnly(true))
 	}
