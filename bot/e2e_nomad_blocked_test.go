@@ -37,7 +37,7 @@ func TestUnplaceableScaffoldCannotBeApprovedOnNomad(t *testing.T) {
 	env := fmt.Sprintf("e2e%06x", rand.N(1<<24))
 	job := nomad.JobID("gitea", env)
 	t.Cleanup(func() { _, _, _ = client.Jobs().Deregister(job, true, nil) })
-	h := eostest.New(t, eostest.Options{Layers: []executor.Layer{layer}, CatalogDirs: []string{dir}})
+	h := eostest.New(t, eostest.Options{Layers: []executor.Layer{layer}, CatalogDirs: []string{dir}, Environments: []string{env}})
 
 	reason := "Nomad: job " + job + ": cannot place group app (1 allocation): no node has the docker driver"
 	h.Say("alice", "@eos create gitea in "+env)
