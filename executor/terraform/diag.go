@@ -247,10 +247,12 @@ func failure(ctx context.Context, op, key string, stdout []byte, err error, time
 	return e
 }
 
-// joinDiagnostics says each failure once: a detail's sentence that only repeats the summary
-// is dropped (withoutEcho), errors sharing a detail name it once after the last of them
-// ("a; b: Remove the file or import the object."), and only the first two distinct errors are
-// kept; more would not help a person in chat.
+// joinDiagnostics says each failure once: an error repeated with another address or none
+// (Terraform reports some per instance, or from both validation and the plan) is the same
+// error, named by the first address given; a detail's sentence that only repeats the summary
+// is dropped (withoutEcho); errors sharing a detail name it once after the last of them
+// ("a; b: Remove the file or import the object."); and only the first two distinct errors are
+// kept, since more would not help a person in chat.
 func joinDiagnostics(diags []diagnostic) string {
 	type group struct {
 		heads  []string
@@ -262,11 +264,11 @@ func joinDiagnostics(diags []diagnostic) string {
 	n := 0
 	for _, d := range diags {
 		d.Detail = withoutEcho(d.Summary, d.Detail)
-		s := d.String()
-		if s == "" || seen[s] {
+		key := diagnostic{Summary: d.Summary, Detail: d.Detail}.String()
+		if d.String() == "" || seen[key] {
 			continue
 		}
-		seen[s] = true
+		seen[key] = true
 		n++
 		if n > 2 {
 			continue
