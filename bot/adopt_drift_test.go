@@ -52,7 +52,7 @@ func TestVolumeGrownByHandStaysManageable(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{})
 	deploy(t, h, "nextcloud --storage 200G")
-	growVolume(t, h, "data-nextcloud", 300)
+	growVolume(t, h, "data-nextcloud-local", 300)
 
 	after := h.Last()
 	h.Say("alice", "@eos drift nextcloud")
@@ -87,14 +87,14 @@ func TestVolumeGrownByHandStaysManageable(t *testing.T) {
 	h.Say("alice", "@eos drift nextcloud")
 	h.WaitText(after, "the 1 service checked matches its declared state")
 
-	growVolume(t, h, "data-nextcloud", 400)
+	growVolume(t, h, "data-nextcloud-local", 400)
 	dp, did := preview(t, h, "alice", "@eos destroy nextcloud")
 	if !strings.Contains(dp.Text, "eoslab_volume.data") {
 		t.Errorf("the destroy preview does not name the volume:\n%s", dp.Text)
 	}
 	h.React("bob", dp.ID, "+1")
 	h.WaitText(dp.ID, "Run "+did+" · done in")
-	if _, err := os.Stat(filepath.Join(h.Cloud(), "volume", "data-nextcloud.json")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(h.Cloud(), "volume", "data-nextcloud-local.json")); !os.IsNotExist(err) {
 		t.Errorf("the volume is still there after the destroy (stat: %v)", err)
 	}
 }
@@ -107,7 +107,7 @@ type handEditedSalt struct {
 	applies atomic.Int32
 }
 
-const editedState = "eos-minion: file.managed grafana-config (srv/grafana/grafana.ini)"
+const editedState = "eos-minion: file.managed grafana-config (srv/grafana-local/grafana.ini)"
 
 func (l *handEditedSalt) Name() executor.LayerName { return executor.Salt }
 

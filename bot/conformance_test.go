@@ -174,7 +174,7 @@ func TestConformanceApproveRunsAndEditsProgress(t *testing.T) {
 		if r, err := h.Store.Run(id); err != nil || r.State != store.RunDone {
 			t.Fatalf("run %s = %+v, %v; want done", id, r, err)
 		}
-		if _, err := os.Stat(filepath.Join(h.Cloud(), "server", "proxy-grafana.json")); err != nil {
+		if _, err := os.Stat(filepath.Join(h.Cloud(), "server", "proxy-grafana-production.json")); err != nil {
 			t.Errorf("grafana's server is not in the simulated cloud: %v", err)
 		}
 	})

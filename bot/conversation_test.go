@@ -97,7 +97,7 @@ func TestCreateApproveRunHistory(t *testing.T) {
 		t.Fatalf("declared nextcloud = %+v, %v", d, err)
 	}
 	// The simulated cloud holds the objects, one file each.
-	for _, f := range []string{"server/proxy-nextcloud.json", "volume/data-nextcloud.json", "dns_record/cloud.local.test_A.json"} {
+	for _, f := range []string{"server/proxy-nextcloud-local.json", "volume/data-nextcloud-local.json", "dns_record/cloud.local.test_A.json"} {
 		if _, err := os.Stat(filepath.Join(h.Cloud(), f)); err != nil {
 			t.Errorf("simulated cloud lacks %s: %v", f, err)
 		}
@@ -110,12 +110,12 @@ func TestCreateApproveRunHistory(t *testing.T) {
 	}
 	h.React("bob", dp.ID, "+1")
 	h.WaitText(dp.ID, "Run "+did+" · done in")
-	for _, f := range []string{"server/proxy-nextcloud.json", "volume/data-nextcloud.json"} {
+	for _, f := range []string{"server/proxy-nextcloud-local.json", "volume/data-nextcloud-local.json"} {
 		if _, err := os.Stat(filepath.Join(h.Cloud(), f)); !os.IsNotExist(err) {
 			t.Errorf("%s still exists after destroy (stat: %v)", f, err)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(h.Cloud(), "server/proxy-authentik.json")); err != nil {
+	if _, err := os.Stat(filepath.Join(h.Cloud(), "server/proxy-authentik-local.json")); err != nil {
 		t.Errorf("destroying nextcloud removed authentik: %v", err)
 	}
 	if d, err := h.Store.Declared("local/nextcloud"); err != nil || !d.Destroyed {
@@ -125,7 +125,7 @@ func TestCreateApproveRunHistory(t *testing.T) {
 
 func TestFailureHalfwayIsRolledBack(t *testing.T) {
 	t.Parallel()
-	h := eostest.New(t, eostest.Options{FailOn: []string{"data-jenkins"}})
+	h := eostest.New(t, eostest.Options{FailOn: []string{"data-jenkins-local"}})
 	p, id := preview(t, h, "alice", "@eos create jenkins")
 	h.React("bob", p.ID, "+1")
 	res := h.WaitText(p.ID, "Run "+id+" · failed")
@@ -165,7 +165,7 @@ func TestDriftFindsAnOutOfBandChange(t *testing.T) {
 	h.WaitText(after, "the 1 service checked matches its declared state")
 
 	// Someone resizes the server behind Eos's back.
-	path := filepath.Join(h.Cloud(), "server", "proxy-grafana.json")
+	path := filepath.Join(h.Cloud(), "server", "proxy-grafana-local.json")
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -327,7 +327,7 @@ func TestPlanChangedBeforeApplyAsksAgain(t *testing.T) {
 	if !strings.Contains(up.Text, "Terraform | +0 ~0 −0 ±1") {
 		t.Fatalf("update preview:\n%s", up.Text)
 	}
-	resizeServer(t, h, "proxy-grafana", "xlarge") // someone changes the server meanwhile
+	resizeServer(t, h, "proxy-grafana-local", "xlarge") // someone changes the server meanwhile
 	h.React("bob", up.ID, "+1")
 	h.WaitText(up.ID, "Plan "+uid+" changed since it was approved", "nothing was applied")
 	fresh := h.WaitPost(up.ID, func(p console.Post) bool {

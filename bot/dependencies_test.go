@@ -157,7 +157,7 @@ func TestDestroyWithDependents(t *testing.T) {
 			t.Errorf("%s after the run: destroyed %v by run %s, want destroyed by %s", key, d.Destroyed, d.RunID, id)
 		}
 	}
-	for _, f := range []string{"server/proxy-nextcloud.json", "server/proxy-authentik.json"} {
+	for _, f := range []string{"server/proxy-nextcloud-local.json", "server/proxy-authentik-local.json"} {
 		if _, err := os.Stat(filepath.Join(h.Cloud(), f)); !os.IsNotExist(err) {
 			t.Errorf("%s still exists after the destroy (stat: %v)", f, err)
 		}

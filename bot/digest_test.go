@@ -56,7 +56,7 @@ func TestScheduledDigest(t *testing.T) {
 	}
 	h.WaitText(after, "Drift · Mon 23 Nov 08:00 UTC · the 1 service checked matches its declared state.")
 
-	resizeServer(t, h, "proxy-grafana", "xlarge")
+	resizeServer(t, h, "proxy-grafana-local", "xlarge")
 	clock.Advance(24 * time.Hour)
 	after = h.Last()
 	h.Engine.RunDueDigests(ctx)

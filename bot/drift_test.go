@@ -51,7 +51,7 @@ func TestDriftReportsEachKind(t *testing.T) {
 		{
 			name: "server deleted in the cloud",
 			change: func(t *testing.T, h *eostest.Harness) {
-				remove(t, filepath.Join(h.Cloud(), "server", "proxy-grafana.json"))
+				remove(t, filepath.Join(h.Cloud(), "server", "proxy-grafana-local.json"))
 			},
 			want: []string{"1 of 1 services drifted", "eoslab_server.main deleted outside Terraform"},
 		},
@@ -133,8 +133,8 @@ func TestWrenchOnDigestPlansReconcile(t *testing.T) {
 	deploy(t, h, "grafana")
 	deploy(t, h, "jenkins")
 	h.Engine.RunDueDigests(ctx) // the first call starts the schedule
-	resizeServer(t, h, "proxy-grafana", "xlarge")
-	resizeServer(t, h, "proxy-jenkins", "large")
+	resizeServer(t, h, "proxy-grafana-local", "xlarge")
+	resizeServer(t, h, "proxy-jenkins-local", "large")
 
 	clock.Advance(90 * time.Second)
 	after := h.Last()

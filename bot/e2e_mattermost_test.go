@@ -51,7 +51,7 @@ func TestE2EMattermostCreateApproveRun(t *testing.T) {
 	if err != nil || r.State != store.RunDone || !slices.Equal(r.Approvers, []string{"bob"}) {
 		t.Fatalf("run %s = %+v, %v; want done, approved by bob", id, r, err)
 	}
-	for _, f := range []string{"server/proxy-nextcloud.json", "volume/data-nextcloud.json", "server/proxy-authentik.json"} {
+	for _, f := range []string{"server/proxy-nextcloud-local.json", "volume/data-nextcloud-local.json", "server/proxy-authentik-local.json"} {
 		if _, err := os.Stat(filepath.Join(b.Cloud(), f)); err != nil {
 			t.Errorf("simulated cloud lacks %s: %v", f, err)
 		}
@@ -98,7 +98,7 @@ func TestE2EMattermostNonApproverChangesNothing(t *testing.T) {
 	if p, err := b.Store.Plan(id); err != nil || p.State != store.PlanPending || len(p.Approvals) != 0 {
 		t.Fatalf("plan after carol's +1 = %+v, %v; want pending without approvals", p, err)
 	}
-	if _, err := os.Stat(filepath.Join(b.Cloud(), "server", "proxy-grafana.json")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(b.Cloud(), "server", "proxy-grafana-production.json")); !os.IsNotExist(err) {
 		t.Fatalf("the simulated cloud has grafana's server after carol's +1 (stat: %v)", err)
 	}
 
@@ -130,7 +130,7 @@ func TestE2EMattermostServerRestartMidConversation(t *testing.T) {
 		t.Errorf("progress post (root %q, edited at %d), want one post edited in place in thread %q", done.RootId, done.EditAt, req.Id)
 	}
 	b.Idle()
-	if _, err := os.Stat(filepath.Join(b.Cloud(), "server", "proxy-grafana.json")); err != nil {
+	if _, err := os.Stat(filepath.Join(b.Cloud(), "server", "proxy-grafana-local.json")); err != nil {
 		t.Errorf("grafana's server is not in the simulated cloud: %v", err)
 	}
 }

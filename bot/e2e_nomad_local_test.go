@@ -66,7 +66,7 @@ func TestEmbeddedLocalJobRunsOnNomad(t *testing.T) {
 		t.Fatalf("service at %s, want loopback", url)
 	}
 	page := getPage(ctx, t, url)
-	for _, want := range []string{"<h1>grafana (dashboards)</h1>", "grafana.local.test in environment " + env, "<th>port</th><td>3000</td>"} {
+	for _, want := range []string{"<h1>grafana (dashboards)</h1>", "grafana." + env + ".test in environment " + env, "<th>port</th><td>3000</td>"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page at %s lacks %q:\n%s", url, want, page)
 		}

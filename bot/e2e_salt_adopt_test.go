@@ -17,7 +17,7 @@ import (
 // marker differs too: the adopted --storage is in its pillar, which only a reconcile applies.)
 func TestAdoptLeavesAHandEditedFileOnARealMinion(t *testing.T) {
 	layer, minion, data := saltLayer(t)
-	root := filepath.Join(data, "srv", "nextcloud")
+	root := filepath.Join(data, "srv", "nextcloud-local")
 	os.RemoveAll(root)
 	t.Cleanup(func() { os.RemoveAll(root) })
 	h := eostest.New(t, eostest.Options{Layers: []executor.Layer{layer}})
@@ -32,7 +32,7 @@ func TestAdoptLeavesAHandEditedFileOnARealMinion(t *testing.T) {
 	if err := os.WriteFile(conf, []byte(edited), 0o640); err != nil {
 		t.Fatal(err)
 	}
-	growVolume(t, h, "data-nextcloud", 300)
+	growVolume(t, h, "data-nextcloud-local", 300)
 
 	p, id := preview(t, h, "alice", "@eos adopt nextcloud")
 	for _, want := range []string{"Declared values: --storage 200G → 300G", "Terraform | the state takes in +0 ~1 −0: eoslab_volume.data",

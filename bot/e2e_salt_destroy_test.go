@@ -15,7 +15,7 @@ import (
 // row said "no changes", the layers ran Salt first, and nothing said the files stayed.
 func TestSaltDestroyRunsLastAndNamesWhatItKeeps(t *testing.T) {
 	layer, minion, data := saltLayer(t)
-	root := filepath.Join(data, "srv", "grafana")
+	root := filepath.Join(data, "srv", "grafana-local")
 	os.RemoveAll(root)
 	t.Cleanup(func() { os.RemoveAll(root) })
 	h := eostest.New(t, eostest.Options{Layers: []executor.Layer{layer}})

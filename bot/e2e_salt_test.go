@@ -40,7 +40,7 @@ func saltLayer(t *testing.T) (*salt.Layer, string, string) {
 // and in the digest, and reconcile puts the file back.
 func TestSaltCreateApplyDriftOnARealMaster(t *testing.T) {
 	layer, minion, data := saltLayer(t)
-	root := filepath.Join(data, "srv", "grafana")
+	root := filepath.Join(data, "srv", "grafana-local")
 	os.RemoveAll(root)
 	t.Cleanup(func() { os.RemoveAll(root) })
 	clock := eostest.NewClock(time.Date(2026, 11, 23, 7, 59, 0, 0, time.UTC)) // a Monday

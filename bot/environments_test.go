@@ -96,14 +96,14 @@ func TestAPopulatedEnvironmentLeftOutStaysDestroyable(t *testing.T) {
 	ask("@eos history grafana in local", "grafana")
 
 	// Its drift can be looked at; a 🔧 on it plans no reconcile there.
-	resizeServer(t, h2, "proxy-grafana", "xlarge")
+	resizeServer(t, h2, "proxy-grafana-local", "xlarge")
 	after := h2.Last()
 	h2.Say("alice", "@eos drift grafana in local")
 	drift := h2.WaitText(after, "1 of 1 services drifted")
 	after = h2.Last()
 	h2.React("alice", drift.ID, "🔧")
 	h2.WaitText(after, "local is not a declared environment, but it still holds grafana")
-	resizeServer(t, h2, "proxy-grafana", "small")
+	resizeServer(t, h2, "proxy-grafana-local", "small")
 
 	if n := openPlans(t, h2); n != 0 {
 		t.Fatalf("%d plans were made in an environment left out", n)

@@ -39,7 +39,7 @@ func TestRetentionOfDigestPostsAndDriftHistory(t *testing.T) {
 	if err := h.Store.RecordDrift(seeds); err != nil {
 		t.Fatal(err)
 	}
-	resizeServer(t, h, "proxy-grafana", "xlarge")
+	resizeServer(t, h, "proxy-grafana-local", "xlarge")
 
 	clock.Advance(90 * time.Second)
 	after := h.Last()

@@ -76,7 +76,7 @@ func TestDataLossNeedsTheStricterRule(t *testing.T) {
 		t.Errorf("the preview does not say the data-loss rule applies, and why:\n%s", dp.Text)
 	}
 
-	volume := filepath.Join(h.Cloud(), "volume", "data-nextcloud.json")
+	volume := filepath.Join(h.Cloud(), "volume", "data-nextcloud-local.json")
 	h.React("alice", dp.ID, "+1") // the requester's own approval does not count under this rule
 	h.WaitText(dp.ID, "@alice can't approve local plans")
 	h.React("bob", dp.ID, "+1")

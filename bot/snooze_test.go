@@ -14,7 +14,7 @@ import (
 func TestRemovingSnoozeLiftsIt(t *testing.T) {
 	t.Parallel()
 	h, clock := dailyDigest(t)
-	resizeServer(t, h, "proxy-grafana", "xlarge")
+	resizeServer(t, h, "proxy-grafana-local", "xlarge")
 	head := nextDigest(t, h, clock, 90*time.Second, "1 new since the last digest")
 	grafana := serviceReply(h, head, "grafana")
 

@@ -71,7 +71,7 @@ func serverSize(t *testing.T, h *eostest.Harness, name string) string {
 func TestAdoptOnDigestDeclaresWhatRuns(t *testing.T) {
 	t.Parallel()
 	h, clock := dailyDigest(t)
-	resizeServer(t, h, "proxy-grafana", "xlarge")
+	resizeServer(t, h, "proxy-grafana-local", "xlarge")
 	head := nextDigest(t, h, clock, 90*time.Second, "1 new since the last digest", "📥 to adopt what runs as declared")
 	reply := serviceReply(h, head, "grafana")
 
@@ -97,7 +97,7 @@ func TestAdoptOnDigestDeclaresWhatRuns(t *testing.T) {
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in", "Terraform ✅ state took in 1 change")
 
-	if got := serverSize(t, h, "proxy-grafana"); got != "xlarge" {
+	if got := serverSize(t, h, "proxy-grafana-local"); got != "xlarge" {
 		t.Errorf("the server is %q after the adopt, want it left xlarge", got)
 	}
 	d, err := h.Store.Declared("local/grafana")
@@ -125,7 +125,7 @@ func TestAdoptOnDigestDeclaresWhatRuns(t *testing.T) {
 func TestAdoptRefusesDriftItCannotDeclare(t *testing.T) {
 	t.Parallel()
 	h, clock := dailyDigest(t)
-	remove(t, filepath.Join(h.Cloud(), "server", "proxy-grafana.json"))
+	remove(t, filepath.Join(h.Cloud(), "server", "proxy-grafana-local.json"))
 	head := nextDigest(t, h, clock, 90*time.Second, "1 new since the last digest")
 	reply := serviceReply(h, head, "grafana")
 	after := h.Last()
@@ -152,8 +152,8 @@ func TestSnoozeUntilDriftChanges(t *testing.T) {
 	t.Parallel()
 	h, clock := dailyDigest(t)
 	deploy(t, h, "jenkins")
-	resizeServer(t, h, "proxy-grafana", "xlarge")
-	resizeServer(t, h, "proxy-jenkins", "large")
+	resizeServer(t, h, "proxy-grafana-local", "xlarge")
+	resizeServer(t, h, "proxy-jenkins-local", "large")
 	head := nextDigest(t, h, clock, 90*time.Second, "2 new since the last digest")
 	grafana := serviceReply(h, head, "grafana")
 
@@ -191,7 +191,7 @@ func TestSnoozeUntilDriftChanges(t *testing.T) {
 	}
 
 	// grafana's drift changes: the snooze no longer holds.
-	resizeServer(t, h, "proxy-grafana", "large")
+	resizeServer(t, h, "proxy-grafana-local", "large")
 	head = nextDigest(t, h, clock, 24*time.Hour, "1 new since the last digest", "grafana (local) · Terraform: 1 change · new")
 	serviceReply(h, head, "grafana")
 	after = h.Last()

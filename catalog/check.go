@@ -131,6 +131,7 @@ func (f *folder) check(c *Catalog) Diagnostics {
 	diags = append(diags, f.checkBounded()...)        // check_bounded.go
 	if f.clean {
 		diags = append(diags, f.checkExamples(c)...)
+		diags = append(diags, f.checkEnvNames(c)...) // check_envnames.go
 	}
 	return diags
 }

@@ -31,6 +31,7 @@ var checkCases = []struct{ dir, want string }{
 	{"nomad-holds-data-unknown", `manifest.hcl:6:18: holds_data names group "db", which is not a task group of variant local (nomad/local.nomad.hcl); its groups: app`},
 	{"nomad-holds-data-forgotten", `manifest.hcl:7:5: job variant production (nomad/production.nomad.hcl) does not say which of its task groups hold data, but variant local does: add holds_data = [...] naming nomad/production.nomad.hcl's own database groups (holds_data = [] if it keeps none)`},
 	{"salt-holds-data-bad", `manifest.hcl:16:20: holds_data entry srv/saltholdsdatabad is not an absolute, clean path on the minion (a mount point or a device) (rendering with its defaults in variant production)`},
+	{"env-names-forgotten", `terraform/local/main.tf:17:3: envnamesforgotten (local): eoslab_firewall.main name "proxy-envnamesforgotten" is the same in every environment; include the environment (${env})`},
 	{"salt-yaml", `salt/app.sls:9:1: not valid YAML once its Jinja is replaced: did not find expected '-' indicator`},
 	{"unbounded-string", `manifest.hcl:4:3: argument "name" is a string with no pattern: anything typed in chat reaches the layers, ../../etc included; bound it with pattern = "..." (an RE2 regexp the whole value must match, like "[a-z0-9][a-z0-9-]*") or make it an enum with values = [...]`},
 }
@@ -122,7 +123,7 @@ func TestCheckNotABlueprint(t *testing.T) {
 func TestCheckProviderRequirements(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		"manifest.hcl": "service \"loose\" {\n  description = \"loose providers\"\n\n  terraform {\n    module = \"tf\"\n  }\n}\n",
+		"manifest.hcl": "service \"loose\" {\n  description = \"loose providers\"\n\n  terraform {\n    module = \"tf\"\n    variables = { env = env }\n  }\n}\n",
 		"tf/main.tf": `terraform {
   required_providers {
     eoslab = {
@@ -135,9 +136,13 @@ func TestCheckProviderRequirements(t *testing.T) {
 }
 
 resource "eoslab_server" "main" {
-  name  = "x"
+  name  = "x-${var.env}"
   size  = "small"
   image = "debian-12"
+}
+
+variable "env" {
+  type = string
 }
 `,
 	}

@@ -39,12 +39,12 @@ func TestResolveDeployedDependencyKeepsItsValues(t *testing.T) {
 	}
 
 	// Not deployed: defaults, as before.
-	rs, err = c.Resolve(nc, Request{Flags: map[string]Value{"sso": BoolValue(true)}, Deployed: func(string) (map[string]string, bool) { return nil, false }})
+	rs, err = c.Resolve(nc, Request{Flags: map[string]Value{"sso": BoolValue(true)}, Env: "local", Deployed: func(string) (map[string]string, bool) { return nil, false }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rs[0].Deployed || rs[0].Values["domain"].Text != "auth.local.test" {
-		t.Errorf("undeployed authentik: Deployed %v, domain %s", rs[0].Deployed, rs[0].Values["domain"].Text)
+	if _, given := rs[0].Values["domain"]; rs[0].Deployed || given || rs[0].Terraform.Vars["domain"] != "auth.local.test" {
+		t.Errorf("undeployed authentik: Deployed %v, values %v, terraform domain %v (want the environment's default, auth.local.test)", rs[0].Deployed, rs[0].Values, rs[0].Terraform.Vars["domain"])
 	}
 }
 

@@ -83,7 +83,7 @@
 //	    variant "production" {                      # more variants, optional; each a state
 //	      state = "salt/nextcloud.sls"              #   taking the same pillar
 //	    }
-//	    pillar = { lv_name = "data-${service.name}", lv_size = flag.storage }
+//	    pillar = { lv_name = "data-${service.name}-${env}", lv_size = flag.storage }
 //	  }
 //	  terraform {
 //	    module     = "terraform/local"              # the "local" variant: a directory of .tf files
@@ -165,7 +165,7 @@
 // say which of its own hold data (holds_data = [] for none).
 //
 // In a salt block (or its variants) holds_data lists paths on the minion instead, evaluated
-// like the pillar: holds_data = ["/srv/${service.name}", "/dev/vg0/data-${service.name}"]. A
+// like the pillar: holds_data = ["/srv/${service.name}-${env}", "/dev/vg0/data-${service.name}-${env}"]. A
 // state that formats, unmounts or removes one of them is data loss in the preview, like a
 // Terraform volume destroyed; each entry must be an absolute, clean path.
 //
@@ -248,6 +248,22 @@
 // the YAML around the Jinja but not in YAML the Jinja writes, and yaml.v3 sometimes names the
 // line where the broken block starts rather than the broken line. The production variants
 // cannot be initialised without a provider registry, so Check does not run terraform validate.
+//
+// # Names per environment
+//
+// A service is deployed once per environment, so every name a blueprint gives to something
+// outside Eos must include the environment: cloud objects and DNS records (a Terraform
+// resource's name, with its zone), paths and logical volumes on the minion (the Salt pillar and
+// holds_data), Nomad service names. Otherwise the second environment's plan collides with the
+// first's objects, or Salt compares against the first environment's files. The shipped
+// blueprints suffix names with -${env} and default the domain to SERVICE.${env}.test
+// (coalesce(flag.domain, "grafana.${env}.test"); a flag default is a constant). Eos itself names
+// the Nomad job (SERVICE--ENV), the Vault entry and the Terraform working directory per
+// environment. Check renders every variant of a service for two environments and refuses each
+// name that stays the same, naming the blueprint, the variant and the resource; a name known
+// only at apply (another resource's id, a Nomad runtime variable other than NOMAD_JOB_NAME) is
+// not judged, nor are operations, which act on what their arguments name.
+//
 // Scaffold writes a new blueprint folder that passes Check (`eos catalog new`).
 //
 // # Rendering

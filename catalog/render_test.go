@@ -103,7 +103,6 @@ func TestRenderValues(t *testing.T) {
 	want := map[string]string{
 		"sso":                 "bool false",
 		"distributed-storage": "bool false",
-		"domain":              "hostname cloud.local.test",
 		"storage":             "size 100G",
 	}
 	if !reflect.DeepEqual(got, want) {

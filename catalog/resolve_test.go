@@ -120,7 +120,7 @@ func TestResolveConflictingRequirements(t *testing.T) {
 	if !errors.As(err, &re) {
 		t.Fatalf("got %v, want a *RequestError", err)
 	}
-	want := "authentik: required twice with different flags: --domain auth.local.test --frontend-for nextcloud (by nextcloud) and --domain auth.local.test --frontend-for grafana (by portal) (brought in by portal because grafana sign-in)"
+	want := "authentik: required twice with different flags: --frontend-for nextcloud (by nextcloud) and --frontend-for grafana (by portal) (brought in by portal because grafana sign-in)"
 	if re.Error() != want {
 		t.Errorf("got  %s\nwant %s", re, want)
 	}

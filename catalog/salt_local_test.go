@@ -72,8 +72,8 @@ func TestShippedLocalSaltStatesOnlyWriteUnderTheDataDir(t *testing.T) {
 				t.Fatal("the local variant manages nothing")
 			}
 			sort.Strings(names)
-			if name != "resize-lvm" && !reflect.DeepEqual(names[0], "/data/eos/srv/"+name+"/.eos-volume") {
-				t.Errorf("files %v, want the volume marker under /data/eos/srv/%s", names, name)
+			if name != "resize-lvm" && !reflect.DeepEqual(names[0], "/data/eos/srv/"+name+"-test/.eos-volume") {
+				t.Errorf("files %v, want the volume marker under /data/eos/srv/%s-test (the environment is in the path)", names, name)
 			}
 
 			states = renderSLSOn(t, r.Salt.Text, r.Salt.Pillar, nil)

@@ -62,14 +62,14 @@ func TestShippedSaltStatesRender(t *testing.T) {
 			}
 			states := renderSLS(t, r.Salt.Text, r.Salt.Pillar)
 			lv := states[b.Name+"-data-volume"]["lvm.lv_present"]
-			if stateArg(lv, "name") != "data-"+b.Name || stateArg(lv, "size") != r.Salt.Pillar["lv_size"] {
-				t.Errorf("lvm.lv_present = %v, want data-%s of size %v", lv, b.Name, r.Salt.Pillar["lv_size"])
+			if stateArg(lv, "name") != "data-"+b.Name+"-test" || stateArg(lv, "size") != r.Salt.Pillar["lv_size"] {
+				t.Errorf("lvm.lv_present = %v, want data-%s-test of size %v", lv, b.Name, r.Salt.Pillar["lv_size"])
 			}
 			if fs := states[b.Name+"-data-filesystem"]["blockdev.formatted"]; stateArg(fs, "fs_type") != "xfs" {
 				t.Errorf("blockdev.formatted = %v, want xfs", fs)
 			}
-			if m := states[b.Name+"-data-mount"]["mount.mounted"]; stateArg(m, "name") != "/srv/"+b.Name {
-				t.Errorf("mount.mounted = %v, want /srv/%s", m, b.Name)
+			if m := states[b.Name+"-data-mount"]["mount.mounted"]; stateArg(m, "name") != "/srv/"+b.Name+"-test" {
+				t.Errorf("mount.mounted = %v, want /srv/%s-test", m, b.Name)
 			}
 		})
 	}

@@ -48,8 +48,8 @@ func TestScaffoldChecksAndDeploys(t *testing.T) {
 		t.Fatal(err)
 	}
 	states := renderSLS(t, prod.Salt.Text, prod.Salt.Pillar)
-	if lv := states["team-wiki-data-volume"]["lvm.lv_present"]; stateArg(lv, "name") != "data-team-wiki" {
-		t.Errorf("production lvm.lv_present = %v, want data-team-wiki", lv)
+	if lv := states["team-wiki-data-volume"]["lvm.lv_present"]; stateArg(lv, "name") != "data-team-wiki-production" {
+		t.Errorf("production lvm.lv_present = %v, want data-team-wiki-production", lv)
 	}
 
 	module := writeModule(t, r.Terraform)
@@ -63,8 +63,8 @@ func TestScaffoldChecksAndDeploys(t *testing.T) {
 	if err := json.Unmarshal(terraform(ctx, t, bin, module, env, "output", "-json"), &outputs); err != nil {
 		t.Fatal(err)
 	}
-	if outputs["server_name"].Value != "team-wiki" || outputs["dns_name"].Value != "team-wiki.local.test" {
-		t.Errorf("outputs = %+v, want server team-wiki and DNS name team-wiki.local.test", outputs)
+	if outputs["server_name"].Value != "team-wiki-local" || outputs["dns_name"].Value != "team-wiki.local.test" {
+		t.Errorf("outputs = %+v, want server team-wiki-local and DNS name team-wiki.local.test", outputs)
 	}
 }
 

@@ -150,8 +150,8 @@ func TestShippedModulesApplyOffline(t *testing.T) {
 		"authentik": {"eoslab_dns_record.main", "eoslab_firewall.main", "eoslab_server.main"},
 	}
 	wantDNS := map[string]string{
-		"nextcloud": "cloud.local.test", "grafana": "grafana.local.test",
-		"jenkins": "jenkins.local.test", "authentik": "auth.local.test",
+		"nextcloud": "cloud.test.test", "grafana": "grafana.test.test",
+		"jenkins": "jenkins.test.test", "authentik": "auth.test.test",
 	}
 	requests := map[string]Request{
 		"nextcloud": {Flags: map[string]Value{"sso": BoolValue(true)}, Env: "test"},
@@ -208,8 +208,8 @@ func TestShippedModulesApplyOffline(t *testing.T) {
 			if err := json.Unmarshal(terraform(ctx, t, bin, dir, env, "output", "-json"), &outputs); err != nil {
 				t.Fatal(err)
 			}
-			if got := outputs["server_name"].Value; got != "proxy-"+b.Name {
-				t.Errorf("server_name = %#v, want proxy-%s", got, b.Name)
+			if got := outputs["server_name"].Value; got != "proxy-"+b.Name+"-test" {
+				t.Errorf("server_name = %#v, want proxy-%s-test", got, b.Name)
 			}
 			if got, _ := outputs["ipv4_address"].Value.(string); !isIPv4(got) {
 				t.Errorf("ipv4_address = %#v, want an IPv4 address", outputs["ipv4_address"].Value)

@@ -48,7 +48,7 @@ func TestRenderSaltHoldsData(t *testing.T) {
 	nc := service(t, loadEmbedded(t), "nextcloud")
 	for variant, want := range map[string][]string{
 		"local":      nil,
-		"production": {"/srv/nextcloud", "/dev/vg0/data-nextcloud"},
+		"production": {"/srv/nextcloud-production", "/dev/vg0/data-nextcloud-production"},
 	} {
 		r, err := nc.Render(Request{Env: "production", Variant: variant})
 		if err != nil {

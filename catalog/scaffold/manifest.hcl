@@ -3,8 +3,7 @@ service "__NAME__" {
 
   flag "domain" {
     type        = hostname
-    default     = "__NAME__.local.test"
-    description = "public name of the service"
+    description = "public name of the service (default: __NAME__.ENV.test, ENV being the environment)"
   }
   flag "storage" {
     type        = size
@@ -25,11 +24,11 @@ service "__NAME__" {
       state = "salt/__NAME__.sls"
     }
     pillar = {
-      lv_name     = "data-${service.name}"
+      lv_name     = "data-${service.name}-${env}"
       lv_size     = flag.storage
       fs_type     = "xfs"
-      mount_point = "/srv/${service.name}"
-      domain      = flag.domain
+      mount_point = "/srv/${service.name}-${env}"
+      domain      = coalesce(flag.domain, "__NAME__.${env}.test")
     }
   }
 
@@ -41,7 +40,7 @@ service "__NAME__" {
     variables = {
       name      = service.name
       env       = env
-      domain    = flag.domain
+      domain    = coalesce(flag.domain, "__NAME__.${env}.test")
       volume_gb = gib(flag.storage)
     }
   }
@@ -50,9 +49,9 @@ service "__NAME__" {
     job = "nomad/__NAME__.nomad.hcl"
     variables = {
       env      = env
-      domain   = flag.domain
+      domain   = coalesce(flag.domain, "__NAME__.${env}.test")
       port     = flag.port
-      data_dir = "/srv/${service.name}"
+      data_dir = "/srv/${service.name}-${env}"
     }
   }
 }

@@ -146,7 +146,7 @@ terraform {
 	if strings.Contains(loser.out.seen.String(), done) {
 		t.Errorf("the loser applied too:\n%s", loser.out.seen.String())
 	}
-	for _, f := range []string{"server/proxy-grafana.json", "dns_record/grafana.local.test_A.json"} {
+	for _, f := range []string{"server/proxy-grafana-local.json", "dns_record/grafana.local.test_A.json"} {
 		if _, err := os.Stat(filepath.Join(root, "cloud", f)); err != nil {
 			t.Errorf("the winner's apply did not create %s: %v", f, err)
 		}

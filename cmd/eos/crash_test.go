@@ -168,7 +168,7 @@ func TestSIGTERMFinishesTheRun(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("eos did not exit cleanly after SIGTERM: %v\n%s", err, out.seen.String())
 	}
-	for _, f := range []string{"server/proxy-grafana.json", "dns_record/grafana.local.test_A.json"} {
+	for _, f := range []string{"server/proxy-grafana-local.json", "dns_record/grafana.local.test_A.json"} {
 		if _, err := os.Stat(filepath.Join(data, "cloud", f)); err != nil {
 			t.Errorf("the run did not finish: %s missing (%v)", f, err)
 		}

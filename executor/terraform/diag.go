@@ -247,25 +247,72 @@ func failure(ctx context.Context, op, key string, stdout []byte, err error, time
 	return e
 }
 
-// joinDiagnostics keeps the first two distinct errors; more would not help a person in chat.
-// An error repeated with another address or none (Terraform reports some per instance, or
-// from both validation and the plan) is the same error, said once.
+// joinDiagnostics says each failure once: an error repeated with another address or none
+// (Terraform reports some per instance, or from both validation and the plan) is the same
+// error, named by the first address given; a detail's sentence that only repeats the summary
+// is dropped (withoutEcho); errors sharing a detail name it once after the last of them
+// ("a; b: Remove the file or import the object."); and only the first two distinct errors are
+// kept, since more would not help a person in chat.
 func joinDiagnostics(diags []diagnostic) string {
+	type group struct {
+		heads  []string
+		detail string
+	}
+	var groups []*group
+	byDetail := map[string]*group{}
 	seen := map[string]bool{}
-	var parts []string
+	n := 0
 	for _, d := range diags {
-		s := d.String()
+		d.Detail = withoutEcho(d.Summary, d.Detail)
 		key := diagnostic{Summary: d.Summary, Detail: d.Detail}.String()
-		if s == "" || seen[key] {
+		if d.String() == "" || seen[key] {
 			continue
 		}
 		seen[key] = true
-		parts = append(parts, s)
+		n++
+		if n > 2 {
+			continue
+		}
+		head := diagnostic{Address: d.Address, Summary: d.Summary}.String()
+		if g, ok := byDetail[d.Detail]; ok && d.Detail != "" {
+			g.heads = append(g.heads, head)
+			continue
+		}
+		g := &group{heads: []string{head}, detail: d.Detail}
+		groups = append(groups, g)
+		byDetail[d.Detail] = g
 	}
-	if len(parts) > 2 {
-		parts = append(parts[:2], fmt.Sprintf("and %d more errors", len(parts)-2))
+	parts := make([]string, 0, len(groups)+1)
+	for _, g := range groups {
+		p := strings.Join(g.heads, "; ")
+		if g.detail != "" {
+			p += ": " + g.detail
+		}
+		parts = append(parts, p)
+	}
+	if n > 2 {
+		parts = append(parts, fmt.Sprintf("and %d more errors", n-2))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// withoutEcho drops the first sentence of detail when it only repeats how summary ends: a
+// provider's "Cannot create: already exists. Remove the file or import the object." under
+// "eoslab firewall "proxy-grafana" already exists" keeps "Remove the file or import the
+// object.".
+func withoutEcho(summary, detail string) string {
+	first, rest, ok := strings.Cut(detail, ". ")
+	if !ok {
+		return detail
+	}
+	reason := first
+	if i := strings.LastIndex(first, ": "); i >= 0 {
+		reason = first[i+2:]
+	}
+	if reason != "" && strings.HasSuffix(strings.ToLower(summary), strings.ToLower(reason)) {
+		return strings.TrimSpace(rest)
+	}
+	return detail
 }
 
 // redactor replaces every secret value in a text with "(redacted)". Values shorter than three

@@ -123,3 +123,27 @@ func TestRepeatedDiagnosticIsSaidOnce(t *testing.T) {
 		t.Errorf("joined = %q, want %q", got, want)
 	}
 }
+
+// A failure is said once: two resources refused for the same reason share the reason's
+// detail, and a detail's sentence that only repeats the summary ("Cannot create: already
+// exists") is left out.
+// Before: `eoslab_firewall.main: eoslab firewall "proxy-grafana" already exists: Cannot
+// create: already exists. Remove the file or import the object.; eoslab_server.main: eoslab
+// server "proxy-grafana" already exists: Cannot create: already exists. Remove the file or
+// import the object.`
+func TestJoinDiagnosticsSaysAFailureOnce(t *testing.T) {
+	detail := "Cannot create: already exists. Remove the file or import the object."
+	got := joinDiagnostics([]diagnostic{
+		{Address: "eoslab_firewall.main", Summary: `eoslab firewall "proxy-grafana" already exists`, Detail: detail},
+		{Address: "eoslab_server.main", Summary: `eoslab server "proxy-grafana" already exists`, Detail: detail},
+	})
+	want := `eoslab_firewall.main: eoslab firewall "proxy-grafana" already exists; eoslab_server.main: eoslab server "proxy-grafana" already exists: Remove the file or import the object.`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	// Different details stay with their own error.
+	got = joinDiagnostics([]diagnostic{{Summary: "A", Detail: "one."}, {Summary: "B", Detail: "two."}})
+	if want := "A: one.; B: two."; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

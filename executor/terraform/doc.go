@@ -11,5 +11,10 @@
 // new unit of a module initialised before starts from a copy of that init. Variables
 // reach Terraform only as a tfvars JSON file, never by pasting text into HCL.
 //
+// A plan that would create an object another unit's state already holds (the same type and
+// name, see owners.go) lists it among the plan's Failures, naming the owner ("firewall
+// proxy-grafana already exists (grafana in local)"), so it cannot be approved; and an apply
+// that fails says each reason once (joinDiagnostics).
+//
 // It imports executor and nothing else of Eos; it never knows it is driven from chat.
 package terraform

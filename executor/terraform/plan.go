@@ -29,6 +29,9 @@ type unitPlan struct {
 	SHA256 string `json:"sha256"`
 	// Apply is false when the unit's plan changes nothing.
 	Apply bool `json:"apply"`
+	// clashes are the objects the plan creates that another unit owns (owners.go): the
+	// plan's Failures, not part of its saved state.
+	clashes []string
 }
 
 // Plan writes each unit's module, initialises it and makes a saved plan of what applying it
@@ -55,6 +58,7 @@ func (l *Layer) Plan(ctx context.Context, spec executor.Spec) (executor.LayerPla
 			return executor.LayerPlan{Layer: executor.Terraform}, err
 		}
 		st.Units = append(st.Units, up)
+		lp.Failures = append(lp.Failures, up.clashes...)
 		changes = append(changes, uc...)
 		digest.WriteString(ud)
 		apply = apply || up.Apply
@@ -124,6 +128,9 @@ func (l *Layer) planUnit(ctx context.Context, env string, u executor.Unit, adopt
 	up := unitPlan{Service: u.Service, Plan: path, SHA256: sum, Apply: changed}
 	if adopt {
 		return up, adoptedChanges(u.Service, p.ResourceDrift), unitDigest(ud.key, &tfjson.Plan{ResourceChanges: p.ResourceDrift}), nil
+	}
+	if mode == planApply {
+		up.clashes = l.clashes(env, u.Service, p.ResourceChanges)
 	}
 	changes := resourceChanges(u.Service, p.ResourceChanges)
 	markDataLoss(changes, p.ResourceChanges, u.Terraform.HoldsData)

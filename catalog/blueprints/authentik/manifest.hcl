@@ -7,9 +7,8 @@ service "authentik" {
   }
   flag "domain" {
     type        = hostname
-    default     = "auth.local.test"
     pattern     = "[a-z0-9-]+(\\.[a-z0-9-]+)+"   # a fully qualified name, with a dot
-    description = "public name of the service"
+    description = "public name of the service (default: auth.ENV.test, ENV being the environment)"
   }
 
   secret "secret_key" {
@@ -25,11 +24,11 @@ service "authentik" {
       state = "salt/authentik.sls"
     }
     pillar = {
-      lv_name     = "data-${service.name}"
+      lv_name     = "data-${service.name}-${env}"
       lv_size     = "20G"
       fs_type     = "xfs"
-      mount_point = "/srv/${service.name}"
-      domain      = flag.domain
+      mount_point = "/srv/${service.name}-${env}"
+      domain      = coalesce(flag.domain, "auth.${env}.test")
     }
   }
 
@@ -41,7 +40,7 @@ service "authentik" {
     variables = {
       name         = service.name
       env          = env
-      domain       = flag.domain
+      domain       = coalesce(flag.domain, "auth.${env}.test")
       frontend_for = coalesce(flag.frontend-for, "")
     }
   }
@@ -55,9 +54,9 @@ service "authentik" {
     }
     variables = {
       env          = env
-      domain       = flag.domain
+      domain       = coalesce(flag.domain, "auth.${env}.test")
       frontend_for = coalesce(flag.frontend-for, "")
-      data_dir     = "/srv/${service.name}"
+      data_dir     = "/srv/${service.name}-${env}"
     }
   }
 }

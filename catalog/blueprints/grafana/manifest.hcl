@@ -8,9 +8,8 @@ service "grafana" {
   }
   flag "domain" {
     type        = hostname
-    default     = "grafana.local.test"
     pattern     = "[a-z0-9-]+(\\.[a-z0-9-]+)+"   # a fully qualified name, with a dot
-    description = "public name of the service"
+    description = "public name of the service (default: grafana.ENV.test, ENV being the environment)"
   }
   flag "admin-password" {
     type        = string
@@ -28,11 +27,11 @@ service "grafana" {
       state = "salt/grafana.sls"
     }
     pillar = {
-      lv_name     = "data-${service.name}"
+      lv_name     = "data-${service.name}-${env}"
       lv_size     = "10G"
       fs_type     = "xfs"
-      mount_point = "/srv/${service.name}"
-      domain      = flag.domain
+      mount_point = "/srv/${service.name}-${env}"
+      domain      = coalesce(flag.domain, "grafana.${env}.test")
     }
   }
 
@@ -44,7 +43,7 @@ service "grafana" {
     variables = {
       name   = service.name
       env    = env
-      domain = flag.domain
+      domain = coalesce(flag.domain, "grafana.${env}.test")
     }
   }
 
@@ -55,9 +54,9 @@ service "grafana" {
     }
     variables = {
       env          = env
-      domain       = flag.domain
+      domain       = coalesce(flag.domain, "grafana.${env}.test")
       port         = flag.port
-      data_dir     = "/srv/${service.name}"
+      data_dir     = "/srv/${service.name}-${env}"
     }
   }
 }

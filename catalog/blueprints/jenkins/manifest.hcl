@@ -10,9 +10,8 @@ service "jenkins" {
   }
   flag "domain" {
     type        = hostname
-    default     = "jenkins.local.test"
     pattern     = "[a-z0-9-]+(\\.[a-z0-9-]+)+"   # a fully qualified name, with a dot
-    description = "public name of the service"
+    description = "public name of the service (default: jenkins.ENV.test, ENV being the environment)"
   }
   flag "storage" {
     type        = size
@@ -32,14 +31,14 @@ service "jenkins" {
       state = "salt/jenkins.sls"
       # Its logical volume and mount point: a state that formats, unmounts or removes them
       # loses the data, and the preview says so first (vg0 is the state's default group).
-      holds_data = ["/srv/${service.name}", "/dev/vg0/data-${service.name}"]
+      holds_data = ["/srv/${service.name}-${env}", "/dev/vg0/data-${service.name}-${env}"]
     }
     pillar = {
-      lv_name     = "data-${service.name}"
+      lv_name     = "data-${service.name}-${env}"
       lv_size     = flag.storage
       fs_type     = "xfs"
-      mount_point = "/srv/${service.name}"
-      domain      = flag.domain
+      mount_point = "/srv/${service.name}-${env}"
+      domain      = coalesce(flag.domain, "jenkins.${env}.test")
     }
   }
 
@@ -53,7 +52,7 @@ service "jenkins" {
     variables = {
       name      = service.name
       env       = env
-      domain    = flag.domain
+      domain    = coalesce(flag.domain, "jenkins.${env}.test")
       volume_gb = gib(flag.storage)
     }
   }
@@ -65,9 +64,9 @@ service "jenkins" {
     }
     variables = {
       env          = env
-      domain       = flag.domain
+      domain       = coalesce(flag.domain, "jenkins.${env}.test")
       executors    = flag.executors
-      data_dir     = "/srv/${service.name}"
+      data_dir     = "/srv/${service.name}-${env}"
     }
   }
 }

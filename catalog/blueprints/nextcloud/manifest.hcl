@@ -7,9 +7,8 @@ service "nextcloud" {
   }
   flag "domain" {
     type        = hostname
-    default     = "cloud.local.test"
     pattern     = "[a-z0-9-]+(\\.[a-z0-9-]+)+"   # a fully qualified name, with a dot
-    description = "public name of the service"
+    description = "public name of the service (default: cloud.ENV.test, ENV being the environment)"
   }
   flag "storage" {
     type        = size
@@ -47,14 +46,14 @@ service "nextcloud" {
       state = "salt/nextcloud.sls"
       # Its logical volume and mount point: a state that formats, unmounts or removes them
       # loses the data, and the preview says so first (vg0 is the state's default group).
-      holds_data = ["/srv/${service.name}", "/dev/vg0/data-${service.name}"]
+      holds_data = ["/srv/${service.name}-${env}", "/dev/vg0/data-${service.name}-${env}"]
     }
     pillar = {
-      lv_name     = "data-${service.name}"
+      lv_name     = "data-${service.name}-${env}"
       lv_size     = flag.storage
       fs_type     = "xfs"
-      mount_point = "/srv/${service.name}"
-      domain      = flag.domain
+      mount_point = "/srv/${service.name}-${env}"
+      domain      = coalesce(flag.domain, "cloud.${env}.test")
     }
   }
 
@@ -68,7 +67,7 @@ service "nextcloud" {
     variables = {
       name                = service.name
       env                 = env
-      domain              = flag.domain
+      domain              = coalesce(flag.domain, "cloud.${env}.test")
       volume_gb           = gib(flag.storage)
       distributed_storage = flag.distributed-storage
     }
@@ -83,9 +82,9 @@ service "nextcloud" {
     }
     variables = {
       env          = env
-      domain       = flag.domain
+      domain       = coalesce(flag.domain, "cloud.${env}.test")
       sso          = flag.sso
-      data_dir     = "/srv/${service.name}"
+      data_dir     = "/srv/${service.name}-${env}"
     }
   }
 }

@@ -61,12 +61,12 @@ job "__NAME__" {
     }
 
     service {
-      name     = "__NAME__"
+      name     = "__NAME__-${var.env}"
       port     = "http"
       provider = "nomad"
       tags = [
         "traefik.enable=true",
-        "traefik.http.routers.__NAME__.rule=Host(`${var.domain}`)",
+        "traefik.http.routers.__NAME__-${var.env}.rule=Host(`${var.domain}`)",
       ]
 
       check {

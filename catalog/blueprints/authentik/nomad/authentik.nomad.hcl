@@ -71,7 +71,7 @@ job "authentik" {
     }
 
     service {
-      name     = "authentik-postgres"
+      name     = "authentik-postgres-${var.env}"
       port     = "postgres"
       provider = "nomad"
 
@@ -83,7 +83,7 @@ job "authentik" {
     }
 
     service {
-      name     = "authentik-redis"
+      name     = "authentik-redis-${var.env}"
       port     = "redis"
       provider = "nomad"
 
@@ -148,12 +148,12 @@ job "authentik" {
     }
 
     service {
-      name     = "authentik"
+      name     = "authentik-${var.env}"
       port     = "http"
       provider = "nomad"
       tags = [
         "traefik.enable=true",
-        "traefik.http.routers.authentik.rule=Host(`${var.domain}`)",
+        "traefik.http.routers.authentik-${var.env}.rule=Host(`${var.domain}`)",
       ]
 
       check {
@@ -187,9 +187,9 @@ job "authentik" {
         destination = "secrets/authentik.env"
         env         = true
         data        = <<-EOT
-          {{ range nomadService "authentik-postgres" }}AUTHENTIK_POSTGRESQL__HOST={{ .Address }}
+          {{ range nomadService "authentik-postgres-${var.env}" }}AUTHENTIK_POSTGRESQL__HOST={{ .Address }}
           AUTHENTIK_POSTGRESQL__PORT={{ .Port }}{{ end }}
-          {{ range nomadService "authentik-redis" }}AUTHENTIK_REDIS__HOST={{ .Address }}
+          {{ range nomadService "authentik-redis-${var.env}" }}AUTHENTIK_REDIS__HOST={{ .Address }}
           AUTHENTIK_REDIS__PORT={{ .Port }}{{ end }}
           AUTHENTIK_POSTGRESQL__NAME=authentik
           AUTHENTIK_POSTGRESQL__USER=authentik
@@ -222,9 +222,9 @@ job "authentik" {
         destination = "secrets/authentik.env"
         env         = true
         data        = <<-EOT
-          {{ range nomadService "authentik-postgres" }}AUTHENTIK_POSTGRESQL__HOST={{ .Address }}
+          {{ range nomadService "authentik-postgres-${var.env}" }}AUTHENTIK_POSTGRESQL__HOST={{ .Address }}
           AUTHENTIK_POSTGRESQL__PORT={{ .Port }}{{ end }}
-          {{ range nomadService "authentik-redis" }}AUTHENTIK_REDIS__HOST={{ .Address }}
+          {{ range nomadService "authentik-redis-${var.env}" }}AUTHENTIK_REDIS__HOST={{ .Address }}
           AUTHENTIK_REDIS__PORT={{ .Port }}{{ end }}
           AUTHENTIK_POSTGRESQL__NAME=authentik
           AUTHENTIK_POSTGRESQL__USER=authentik

@@ -67,12 +67,12 @@ job "grafana" {
     }
 
     service {
-      name     = "grafana"
+      name     = "grafana-${var.env}"
       port     = "http"
       provider = "nomad"
       tags = [
         "traefik.enable=true",
-        "traefik.http.routers.grafana.rule=Host(`${var.domain}`)",
+        "traefik.http.routers.grafana-${var.env}.rule=Host(`${var.domain}`)",
       ]
 
       check {

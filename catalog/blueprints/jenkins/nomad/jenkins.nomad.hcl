@@ -71,12 +71,12 @@ job "jenkins" {
     }
 
     service {
-      name     = "jenkins"
+      name     = "jenkins-${var.env}"
       port     = "http"
       provider = "nomad"
       tags = [
         "traefik.enable=true",
-        "traefik.http.routers.jenkins.rule=Host(`${var.domain}`)",
+        "traefik.http.routers.jenkins-${var.env}.rule=Host(`${var.domain}`)",
       ]
 
       check {
@@ -88,7 +88,7 @@ job "jenkins" {
     }
 
     service {
-      name     = "jenkins-agents"
+      name     = "jenkins-agents-${var.env}"
       port     = "agents"
       provider = "nomad"
     }

@@ -68,7 +68,7 @@ job "nextcloud" {
     }
 
     service {
-      name     = "nextcloud-db"
+      name     = "nextcloud-db-${var.env}"
       port     = "db"
       provider = "nomad"
 
@@ -119,12 +119,12 @@ job "nextcloud" {
     }
 
     service {
-      name     = "nextcloud"
+      name     = "nextcloud-${var.env}"
       port     = "http"
       provider = "nomad"
       tags = [
         "traefik.enable=true",
-        "traefik.http.routers.nextcloud.rule=Host(`${var.domain}`)",
+        "traefik.http.routers.nextcloud-${var.env}.rule=Host(`${var.domain}`)",
       ]
 
       check {
@@ -161,7 +161,7 @@ job "nextcloud" {
         data        = <<-EOT
           POSTGRES_DB=nextcloud
           POSTGRES_USER=nextcloud
-          {{ range nomadService "nextcloud-db" }}POSTGRES_HOST={{ .Address }}:{{ .Port }}{{ end }}
+          {{ range nomadService "nextcloud-db-${var.env}" }}POSTGRES_HOST={{ .Address }}:{{ .Port }}{{ end }}
           {{ with secret "${var.vault_secrets_path}" }}
           POSTGRES_PASSWORD={{ .Data.data.db_password }}
           NEXTCLOUD_ADMIN_USER=admin

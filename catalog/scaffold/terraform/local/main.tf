@@ -20,7 +20,7 @@ locals {
 }
 
 resource "eoslab_server" "main" {
-  name  = var.name
+  name  = "${var.name}-${var.env}"
   size  = var.server_size
   image = var.image
   labels = {
@@ -31,7 +31,7 @@ resource "eoslab_server" "main" {
 }
 
 resource "eoslab_volume" "data" {
-  name      = "data-${var.name}"
+  name      = "data-${var.name}-${var.env}"
   size_gb   = var.volume_gb
   server_id = eoslab_server.main.id
 }

@@ -11,6 +11,6 @@ service "badtype" {
     variant "production" {
       module = "terraform/production"
     }
-    variables = { name = service.name }
+    variables = { name = "${service.name}-${env}" }
   }
 }

@@ -7,6 +7,6 @@ service "holdsdataforgotten" {
     variant "production" {
       module = "terraform/production"
     }
-    variables = { name = service.name }
+    variables = { name = "${service.name}-${env}" }
   }
 }

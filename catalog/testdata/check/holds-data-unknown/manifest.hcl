@@ -8,6 +8,6 @@ service "holdsdataunknown" {
       module     = "terraform/production"
       holds_data = []
     }
-    variables = { name = service.name }
+    variables = { name = "${service.name}-${env}" }
   }
 }

@@ -13,7 +13,7 @@ service "missingvariable" {
       module = "terraform/production"
     }
     variables = {
-      name   = service.name
+      name   = "${service.name}-${env}"
       domain = flag.domain
     }
   }

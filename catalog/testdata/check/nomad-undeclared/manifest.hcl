@@ -6,7 +6,7 @@ service "nomadundeclared" {
     variant "production" {
       module = "terraform/production"
     }
-    variables = { name = service.name }
+    variables = { name = "${service.name}-${env}" }
   }
 
   nomad {

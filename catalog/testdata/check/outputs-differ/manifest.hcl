@@ -6,6 +6,6 @@ service "outputsdiffer" {
     variant "production" {
       module = "terraform/production"
     }
-    variables = { name = service.name }
+    variables = { name = "${service.name}-${env}" }
   }
 }

@@ -6,7 +6,7 @@ service "saltholdsdatabad" {
     variant "production" {
       module = "terraform/production"
     }
-    variables = { name = service.name }
+    variables = { name = "${service.name}-${env}" }
   }
 
   salt {
@@ -15,6 +15,6 @@ service "saltholdsdatabad" {
       state      = "salt/app.sls"
       holds_data = ["srv/${service.name}"]
     }
-    pillar = { name = service.name }
+    pillar = { name = "${service.name}-${env}" }
   }
 }

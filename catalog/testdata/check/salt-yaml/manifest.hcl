@@ -6,11 +6,11 @@ service "saltyaml" {
     variant "production" {
       module = "terraform/production"
     }
-    variables = { name = service.name }
+    variables = { name = "${service.name}-${env}" }
   }
 
   salt {
     state  = "salt/app.sls"
-    pillar = { name = service.name }
+    pillar = { name = "${service.name}-${env}" }
   }
 }

@@ -13,7 +13,7 @@ service "typemismatch" {
       module = "terraform/production"
     }
     variables = {
-      name      = service.name
+      name      = "${service.name}-${env}"
       volume_gb = flag.storage
     }
   }

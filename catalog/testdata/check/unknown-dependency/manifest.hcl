@@ -10,6 +10,6 @@ service "unknowndependency" {
     variant "production" {
       module = "terraform/production"
     }
-    variables = { name = service.name }
+    variables = { name = "${service.name}-${env}" }
   }
 }

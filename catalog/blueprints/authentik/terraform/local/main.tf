@@ -27,7 +27,7 @@ locals {
 }
 
 resource "eoslab_server" "main" {
-  name   = "proxy-${var.name}"
+  name   = "proxy-${var.name}-${var.env}"
   size   = var.server_size
   image  = var.image
   labels = local.server_labels
@@ -42,7 +42,7 @@ resource "eoslab_dns_record" "main" {
 }
 
 resource "eoslab_firewall" "main" {
-  name = "proxy-${var.name}"
+  name = "proxy-${var.name}-${var.env}"
   rules = [
     { direction = "in", protocol = "tcp", port = "80", source_ips = ["0.0.0.0/0", "::/0"] },
     { direction = "in", protocol = "tcp", port = "443", source_ips = ["0.0.0.0/0", "::/0"] },

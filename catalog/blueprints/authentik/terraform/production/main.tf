@@ -33,7 +33,7 @@ locals {
 }
 
 resource "hcloud_firewall" "main" {
-  name   = "proxy-${var.name}"
+  name   = "proxy-${var.name}-${var.env}"
   labels = local.server_labels
 
   rule {
@@ -52,7 +52,7 @@ resource "hcloud_firewall" "main" {
 }
 
 resource "hcloud_server" "main" {
-  name         = "proxy-${var.name}"
+  name         = "proxy-${var.name}-${var.env}"
   server_type  = local.server_types[var.server_size]
   image        = var.image
   location     = var.location

@@ -27,14 +27,14 @@ locals {
 }
 
 resource "eoslab_server" "main" {
-  name   = "proxy-${var.name}"
+  name   = "proxy-${var.name}-${var.env}"
   size   = var.server_size
   image  = var.image
   labels = local.server_labels
 }
 
 resource "eoslab_volume" "data" {
-  name      = "data-${var.name}"
+  name      = "data-${var.name}-${var.env}"
   size_gb   = var.volume_gb
   server_id = eoslab_server.main.id
   format    = "xfs"

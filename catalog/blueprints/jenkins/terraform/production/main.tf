@@ -33,7 +33,7 @@ locals {
 }
 
 resource "hcloud_firewall" "main" {
-  name   = "proxy-${var.name}"
+  name   = "proxy-${var.name}-${var.env}"
   labels = local.server_labels
 
   rule {
@@ -59,7 +59,7 @@ resource "hcloud_firewall" "main" {
 }
 
 resource "hcloud_server" "main" {
-  name         = "proxy-${var.name}"
+  name         = "proxy-${var.name}-${var.env}"
   server_type  = local.server_types[var.server_size]
   image        = var.image
   location     = var.location
@@ -73,7 +73,7 @@ resource "hcloud_server" "main" {
 }
 
 resource "hcloud_volume" "data" {
-  name      = "data-${var.name}"
+  name      = "data-${var.name}-${var.env}"
   size      = var.volume_gb
   server_id = hcloud_server.main.id
   automount = false

@@ -28,14 +28,14 @@ locals {
 }
 
 resource "eoslab_server" "main" {
-  name   = "proxy-${var.name}"
+  name   = "proxy-${var.name}-${var.env}"
   size   = var.server_size
   image  = var.image
   labels = local.server_labels
 }
 
 resource "eoslab_volume" "data" {
-  name      = "data-${var.name}"
+  name      = "data-${var.name}-${var.env}"
   size_gb   = var.volume_gb
   server_id = eoslab_server.main.id
   format    = "xfs"
@@ -50,7 +50,7 @@ resource "eoslab_dns_record" "main" {
 }
 
 resource "eoslab_firewall" "main" {
-  name = "proxy-${var.name}"
+  name = "proxy-${var.name}-${var.env}"
   rules = [
     { direction = "in", protocol = "tcp", port = "80", source_ips = ["0.0.0.0/0", "::/0"] },
     { direction = "in", protocol = "tcp", port = "443", source_ips = ["0.0.0.0/0", "::/0"] },

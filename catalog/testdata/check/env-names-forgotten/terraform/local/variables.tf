@@ -1,0 +1,7 @@
+variable "name" {
+  type = string
+}
+
+variable "env" {
+  type = string
+}

@@ -1,0 +1,3 @@
+output "ipv4_address" {
+  value = hcloud_server.main.ipv4_address
+}
