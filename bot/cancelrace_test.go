@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/eosbot/eos/adapters/console"
 	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/eostest"
 	"github.com/eosbot/eos/bot/store"
@@ -35,6 +36,22 @@ func (l *replanGate) Plan(ctx context.Context, spec executor.Spec) (executor.Lay
 	return l.slowSalt.Plan(ctx, spec)
 }
 
+// approvedWhileReplanning asks for grafana as alice and has bob approve it, and returns when
+// the run plans again before applying, held there until salt.replan opens; Salt's apply waits
+// at applying.
+func approvedWhileReplanning(t *testing.T) (h *eostest.Harness, salt *replanGate, applying *gate, p console.Post, id string) {
+	t.Helper()
+	applying = newGate()
+	salt = &replanGate{slowSalt: slowSalt{apply: map[string]*gate{"grafana": applying}}, replan: newGate(), plans: map[string]int{}}
+	h = eostest.New(t, eostest.Options{Layers: []executor.Layer{salt}, Policy: bobApprovesPolicy()})
+	t.Cleanup(applying.open)
+	t.Cleanup(salt.replan.open)
+	p, id = preview(t, h, "alice", "@eos create grafana")
+	h.React("bob", p.ID, "+1")
+	salt.replan.arrived(t, "the re-plan before applying")
+	return h, salt, applying, p, id
+}
+
 func bobApprovesPolicy() bot.Policy {
 	bob := bot.EnvPolicy{Approvers: []string{"bob"}, Approvals: 1, TTL: 30 * time.Minute}
 	return bot.Policy{Default: bob, Envs: map[string]bot.EnvPolicy{"local": bob}}
@@ -46,14 +63,7 @@ func bobApprovesPolicy() bot.Policy {
 // and let it apply.
 func TestCancelBetweenApprovalAndRunStartCancels(t *testing.T) {
 	t.Parallel()
-	applying := newGate()
-	salt := &replanGate{slowSalt: slowSalt{apply: map[string]*gate{"grafana": applying}}, replan: newGate(), plans: map[string]int{}}
-	h := eostest.New(t, eostest.Options{Layers: []executor.Layer{salt}, Policy: bobApprovesPolicy()})
-	t.Cleanup(applying.open)
-	t.Cleanup(salt.replan.open)
-	p, id := preview(t, h, "alice", "@eos create grafana")
-	h.React("bob", p.ID, "+1")
-	salt.replan.arrived(t, "the re-plan before applying")
+	h, salt, applying, p, id := approvedWhileReplanning(t)
 
 	h.Say("alice", "@eos cancel "+id)
 	if a := answerTo(t, h, "@eos cancel "+id, promptly); !strings.Contains(a.Text, "Plan "+id+" cancelled by @alice before its run started. Nothing changed.") {
@@ -81,14 +91,7 @@ func TestCancelBetweenApprovalAndRunStartCancels(t *testing.T) {
 // A ❌ from an approver after the approval, before the run starts, cancels it the same way.
 func TestRejectAfterApprovalBeforeRunStartCancels(t *testing.T) {
 	t.Parallel()
-	applying := newGate()
-	salt := &replanGate{slowSalt: slowSalt{apply: map[string]*gate{"grafana": applying}}, replan: newGate(), plans: map[string]int{}}
-	h := eostest.New(t, eostest.Options{Layers: []executor.Layer{salt}, Policy: bobApprovesPolicy()})
-	t.Cleanup(applying.open)
-	t.Cleanup(salt.replan.open)
-	p, id := preview(t, h, "alice", "@eos create grafana")
-	h.React("bob", p.ID, "+1")
-	salt.replan.arrived(t, "the re-plan before applying")
+	h, salt, applying, p, id := approvedWhileReplanning(t)
 	h.React("bob", p.ID, "x")
 	h.WaitText(p.ID, "Plan "+id+" cancelled by @bob before its run started. Nothing changed.")
 	salt.replan.open()
@@ -201,14 +204,7 @@ func TestEveryAuditLineNamesItsActor(t *testing.T) {
 // by: the plan goes back to waiting, nothing is applied, the lock is free.
 func TestAPolicyTightenedBeforeTheRunStartsStopsIt(t *testing.T) {
 	t.Parallel()
-	applying := newGate()
-	salt := &replanGate{slowSalt: slowSalt{apply: map[string]*gate{"grafana": applying}}, replan: newGate(), plans: map[string]int{}}
-	h := eostest.New(t, eostest.Options{Layers: []executor.Layer{salt}, Policy: bobApprovesPolicy()})
-	t.Cleanup(applying.open)
-	t.Cleanup(salt.replan.open)
-	p, id := preview(t, h, "alice", "@eos create grafana")
-	h.React("bob", p.ID, "+1")
-	salt.replan.arrived(t, "the re-plan before applying")
+	h, salt, applying, p, id := approvedWhileReplanning(t)
 	two := bobApprovesPolicy()
 	two.Default.Approvers, two.Default.Approvals = []string{"bob", "dave"}, 2
 	two.Envs["local"] = two.Default
