@@ -53,9 +53,9 @@ func (e *Engine) compileSpec(in *intents.Intent) (executor.Spec, error) {
 	case in.Verb == intents.VerbDestroy:
 		return e.compileDestroy(in, bp, env, declared)
 	case in.Verb == intents.VerbCreate && deployed:
-		return executor.Spec{}, refuse("%s is already deployed in %s (run %s). To change it: @eos update %s --flag value", bp.Name, env, declared.RunID, bp.Name)
+		return executor.Spec{}, refuse("%s is already deployed in %s (run %s). To change it: @eos update %s --flag value%s", bp.Name, env, declared.RunID, bp.Name, e.inEnv(env))
 	case in.Verb == intents.VerbUpdate && !deployed:
-		return executor.Spec{}, refuse("%s is not deployed in %s yet. To deploy it: @eos create %s", bp.Name, env, bp.Name)
+		return executor.Spec{}, refuse("%s is not deployed in %s yet. To deploy it: @eos create %s%s%s", bp.Name, env, bp.Name, sameFlags(in), e.inEnv(env))
 	}
 	deps := e.deployedDeps(env)
 	req := catalog.Request{Flags: map[string]catalog.Value{}, Args: in.Args, Env: env, Variant: e.cfg.Variants[env], Deployed: deps.values}
@@ -193,4 +193,22 @@ func listed(paths []string) string {
 		return ""
 	}
 	return " (" + strings.Join(paths, ", ") + ")"
+}
+
+// inEnv is " in ENV" for a suggestion about env, or "" for the default environment, which a
+// request need not name.
+func (e *Engine) inEnv(env string) string {
+	if env == e.cfg.DefaultEnv {
+		return ""
+	}
+	return " in " + env
+}
+
+// sameFlags says a suggested command takes the request's flags too: " with the same flags",
+// or "" when it had none.
+func sameFlags(in *intents.Intent) string {
+	if len(in.Flags) == 0 {
+		return ""
+	}
+	return " (with the same flags)"
 }

@@ -85,8 +85,8 @@ func (e *Engine) policyEnvs() []string { return e.knownEnvs() }
 
 // leftOutNote says what happens to requests for environments not declared.
 func (e *Engine) leftOutNote() string {
-	return "Requests for other environments are refused, except in one that still holds services: there destroy, status, drift and history work, under " +
-		e.policy().Default.withDefaults().Describe() + "."
+	return "Requests for other environments are refused, except in one that still holds services: there destroy, status, drift and history work, under the rule for environments without their own (" +
+		e.policy().Default.withDefaults().Describe() + ")."
 }
 
 // answerPolicy answers `policy [ENV]` and `help policy`: the rule that governs each environment,

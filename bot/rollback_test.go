@@ -42,3 +42,13 @@ func TestRollbackNamesTheRunItReturnsTo(t *testing.T) {
 		t.Errorf("rollback to %s previewed:\n%s", created, to.Text)
 	}
 }
+
+// A suggestion names the environment the request was about: "update grafana … in staging" of
+// a service not deployed there suggests creating it in staging, not in the default one.
+func TestSuggestionsKeepTheEnvironment(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{Environments: []string{"staging"}})
+	after := h.Last()
+	h.Say("alice", "@eos update grafana --port 3002 in staging")
+	h.WaitText(after, "grafana is not deployed in staging yet. To deploy it: @eos create grafana (with the same flags) in staging")
+}
