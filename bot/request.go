@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -141,7 +142,22 @@ func (e *Engine) declaredChanges(spec executor.Spec) []string {
 		return nil
 	}
 	bp, _ := e.cfg.Catalog.Service(spec.Target)
-	return noteChanges(before.Values, after.Values, func(name string) string { // dependencies.go
+	// A value one side does not set is the blueprint's default there, which may depend on the
+	// environment (grafana.ENV.test): say "default", not "unset".
+	was, now := map[string]string{}, map[string]string{}
+	maps.Copy(was, before.Values)
+	maps.Copy(now, after.Values)
+	for n := range now {
+		if _, ok := was[n]; !ok {
+			was[n] = "default"
+		}
+	}
+	for n := range was {
+		if _, ok := now[n]; !ok {
+			now[n] = "default"
+		}
+	}
+	return noteChanges(was, now, func(name string) string { // dependencies.go
 		if bp == nil {
 			return ""
 		}

@@ -90,7 +90,7 @@ func TestPreviewShowsDeclaredValuesThatChange(t *testing.T) {
 	// What can hurt comes first (the domain's DNS record is replaced), then the values, then
 	// the table.
 	want := "\n± replaces grafana eoslab_dns_record.main — forced by zone, name\n" +
-		"Declared values: --domain unset → dash.example.org (Salt, Terraform, Nomad) · --port 3001 → 3002 (Nomad)\nlayer "
+		"Declared values: --domain default → dash.example.org (Salt, Terraform, Nomad) · --port 3001 → 3002 (Nomad)\nlayer "
 	if !strings.Contains(up.Text, want) {
 		t.Errorf("update preview lacks, after its heading,%s:\n%s", want, up.Text)
 	}
@@ -103,7 +103,7 @@ func TestPreviewShowsDeclaredValuesThatChange(t *testing.T) {
 	h.WaitText(up.ID, "Run "+uid+" · done in")
 
 	rb, _ := preview(t, h, "alice", "@eos rollback grafana")
-	if want := "Declared values: --domain dash.example.org → unset (Salt, Terraform, Nomad) · --port 3002 → 3001 (Nomad)"; !strings.Contains(rb.Text, want) {
+	if want := "Declared values: --domain dash.example.org → default (Salt, Terraform, Nomad) · --port 3002 → 3001 (Nomad)"; !strings.Contains(rb.Text, want) {
 		t.Errorf("rollback preview lacks %q:\n%s", want, rb.Text)
 	}
 	rc, _ := preview(t, h, "alice", "@eos reconcile grafana")
