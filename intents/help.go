@@ -227,7 +227,7 @@ func writeFlags(b *strings.Builder, bp *catalog.Blueprint) {
 		f := &bp.Flags[i]
 		if f.Secret {
 			// Not a flag to type: Eos generates it, and a typed value is refused and taken down.
-			secrets = append(secrets, f.Name+" ("+firstLine(f.Description)+")")
+			secrets = append(secrets, f.Name)
 			continue
 		}
 		name := "--" + f.Name

@@ -48,7 +48,7 @@ func TestHelpNeverShowsSecrets(t *testing.T) {
 	if strings.Contains(out, "--admin-password") {
 		t.Errorf("help offers the secret as a flag to type:\n%s", out)
 	}
-	if !strings.Contains(out, "generated secrets, never typed in chat (Eos makes them and keeps them in Vault): admin-password (") {
+	if !strings.Contains(out, "generated secrets, never typed in chat (Eos makes them and keeps them in Vault): admin-password\n") {
 		t.Errorf("help does not say the secret is generated and never typed:\n%s", out)
 	}
 	create, _ := Help(testCatalog(t), "create")
