@@ -120,7 +120,13 @@ func (e *Engine) showStatus(ctx context.Context, id string) bool {
 	if !ok {
 		return false
 	}
-	doc := e.planLinked(editedPreview(p, e.judge(ctx, a, p), vaultRow(p.Plan, e.cfg.Runner.SecretsConfigured())), p.ID)
+	// Only a waiting plan's status line weighs its approvals; the rest say how the plan ended,
+	// so no approver need be asked of the platform again for them.
+	j := e.unjudged(p)
+	if p.State == store.PlanPending {
+		j = e.judge(ctx, a, p)
+	}
+	doc := e.planLinked(editedPreview(p, j, vaultRow(p.Plan, e.cfg.Runner.SecretsConfigured())), p.ID)
 	if err := ed.Edit(ctx, p.Preview, doc); err != nil {
 		e.log.Warn("editing the preview's approval status", "plan", id, "state", p.State, "err", err)
 		return false
