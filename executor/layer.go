@@ -157,6 +157,10 @@ const (
 	// ResultRunning is a layer still applying: the last thing a run recorded before its
 	// process died, so the next one can say how far it got.
 	ResultRunning ResultStatus = "running"
+	// ResultUnknown means Eos could not see how the layer's apply ended (an UnknownError: the
+	// server stopped answering after the work was handed over); nothing was rolled back, and
+	// Check says how to find out.
+	ResultUnknown ResultStatus = "unknown"
 )
 
 // LayerResult is how one layer's apply went.
@@ -172,9 +176,12 @@ type LayerResult struct {
 	Error  string  `json:"error,omitempty"`
 	// Rollback says what was done about a failure; RolledBack is whether the failed layer's
 	// own rollback succeeded.
-	Rollback   string        `json:"rollback,omitempty"`
-	RolledBack bool          `json:"rolled_back,omitempty"`
-	Elapsed    time.Duration `json:"elapsed"`
+	Rollback   string `json:"rollback,omitempty"`
+	RolledBack bool   `json:"rolled_back,omitempty"`
+	// Check is, for ResultUnknown, the command that tells how the layer ended
+	// ("salt-run jobs.lookup_jid J", "nomad deployment status ID").
+	Check   string        `json:"check,omitempty"`
+	Elapsed time.Duration `json:"elapsed"`
 }
 
 // DriftStatus is the outcome of a drift check.

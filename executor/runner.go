@@ -160,6 +160,9 @@ type RunResult struct {
 	// Halted is set, with Failed, when a layer stopped for a reason that is not its failure
 	// (ResultHalted): nothing was rolled back.
 	Halted bool `json:"halted,omitempty"`
+	// Unknown is set, with Failed, when Eos could not see how a layer ended (ResultUnknown):
+	// nothing was rolled back, and the service needs a drift check once the server is back.
+	Unknown bool `json:"unknown,omitempty"`
 	// Stopped is set, with Failed, when a stop was asked for (StopWhen) and the run stopped
 	// at a safe point: the layers applied before it stay, the later ones are not started, and
 	// nothing was rolled back.
@@ -238,7 +241,8 @@ func (r *Runner) Apply(ctx context.Context, plan Plan, previous *Spec, report fu
 		}
 		res.Failed = true
 		res.Halted = lr.Status == ResultHalted
-		if lr.Status != ResultCancelled && lr.Status != ResultHalted {
+		res.Unknown = lr.Status == ResultUnknown
+		if lr.Status != ResultCancelled && lr.Status != ResultHalted && lr.Status != ResultUnknown {
 			r.rollback(ctx, plan.Spec, previous, &res.Layers[i], applied, report)
 		}
 	}
@@ -278,9 +282,15 @@ func (r *Runner) applyLayer(ctx context.Context, layer Layer, spec Spec, lp Laye
 	lr.Layer = layer.Name()
 	lr.Elapsed = r.now().Sub(start)
 	var halt *HaltError
+	var unknown *UnknownError
 	switch {
 	case err == nil && lr.Status == "":
 		lr.Status = ResultOK
+	case errors.As(err, &unknown):
+		// Before the deadline and cancellation cases: a layer that lost its server reports
+		// why it cannot tell, whatever ended its wait.
+		lr.Status, lr.Error, lr.Check = ResultUnknown, unknown.Message(), unknown.Check
+		lr.Rollback = "nothing was rolled back: Eos did not see how it ended"
 	case err != nil && ctx.Err() != nil:
 		lr.Status = ResultCancelled
 		lr.Error = "cancelled: " + context.Cause(ctx).Error()
