@@ -75,6 +75,10 @@ type Config struct {
 	// one process that always does. With it every message is claimed in the store before it is
 	// answered (a message is answered at most once across replicas).
 	Leader Leadership
+	// WorkDirs are the directories runs write their working files in (the data directory,
+	// Terraform's working directories); /healthz reports not ready while one of them cannot be
+	// written, and an approval that fails for a full disk names the directory.
+	WorkDirs []string
 	// Web configures the status page's links and sign-in (webapi.go).
 	Web WebConfig
 	// Now is the clock (default time.Now).

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"net/http"
 	"time"
@@ -49,7 +50,7 @@ func newMetrics() *metrics {
 }
 
 // Handler serves the operations endpoints: /metrics (Prometheus) and /healthz (adapters
-// running and connected, store writable; 503 when not healthy).
+// running and connected, store writable, work directories writable; 503 when not healthy).
 func (e *Engine) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(e.m.reg, promhttp.HandlerOpts{}))
@@ -71,6 +72,9 @@ type Health struct {
 	// Role is "leader" or "standby" when replicas share the store; a standby is healthy with
 	// no adapters (it connects to chat only once it leads).
 	Role string `json:"role,omitempty"`
+	// WorkDirs is "writable" when a run can write its working files in every Config.WorkDirs,
+	// else the first directory that cannot be written and why; omitted when none is configured.
+	WorkDirs string `json:"work_dirs,omitempty"`
 	// Epoch is the leadership this replica writes for (0 while it stands by): it grows with
 	// every takeover.
 	Epoch uint64 `json:"epoch,omitempty"`
@@ -99,6 +103,12 @@ func (e *Engine) Health(ctx context.Context) Health {
 	}
 	if err := e.st.Writable(); err != nil {
 		h.OK, h.Store = false, err.Error()
+	}
+	if len(e.cfg.WorkDirs) > 0 {
+		h.WorkDirs = "writable"
+		if d, err := e.unwritableWorkDir(); err != nil {
+			h.OK, h.WorkDirs = false, fmt.Sprintf("%s: a run cannot write its working files there: %v", d, err)
+		}
 	}
 	e.mu.Lock()
 	states := maps.Clone(e.states)

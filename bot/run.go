@@ -172,7 +172,7 @@ func (e *Engine) notStarted(ctx context.Context, a adapters.Adapter, p *store.Pl
 		return // a redelivered approval: the run exists already
 	}
 	var locked *store.LockedError
-	msg := fmt.Sprintf("Plan %s was approved but could not start: %s.", p.ID, err)
+	msg := fmt.Sprintf("Plan %s was approved but %s.", p.ID, e.startAdvice(err))
 	if errors.As(err, &locked) {
 		msg = fmt.Sprintf("Plan %s was approved but %s is busy with run %s. Nothing changed; remove and add your ✅ again when that run is done.",
 			p.ID, locked.Lock.Key, locked.Lock.Holder)

@@ -129,7 +129,7 @@ func New(t testing.TB, opts Options) *Harness {
 	}
 	cfg := bot.Config{Catalog: cat, Runner: runner, Store: st, Policy: opts.Policy, DefaultEnv: opts.DefaultEnv, Environments: opts.Environments,
 		ProgressInterval: 10 * time.Millisecond, Logger: log, Digests: opts.Digests, SecretsPath: opts.SecretsPath, OpsChannels: opts.OpsChannels,
-		Leader: opts.Leader, Web: opts.Web}
+		Leader: opts.Leader, Web: opts.Web, WorkDirs: []string{opts.DataDir, filepath.Join(opts.DataDir, "terraform")}}
 	if opts.Clock != nil {
 		cfg.Now = opts.Clock.Now
 	}

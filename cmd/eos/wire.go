@@ -127,7 +127,7 @@ func build(ctx context.Context, cfg *Config, log *slog.Logger) (*app, error) {
 		Leader:  leading,
 		Catalog: cat, Runner: runner, Store: st, Policy: policy, Environments: cfg.environments(), OpsChannels: cfg.OpsChannels,
 		DefaultEnv: cfg.DefaultEnv, BotName: cfg.BotName, Logger: log, SecretsPath: cfg.secretsPath(), Variants: cfg.Terraform.Variants, Digests: digests,
-		MaxConcurrent: cfg.MaxConcurrent, Web: web,
+		MaxConcurrent: cfg.MaxConcurrent, Web: web, WorkDirs: []string{cfg.DataDir, filepath.Join(cfg.DataDir, "terraform")},
 	})
 	if err != nil {
 		st.Close()
