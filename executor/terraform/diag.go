@@ -41,6 +41,8 @@ type commandError struct {
 	// cause is ErrStalePlan (joined with errPlanGone for a missing file), ErrStateLocked,
 	// errLockRelease, errNotInitialised, context.DeadlineExceeded, context.Canceled or nil.
 	cause error
+	// diags are the error diagnostics the message was made from.
+	diags []diagnostic
 }
 
 func (e *commandError) Error() string {
@@ -51,6 +53,10 @@ func (e *commandError) Unwrap() error { return e.cause }
 // diagnostic is the part of a Terraform diagnostic a person needs.
 type diagnostic struct {
 	Address, Summary, Detail string
+	// Located is set when Terraform ties the error to a resource or a place in the
+	// configuration (a provider refusing a planned value, a variable's validation): an error
+	// about what was asked for, not about reaching a backend or a provider.
+	Located bool
 }
 
 func (d diagnostic) String() string {
@@ -97,7 +103,8 @@ func (m uiMessage) errorOf() (diagnostic, bool) {
 		return diagnostic{}, false
 	}
 	d := m.Diagnostic
-	return diagnostic{Address: d.Address, Summary: clean(d.Summary), Detail: shorten(clean(firstParagraph(d.Detail)), maxDetail)}, true
+	return diagnostic{Address: d.Address, Summary: clean(d.Summary), Detail: shorten(clean(firstParagraph(d.Detail)), maxDetail),
+		Located: d.Address != "" || d.Range != nil}, true
 }
 
 // jsonDiagnostics returns the error diagnostics in a -json output stream.
@@ -188,6 +195,9 @@ func textDiagnostics(text string) []diagnostic {
 		case line == "":
 			endPara()
 		default:
+			if cur != nil && strings.HasPrefix(line, "  on ") && strings.Contains(line, " line ") {
+				cur.Located = true // "  on main.tf line 3, in resource …": a place in the configuration
+			}
 			para = append(para, line)
 		}
 	}
@@ -239,12 +249,30 @@ func failure(ctx context.Context, op, key string, stdout []byte, err error, time
 			return e
 		}
 	}
+	e.diags = diags
 	e.msg = redact(joinDiagnostics(diags))
 	if e.msg == "" {
 		first, _, _ := strings.Cut(strings.TrimSpace(err.Error()), "\n")
 		e.msg = redact(shorten(clean(first), maxDetail))
 	}
 	return e
+}
+
+// planRefusal is, for a plan Terraform refused because of what was asked (every error tied to
+// a resource or a place in the configuration: a provider refusing a planned value, a
+// variable's validation), the one line that says why; "" for every other failure (a backend or
+// provider not answering, a lock, a timeout), which stays an error: nothing can be planned.
+func planRefusal(err error) string {
+	var ce *commandError
+	if !errors.As(err, &ce) || ce.op != "plan" || ce.cause != nil || len(ce.diags) == 0 {
+		return ""
+	}
+	for _, d := range ce.diags {
+		if !d.Located {
+			return ""
+		}
+	}
+	return ce.msg
 }
 
 // joinDiagnostics says each failure once: an error repeated with another address or none

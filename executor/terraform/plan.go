@@ -30,8 +30,10 @@ type unitPlan struct {
 	// Apply is false when the unit's plan changes nothing.
 	Apply bool `json:"apply"`
 	// clashes are the objects the plan creates that another unit owns (owners.go): the
-	// plan's Failures, not part of its saved state.
+	// plan's Failures, not part of its saved state; so is refused, why Terraform refused to
+	// plan the unit (planRefusal), in which case there is no saved plan.
 	clashes []string
+	refused string
 }
 
 // Plan writes each unit's module, initialises it and makes a saved plan of what applying it
@@ -59,6 +61,9 @@ func (l *Layer) Plan(ctx context.Context, spec executor.Spec) (executor.LayerPla
 		}
 		st.Units = append(st.Units, up)
 		lp.Failures = append(lp.Failures, up.clashes...)
+		if up.refused != "" {
+			lp.Failures = append(lp.Failures, up.refused)
+		}
 		changes = append(changes, uc...)
 		digest.WriteString(ud)
 		apply = apply || up.Apply
@@ -73,6 +78,8 @@ func (l *Layer) Plan(ctx context.Context, spec executor.Spec) (executor.LayerPla
 		lp.Status, lp.Summary = executor.PlanChanges, adoptSummary(changes, len(st.Units) > 1)
 	case apply:
 		lp.Status, lp.Summary = executor.PlanChanges, planSummary(changes, len(st.Units) > 1)
+	case len(lp.Failures) > 0:
+		lp.Status, lp.Summary = executor.PlanChanges, "plan refused (see ⛔ above)"
 	default:
 		lp.Status, lp.Summary = executor.PlanNoChanges, "no changes"
 	}
@@ -119,6 +126,11 @@ func (l *Layer) planUnit(ctx context.Context, env string, u executor.Unit, adopt
 	}
 	if err != nil {
 		os.Remove(path)
+		if why := planRefusal(err); why != "" && ctx.Err() == nil {
+			// A plan Terraform refuses for what was asked is a plan that would fail: shown
+			// with why and never approvable (executor.Plan.Failures), not "planning failed".
+			return unitPlan{Service: u.Service, refused: why}, nil, ud.key + ": refused: " + why + "\n", nil
+		}
 		return unitPlan{}, nil, "", err
 	}
 	sum, err := fileSHA256(path)
