@@ -58,9 +58,10 @@ func (s *server) overviewOf(v *viewer) (d overviewData, what string, err error) 
 	}
 	d.Services = len(deployed)
 	for _, dep := range deployed {
-		last, err := s.st.DriftHistory(dep.Key, 1)
-		if err == nil && len(last) == 1 && last[0].Status == string(executor.DriftDrifted) {
-			d.Drifted = append(d.Drifted, last[0])
+		if status, _ := driftState(s.st, dep); status == string(executor.DriftDrifted) {
+			if last, err := s.st.DriftHistory(dep.Key, 1); err == nil && len(last) == 1 {
+				d.Drifted = append(d.Drifted, last[0])
+			}
 		}
 	}
 	return d, "", nil

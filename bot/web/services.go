@@ -2,6 +2,7 @@ package web
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"net/http"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/executor"
 )
 
 // chartDays is how far back a service's drift chart reaches.
@@ -37,7 +39,10 @@ type serviceRow struct {
 	Env    string
 	Name   string
 	Values []keyValue
-	Drift  string // the last check's status, or "never checked"
+	Drift  string // the last check's status, "never checked", or "applied" (driftState)
+	// DriftNote says more about Drift when it needs it: which run applied the service after
+	// the last check found drift.
+	DriftNote string
 }
 
 type keyValue struct{ Key, Value string }
@@ -52,10 +57,25 @@ func rowOf(s *server, d *store.Deployed) serviceRow {
 			row.Values = append(row.Values, keyValue{k, u.Values[k]})
 		}
 	}
-	if last, err := s.st.DriftHistory(d.Key, 1); err == nil && len(last) == 1 {
-		row.Drift = last[0].Status
-	}
+	row.Drift, row.DriftNote = driftState(s.st, d)
 	return row
+}
+
+// driftState is a deployed service's drift as the status page shows it: the last check's
+// status, unless that check found drift (or could not tell) and a run applied the service
+// after it; the successful run made the declared state real again, so the page says
+// "applied" and which run, not a drift that a reconcile already undid.
+func driftState(st *store.Store, d *store.Deployed) (status, note string) {
+	last, err := st.DriftHistory(d.Key, 1)
+	if err != nil || len(last) == 0 {
+		return "never checked", ""
+	}
+	rec := last[0]
+	if rec.Status != string(executor.DriftClean) && rec.At.Before(d.At) {
+		return "applied", fmt.Sprintf("run %s applied the declared state %s, after the last check found it %s; not checked since",
+			d.RunID, d.At.UTC().Format("2006-01-02 15:04 UTC"), rec.Status)
+	}
+	return rec.Status, ""
 }
 
 func (s *server) services(w http.ResponseWriter, r *http.Request, v *viewer) {
