@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // RollbackPolicy says what the runner does when a layer fails.
@@ -87,25 +90,40 @@ func (r *Runner) LayerTimeout() time.Duration { return r.timeout }
 // Configured reports whether layer name has a connection.
 func (r *Runner) Configured(name LayerName) bool { _, ok := r.layers[name]; return ok }
 
-// Plan plans every layer in run order (RunOrder): the plan's layers are in the order Apply
-// runs them, and previews and progress posts show them so. A layer the spec does not use is PlanNothing; a layer the
-// spec uses but Eos has no connection to is PlanNotConfigured. An error from any layer's Plan
-// fails the whole plan: nobody is asked to approve half a picture.
+// Plan plans every layer, and the secrets, side by side: their plans do not depend on one
+// another, so a preview takes as long as the slowest layer, not their sum. The plan's layers
+// are in the order Apply runs them (RunOrder), whatever order the plans finish in, and previews
+// and progress posts show them so; the plan and its hash are the same as planning one layer
+// after another. A layer the spec does not use is PlanNothing; a layer the spec uses but Eos
+// has no connection to is PlanNotConfigured. An error from any layer's Plan cancels the others
+// and fails the whole plan with the first cause: nobody is asked to approve half a picture.
 func (r *Runner) Plan(ctx context.Context, spec Spec) (Plan, error) {
 	plan := Plan{Spec: spec}
-	for _, name := range RunOrder(spec) {
-		lp, err := r.planLayer(ctx, name, spec)
-		if err != nil {
-			return Plan{}, &LayerError{Layer: name, Err: err}
-		}
-		plan.Layers = append(plan.Layers, lp)
+	order := RunOrder(spec)
+	plan.Layers = make([]LayerPlan, len(order))
+	g, gctx := errgroup.WithContext(ctx)
+	for i, name := range order {
+		g.Go(func() error {
+			lp, err := r.planLayer(gctx, name, spec)
+			if err != nil {
+				return &LayerError{Layer: name, Err: err}
+			}
+			plan.Layers[i] = lp
+			return nil
+		})
 	}
 	if r.secrets != nil && needsSecrets(spec) {
-		sp, err := r.secrets.PlanSecrets(ctx, spec)
-		if err != nil {
-			return Plan{}, fmt.Errorf("Vault: %w", err)
-		}
-		plan.Secrets = &sp
+		g.Go(func() error {
+			sp, err := r.secrets.PlanSecrets(gctx, spec)
+			if err != nil {
+				return fmt.Errorf("Vault: %w", err)
+			}
+			plan.Secrets = &sp
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return Plan{}, err
 	}
 	plan.Hash = HashPlanSecrets(spec, plan.Layers, plan.Secrets)
 	return plan, nil
@@ -340,26 +358,32 @@ func (r *Runner) rollbackLayer(ctx context.Context, layer Layer, spec Spec, prev
 	return note, true
 }
 
-// Drift checks spec against the real world in every layer. A layer that is not configured or
-// not used reports DriftSkipped; a check that fails reports DriftUnknown, never clean.
+// Drift checks spec against the real world in every layer, the layers side by side. A layer
+// that is not configured or not used reports DriftSkipped; a check that fails reports
+// DriftUnknown, never clean. The reports are in the order of Layers, whatever order the checks
+// end in.
 func (r *Runner) Drift(ctx context.Context, spec Spec) []LayerDrift {
-	var out []LayerDrift
-	for _, name := range Layers {
+	out := make([]LayerDrift, len(Layers))
+	var wg sync.WaitGroup
+	for i, name := range Layers {
 		layer, ok := r.layers[name]
 		switch {
 		case !spec.Has(name):
-			out = append(out, LayerDrift{Layer: name, Status: DriftSkipped, Reason: "nothing declared"})
+			out[i] = LayerDrift{Layer: name, Status: DriftSkipped, Reason: "nothing declared"}
 		case !ok:
-			out = append(out, LayerDrift{Layer: name, Status: DriftSkipped, Reason: "not configured"})
+			out[i] = LayerDrift{Layer: name, Status: DriftSkipped, Reason: "not configured"}
 		default:
-			d, err := layer.Drift(ctx, spec)
-			d.Layer = name
-			if err != nil {
-				d.Status, d.Reason = DriftUnknown, err.Error()
-			}
-			out = append(out, d)
+			wg.Go(func() {
+				d, err := layer.Drift(ctx, spec)
+				d.Layer = name
+				if err != nil {
+					d.Status, d.Reason = DriftUnknown, err.Error()
+				}
+				out[i] = d
+			})
 		}
 	}
+	wg.Wait()
 	return out
 }
 

@@ -5,8 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 )
+
+// callsMu guards the recLayers' calls: the runner plans layers side by side.
+var callsMu sync.Mutex
+
+func record(calls *[]string, call string) {
+	callsMu.Lock()
+	defer callsMu.Unlock()
+	*calls = append(*calls, call)
+}
 
 // recLayer is a hand-written layer that records what the runner asks of it.
 type recLayer struct {
@@ -18,11 +28,11 @@ type recLayer struct {
 
 func (l *recLayer) Name() LayerName { return l.name }
 func (l *recLayer) Plan(_ context.Context, spec Spec) (LayerPlan, error) {
-	*l.calls = append(*l.calls, "plan "+string(l.name))
+	record(l.calls, "plan "+string(l.name))
 	return LayerPlan{Status: PlanChanges, Digest: string(l.name) + " " + spec.Target, Changes: []Change{{Action: Create, Address: "x"}}}, nil
 }
 func (l *recLayer) Apply(_ context.Context, _ Spec, _ LayerPlan, report func(Event)) (LayerResult, error) {
-	*l.calls = append(*l.calls, "apply "+string(l.name))
+	record(l.calls, "apply "+string(l.name))
 	report(Event{Layer: l.name, Done: 1, Total: 1})
 	if l.failWith != nil {
 		return LayerResult{Failed: &Change{Address: "x"}}, l.failWith
@@ -36,7 +46,7 @@ func (l *recLayer) Drift(context.Context, Spec) (LayerDrift, error) {
 	return LayerDrift{Status: DriftClean}, nil
 }
 func (l *recLayer) Rollback(_ context.Context, _ Spec, prev *Spec, report func(Event)) (string, error) {
-	*l.calls = append(*l.calls, "rollback "+string(l.name))
+	record(l.calls, "rollback "+string(l.name))
 	report(Event{Layer: l.name, Done: 1, Total: 1})
 	if l.rollbackErr != nil {
 		return "", l.rollbackErr
@@ -62,9 +72,13 @@ func TestRunnerOrderAndNotConfigured(t *testing.T) {
 	if plan.Layers[0].Status != PlanNotConfigured || plan.Layers[0].Summary != "not configured — skipped" {
 		t.Errorf("salt plan = %+v, want not configured", plan.Layers[0])
 	}
+	if len(calls) != 2 {
+		t.Errorf("plan calls = %v, want terraform's and nomad's", calls)
+	}
+	calls = nil
 	var events []LayerName
 	res := r.Apply(context.Background(), plan, nil, func(e Event) { events = append(events, e.Layer) })
-	if got := strings.Join(calls, ","); got != "plan terraform,plan nomad,apply terraform,apply nomad" {
+	if got := strings.Join(calls, ","); got != "apply terraform,apply nomad" {
 		t.Errorf("calls = %s: layers must run in the order Salt, Terraform, Nomad", got)
 	}
 	if res.Failed || res.Layers[0].Status != ResultSkipped || res.Layers[1].Status != ResultOK || res.Layers[2].Status != ResultOK {

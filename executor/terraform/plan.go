@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
 	tfjson "github.com/hashicorp/terraform-json"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/eosbot/eos/executor"
 )
@@ -51,14 +53,12 @@ func (l *Layer) Plan(ctx context.Context, spec executor.Spec) (executor.LayerPla
 		changes []executor.Change
 		apply   bool
 	)
-	for _, u := range spec.Units {
-		if u.Terraform == nil {
-			continue
-		}
-		up, uc, ud, err := l.planUnit(ctx, spec.Env, u, spec.Adopt)
-		if err != nil {
-			return executor.LayerPlan{Layer: executor.Terraform}, err
-		}
+	planned, err := l.planUnits(ctx, spec)
+	if err != nil {
+		return executor.LayerPlan{Layer: executor.Terraform}, err
+	}
+	for _, p := range planned {
+		up, uc, ud := p.up, p.changes, p.digest
 		st.Units = append(st.Units, up)
 		lp.Failures = append(lp.Failures, up.clashes...)
 		if up.refused != "" {
@@ -84,6 +84,40 @@ func (l *Layer) Plan(ctx context.Context, spec executor.Spec) (executor.LayerPla
 		lp.Status, lp.Summary = executor.PlanNoChanges, "no changes"
 	}
 	return lp, nil
+}
+
+// plannedUnit is one unit's plan, as planUnit makes it.
+type plannedUnit struct {
+	up      unitPlan
+	changes []executor.Change
+	digest  string
+}
+
+// planUnits plans the spec's Terraform units side by side, as many at once as there are cores
+// (each has its own working directory, state and lock), and returns them in the spec's order
+// whatever order they finish in, so the layer's plan is the same as planning them one after
+// another. The first unit that fails cancels the others and its error is the answer.
+func (l *Layer) planUnits(ctx context.Context, spec executor.Spec) ([]plannedUnit, error) {
+	var units []executor.Unit
+	for _, u := range spec.Units {
+		if u.Terraform != nil {
+			units = append(units, u)
+		}
+	}
+	out := make([]plannedUnit, len(units))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, u := range units {
+		g.Go(func() error {
+			up, uc, ud, err := l.planUnit(gctx, spec.Env, u, spec.Adopt)
+			out[i] = plannedUnit{up, uc, ud}
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // planUnit plans one unit under its directory lock. An adopt's plan is a refresh-only one:

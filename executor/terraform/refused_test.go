@@ -52,3 +52,36 @@ func TestPlanRefusalNeedsEveryErrorLocated(t *testing.T) {
 		}
 	}
 }
+
+// Units are planned side by side, yet the layer's plan lists them in the spec's order with
+// the same digest every time.
+func TestUnitsPlannedSideBySideKeepTheSpecsOrder(t *testing.T) {
+	t.Parallel()
+	l, _ := newEoslabLayer(t, nil)
+	ctx := testCtx(t)
+	mod := func(name string) map[string]string {
+		return map[string]string{"main.tf": strings.ReplaceAll(volumeModule, "data-nextcloud", "data-"+name)}
+	}
+	s := spec(unit("authentik", mod("authentik"), map[string]any{"volume_gb": 10}),
+		unit("nextcloud", mod("nextcloud"), map[string]any{"volume_gb": 20}),
+		unit("onlyoffice", mod("onlyoffice"), map[string]any{"volume_gb": 30}))
+	var first string
+	for i := range 4 {
+		lp, err := l.Plan(ctx, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var units []string
+		for _, c := range lp.Changes {
+			units = append(units, c.Unit)
+		}
+		if got := strings.Join(units, ","); got != "authentik,nextcloud,onlyoffice" {
+			t.Fatalf("changes by unit = %s, want the spec's order", got)
+		}
+		if i == 0 {
+			first = lp.Digest
+		} else if lp.Digest != first {
+			t.Fatalf("plan %d's digest differs:\n%s\nwant\n%s", i, lp.Digest, first)
+		}
+	}
+}
