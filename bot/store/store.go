@@ -73,9 +73,9 @@ func Open(path string, timeout time.Duration) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("preparing %s: %w", path, err)
 	}
-	s := &Store{kv: boltBackend{db}, kind: "bbolt"}
+	s := &Store{kv: newBoltBackend(db), kind: "bbolt"}
 	if err := s.indexOpenPlans(); err != nil {
-		db.Close()
+		s.kv.close()
 		return nil, fmt.Errorf("indexing the open plans of %s: %w", path, err)
 	}
 	return s, nil
