@@ -31,7 +31,7 @@ import (
 
 // nomadAgent finds the agent; without it the test skips, unless CI is set, where a missing
 // agent is a failure rather than a silent pass.
-func nomadAgent(t *testing.T) string {
+func nomadAgent(t testing.TB) string {
 	t.Helper()
 	addr := os.Getenv("EOS_TEST_NOMAD_ADDR")
 	if addr == "" {

@@ -17,7 +17,7 @@ import (
 // saltLayer is the Salt layer on the real master scripts/testenv/salt.sh started, targeting its
 // minion; without it the test skips, unless CI is set. It returns the minion's id and its
 // eos_data_dir.
-func saltLayer(t *testing.T) (*salt.Layer, string, string) {
+func saltLayer(t testing.TB) (*salt.Layer, string, string) {
 	t.Helper()
 	url := os.Getenv("EOS_TEST_SALT_URL")
 	if url == "" {

@@ -77,6 +77,8 @@ type Harness struct {
 	Store   *store.Store
 	DataDir string
 	Log     *strings.Builder
+	// Terraform is the harness's Terraform layer (eoslab), for tests that call it directly.
+	Terraform executor.Layer
 
 	in     *io.PipeWriter
 	cancel context.CancelFunc
@@ -144,7 +146,7 @@ func New(t testing.TB, opts Options) *Harness {
 	}
 	con := console.New(console.Config{In: r, Out: transcript, Echo: true, Idle: engine.Wait, Groups: opts.ConsoleGroups})
 	ctx, cancel := context.WithCancel(context.Background())
-	h := &Harness{t: t, Engine: engine, Console: con, Store: st, DataDir: opts.DataDir, Log: logs, in: w, cancel: cancel, done: make(chan error, 1)}
+	h := &Harness{t: t, Engine: engine, Console: con, Store: st, DataDir: opts.DataDir, Log: logs, Terraform: tf, in: w, cancel: cancel, done: make(chan error, 1)}
 	go func() { h.done <- engine.Run(ctx, append([]adapters.Adapter{con}, opts.Adapters...)...) }()
 	t.Cleanup(h.Stop)
 	select {
