@@ -182,8 +182,9 @@ func (a *Adapter) identity(ctx context.Context) (*discordgo.User, error) {
 // configError is a mistake in Config that no reconnection can fix; Run returns it.
 type configError struct{ err error }
 
-func (e *configError) Error() string { return "discord: " + e.err.Error() }
-func (e *configError) Unwrap() error { return e.err }
+func (e *configError) Error() string   { return "discord: " + e.err.Error() }
+func (e *configError) Unwrap() error   { return e.err }
+func (e *configError) Permanent() bool { return true }
 
 // statusOf is the HTTP status of a failed REST call, 0 when there was no response.
 func statusOf(err error) int {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"time"
@@ -71,41 +70,22 @@ func (a *Adapter) Run(ctx context.Context, h adapters.Handler) error {
 		},
 	}
 
-	a.link.Start()
-	defer a.link.Stop()
-	attempt := 0
-	for {
-		self, err := a.connect(ctx)
-		if ctx.Err() != nil {
-			if err == nil {
-				a.close()
+	return adapters.Reconnect{Link: &a.link, Backoff: adapters.Backoff{Min: minBackoff, Max: maxBackoff}, AtOnce: true, Log: a.log, Down: "gateway"}.
+		Run(ctx, func(ctx context.Context) (bool, error) {
+			self, err := a.connect(ctx)
+			if err != nil {
+				return false, err
 			}
-			return nil
-		}
-		if cfgErr := (*configError)(nil); errors.As(err, &cfgErr) {
-			return cfgErr
-		}
-		if err != nil {
-			a.link.Lost(err)
-		} else {
 			// Open returns once Discord answered with READY or RESUMED, or when the session
 			// was already open again (ErrWSAlreadyOpen).
 			a.link.Connected()
-			attempt = 0
 			a.log.Info("connected to the gateway", "bot", self.Username)
 			err = a.serve(ctx, h, self, events, down)
 			if ctx.Err() != nil {
 				a.close()
-				return nil
 			}
-		}
-		d := backoff(attempt)
-		attempt++
-		a.log.Warn("gateway down, reconnecting", "err", err, "attempt", attempt, "in", d)
-		if !sleep(ctx, d) {
-			return nil
-		}
-	}
+			return true, err
+		})
 }
 
 // connect learns who the bot is and opens (or resumes) the gateway session.
@@ -145,31 +125,3 @@ func (a *Adapter) serve(ctx context.Context, h adapters.Handler, self *discordgo
 
 // errGatewayLost is why the adapter is down after discordgo reported a Disconnect.
 var errGatewayLost = errors.New("the gateway connection was lost")
-
-// backoff is the delay before connection attempt n+1: none right after a connection
-// dropped, then jittered exponential between minBackoff and maxBackoff.
-func backoff(attempt int) time.Duration {
-	if attempt == 0 {
-		return 0
-	}
-	d := maxBackoff
-	if attempt < 6 {
-		d = min(maxBackoff, minBackoff<<(attempt-1))
-	}
-	return d/2 + rand.N(d/2+1)
-}
-
-// sleep waits for d, reporting false if ctx ended first.
-func sleep(ctx context.Context, d time.Duration) bool {
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
-}

@@ -155,7 +155,7 @@ func New(cfg Config) (*Adapter, error) {
 		users:   newUserCache(),
 		recent:  newRecentSet(512),
 		cursors: cur,
-		pause:   sleep,
+		pause:   adapters.Sleep,
 	}, nil
 }
 
@@ -187,8 +187,9 @@ func (a *Adapter) identity(ctx context.Context) (*model.User, error) {
 // configError is a mistake in Config that no reconnection can fix; Run returns it.
 type configError struct{ err error }
 
-func (e *configError) Error() string { return "mattermost: " + e.err.Error() }
-func (e *configError) Unwrap() error { return e.err }
+func (e *configError) Error() string   { return "mattermost: " + e.err.Error() }
+func (e *configError) Unwrap() error   { return e.err }
+func (e *configError) Permanent() bool { return true }
 
 func statusOf(resp *model.Response) int {
 	if resp == nil {

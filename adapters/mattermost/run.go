@@ -32,40 +32,8 @@ func (a *Adapter) Run(ctx context.Context, h adapters.Handler) error {
 	a.mu.Lock()
 	a.lastSeen = max(a.lastSeen, time.Now().UnixMilli())
 	a.mu.Unlock()
-	a.link.Start()
-	defer a.link.Stop()
-	attempt := 0
-	for {
-		connected, err := a.session(ctx, h)
-		if ctx.Err() != nil {
-			return nil
-		}
-		if cfgErr := (*configError)(nil); errors.As(err, &cfgErr) {
-			return cfgErr
-		}
-		a.link.Lost(err)
-		if connected {
-			attempt = 0
-		}
-		d := a.backoff.Delay(attempt)
-		attempt++
-		a.log.Warn("websocket down, reconnecting", "err", err, "attempt", attempt, "in", d)
-		if !a.pause(ctx, d) {
-			return nil
-		}
-	}
-}
-
-// sleep waits for d, reporting false if ctx ended first. It is Adapter.pause outside tests.
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
+	return adapters.Reconnect{Link: &a.link, Backoff: a.backoff, Log: a.log, Down: "websocket", Pause: a.pause}.
+		Run(ctx, func(ctx context.Context) (bool, error) { return a.session(ctx, h) })
 }
 
 // session runs one websocket connection until it drops or ctx ends. connected reports whether

@@ -25,28 +25,8 @@ func (a *Adapter) Run(ctx context.Context, h adapters.Handler) error {
 	if h == nil {
 		return errors.New("slack: Run needs a Handler")
 	}
-	a.link.Start()
-	defer a.link.Stop()
-	attempt := 0
-	for {
-		connected, err := a.session(ctx, h)
-		if ctx.Err() != nil {
-			return nil
-		}
-		if cfgErr := (*configError)(nil); errors.As(err, &cfgErr) {
-			return cfgErr
-		}
-		a.link.Lost(err)
-		if connected {
-			attempt = 0
-		}
-		d := a.backoff.Delay(attempt)
-		attempt++
-		a.log.Warn("socket mode down, reconnecting", "err", err, "attempt", attempt, "in", d)
-		if !a.pause(ctx, d) {
-			return nil
-		}
-	}
+	return adapters.Reconnect{Link: &a.link, Backoff: a.backoff, Log: a.log, Down: "socket mode", Pause: a.pause}.
+		Run(ctx, func(ctx context.Context) (bool, error) { return a.session(ctx, h) })
 }
 
 // session runs one Socket Mode client until a connection attempt fails or ctx ends. The client

@@ -156,7 +156,7 @@ func New(cfg Config) (*Adapter, error) {
 		seen:    newBounded[struct{}](1024),
 		groups:  &groupCache{now: time.Now},
 		members: &memberCache{now: time.Now},
-		pause:   sleep,
+		pause:   adapters.Sleep,
 	}, nil
 }
 
@@ -189,8 +189,9 @@ func (a *Adapter) whoami(ctx context.Context) (*identity, error) {
 // configError is a mistake in Config that no reconnection can fix; Run returns it.
 type configError struct{ err error }
 
-func (e *configError) Error() string { return "slack: " + e.err.Error() }
-func (e *configError) Unwrap() error { return e.err }
+func (e *configError) Error() string   { return "slack: " + e.err.Error() }
+func (e *configError) Unwrap() error   { return e.err }
+func (e *configError) Permanent() bool { return true }
 
 // isAuthError reports whether err is Slack refusing a token.
 func isAuthError(err error) bool {
