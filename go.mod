@@ -16,7 +16,6 @@ require (
 	github.com/hashicorp/terraform-plugin-testing v1.16.0
 	github.com/hashicorp/vault/api v1.23.0
 	github.com/jackc/pgx/v5 v5.12.0
-	github.com/lib/pq v1.10.9
 	github.com/mattermost/mattermost/server/public v0.1.21
 	github.com/prometheus/client_golang v1.25.0
 	github.com/robfig/cron/v3 v3.0.1

@@ -10,7 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lib/pq"
+	"github.com/jackc/pgx/v5"
+	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
 
 	"github.com/eosbot/eos/executor"
 )
@@ -22,9 +23,9 @@ func pgBackend(t *testing.T) *BackendConfig {
 	conn := testServer(t, "EOS_TEST_PG_CONN", "postgres.sh")
 	schema := "eos_test_" + randomSuffix()
 	t.Cleanup(func() {
-		db, err := sql.Open("postgres", conn)
+		db, err := sql.Open("pgx", conn)
 		if err == nil {
-			db.Exec("DROP SCHEMA IF EXISTS " + pq.QuoteIdentifier(schema) + " CASCADE")
+			db.Exec("DROP SCHEMA IF EXISTS " + pgx.Identifier{schema}.Sanitize() + " CASCADE")
 			db.Close()
 		}
 	})
@@ -49,12 +50,12 @@ func newPgLayer(t *testing.T, b *BackendConfig) *Layer {
 // pgWorkspaces lists the workspaces with state in the backend's schema.
 func pgWorkspaces(t *testing.T, b *BackendConfig) []string {
 	t.Helper()
-	db, err := sql.Open("postgres", b.Config["conn_str"])
+	db, err := sql.Open("pgx", b.Config["conn_str"])
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rows, err := db.Query("SELECT name FROM " + pq.QuoteIdentifier(b.pgSchema()) + ".states WHERE data LIKE '%terraform_data%' ORDER BY name")
+	rows, err := db.Query("SELECT name FROM " + pgx.Identifier{b.pgSchema()}.Sanitize() + ".states WHERE data LIKE '%terraform_data%' ORDER BY name")
 	if err != nil {
 		t.Fatalf("querying the states table: %v", err)
 	}

@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lib/pq"
+	"github.com/jackc/pgx/v5"
+	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
 )
 
 // pgLockHolder asks PostgreSQL who holds the state lock of workspace. Terraform's pg backend
@@ -19,7 +20,7 @@ import (
 func pgLockHolder(ctx context.Context, conn, schema, workspace string) (LockInfo, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	db, err := sql.Open("postgres", conn)
+	db, err := sql.Open("pgx", conn)
 	if err != nil {
 		return LockInfo{}, fmt.Errorf("connecting to the pg backend: %w", err)
 	}
@@ -34,7 +35,7 @@ WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
   AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
   AND k.key IN (SELECT id FROM %s.states WHERE name = $1 UNION ALL SELECT -1)
 ORDER BY k.key = -1, a.backend_start
-LIMIT 1`, pq.QuoteIdentifier(schema))
+LIMIT 1`, pgx.Identifier{schema}.Sanitize())
 	var app, user, addr string
 	var since time.Time
 	err = db.QueryRowContext(ctx, query, workspace).Scan(&app, &user, &addr, &since)
