@@ -109,36 +109,45 @@ const (
 	tib = 1 << 40
 )
 
+// sizeUnits are the units a size may have, in the order they are tried: the first suffix that
+// matches decides. Units of up to two letters are also accepted in lowercase (lower).
 var sizeUnits = []struct {
-	suffix string
-	mult   int64
+	suffix, lower string
+	mult          int64
 }{
-	{"TiB", tib}, {"GiB", gib}, {"MiB", mib}, {"KiB", kib},
-	{"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3},
-	{"T", tib}, {"G", gib}, {"M", mib}, {"K", kib},
+	{"TiB", "", tib}, {"GiB", "", gib}, {"MiB", "", mib}, {"KiB", "", kib},
+	{"TB", "tb", 1e12}, {"GB", "gb", 1e9}, {"MB", "mb", 1e6}, {"KB", "kb", 1e3},
+	{"T", "t", tib}, {"G", "g", gib}, {"M", "m", mib}, {"K", "k", kib},
 }
 
 // ParseSize parses "100G", "100GiB", "1.5T", "500GB" or "+50G". Single-letter units are binary,
-// as LVM reads them. A bare number is refused: the unit is never guessed.
+// as LVM reads them. A bare number is refused: the unit is never guessed. It allocates nothing
+// for a size it accepts: the grammar calls it for every size typed.
 func ParseSize(s string) (Value, error) {
-	rel := strings.HasPrefix(s, "+")
-	body := strings.TrimPrefix(s, "+")
+	body, rel := strings.CutPrefix(s, "+")
 	for _, u := range sizeUnits {
 		num, ok := strings.CutSuffix(body, u.suffix)
-		if !ok && len(u.suffix) <= 2 {
-			num, ok = strings.CutSuffix(body, strings.ToLower(u.suffix))
+		if !ok && u.lower != "" {
+			num, ok = strings.CutSuffix(body, u.lower)
 		}
 		if !ok {
 			continue
 		}
+		if !decimal(num) {
+			return Value{}, notASize(s)
+		}
 		f, err := strconv.ParseFloat(num, 64)
 		bytes := f * float64(u.mult)
-		if err != nil || !(f > 0) || !decimal(num) || bytes < 1 || bytes > math.MaxInt64/2 {
-			return Value{}, fmt.Errorf("%q is not a size: write a positive number and a unit, like 100G or +50G", s)
+		if err != nil || !(f > 0) || bytes < 1 || bytes > math.MaxInt64/2 {
+			return Value{}, notASize(s)
 		}
 		return Value{Type: Size, Bytes: int64(bytes), Relative: rel, Text: s}, nil
 	}
 	return Value{}, fmt.Errorf("%q is not a size: write a number and a unit (K, M, G, T, or GiB, GB, ...), like 100G or +50G", s)
+}
+
+func notASize(s string) error {
+	return fmt.Errorf("%q is not a size: write a positive number and a unit, like 100G or +50G", s)
 }
 
 // ParseDuration parses Go durations ("90s", "1h30m") and whole days ("2d").
@@ -155,23 +164,64 @@ func ParseDuration(s string) (Value, error) {
 	return Value{Type: Duration, Duration: d, Text: s}, nil
 }
 
-// ParseHostname accepts DNS names of letters, digits and hyphens separated by dots.
+// ParseHostname accepts DNS names of letters, digits and hyphens separated by dots, and gives
+// them in lowercase. It allocates nothing for a lowercase name it accepts.
 func ParseHostname(s string) (Value, error) {
-	bad := fmt.Errorf("%q is not a hostname: use letters, digits, hyphens and dots, like cloud.example.org", s)
 	if s == "" || len(s) > 253 {
-		return Value{}, bad
+		return Value{}, notAHostname(s)
 	}
-	for _, label := range strings.Split(s, ".") {
-		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
-			return Value{}, bad
-		}
-		for _, r := range label {
-			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-') {
-				return Value{}, bad
+	start, upper := 0, false
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && s[i] != '.' {
+			c := s[i]
+			switch {
+			case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '-':
+			case c >= 'A' && c <= 'Z':
+				upper = true
+			default:
+				return Value{}, notAHostname(s)
 			}
+			continue
+		}
+		label := s[start:i]
+		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return Value{}, notAHostname(s)
+		}
+		start = i + 1
+	}
+	if upper {
+		s = strings.ToLower(s)
+	}
+	return Value{Type: Hostname, Text: s}, nil
+}
+
+func notAHostname(s string) error {
+	return fmt.Errorf("%q is not a hostname: use letters, digits, hyphens and dots, like cloud.example.org", s)
+}
+
+// parseList splits a list at commas, trimming blanks around items and dropping empty ones; its
+// text is the items joined again (the typed text itself when nothing was dropped or trimmed).
+func parseList(s string) (Value, error) {
+	if err := printable(s); err != nil {
+		return Value{}, err
+	}
+	items := strings.Split(s, ",")
+	kept, same := items[:0], true
+	for _, it := range items {
+		t := strings.TrimSpace(it)
+		same = same && t == it && t != ""
+		if t != "" {
+			kept = append(kept, t)
 		}
 	}
-	return Value{Type: Hostname, Text: strings.ToLower(s)}, nil
+	if len(kept) == 0 {
+		return Value{}, fmt.Errorf("%q is an empty list: separate items with commas, like node1,node2", s)
+	}
+	text := s
+	if !same {
+		text = strings.Join(kept, ",")
+	}
+	return Value{Type: List, List: kept, Text: text}, nil
 }
 
 // ParseValue parses the text form of a value of type t. Enum and service values are checked
@@ -212,19 +262,7 @@ func ParseValue(t Type, s string) (Value, error) {
 		}
 		return Value{Type: Path, Text: s}, nil
 	case List:
-		if err := printable(s); err != nil {
-			return Value{}, err
-		}
-		var items []string
-		for _, it := range strings.Split(s, ",") {
-			if it = strings.TrimSpace(it); it != "" {
-				items = append(items, it)
-			}
-		}
-		if len(items) == 0 {
-			return Value{}, fmt.Errorf("%q is an empty list: separate items with commas, like node1,node2", s)
-		}
-		return Value{Type: List, List: items, Text: strings.Join(items, ",")}, nil
+		return parseList(s)
 	case String, Enum, Service:
 		if err := printable(s); err != nil {
 			return Value{}, err

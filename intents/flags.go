@@ -2,6 +2,7 @@ package intents
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/eosbot/eos/catalog"
 )
@@ -360,6 +361,30 @@ func (st *state) setNodes(at, w item) *Error {
 	}
 	st.in.Nodes = nodes
 	return nil
+}
+
+// splitItems splits s at commas into buf (or a new slice when buf is too small). It returns
+// nil when an item is empty or has surrounding whitespace.
+func splitItems(s string, buf []string) []string {
+	n := strings.Count(s, ",") + 1
+	items := buf[:0]
+	if cap(buf) < n {
+		items = make([]string, 0, n)
+	}
+	for range n {
+		var item string
+		item, s, _ = strings.Cut(s, ",")
+		if item == "" {
+			return nil
+		}
+		first, _ := utf8.DecodeRuneInString(item)
+		last, _ := utf8.DecodeLastRuneInString(item)
+		if isSpace(first) || isSpace(last) {
+			return nil
+		}
+		items = append(items, item)
+	}
+	return items
 }
 
 // validName accepts 1 to limit bytes of ASCII letters, digits, '-' and '_' (and '.' if dots),
