@@ -3,7 +3,7 @@ package bot
 import (
 	"bytes"
 	"encoding/json"
-	"os"
+	goldenfile "github.com/eosbot/eos/internal/golden"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -98,19 +98,7 @@ func slackJSON(t *testing.T) func(adapters.Doc) string {
 // goldenText compares got with testdata/name, rewriting it under -update.
 func goldenText(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./bot -run %s -update)", err, t.Name())
-	}
-	if got != string(want) {
-		t.Errorf("%s differs:\n--- got\n%s--- want\n%s", path, got, want)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name), []byte(got))
 }
 
 // The headline's closing line says where a 🔧 works: on the headline itself only when it

@@ -1,8 +1,7 @@
 package bot
 
 import (
-	"flag"
-	"os"
+	goldenfile "github.com/eosbot/eos/internal/golden"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,8 +12,6 @@ import (
 	"github.com/eosbot/eos/executor"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
-
 func golden(t *testing.T, name string, doc adapters.Doc) {
 	t.Helper()
 	got := doc.Plain()
@@ -22,19 +19,7 @@ func golden(t *testing.T, name string, doc adapters.Doc) {
 		got += "\n--- attachment " + doc.Attachment.Name + "\n" + doc.Attachment.Text
 	}
 	got += "\n"
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./bot -run %s -update)", err, t.Name())
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from %s:\n--- got\n%s--- want\n%s", name, path, got, want)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name+".golden"), []byte(got))
 }
 
 var at = time.Date(2026, 11, 23, 14, 2, 0, 0, time.UTC)

@@ -2,14 +2,11 @@ package intents
 
 import (
 	"errors"
-	"flag"
-	"os"
+	"github.com/eosbot/eos/internal/golden"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func TestHelpGolden(t *testing.T) {
 	cat := testCatalog(t)
@@ -23,19 +20,7 @@ func TestHelpGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Help(%q): %v", topic, err)
 			}
-			path := filepath.Join("testdata", "help_"+name+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("reading golden file (run with -update to create it): %v", err)
-			}
-			if got != string(want) {
-				t.Errorf("Help(%q) differs from %s\n got:\n%s\nwant:\n%s", topic, path, got, want)
-			}
+			golden.Check(t, filepath.Join("testdata", "help_"+name+".golden"), []byte(got))
 		})
 	}
 }

@@ -1,17 +1,14 @@
 package discord
 
 import (
-	"flag"
 	"fmt"
-	"os"
+	"github.com/eosbot/eos/internal/golden"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/eosbot/eos/adapters"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden with the current rendering")
 
 // longPlan is a preview whose per-resource table is far too long for one message.
 func longPlan() adapters.Doc {
@@ -72,19 +69,7 @@ func TestRenderGolden(t *testing.T) {
 	cases["long"] = strings.Join(split(chunks(longPlan()), maxLength), "\n==========\n")
 	for name, got := range cases {
 		t.Run(name, func(t *testing.T) {
-			path := filepath.Join("testdata", name+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("rendering of %s =\n%s\nwant (%s)\n%s", name, got, path, want)
-			}
+			golden.Check(t, filepath.Join("testdata", name+".golden"), []byte(got))
 		})
 	}
 }

@@ -1,15 +1,12 @@
 package mattermost
 
 import (
-	"flag"
-	"os"
+	"github.com/eosbot/eos/internal/golden"
 	"path/filepath"
 	"testing"
 
 	"github.com/eosbot/eos/adapters"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden with the current rendering")
 
 // Docs shaped like what the engine posts (see design/CONVERSATION.md).
 var goldenDocs = map[string]adapters.Doc{
@@ -51,19 +48,7 @@ func TestRenderGolden(t *testing.T) {
 	for name, doc := range goldenDocs {
 		t.Run(name, func(t *testing.T) {
 			got := Render(doc)
-			path := filepath.Join("testdata", name+".golden")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("Render(%s) =\n%s\nwant (%s)\n%s", name, got, path, want)
-			}
+			golden.Check(t, filepath.Join("testdata", name+".golden"), []byte(got))
 		})
 	}
 }

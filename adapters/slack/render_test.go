@@ -3,9 +3,8 @@ package slack
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
+	"github.com/eosbot/eos/internal/golden"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,8 +13,6 @@ import (
 	"github.com/eosbot/eos/adapters"
 	"github.com/slack-go/slack"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden.json with the current rendering")
 
 // longPlan is a preview whose per-resource table is far longer than one section.
 func longPlan() adapters.Doc {
@@ -80,19 +77,7 @@ func TestRenderGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := buf.Bytes()
-			path := filepath.Join("testdata", name+".golden.json")
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if string(got) != string(want) {
-				t.Errorf("Render(%s) =\n%s\nwant (%s)\n%s", name, got, path, want)
-			}
+			golden.Check(t, filepath.Join("testdata", name+".golden.json"), got)
 		})
 	}
 }

@@ -2,7 +2,7 @@ package main
 
 import (
 	"bytes"
-	"flag"
+	"github.com/eosbot/eos/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,8 +12,6 @@ import (
 	"github.com/eosbot/eos/catalog"
 	"github.com/eosbot/eos/intents"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // refused loads text as a configuration file and runs the start-up checks on it; it fails the
 // test unless they refuse it with every one of want, each led by the file and line.
@@ -307,20 +305,5 @@ func TestConfigCheckPrintsTheEffectivePolicy(t *testing.T) {
 	if !strings.Contains(errs.String(), "warning: catalog_dirs: /etc/eos/blueprints is not on this machine") {
 		t.Errorf("the missing catalog folder is not said: %q", errs.String())
 	}
-	golden := filepath.Join("testdata", "config_check.golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out.String() != string(want) {
-		t.Errorf("eos config check prints:\n%s\nwant (%s):\n%s", out.String(), golden, want)
-	}
+	golden.Check(t, filepath.Join("testdata", "config_check.golden"), out.Bytes())
 }
