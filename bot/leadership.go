@@ -9,7 +9,7 @@ import (
 )
 
 // Leadership tells the engine whether this process may act, when several Eos replicas share
-// a store (cmd/eos wires bot/leader). The engine asks before every message, reaction, run,
+// a store (cmd/eos wires package leader). The engine asks before every message, reaction, run,
 // digest and post, so a leader that was paused and woke up after another took over does
 // nothing, even before its first write is refused by the store's fencing.
 type Leadership interface {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 )
 
-// Fencing. Replicas elect one leader (bot/leader), but an election alone cannot stop a leader
+// Fencing. Replicas elect one leader (package leader), but an election alone cannot stop a leader
 // that was paused (SIGSTOP, a long GC, a lost network) and wakes up after another took over:
 // it still believes it leads. So each leadership has an epoch, a number kept in the store and
 // raised by Lead. A Store that leads at epoch E commits a write only while the store's epoch

@@ -18,7 +18,7 @@ var mayImport = map[string][]string{
 	"executor/":        {"executor", "catalog"},
 	"internal/":        {},
 	"bot/store":        {"adapters", "executor", "catalog"},
-	"bot/leader":       {},  // the election: PostgreSQL only
+	"leader":           {},  // the election: PostgreSQL only
 	"bot/store/pgtest": nil, // test support: anything
 	"bot":              {"adapters", "intents", "catalog", "executor", "bot/store"},
 	"bot/eostest":      nil,                                                     // test support: anything

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/eosbot/eos/adapters"
-	"github.com/eosbot/eos/bot/leader"
+	"github.com/eosbot/eos/leader"
 )
 
 // leadership is the bot's view of the election: the elector's role, and whether the current
