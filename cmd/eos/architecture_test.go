@@ -19,6 +19,7 @@ var mayImport = map[string][]string{
 	"internal/":        {},
 	"bot/store":        {"adapters", "executor", "catalog"},
 	"leader":           {},  // the election: PostgreSQL only
+	"bot/policy/rego":  {},  // policy as code: OPA only
 	"bot/store/pgtest": nil, // test support: anything
 	"bot":              {"adapters", "intents", "catalog", "executor", "bot/store"},
 	"bot/eostest":      nil,                                                     // test support: anything
