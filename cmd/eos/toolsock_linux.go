@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"slices"
 	"syscall"
 )
 
@@ -12,12 +13,13 @@ import (
 // of the kernel (SO_PEERCRED): the socket file's mode already says so, this holds even if the
 // file's mode or its directory's were loosened.
 func peerChecked(ln net.Listener, log *slog.Logger) net.Listener {
-	return peerListener{Listener: ln, log: log}
+	return peerListener{Listener: ln, log: log, admit: []uint32{uint32(os.Getuid()), 0}}
 }
 
 type peerListener struct {
 	net.Listener
-	log *slog.Logger
+	log   *slog.Logger
+	admit []uint32 // the users whose processes may ask
 }
 
 func (l peerListener) Accept() (net.Conn, error) {
@@ -26,7 +28,7 @@ func (l peerListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := samePeer(c); err != nil {
+		if err := l.check(c); err != nil {
 			l.log.Warn("refused a connection to the tools' socket", "err", err)
 			c.Close()
 			continue
@@ -35,7 +37,7 @@ func (l peerListener) Accept() (net.Conn, error) {
 	}
 }
 
-func samePeer(c net.Conn) error {
+func (l peerListener) check(c net.Conn) error {
 	uc, ok := c.(*net.UnixConn)
 	if !ok {
 		return fmt.Errorf("not a Unix socket connection")
@@ -54,8 +56,8 @@ func samePeer(c net.Conn) error {
 	if cerr != nil {
 		return fmt.Errorf("asking who connects: %w", cerr)
 	}
-	if me := uint32(os.Getuid()); cred.Uid != me && cred.Uid != 0 {
-		return fmt.Errorf("process %d of user %d is not of user %d, which runs Eos", cred.Pid, cred.Uid, me)
+	if !slices.Contains(l.admit, cred.Uid) {
+		return fmt.Errorf("process %d is of user %d, not of the user Eos runs as (%d) or root", cred.Pid, cred.Uid, l.admit[0])
 	}
 	return nil
 }
