@@ -228,3 +228,72 @@ func TestToolsSayWhatTheyTriedWhenNoEosAnswers(t *testing.T) {
 		}
 	}
 }
+
+// eos chat holding the bbolt store answers the tools too. Killed, it leaves its socket behind,
+// and the tools then open the store themselves at once, printing the same.
+func TestToolsBesideEosChatAndAfterItIsKilled(t *testing.T) {
+	bin := eosBinary(t)
+	data := t.TempDir()
+	st, err := store.Open(filepath.Join(data, "eos.db"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Append(store.Entry{At: time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC), Kind: "request", User: "alice", Service: "grafana", Env: "local", Text: "create grafana"}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	env := append(os.Environ(), "EOS_DATA_DIR="+data, "EOS_LOG_LEVEL=warn", "EOS_LISTEN=off")
+	audit := func() (string, time.Duration) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, bin, "audit")
+		cmd.Env = env
+		start := time.Now()
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("eos audit: %v\n%s", err, out)
+		}
+		return string(out), time.Since(start)
+	}
+
+	chat := exec.Command(bin, "chat", "--user", "alice")
+	chat.Env = env
+	stdin, _ := chat.StdinPipe() // held open: the chat waits for lines
+	defer stdin.Close()
+	chat.Stdout, chat.Stderr = io.Discard, io.Discard
+	if err := chat.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { chat.Process.Kill(); chat.Wait() })
+	sock := filepath.Join(data, "eos.sock")
+	for deadline := time.Now().Add(time.Minute); ; {
+		if _, err := os.Stat(sock); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("eos chat made no socket for the tools within a minute")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if _, err := store.Open(filepath.Join(data, "eos.db"), 100*time.Millisecond); err == nil {
+		t.Fatal("the store opened beside eos chat: this test proves nothing")
+	}
+	through, _ := audit()
+	if !strings.Contains(through, "@alice") || !strings.Contains(through, "create grafana") {
+		t.Fatalf("eos audit beside eos chat:\n%s", through)
+	}
+
+	chat.Process.Kill()
+	chat.Wait()
+	if _, err := os.Lstat(sock); err != nil {
+		t.Fatalf("the killed eos chat left no socket to test with: %v", err)
+	}
+	direct, took := audit()
+	if direct != through {
+		t.Errorf("eos audit after eos chat was killed:\n%s\nbeside it:\n%s", direct, through)
+	}
+	if took > 5*time.Second {
+		t.Errorf("eos audit took %s beside the socket of a killed Eos", took)
+	}
+}
