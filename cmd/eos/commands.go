@@ -211,9 +211,13 @@ func parseCmd(loadCfg func() (*Config, error)) *cobra.Command {
 func planCmd(loadCfg func() (*Config, error)) *cobra.Command {
 	var user string
 	cmd := &cobra.Command{
-		Use:   "plan TEXT",
+		Use:   "plan [--user NAME] TEXT",
 		Short: "Show the preview of a request without chat, storing nothing",
-		Args:  cobra.MinimumNArgs(1),
+		Long: `Shows the preview Eos would post for the request (eos plan create grafana --port 3002 in
+staging), planned by every layer and stored nowhere. Flags after the request are the request's,
+so eos plan's own (--user) come first. Beside a running eos serve or eos chat on a bbolt store,
+that Eos plans it (on its socket in the data directory); the preview is the same.`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, err := loadCfg()
 			if err != nil {
