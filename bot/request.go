@@ -251,7 +251,10 @@ func (e *Engine) Preview(ctx context.Context, text, user string) (adapters.Doc, 
 	if err != nil {
 		return reply(err.Error()), err
 	}
-	plan, err := e.cfg.Runner.Plan(ctx, spec)
+	spec.Changes = e.declaredChanges(spec) // as propose does: the preview names what an update changes
+	planCtx, cancel := context.WithTimeout(ctx, planTimeout)
+	defer cancel()
+	plan, err := e.cfg.Runner.Plan(planCtx, spec)
 	if err != nil {
 		return reply("planning failed: " + err.Error()), err
 	}

@@ -94,6 +94,10 @@ func TestPreviewShowsDeclaredValuesThatChange(t *testing.T) {
 	if !strings.Contains(up.Text, want) {
 		t.Errorf("update preview lacks, after its heading,%s:\n%s", want, up.Text)
 	}
+	// eos plan says the same of the same request.
+	if doc, err := h.Engine.Preview(t.Context(), "update grafana --port 3002 --domain dash.example.org", "alice"); err != nil || !strings.Contains(doc.Plain(), want) {
+		t.Errorf("eos plan's preview of the update (%v) lacks, after its heading,%s:\n%s", err, want, doc.Plain())
+	}
 	after := h.Last()
 	h.Say("alice", "@eos plan "+uid+" full")
 	if full := h.WaitText(after, "Plan "+uid+" · update grafana"); !strings.Contains(full.Text, "--port 3001 → 3002 (Nomad)") {

@@ -35,6 +35,17 @@ var (
 // ErrNotFound is returned when a plan, run or record does not exist.
 var ErrNotFound = errors.New("not found")
 
+// HeldError is Open's answer when another process holds the bbolt file (and kept it for the
+// whole wait): the operator's tools then ask that process instead.
+type HeldError struct {
+	Path   string
+	Waited time.Duration
+}
+
+func (e *HeldError) Error() string {
+	return fmt.Sprintf("opening %s: another Eos process holds it (waited %s); replicas share a PostgreSQL store instead (README: Running more than one Eos)", e.Path, e.Waited)
+}
+
 // Store is Eos's database, on bbolt (Open) or PostgreSQL (OpenPostgres).
 type Store struct {
 	kv   backend
@@ -56,7 +67,7 @@ func Open(path string, timeout time.Duration) (*Store, error) {
 	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout})
 	if errors.Is(err, bolt.ErrTimeout) {
-		return nil, fmt.Errorf("opening %s: another Eos process holds it (waited %s); replicas share a PostgreSQL store instead (README: Running more than one Eos)", path, timeout)
+		return nil, &HeldError{Path: path, Waited: timeout}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)

@@ -64,6 +64,9 @@ func TestSecondOpenFailsFast(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "another Eos process holds it") {
 		t.Fatalf("second open error = %v", err)
 	}
+	if held := (*HeldError)(nil); !errors.As(err, &held) || held.Path != path {
+		t.Fatalf("second open error %v is not a HeldError naming %s: the tools could not tell to ask the running Eos", err, path)
+	}
 	if time.Since(start) > 5*time.Second {
 		t.Fatalf("second open took %s", time.Since(start))
 	}

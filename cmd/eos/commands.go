@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -52,6 +53,7 @@ func serveCmd(loadCfg func() (*Config, error)) *cobra.Command {
 				return err
 			}
 			defer a.Close()
+			defer serveTools(cmd.Context(), a, log)() // stops before the store closes
 			var as []adapters.Adapter
 			if cfg.Mattermost != nil {
 				mcfg := mattermost.Config{URL: cfg.Mattermost.URL, Token: cfg.Mattermost.Token, Channels: cfg.Mattermost.Channels, Logger: log.With("adapter", "mattermost")}
@@ -124,6 +126,7 @@ func chatCmd(loadCfg func() (*Config, error)) *cobra.Command {
 				return err
 			}
 			defer a.Close()
+			defer serveTools(cmd.Context(), a, log)() // stops before the store closes
 			if user == "" {
 				user = cfg.Console.User
 			}
@@ -208,35 +211,35 @@ func parseCmd(loadCfg func() (*Config, error)) *cobra.Command {
 func planCmd(loadCfg func() (*Config, error)) *cobra.Command {
 	var user string
 	cmd := &cobra.Command{
-		Use:   "plan TEXT",
+		Use:   "plan [--user NAME] TEXT",
 		Short: "Show the preview of a request without chat, storing nothing",
-		Args:  cobra.MinimumNArgs(1),
+		Long: `Shows the preview Eos would post for the request (eos plan create grafana --port 3002 in
+staging), planned by every layer and stored nowhere. Flags after the request are the request's,
+so eos plan's own (--user) come first. Beside a running eos serve or eos chat on a bbolt store,
+that Eos plans it (on its socket in the data directory); the preview is the same.`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, err := loadCfg()
 			if err != nil {
 				return err
 			}
-			log, err := newLogger(os.Stderr, "warn")
-			if err != nil {
-				return err
-			}
-			a, err := build(cmd.Context(), cfg, log)
-			if err != nil {
-				return err
-			}
-			defer a.Close()
 			if user == "" {
 				user = cfg.Console.User
 			}
-			doc, err := a.engine.Preview(cmd.Context(), strings.Join(args, " "), user)
-			fmt.Fprintln(cmd.OutOrStdout(), doc.Plain())
+			ans, err := preview(cmd.Context(), cfg, strings.Join(args, " "), user)
 			if err != nil {
+				return err
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), ans.Text)
+			if ans.Failed {
 				return exitError{}
 			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&user, "user", "", "who asks (default $USER)")
+	// Flags after the request are the request's (eos plan create grafana --port 3002), not eos plan's.
+	cmd.Flags().SetInterspersed(false)
 	return cmd
 }
 
@@ -252,34 +255,38 @@ func auditCmd(loadCfg func() (*Config, error)) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			st, err := openStore(cmd.Context(), cfg)
+			r, err := openReader(cmd.Context(), cfg)
 			if err != nil {
 				return err
 			}
-			defer st.Close()
-			entries, err := st.Audit(func(e *store.Entry) bool { return service == "" || e.Service == service })
+			defer r.Close()
+			entries, err := r.audit(cmd.Context(), service)
 			if err != nil {
 				return err
 			}
-			out := cmd.OutOrStdout()
-			if asJSON {
-				enc := json.NewEncoder(out)
-				for _, e := range entries {
-					if err := enc.Encode(e); err != nil {
-						return err
-					}
-				}
-				return nil
-			}
-			for _, e := range entries {
-				fmt.Fprintf(out, "%5d %s %-10s %-8s %-12s @%-10s %s\n", e.Seq, e.At.UTC().Format(time.RFC3339), e.Kind, e.PlanID, e.Env+"/"+e.Service, e.User, firstLine(e.Text))
-			}
-			return nil
+			return printAudit(cmd.OutOrStdout(), entries, asJSON)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "one JSON object per line")
 	cmd.Flags().StringVar(&service, "service", "", "only entries about this service")
 	return cmd
+}
+
+// printAudit prints the entries as eos audit does: one line each, or one JSON object each.
+func printAudit(out io.Writer, entries []store.Entry, asJSON bool) error {
+	if asJSON {
+		enc := json.NewEncoder(out)
+		for _, e := range entries {
+			if err := enc.Encode(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, e := range entries {
+		fmt.Fprintf(out, "%5d %s %-10s %-8s %-12s @%-10s %s\n", e.Seq, e.At.UTC().Format(time.RFC3339), e.Kind, e.PlanID, e.Env+"/"+e.Service, e.User, firstLine(e.Text))
+	}
+	return nil
 }
 
 func firstLine(s string) string {

@@ -30,12 +30,12 @@ longer deployed are removed, so the directory mirrors the store. Secrets are nev
 			if err != nil {
 				return err
 			}
-			st, err := openStore(cmd.Context(), cfg)
+			r, err := openReader(cmd.Context(), cfg)
 			if err != nil {
 				return err
 			}
-			defer st.Close()
-			all, err := st.AllDeclared()
+			defer r.Close()
+			all, err := r.declared(cmd.Context())
 			if err != nil {
 				return err
 			}
