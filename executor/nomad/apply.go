@@ -79,14 +79,27 @@ func (l *Layer) applyUnit(ctx context.Context, env string, u executor.Unit, up u
 	if up.Action == actionDeregister {
 		return l.deregister(ctx, env, up, emit)
 	}
-	dj, err := l.parseJob(ctx, env, u)
+	// Until the job is registered nothing is handed over: an agent that does not come back
+	// within DeployTimeout fails the unit with nothing registered.
+	rt := newRetrier(emit)
+	pctx, cancel := context.WithTimeout(ctx, l.timeout)
+	defer cancel()
+	var dj desiredJob
+	err := rt.do(pctx, func(c context.Context) (err error) {
+		dj, err = l.parseJob(c, env, u)
+		return err
+	})
 	if err != nil {
 		return up.JobID + " not registered", err
 	}
 	if dj.id != up.JobID || dj.sum != up.JobSHA256 {
 		return up.JobID + " not registered", fmt.Errorf("%w: job %s parses differently now (template, values or agent changed); plan again", ErrStalePlan, up.JobID)
 	}
-	prior, err := l.currentJob(ctx, dj.id)
+	var prior *api.Job
+	err = rt.do(pctx, func(c context.Context) (err error) {
+		prior, err = l.currentJob(c, dj.id)
+		return err
+	})
 	if err == nil {
 		err = checkOwned(prior, u.Service, env)
 	}
@@ -94,7 +107,7 @@ func (l *Layer) applyUnit(ctx context.Context, env string, u executor.Unit, up u
 		return up.JobID + " not registered", err
 	}
 	emit.send(0, "registering")
-	resp, _, err := l.client.Jobs().EnforceRegister(dj.job, up.ModifyIndex, l.write(ctx))
+	resp, err := l.register(pctx, dj, up.ModifyIndex, rt)
 	if isIndexConflict(err) {
 		now := uint64(0)
 		if cur, cerr := l.currentJob(ctx, dj.id); cerr == nil && cur != nil {
@@ -105,9 +118,13 @@ func (l *Layer) applyUnit(ctx context.Context, env string, u executor.Unit, up u
 	if err != nil {
 		return up.JobID + " not registered", fmt.Errorf("registering nomad job %s: %w", dj.id, cleanAPIError(err))
 	}
-	job, err := l.jobAt(ctx, dj.id, resp.JobModifyIndex)
+	var job *api.Job
+	err = rt.do(pctx, func(c context.Context) (err error) {
+		job, err = l.jobAt(c, dj.id, resp.JobModifyIndex)
+		return err
+	})
 	if err != nil {
-		return up.JobID + " registered", err
+		return up.JobID + " registered", unknownIfLost(err, "the new version of job "+dj.id, l.checkCommand(dj.id, ""))
 	}
 	rec := appliedJob{version: deref(job.Version)}
 	if prior != nil && !deref(prior.Stop) {
@@ -138,19 +155,26 @@ func (l *Layer) deregister(ctx context.Context, env string, up unitPlan, emit *e
 		return up.JobID + " not stopped", &ChangedError{Job: up.JobID, Planned: up.ModifyIndex, Now: now}
 	}
 	emit.send(0, "stopping")
-	evalID, _, err := l.client.Jobs().Deregister(up.JobID, false, l.write(ctx))
-	if err != nil {
-		return up.JobID + " not stopped", fmt.Errorf("deregistering nomad job %s: %w", up.JobID, err)
-	}
 	v := deref(cur.Version)
-	l.remember(up.JobID, appliedJob{version: v, prior: &v, deregistered: true})
 	wctx, cancel := context.WithTimeout(ctx, l.timeout)
 	defer cancel()
-	if _, err := l.waitEval(wctx, evalID); err != nil {
-		return up.JobID + " stopping", l.timedOut(ctx, wctx, up.JobID, "to stop", err)
+	rt := newRetrier(emit)
+	// Stopping a job twice stops it once: the call is repeated while the agent does not answer.
+	var evalID string
+	err = rt.do(wctx, func(c context.Context) (err error) {
+		evalID, _, err = l.client.Jobs().Deregister(up.JobID, false, l.write(c))
+		return err
+	})
+	if err != nil {
+		return up.JobID + " not stopped", unknownIfLost(fmt.Errorf("deregistering nomad job %s: %w", up.JobID, err),
+			"the stop of job "+up.JobID, l.checkCommand(up.JobID, ""))
 	}
-	if err := l.waitStopped(wctx, up.JobID, v, emit); err != nil {
-		return up.JobID + " stopping", l.timedOut(ctx, wctx, up.JobID, "to stop", err)
+	l.remember(up.JobID, appliedJob{version: v, prior: &v, deregistered: true})
+	if _, err := l.waitEval(wctx, evalID, rt); err != nil {
+		return up.JobID + " stopping", unknownIfLost(l.timedOut(ctx, wctx, up.JobID, "to stop", err), "the stop of job "+up.JobID, l.checkCommand(up.JobID, ""))
+	}
+	if err := l.waitStopped(wctx, up.JobID, v, emit, rt); err != nil {
+		return up.JobID + " stopping", unknownIfLost(l.timedOut(ctx, wctx, up.JobID, "to stop", err), "the stop of job "+up.JobID, l.checkCommand(up.JobID, ""))
 	}
 	return up.JobID + " stopped", nil
 }
@@ -201,6 +225,8 @@ type emitter struct {
 	report func(executor.Event)
 	base   executor.Event
 	last   string
+	// done is the count of the last status, which notes repeat.
+	done int
 	// output, when set, receives each new status as a line ("job grafana: 1/2 allocations healthy").
 	output func(line string)
 }
@@ -221,7 +247,34 @@ func (e *emitter) send(done int, msg string) {
 	if key == e.last {
 		return
 	}
-	e.last = key
+	e.last, e.done = key, done
+	e.post(done, msg)
+}
+
+// note reports something that happened while the status stays the same ("allocation
+// d877c090: task app exited 1 (restart 1 of 2)"): the next status is sent only if it
+// changes.
+func (e *emitter) note(msg string) {
+	if e == nil {
+		return
+	}
+	e.post(e.done, msg)
+}
+
+// notice reports a passing condition ("Nomad not answering for 40 s, retrying"): the next
+// status is sent even if it did not change, to say the condition passed.
+func (e *emitter) notice(msg string) {
+	if e == nil {
+		return
+	}
+	e.last = ""
+	e.post(e.done, msg)
+}
+
+func (e *emitter) post(done int, msg string) {
+	if e.report == nil && e.output == nil {
+		return
+	}
 	if e.output != nil {
 		e.output(e.base.Resource + ": " + msg)
 	}
