@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -100,7 +101,12 @@ type lostError struct {
 }
 
 func (e *lostError) Error() string {
-	return fmt.Sprintf("Nomad stopped answering %s ago and did not come back in time (%v)", e.down.Round(time.Second), e.err)
+	cause := e.err
+	var ue *url.Error
+	if errors.As(cause, &ue) && ue.Err != nil {
+		cause = ue.Err // the request's URL says nothing to people
+	}
+	return fmt.Sprintf("Nomad stopped answering %d s ago and was not back in time (%v)", int(e.down.Seconds()), cause)
 }
 
 func (e *lostError) Unwrap() error { return e.err }
