@@ -183,3 +183,55 @@ func TestAgentGoneUntilDeadlineIsUnknown(t *testing.T) {
 		t.Errorf("check = %q, want %q", unknown.Check, want)
 	}
 }
+
+// A rollback that meets the agent restarting waits for it and reverts once: the failed
+// version is not left running because the agent was away for a few seconds.
+func TestRollbackThroughAgentRestart(t *testing.T) {
+	t.Parallel()
+	a := startDurableAgent(t)
+	l, err := New(Config{Address: a.addr, DeployTimeout: 2 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &e2e{layer: l, env: "undo", services: map[string]bool{}}
+	const svc = "undo"
+	good := e.spec(svc, nil)
+	e.apply(t, good, e.plan(t, good))
+	bad := e.spec(svc, map[string]any{"command": "/bin/sh", "args": []any{"-c", "exit 1"}})
+	if res, err := l.Apply(testCtx(t), bad, e.plan(t, bad), nil); err == nil {
+		t.Fatalf("Apply of a failing job = %+v; want a failure", res)
+	}
+	a.run(t, "stop-agent")
+	evs := make(chan executor.Event, 1000)
+	type rolledBack struct {
+		note string
+		err  error
+	}
+	done := make(chan rolledBack, 1)
+	go func() {
+		note, err := l.Rollback(testCtx(t), bad, nil, func(ev executor.Event) { evs <- ev })
+		done <- rolledBack{note, err}
+	}()
+	var seen []string
+	for notified := false; !notified; {
+		select {
+		case ev := <-evs:
+			seen = append(seen, ev.Message)
+			notified = strings.HasPrefix(ev.Message, "Nomad not answering")
+		case r := <-done:
+			t.Fatalf("Rollback ended while the agent was stopped: %q, %v (events %q)", r.note, r.err, seen)
+		}
+	}
+	a.run(t, "start-agent")
+	r := <-done
+	if want := "reverted job " + e.id(svc) + " to version 0 (1/1 healthy)"; r.err != nil || r.note != want {
+		t.Fatalf("Rollback = %q, %v; want %q", r.note, r.err, want)
+	}
+	versions, _, _, err := l.client.Jobs().Versions(e.id(svc), false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(versions) != 3 || *versions[0].Version != 2 || !*versions[0].Stable {
+		t.Errorf("%d job versions, newest %d stable %v; want 3 (good, bad, the one revert), the newest stable", len(versions), *versions[0].Version, *versions[0].Stable)
+	}
+}
