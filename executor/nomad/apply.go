@@ -2,6 +2,7 @@ package nomad
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -24,7 +25,10 @@ type appliedJob struct {
 // Apply registers (or deregisters) each unit's job exactly as planned, in spec order, with the
 // planned job modify index enforced, then follows the evaluation and the deployment (or the
 // allocations) until the job is healthy or Config.DeployTimeout passes. It stops at the first
-// unit that fails. report is called from Apply's goroutine only, never after it returned.
+// unit that fails. When the agent stopped answering after a job version was handed over and
+// was not back before the deadline, the result is ResultUnknown and the error an
+// executor.UnknownError (see the package doc). report is called from Apply's goroutine only,
+// never after it returned.
 func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.LayerPlan, report func(executor.Event)) (executor.LayerResult, error) {
 	start := time.Now()
 	res := executor.LayerResult{Layer: executor.Nomad}
@@ -59,6 +63,10 @@ func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.Lay
 		}
 		if err != nil {
 			res.Status, res.Error, res.Elapsed = executor.ResultFailed, err.Error(), time.Since(start)
+			var unknown *executor.UnknownError
+			if errors.As(err, &unknown) {
+				res.Status, res.Error, res.Check = executor.ResultUnknown, unknown.Message(), unknown.Check
+			}
 			res.Failed = &executor.Change{Unit: up.Service, Action: actionOf(up.Action), Address: up.JobID}
 			res.Summary = strings.Join(summaries, "; ")
 			return res, err

@@ -164,8 +164,11 @@ func TestAgentGoneUntilDeadlineIsUnknown(t *testing.T) {
 	a.run(t, "stop-agent")
 	r := <-done
 	var unknown *executor.UnknownError
-	if !errors.As(r.err, &unknown) || !errors.Is(r.err, executor.ErrOutcomeUnknown) {
+	if !errors.As(r.err, &unknown) || !errors.Is(r.err, executor.ErrOutcomeUnknown) || r.res.Status != executor.ResultUnknown {
 		t.Fatalf("Apply = %+v, %v; want an unknown outcome", r.res, r.err)
+	}
+	if r.res.Check != unknown.Check || r.res.Error != unknown.Message() {
+		t.Errorf("result %+v does not carry the check and message of %v", r.res, unknown)
 	}
 	t.Logf("result: %s", unknown.Message())
 	if unknown.Applied != "version 0 of job "+e.id(svc) {
