@@ -63,6 +63,9 @@ func (f *allocFailures) describe(a *api.AllocationListStub, task string, s *api.
 	prefix := "allocation " + shortID(a.ID) + ": task " + task
 	switch e.Type {
 	case api.TaskRestarting:
+		if requested(s, i) {
+			return ""
+		}
 		n := restartNumber(s, i)
 		of := ""
 		if tg := f.groups[a.TaskGroup]; tg != nil && tg.RestartPolicy != nil && tg.RestartPolicy.Attempts != nil && n <= uint64(*tg.RestartPolicy.Attempts) {
@@ -101,6 +104,22 @@ func restartNumber(s *api.TaskState, i int) uint64 {
 		return 0
 	}
 	return s.Restarts - later
+}
+
+// requested reports whether the restart at event i was asked for (nomad alloc restart, a
+// template's change_mode) rather than caused by the task failing.
+func requested(s *api.TaskState, i int) bool {
+	for j := i - 1; j >= 0; j-- {
+		e := s.Events[j]
+		switch {
+		case e == nil:
+		case e.Type == api.TaskRestartSignal:
+			return true
+		case e.Type == api.TaskStarted || e.Type == api.TaskRestarting:
+			return false
+		}
+	}
+	return false
 }
 
 // ended says how the task ended before event i: "exited 1", "was killed by signal 9", or

@@ -39,13 +39,16 @@ func TestTaskFailuresAreReportedOnceEach(t *testing.T) {
 		t.Errorf("news again = %q, want nothing new", got)
 	}
 	s := a.TaskStates["badjob"]
-	s.Restarts = 3
-	s.Events = append(s.Events, ev(api.TaskStarted, 6, 0), &api.TaskEvent{Type: api.TaskTerminated, Time: 7, Signal: 9},
-		ev(api.TaskRestarting, 8, 0), ev(api.TaskStarted, 9, 0), ev(api.TaskTerminated, 10, 1), ev(api.TaskNotRestarting, 11, 0),
-		&api.TaskEvent{Type: api.TaskDriverFailure, Time: 12, DisplayMessage: "failed to start task"})
+	s.Restarts = 4
+	s.Events = append(s.Events,
+		// A restart someone asked for is not a failure.
+		ev(api.TaskStarted, 6, 0), ev(api.TaskRestartSignal, 7, 0), &api.TaskEvent{Type: api.TaskTerminated, Time: 8, Signal: 15}, ev(api.TaskRestarting, 9, 0),
+		ev(api.TaskStarted, 10, 0), &api.TaskEvent{Type: api.TaskTerminated, Time: 11, Signal: 9},
+		ev(api.TaskRestarting, 12, 0), ev(api.TaskStarted, 13, 0), ev(api.TaskTerminated, 14, 1), ev(api.TaskNotRestarting, 15, 0),
+		&api.TaskEvent{Type: api.TaskDriverFailure, Time: 16, DisplayMessage: "failed to start task"})
 	want := []string{
-		"allocation d877c090: task badjob was killed by signal 9 (restart 3 of 3)",
-		"allocation d877c090: task badjob exited 1 after 3 restarts",
+		"allocation d877c090: task badjob was killed by signal 9 (restart 4)",
+		"allocation d877c090: task badjob exited 1 after 4 restarts",
 		"allocation d877c090: task badjob: failed to start task",
 	}
 	if got := f.news([]*api.AllocationListStub{a}); !reflect.DeepEqual(got, want) {
