@@ -17,6 +17,9 @@ type allocFailures struct {
 	// last is the newest failure of each allocation, by allocation ID.
 	last map[string]string
 	now  func() time.Time
+	// rescheduleAt tells when a follow-up evaluation places a replacement (its WaitUntil);
+	// false when that is not known. nil means never known.
+	rescheduleAt func(evalID string) (time.Time, bool)
 }
 
 func newAllocFailures(job *api.Job) *allocFailures {
@@ -145,11 +148,13 @@ func ended(s *api.TaskState, i int) string {
 	return "failed"
 }
 
-// hopeless returns the cause when no allocation among allocs can still become healthy: each
-// failed, and Nomad will neither restart (its task is dead) nor reschedule it (its group's
-// reschedule policy is spent). A failed allocation already replaced counts through its
-// replacement. With no allocation at all, there is still hope.
-func (f *allocFailures) hopeless(allocs []*api.AllocationListStub) (string, bool) {
+// hopeless returns the cause when no allocation among allocs of deployment d can still become
+// healthy: each failed, Nomad will not restart it (its task is dead), and it will not
+// reschedule it (its group's reschedule policy is spent) or only after the group's progress
+// deadline, when the deployment has failed anyway (late is then true). A failed allocation
+// already replaced counts through its replacement. With no allocation at all, there is still
+// hope.
+func (f *allocFailures) hopeless(allocs []*api.AllocationListStub, d *api.Deployment) (cause string, late, ok bool) {
 	// replaced is the allocations whose replacement is among allocs: the replacement's
 	// reschedule tracker names them (NextAllocation is not in Nomad 1.4's list stubs).
 	replaced := map[string]bool{}
@@ -162,17 +167,23 @@ func (f *allocFailures) hopeless(allocs []*api.AllocationListStub) (string, bool
 			}
 		}
 	}
-	cause := ""
 	for _, a := range sortedAllocs(allocs) {
 		if a.ClientStatus != allocFailed {
-			return "", false
+			return "", false, false
 		}
-		if replaced[a.ID] {
+		switch {
+		case replaced[a.ID]:
 			continue
-		}
-		// A follow-up evaluation is a reschedule Nomad has planned for later.
-		if a.NextAllocation != "" || a.FollowupEvalID != "" || f.reschedulable(a) {
-			return "", false
+		case a.NextAllocation != "":
+			return "", false, false
+		case a.FollowupEvalID != "":
+			// A follow-up evaluation is a reschedule Nomad has planned for later.
+			if !f.pastDeadline(a, d) {
+				return "", false, false
+			}
+			late = true
+		case f.reschedulable(a):
+			return "", false, false
 		}
 		if cause == "" {
 			cause = f.last[a.ID]
@@ -184,7 +195,18 @@ func (f *allocFailures) hopeless(allocs []*api.AllocationListStub) (string, bool
 			}
 		}
 	}
-	return cause, cause != ""
+	return cause, late, cause != ""
+}
+
+// pastDeadline reports whether the replacement Nomad plans for a failed allocation comes only
+// after its group's progress deadline (both times are the agent's).
+func (f *allocFailures) pastDeadline(a *api.AllocationListStub, d *api.Deployment) bool {
+	if f.rescheduleAt == nil || d == nil || d.TaskGroups[a.TaskGroup] == nil {
+		return false
+	}
+	deadline := d.TaskGroups[a.TaskGroup].RequireProgressBy
+	at, ok := f.rescheduleAt(a.FollowupEvalID)
+	return ok && !deadline.IsZero() && at.After(deadline)
 }
 
 // reschedulable reports whether the group's reschedule policy still allows Nomad to replace

@@ -109,6 +109,32 @@ func TestRescheduledAllocationKeepsTheWaitGoing(t *testing.T) {
 	}
 }
 
+// A job that Nomad reschedules without limit (its default for services) still ends early when
+// the replacement is planned for after the progress deadline: it could not save the deployment.
+func TestRescheduleAfterTheDeadlineEndsTheWait(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	const svc = "toolate"
+	s := e.spec(svc, map[string]any{"command": "/bin/sh", "args": []any{"-c", "exit 5"}})
+	s.Units[0].Nomad.Template = slowDeadlines(`    restart {
+      attempts = 0
+      mode     = "fail"
+    }`, `    reschedule {
+      unlimited      = true
+      delay          = "10m"
+      delay_function = "constant"
+    }`)
+	start := time.Now()
+	res, err := e.layer.Apply(testCtx(t), s, e.plan(t, s), nil)
+	t.Logf("Apply returned after %s: %s", time.Since(start).Round(time.Millisecond), res.Error)
+	if err == nil || !strings.HasSuffix(res.Error, "task main exited 5 and was not restarted; no allocation of version 0 can become healthy: Nomad reschedules it only after the deployment's progress deadline") {
+		t.Fatalf("Apply = %+v, %v; want the failure and the late reschedule", res, err)
+	}
+	if took := time.Since(start); took > 60*time.Second {
+		t.Errorf("Apply took %s", took)
+	}
+}
+
 func anyMatch(msgs []string, re *regexp.Regexp) bool { return count(msgs, re) > 0 }
 
 func count(msgs []string, re *regexp.Regexp) int {

@@ -95,9 +95,35 @@ func TestHopelessOnlyWhenNothingCanBecomeHealthy(t *testing.T) {
 			f := newAllocFailures(tc.job)
 			f.now = func() time.Time { return now }
 			f.news(tc.allocs)
-			cause, ok := f.hopeless(tc.allocs)
+			cause, _, ok := f.hopeless(tc.allocs, nil)
 			if cause != tc.want || ok != (tc.want != "") {
 				t.Errorf("hopeless = %q, %v; want %q", cause, ok, tc.want)
+			}
+		})
+	}
+}
+
+// A reschedule Nomad plans for after the group's progress deadline cannot save the deployment:
+// the wait ends then, saying so; one planned before the deadline keeps it going.
+func TestRescheduleAfterTheProgressDeadlineIsHopeless(t *testing.T) {
+	deadline := time.Unix(2_000_000, 0)
+	d := &api.Deployment{TaskGroups: map[string]*api.DeploymentState{"app": {RequireProgressBy: deadline}}}
+	a := &api.AllocationListStub{ID: "first000-x", TaskGroup: "app", ClientStatus: allocFailed, FollowupEvalID: "later"}
+	for _, tc := range []struct {
+		name      string
+		at        time.Time
+		wantLate  bool
+		wantFound bool
+	}{
+		{"after the deadline", deadline.Add(time.Minute), true, true},
+		{"before the deadline", deadline.Add(-time.Minute), false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newAllocFailures(failingJob(0, 0, true))
+			f.rescheduleAt = func(id string) (time.Time, bool) { return tc.at, id == "later" }
+			cause, late, ok := f.hopeless([]*api.AllocationListStub{a}, d)
+			if ok != tc.wantFound || late != tc.wantLate || (ok && cause != "allocation first000 failed") {
+				t.Errorf("hopeless = %q, late %v, %v; want late %v, %v", cause, late, ok, tc.wantLate, tc.wantFound)
 			}
 		})
 	}

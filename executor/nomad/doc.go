@@ -9,12 +9,13 @@
 // allocations once, as it happens ("allocation d877c090: task app exited 1 (restart 2 of
 // 3)", from the tasks' Restarting, Not Restarting and driver or hook failure events), and it
 // ends the wait early, failing with the cause ("… task app exited 1 after 3 restarts"), once
-// no allocation of the deployment can become healthy: every one failed and Nomad will
-// neither restart it (its task is dead) nor reschedule it (no follow-up evaluation, the
-// group's reschedule policy spent). A job whose reschedule policy is unlimited (Nomad's
-// default for services) can always get a new allocation, so its wait still ends with the
-// deployment's progress_deadline or Config.DeployTimeout; its failures are reported all the
-// same.
+// no allocation of the deployment can become healthy: every one failed, Nomad will not
+// restart it (its task is dead), and it will not reschedule it (the group's reschedule policy
+// is spent) or only after the group's progress deadline (the follow-up evaluation's
+// WaitUntil), when the deployment has failed anyway. A job whose reschedule policy is
+// unlimited (Nomad's default for services) with a replacement due before the deadline can
+// still become healthy, so its wait still ends with the deployment's progress_deadline or
+// Config.DeployTimeout; its failures are reported all the same.
 //
 // A Nomad agent that stops answering (an upgrade, a systemd restart: refused or reset
 // connections, "No cluster leader" while it starts, a proxy's 502/503/504) does not fail a

@@ -104,6 +104,7 @@ func (l *Layer) waitEval(ctx context.Context, evalID string, rt *retrier) (*api.
 func (l *Layer) watchDeployment(ctx, wctx context.Context, job *api.Job, deployID string, emit *emitter, rt *retrier) (string, error) {
 	id := deref(job.ID)
 	failures := newAllocFailures(job)
+	failures.rescheduleAt = l.evalWaitUntil(wctx)
 	var dIndex, aIndex uint64
 	healthy, desired := 0, 0
 	for {
@@ -154,9 +155,30 @@ func (l *Layer) watchDeployment(ctx, wctx context.Context, job *api.Job, deployI
 			}
 			return line, errors.New(msg)
 		}
-		if cause, ok := failures.hopeless(allocs); ok {
-			return line, fmt.Errorf("nomad job %s: %s; no allocation of version %d can become healthy: Nomad will neither restart nor reschedule it", id, cause, deref(job.Version))
+		if cause, late, ok := failures.hopeless(allocs, d); ok {
+			why := "Nomad will neither restart nor reschedule it"
+			if late {
+				why = "Nomad reschedules it only after the deployment's progress deadline"
+			}
+			return line, fmt.Errorf("nomad job %s: %s; no allocation of version %d can become healthy: %s", id, cause, deref(job.Version), why)
 		}
+	}
+}
+
+// evalWaitUntil reads when evaluations wait until (a reschedule's follow-up evaluation), once
+// each; an evaluation it cannot read is not known.
+func (l *Layer) evalWaitUntil(ctx context.Context) func(string) (time.Time, bool) {
+	known := map[string]time.Time{}
+	return func(id string) (time.Time, bool) {
+		if at, ok := known[id]; ok {
+			return at, true
+		}
+		ev, _, err := l.client.Evaluations().Info(id, l.query(ctx))
+		if err != nil || ev.WaitUntil.IsZero() {
+			return time.Time{}, false
+		}
+		known[id] = ev.WaitUntil
+		return ev.WaitUntil, true
 	}
 }
 
