@@ -29,7 +29,10 @@
 // returns an executor.UnknownError naming the version ("version 3 of job grafana-local") and
 // the command that tells how it ended (`nomad deployment status ID`, or `nomad job status
 // JOB` without a deployment): the runner marks the layer unknown and rolls nothing back.
-// Before anything is registered, an agent that does not come back is an ordinary failure.
+// Before anything is registered, an agent that does not come back is an ordinary failure. A
+// job the scheduler cannot place because no node is ready at all (its client still starting
+// after the agent restarted; the plan had placed it) is waited for until Nomad places it
+// ("no Nomad node ready to run it yet, waiting"), within Config.DeployTimeout.
 //
 // It owns the mapping from a unit to its job ID (see JobID), the binding of typed values to a
 // template's HCL2 variable blocks (written as HCL literals with hclwrite, never pasted as

@@ -238,3 +238,37 @@ func TestRollbackThroughAgentRestart(t *testing.T) {
 		t.Errorf("%d job versions, newest %d stable %v; want 3 (good, bad, the one revert), the newest stable", len(versions), *versions[0].Version, *versions[0].Stable)
 	}
 }
+
+// A job that finds no ready node (its client still starting after the agent restarted) is
+// waited for, not failed: Nomad places it once a node is ready. The node is made ineligible
+// to stand for one that is starting.
+func TestNoReadyNodeIsWaitedFor(t *testing.T) {
+	t.Parallel()
+	a := startDurableAgent(t)
+	l, err := New(Config{Address: a.addr, DeployTimeout: 2 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &e2e{layer: l, env: "wait", services: map[string]bool{}}
+	const svc = "patient"
+	s := e.spec(svc, nil)
+	p := e.plan(t, s)
+	nodes, _, err := l.client.Nodes().List(nil)
+	if err != nil || len(nodes) != 1 {
+		t.Fatalf("nodes = %v, %v; want the agent's one", nodes, err)
+	}
+	eligible := func(on bool) {
+		if _, err := l.client.Nodes().ToggleEligibility(nodes[0].ID, on, nil); err != nil {
+			t.Fatalf("setting the node's eligibility to %v: %v", on, err)
+		}
+	}
+	eligible(false)
+	evs, done := applyAsync(testCtx(t), l, s, p)
+	var seen []string
+	waitEvent(t, evs, done, regexp.MustCompile(`^no Nomad node ready to run it yet, waiting$`), &seen)
+	eligible(true)
+	r := <-done
+	if r.err != nil || r.res.Status != executor.ResultOK || r.res.Summary != e.id(svc)+" 1/1 healthy" {
+		t.Fatalf("Apply = %+v, %v; want 1/1 healthy once the node is ready (events %q)", r.res, r.err, seen)
+	}
+}

@@ -15,6 +15,7 @@ const blockingWait = 10 * time.Second
 // Nomad's evaluation, deployment and allocation statuses this layer acts on.
 const (
 	evalPending = "pending"
+	evalBlocked = "blocked"
 	evalFailed  = "failed"
 	evalCancel  = "canceled"
 
@@ -49,6 +50,14 @@ func (l *Layer) follow(ctx context.Context, job *api.Job, evalID string, total i
 	if err != nil {
 		return "registered", unknownIfLost(l.timedOut(ctx, wctx, id, "to be evaluated", err), applied, l.checkCommand(id, ""))
 	}
+	if len(eval.FailedTGAllocs) > 0 && eval.BlockedEval != "" && noReadyNode(eval.FailedTGAllocs) {
+		// The plan placed it, so the nodes are most likely starting again with their agent:
+		// Nomad places it when one is ready.
+		emit.note("no Nomad node ready to run it yet, waiting")
+		if eval, err = l.waitUnblocked(wctx, eval.BlockedEval, rt); err != nil {
+			return "registered", unknownIfLost(l.timedOut(ctx, wctx, id, "for a ready node to place it on", err), applied, l.checkCommand(id, ""))
+		}
+	}
 	if len(eval.FailedTGAllocs) > 0 {
 		return "not placed", fmt.Errorf("nomad job %s: %s", id, joinSemi(l.placementFailures(ctx, job, eval.FailedTGAllocs)))
 	}
@@ -66,36 +75,6 @@ func (l *Layer) follow(ctx context.Context, job *api.Job, evalID string, total i
 	}
 	status, err := l.watchAllocations(ctx, wctx, job, total, emit, rt)
 	return status, unknownIfLost(err, applied, l.checkCommand(id, ""))
-}
-
-// waitEval waits until an evaluation is no longer pending; a failed or cancelled one is an
-// error.
-func (l *Layer) waitEval(ctx context.Context, evalID string, rt *retrier) (*api.Evaluation, error) {
-	if evalID == "" {
-		return &api.Evaluation{}, nil
-	}
-	var index uint64
-	for {
-		var (
-			ev *api.Evaluation
-			qm *api.QueryMeta
-		)
-		err := rt.do(ctx, func(c context.Context) (err error) {
-			ev, qm, err = l.client.Evaluations().Info(evalID, l.blocking(c, index))
-			return err
-		})
-		if err != nil {
-			return nil, fmt.Errorf("reading evaluation %s: %w", evalID, err)
-		}
-		switch ev.Status {
-		case evalPending:
-		case evalFailed, evalCancel:
-			return nil, fmt.Errorf("evaluation %s %s: %s", evalID, ev.Status, ev.StatusDescription)
-		default:
-			return ev, nil
-		}
-		index = qm.LastIndex
-	}
 }
 
 // watchDeployment reports "h/n allocations healthy", and each task failure of the
