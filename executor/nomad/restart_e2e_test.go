@@ -52,10 +52,10 @@ func (a *durableAgent) run(t *testing.T, cmd string) {
 	}
 }
 
-// slowHealth makes a test job healthy only after its task ran ten seconds, so the agent can be
-// stopped while Eos waits for health.
-func slowHealth() string {
-	t := strings.Replace(testTemplate, `min_healthy_time  = "1s"`, `min_healthy_time  = "10s"`, 1)
+// slowHealth makes a test job healthy only after its task ran for minHealthy ("10s"), so the
+// agent can be stopped while Eos waits for health.
+func slowHealth(minHealthy string) string {
+	t := strings.Replace(testTemplate, `min_healthy_time  = "1s"`, `min_healthy_time  = "`+minHealthy+`"`, 1)
 	return strings.Replace(t, `    healthy_deadline  = "15s"
     progress_deadline = "30s"`, `    healthy_deadline  = "2m"
     progress_deadline = "3m"`, 1)
@@ -106,7 +106,7 @@ func TestAgentRestartDuringHealthWait(t *testing.T) {
 	e := &e2e{layer: l, env: "restart", services: map[string]bool{}}
 	const svc = "phoenix"
 	s := e.spec(svc, nil)
-	s.Units[0].Nomad.Template = slowHealth()
+	s.Units[0].Nomad.Template = slowHealth("10s")
 	p, err := l.Plan(testCtx(t), s)
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
@@ -146,14 +146,15 @@ func TestAgentRestartDuringHealthWait(t *testing.T) {
 func TestAgentGoneUntilDeadlineIsUnknown(t *testing.T) {
 	t.Parallel()
 	a := startDurableAgent(t)
-	l, err := New(Config{Address: a.addr, DeployTimeout: 10 * time.Second})
+	// The job cannot be healthy before the deadline, whenever the agent stops.
+	l, err := New(Config{Address: a.addr, DeployTimeout: 20 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	e := &e2e{layer: l, env: "gone", services: map[string]bool{}}
 	const svc = "orphan"
 	s := e.spec(svc, nil)
-	s.Units[0].Nomad.Template = slowHealth()
+	s.Units[0].Nomad.Template = slowHealth("60s")
 	p, err := l.Plan(testCtx(t), s)
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
