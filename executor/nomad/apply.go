@@ -148,7 +148,10 @@ func (l *Layer) applyUnit(ctx context.Context, env string, u executor.Unit, up u
 // deregister stops a job, refusing when it changed since the plan or is not Eos's for the
 // unit, and waits for its allocations to stop.
 func (l *Layer) deregister(ctx context.Context, env string, up unitPlan, emit *emitter) (string, error) {
-	cur, err := l.currentJob(ctx, up.JobID)
+	wctx, cancel := context.WithTimeout(ctx, l.timeout)
+	defer cancel()
+	rt := newRetrier(emit)
+	cur, err := l.currentJobRetried(wctx, up.JobID, rt)
 	if err == nil {
 		err = checkOwned(cur, up.Service, env)
 	}
@@ -164,9 +167,6 @@ func (l *Layer) deregister(ctx context.Context, env string, up unitPlan, emit *e
 	}
 	emit.send(0, "stopping")
 	v := deref(cur.Version)
-	wctx, cancel := context.WithTimeout(ctx, l.timeout)
-	defer cancel()
-	rt := newRetrier(emit)
 	// Stopping a job twice stops it once: the call is repeated while the agent does not answer.
 	var evalID string
 	err = rt.do(wctx, func(c context.Context) (err error) {
