@@ -2,6 +2,7 @@ package nomad
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -24,7 +25,10 @@ type appliedJob struct {
 // Apply registers (or deregisters) each unit's job exactly as planned, in spec order, with the
 // planned job modify index enforced, then follows the evaluation and the deployment (or the
 // allocations) until the job is healthy or Config.DeployTimeout passes. It stops at the first
-// unit that fails. report is called from Apply's goroutine only, never after it returned.
+// unit that fails. When the agent stopped answering after a job version was handed over and
+// was not back before the deadline, the result is ResultUnknown and the error an
+// executor.UnknownError (see the package doc). report is called from Apply's goroutine only,
+// never after it returned.
 func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.LayerPlan, report func(executor.Event)) (executor.LayerResult, error) {
 	start := time.Now()
 	res := executor.LayerResult{Layer: executor.Nomad}
@@ -59,6 +63,10 @@ func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.Lay
 		}
 		if err != nil {
 			res.Status, res.Error, res.Elapsed = executor.ResultFailed, err.Error(), time.Since(start)
+			var unknown *executor.UnknownError
+			if errors.As(err, &unknown) {
+				res.Status, res.Error, res.Check = executor.ResultUnknown, unknown.Message(), unknown.Check
+			}
 			res.Failed = &executor.Change{Unit: up.Service, Action: actionOf(up.Action), Address: up.JobID}
 			res.Summary = strings.Join(summaries, "; ")
 			return res, err
@@ -79,14 +87,27 @@ func (l *Layer) applyUnit(ctx context.Context, env string, u executor.Unit, up u
 	if up.Action == actionDeregister {
 		return l.deregister(ctx, env, up, emit)
 	}
-	dj, err := l.parseJob(ctx, env, u)
+	// Until the job is registered nothing is handed over: an agent that does not come back
+	// within DeployTimeout fails the unit with nothing registered.
+	rt := newRetrier(emit)
+	pctx, cancel := context.WithTimeout(ctx, l.timeout)
+	defer cancel()
+	var dj desiredJob
+	err := rt.do(pctx, func(c context.Context) (err error) {
+		dj, err = l.parseJob(c, env, u)
+		return err
+	})
 	if err != nil {
 		return up.JobID + " not registered", err
 	}
 	if dj.id != up.JobID || dj.sum != up.JobSHA256 {
 		return up.JobID + " not registered", fmt.Errorf("%w: job %s parses differently now (template, values or agent changed); plan again", ErrStalePlan, up.JobID)
 	}
-	prior, err := l.currentJob(ctx, dj.id)
+	var prior *api.Job
+	err = rt.do(pctx, func(c context.Context) (err error) {
+		prior, err = l.currentJob(c, dj.id)
+		return err
+	})
 	if err == nil {
 		err = checkOwned(prior, u.Service, env)
 	}
@@ -94,7 +115,7 @@ func (l *Layer) applyUnit(ctx context.Context, env string, u executor.Unit, up u
 		return up.JobID + " not registered", err
 	}
 	emit.send(0, "registering")
-	resp, _, err := l.client.Jobs().EnforceRegister(dj.job, up.ModifyIndex, l.write(ctx))
+	resp, err := l.register(pctx, dj, up.ModifyIndex, rt)
 	if isIndexConflict(err) {
 		now := uint64(0)
 		if cur, cerr := l.currentJob(ctx, dj.id); cerr == nil && cur != nil {
@@ -105,9 +126,13 @@ func (l *Layer) applyUnit(ctx context.Context, env string, u executor.Unit, up u
 	if err != nil {
 		return up.JobID + " not registered", fmt.Errorf("registering nomad job %s: %w", dj.id, cleanAPIError(err))
 	}
-	job, err := l.jobAt(ctx, dj.id, resp.JobModifyIndex)
+	var job *api.Job
+	err = rt.do(pctx, func(c context.Context) (err error) {
+		job, err = l.jobAt(c, dj.id, resp.JobModifyIndex)
+		return err
+	})
 	if err != nil {
-		return up.JobID + " registered", err
+		return up.JobID + " registered", unknownIfLost(err, "the new version of job "+dj.id, l.checkCommand(dj.id, ""))
 	}
 	rec := appliedJob{version: deref(job.Version)}
 	if prior != nil && !deref(prior.Stop) {
@@ -123,7 +148,10 @@ func (l *Layer) applyUnit(ctx context.Context, env string, u executor.Unit, up u
 // deregister stops a job, refusing when it changed since the plan or is not Eos's for the
 // unit, and waits for its allocations to stop.
 func (l *Layer) deregister(ctx context.Context, env string, up unitPlan, emit *emitter) (string, error) {
-	cur, err := l.currentJob(ctx, up.JobID)
+	wctx, cancel := context.WithTimeout(ctx, l.timeout)
+	defer cancel()
+	rt := newRetrier(emit)
+	cur, err := l.currentJobRetried(wctx, up.JobID, rt)
 	if err == nil {
 		err = checkOwned(cur, up.Service, env)
 	}
@@ -138,19 +166,23 @@ func (l *Layer) deregister(ctx context.Context, env string, up unitPlan, emit *e
 		return up.JobID + " not stopped", &ChangedError{Job: up.JobID, Planned: up.ModifyIndex, Now: now}
 	}
 	emit.send(0, "stopping")
-	evalID, _, err := l.client.Jobs().Deregister(up.JobID, false, l.write(ctx))
-	if err != nil {
-		return up.JobID + " not stopped", fmt.Errorf("deregistering nomad job %s: %w", up.JobID, err)
-	}
 	v := deref(cur.Version)
-	l.remember(up.JobID, appliedJob{version: v, prior: &v, deregistered: true})
-	wctx, cancel := context.WithTimeout(ctx, l.timeout)
-	defer cancel()
-	if _, err := l.waitEval(wctx, evalID); err != nil {
-		return up.JobID + " stopping", l.timedOut(ctx, wctx, up.JobID, "to stop", err)
+	// Stopping a job twice stops it once: the call is repeated while the agent does not answer.
+	var evalID string
+	err = rt.do(wctx, func(c context.Context) (err error) {
+		evalID, _, err = l.client.Jobs().Deregister(up.JobID, false, l.write(c))
+		return err
+	})
+	if err != nil {
+		return up.JobID + " not stopped", unknownIfLost(fmt.Errorf("deregistering nomad job %s: %w", up.JobID, err),
+			"the stop of job "+up.JobID, l.checkCommand(up.JobID, ""))
 	}
-	if err := l.waitStopped(wctx, up.JobID, v, emit); err != nil {
-		return up.JobID + " stopping", l.timedOut(ctx, wctx, up.JobID, "to stop", err)
+	l.remember(up.JobID, appliedJob{version: v, prior: &v, deregistered: true})
+	if _, err := l.waitEval(wctx, evalID, rt); err != nil {
+		return up.JobID + " stopping", unknownIfLost(l.timedOut(ctx, wctx, up.JobID, "to stop", err), "the stop of job "+up.JobID, l.checkCommand(up.JobID, ""))
+	}
+	if err := l.waitStopped(wctx, up.JobID, v, emit, rt); err != nil {
+		return up.JobID + " stopping", unknownIfLost(l.timedOut(ctx, wctx, up.JobID, "to stop", err), "the stop of job "+up.JobID, l.checkCommand(up.JobID, ""))
 	}
 	return up.JobID + " stopped", nil
 }
@@ -193,54 +225,6 @@ func actionOf(a jobAction) executor.Action {
 		return executor.Update
 	}
 	return executor.NoOp
-}
-
-// emitter sends progress events for one job, deduplicated, with the layer, unit and time
-// filled in. A nil report is allowed.
-type emitter struct {
-	report func(executor.Event)
-	base   executor.Event
-	last   string
-	// output, when set, receives each new status as a line ("job grafana: 1/2 allocations healthy").
-	output func(line string)
-}
-
-func newEmitter(report func(executor.Event), up unitPlan) *emitter {
-	return &emitter{report: report, base: executor.Event{
-		Layer: executor.Nomad, Unit: up.Service, Resource: "job " + up.JobID, Action: actionOf(up.Action), Total: up.Total,
-	}}
-}
-
-// send reports done allocations out of the job's total with a message, unless it repeats the
-// previous event.
-func (e *emitter) send(done int, msg string) {
-	if e == nil || (e.report == nil && e.output == nil) {
-		return
-	}
-	key := fmt.Sprintf("%d/%s", done, msg)
-	if key == e.last {
-		return
-	}
-	e.last = key
-	if e.output != nil {
-		e.output(e.base.Resource + ": " + msg)
-	}
-	if e.report == nil {
-		return
-	}
-	ev := e.base
-	ev.Done, ev.Message, ev.Time = done, msg, time.Now()
-	if ev.Total < done {
-		ev.Total = done
-	}
-	e.report(ev)
-}
-
-// setTotal changes the job's total when Nomad knows better (system jobs, deployments).
-func (e *emitter) setTotal(n int) {
-	if e != nil && n > 0 {
-		e.base.Total = n
-	}
 }
 
 // totalCount is how many allocations a job runs: the sum of its groups' counts.

@@ -19,7 +19,7 @@ func TestNewJobThatFailsIsStopped(t *testing.T) {
 	const svc = "crash"
 	s := e.spec(svc, map[string]any{"command": "/bin/sh", "args": []any{"-c", "exit 3"}})
 	res, err := e.layer.Apply(testCtx(t), s, e.plan(t, s), nil)
-	if err == nil || res.Status != executor.ResultFailed || !strings.Contains(res.Error, "Exit Code: 3") {
+	if err == nil || res.Status != executor.ResultFailed || !strings.Contains(res.Error, "task main exited 3 and was not restarted") {
 		t.Fatalf("Apply = %+v, %v; want a failure naming exit code 3", res, err)
 	}
 	note, err := e.layer.Rollback(testCtx(t), s, nil, nil)

@@ -152,8 +152,8 @@ func TestLifecycle(t *testing.T) {
 		if err == nil || res.Status != executor.ResultFailed {
 			t.Fatalf("Apply of a failing job = %+v, %v; want a failure", res, err)
 		}
-		if !strings.Contains(res.Error, "deployment failed") || !strings.Contains(res.Error, "Exit Code: 1") {
-			t.Errorf("error = %q, want the failed deployment and the exit code", res.Error)
+		if !strings.Contains(res.Error, "task main exited 1 and was not restarted; no allocation of version") {
+			t.Errorf("error = %q, want the allocation that cannot become healthy and the exit code", res.Error)
 		}
 		failed := e.job(t, svc)
 		if *failed.Version != *stable.Version+1 {

@@ -15,6 +15,7 @@ const blockingWait = 10 * time.Second
 // Nomad's evaluation, deployment and allocation statuses this layer acts on.
 const (
 	evalPending = "pending"
+	evalBlocked = "blocked"
 	evalFailed  = "failed"
 	evalCancel  = "canceled"
 
@@ -36,59 +37,77 @@ const (
 
 // follow waits, within Config.DeployTimeout, for the evaluation a write created and then for
 // the job version to become healthy: through its deployment when it has one, otherwise
-// through its allocations. It returns how far the job got ("2/2 healthy").
+// through its allocations. It returns how far the job got ("2/2 healthy"). Calls the agent
+// does not answer are retried until the wait ends; when it ends with the agent still away,
+// the error is an executor.UnknownError naming the version and how to check it.
 func (l *Layer) follow(ctx context.Context, job *api.Job, evalID string, total int, emit *emitter) (string, error) {
 	id := deref(job.ID)
+	applied := fmt.Sprintf("version %d of job %s", deref(job.Version), id)
+	rt := newRetrier(emit)
 	wctx, cancel := context.WithTimeout(ctx, l.timeout)
 	defer cancel()
-	eval, err := l.waitEval(wctx, evalID)
+	eval, err := l.waitEval(wctx, evalID, rt)
 	if err != nil {
-		return "registered", l.timedOut(ctx, wctx, id, "to be evaluated", err)
+		return "registered", unknownIfLost(l.timedOut(ctx, wctx, id, "to be evaluated", err), applied, l.checkCommand(id, ""))
+	}
+	if len(eval.FailedTGAllocs) > 0 && eval.BlockedEval != "" && noReadyNode(eval.FailedTGAllocs) {
+		// The plan placed it, so the nodes are most likely starting again with their agent:
+		// Nomad places it when one is ready.
+		emit.note("no Nomad node ready to run it yet, waiting")
+		if eval, err = l.waitUnblocked(wctx, eval.BlockedEval, rt); err != nil {
+			return "registered", unknownIfLost(l.timedOut(ctx, wctx, id, "for a ready node to place it on", err), applied, l.checkCommand(id, ""))
+		}
 	}
 	if len(eval.FailedTGAllocs) > 0 {
 		return "not placed", fmt.Errorf("nomad job %s: %s", id, joinSemi(l.placementFailures(ctx, job, eval.FailedTGAllocs)))
 	}
-	d, _, err := l.client.Jobs().LatestDeployment(id, l.query(wctx))
+	var d *api.Deployment
+	err = rt.do(wctx, func(c context.Context) (err error) {
+		d, _, err = l.client.Jobs().LatestDeployment(id, l.query(c))
+		return err
+	})
 	if err != nil {
-		return "registered", l.timedOut(ctx, wctx, id, "to start its deployment", err)
+		return "registered", unknownIfLost(l.timedOut(ctx, wctx, id, "to start its deployment", err), applied, l.checkCommand(id, ""))
 	}
 	if d != nil && d.JobVersion == deref(job.Version) && d.JobCreateIndex == deref(job.CreateIndex) {
-		return l.watchDeployment(ctx, wctx, job, d.ID, emit)
+		status, err := l.watchDeployment(ctx, wctx, job, d.ID, emit, rt)
+		return status, unknownIfLost(err, applied, l.checkCommand(id, d.ID))
 	}
-	return l.watchAllocations(ctx, wctx, job, total, emit)
+	status, err := l.watchAllocations(ctx, wctx, job, total, emit, rt)
+	return status, unknownIfLost(err, applied, l.checkCommand(id, ""))
 }
 
-// waitEval waits until an evaluation is no longer pending; a failed or cancelled one is an
-// error.
-func (l *Layer) waitEval(ctx context.Context, evalID string) (*api.Evaluation, error) {
-	if evalID == "" {
-		return &api.Evaluation{}, nil
-	}
-	var index uint64
-	for {
-		ev, qm, err := l.client.Evaluations().Info(evalID, l.blocking(ctx, index))
-		if err != nil {
-			return nil, fmt.Errorf("reading evaluation %s: %w", evalID, err)
-		}
-		switch ev.Status {
-		case evalPending:
-		case evalFailed, evalCancel:
-			return nil, fmt.Errorf("evaluation %s %s: %s", evalID, ev.Status, ev.StatusDescription)
-		default:
-			return ev, nil
-		}
-		index = qm.LastIndex
-	}
-}
-
-// watchDeployment reports "h/n allocations healthy" until the deployment succeeds, fails or
-// wctx ends.
-func (l *Layer) watchDeployment(ctx, wctx context.Context, job *api.Job, deployID string, emit *emitter) (string, error) {
+// watchDeployment reports "h/n allocations healthy", and each task failure of the
+// deployment's allocations as it happens, until the deployment succeeds, fails, no
+// allocation can become healthy any more, or wctx ends.
+func (l *Layer) watchDeployment(ctx, wctx context.Context, job *api.Job, deployID string, emit *emitter, rt *retrier) (string, error) {
 	id := deref(job.ID)
-	var index uint64
+	failures := newAllocFailures(job)
+	failures.rescheduleAt = l.evalWaitUntil(wctx)
+	var dIndex, aIndex uint64
 	healthy, desired := 0, 0
 	for {
-		d, qm, err := l.client.Deployments().Info(deployID, l.blocking(wctx, index))
+		var (
+			d      *api.Deployment
+			allocs []*api.AllocationListStub
+		)
+		err := rt.do(wctx, func(c context.Context) error {
+			if dIndex > 0 {
+				if err := l.waitChange(c, deployID, dIndex, aIndex); err != nil {
+					return err
+				}
+			}
+			var dqm, aqm *api.QueryMeta
+			var err error
+			if d, dqm, err = l.client.Deployments().Info(deployID, l.query(c)); err != nil {
+				return err
+			}
+			if allocs, aqm, err = l.client.Deployments().Allocations(deployID, l.query(c)); err != nil {
+				return err
+			}
+			dIndex, aIndex = max(dqm.LastIndex, 1), max(aqm.LastIndex, 1)
+			return nil
+		})
 		if err != nil {
 			return fmt.Sprintf("%d/%d healthy", healthy, desired), l.timedOut(ctx, wctx, id, fmt.Sprintf("to be healthy (%d/%d allocations healthy)", healthy, desired), err)
 		}
@@ -100,6 +119,9 @@ func (l *Layer) watchDeployment(ctx, wctx context.Context, job *api.Job, deployI
 			}
 		}
 		emit.setTotal(desired)
+		for _, msg := range failures.news(allocs) {
+			emit.note(msg)
+		}
 		emit.send(healthy, fmt.Sprintf("%d/%d allocations healthy", healthy, desired))
 		line := fmt.Sprintf("%d/%d healthy", healthy, desired)
 		switch d.Status {
@@ -112,30 +134,87 @@ func (l *Layer) watchDeployment(ctx, wctx context.Context, job *api.Job, deployI
 			}
 			return line, errors.New(msg)
 		}
-		index = qm.LastIndex
+		if cause, late, ok := failures.hopeless(allocs, d); ok {
+			why := "Nomad will neither restart nor reschedule it"
+			if late {
+				why = "Nomad reschedules it only after the deployment's progress deadline"
+			}
+			return line, fmt.Errorf("nomad job %s: %s; no allocation of version %d can become healthy: %s", id, cause, deref(job.Version), why)
+		}
 	}
+}
+
+// evalWaitUntil reads when evaluations wait until (a reschedule's follow-up evaluation), once
+// each; an evaluation it cannot read is not known.
+func (l *Layer) evalWaitUntil(ctx context.Context) func(string) (time.Time, bool) {
+	known := map[string]time.Time{}
+	return func(id string) (time.Time, bool) {
+		if at, ok := known[id]; ok {
+			return at, true
+		}
+		ev, _, err := l.client.Evaluations().Info(id, l.query(ctx))
+		if err != nil || ev.WaitUntil.IsZero() {
+			return time.Time{}, false
+		}
+		known[id] = ev.WaitUntil
+		return ev.WaitUntil, true
+	}
+}
+
+// waitChange blocks until the deployment or one of its allocations changes after the given
+// indexes, or a blocking query's wait passes. Allocations change without the deployment when
+// their tasks restart, so both are watched.
+func (l *Layer) waitChange(ctx context.Context, deployID string, dIndex, aIndex uint64) error {
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make(chan error, 2)
+	go func() {
+		_, _, err := l.client.Deployments().Info(deployID, l.blocking(cctx, dIndex))
+		errs <- err
+	}()
+	go func() {
+		_, _, err := l.client.Deployments().Allocations(deployID, l.blocking(cctx, aIndex))
+		errs <- err
+	}()
+	err := <-errs
+	cancel()
+	<-errs
+	return err
 }
 
 // watchAllocations follows a job version that has no deployment (batch and system jobs):
 // it is done when want allocations run (or, for batch jobs, completed), and failed as soon
-// as one of them fails or is lost. want 0 means every allocation the scheduler placed.
-func (l *Layer) watchAllocations(ctx, wctx context.Context, job *api.Job, want int, emit *emitter) (string, error) {
+// as one of them fails or is lost. want 0 means every allocation the scheduler placed. Task
+// restarts are reported as they happen.
+func (l *Layer) watchAllocations(ctx, wctx context.Context, job *api.Job, want int, emit *emitter, rt *retrier) (string, error) {
 	id, version := deref(job.ID), deref(job.Version)
 	batch := deref(job.Type) == jobTypeBatch
+	failures := newAllocFailures(job)
 	var index uint64
 	ok, total := 0, want
 	for {
-		stubs, qm, err := l.client.Jobs().Allocations(id, false, l.blocking(wctx, index))
+		var (
+			stubs []*api.AllocationListStub
+			qm    *api.QueryMeta
+		)
+		err := rt.do(wctx, func(c context.Context) (err error) {
+			stubs, qm, err = l.client.Jobs().Allocations(id, false, l.blocking(c, index))
+			return err
+		})
 		if err != nil {
 			return fmt.Sprintf("%d/%d running", ok, total), l.timedOut(ctx, wctx, id, fmt.Sprintf("to run (%d/%d allocations running)", ok, total), err)
 		}
-		placed := 0
-		ok = 0
+		var mine []*api.AllocationListStub
 		for _, a := range stubs {
-			if a == nil || a.JobVersion != version || a.DesiredStatus != "run" {
-				continue
+			if a != nil && a.JobVersion == version && a.DesiredStatus == "run" {
+				mine = append(mine, a)
 			}
-			placed++
+		}
+		for _, msg := range failures.news(mine) {
+			emit.note(msg)
+		}
+		ok = 0
+		for _, a := range mine {
 			switch a.ClientStatus {
 			case allocRunning:
 				ok++
@@ -151,6 +230,7 @@ func (l *Layer) watchAllocations(ctx, wctx context.Context, job *api.Job, want i
 				return fmt.Sprintf("%d/%d running", ok, total), errors.New(msg)
 			}
 		}
+		placed := len(mine)
 		if want == 0 {
 			total = placed
 		}
@@ -175,10 +255,17 @@ func (l *Layer) watchAllocations(ctx, wctx context.Context, job *api.Job, want i
 
 // waitStopped waits until no allocation of the stopped job version is still running or
 // pending.
-func (l *Layer) waitStopped(ctx context.Context, id string, version uint64, emit *emitter) error {
+func (l *Layer) waitStopped(ctx context.Context, id string, version uint64, emit *emitter, rt *retrier) error {
 	var index uint64
 	for {
-		stubs, qm, err := l.client.Jobs().Allocations(id, false, l.blocking(ctx, index))
+		var (
+			stubs []*api.AllocationListStub
+			qm    *api.QueryMeta
+		)
+		err := rt.do(ctx, func(c context.Context) (err error) {
+			stubs, qm, err = l.client.Jobs().Allocations(id, false, l.blocking(c, index))
+			return err
+		})
 		if err != nil {
 			return fmt.Errorf("reading the allocations of nomad job %s: %w", id, err)
 		}
@@ -255,8 +342,13 @@ func (l *Layer) blocking(ctx context.Context, index uint64) *api.QueryOptions {
 }
 
 // timedOut turns an error of a wait bounded by wctx into the sentence for the result: a
-// timeout names DeployTimeout, a cancelled parent context stays that context's error.
+// timeout names DeployTimeout, a cancelled parent context stays that context's error, and a
+// wait that ended while the agent was not answering stays a *lostError (see unknownIfLost).
 func (l *Layer) timedOut(ctx, wctx context.Context, id, what string, err error) error {
+	var lost *lostError
+	if errors.As(err, &lost) {
+		return fmt.Errorf("nomad job %s: %w", id, err)
+	}
 	if ctx.Err() == nil && errors.Is(wctx.Err(), context.DeadlineExceeded) {
 		return fmt.Errorf("nomad job %s: not done after %s waiting %s", id, l.timeout, what)
 	}

@@ -6,6 +6,17 @@
 #   nomad.sh build               build the agent into the cache (a no-op on a cache hit)
 #   nomad.sh start STATE_DIR     start the agent, wait for a ready node, write STATE_DIR/env
 #   nomad.sh stop STATE_DIR      stop the agent and remove its data; always safe to call
+#   nomad.sh start-durable STATE_DIR
+#                                start a single-node agent that is not in -dev mode: its server
+#                                and client keep their state in STATE_DIR/data, so the agent
+#                                can be stopped and started again with the jobs, allocations
+#                                and deployments it had (-dev keeps them in memory)
+#   nomad.sh stop-agent STATE_DIR
+#                                stop a durable agent's process only, as an upgrade or a systemd
+#                                restart does: its data and its tasks stay
+#   nomad.sh start-agent STATE_DIR
+#                                start a durable agent again on the same ports and data, and
+#                                wait until its node is ready
 #
 # When EOS_TEST_VAULT_ADDR and EOS_TEST_VAULT_TOKEN are set at start (vault.sh's env sourced
 # first), the agent runs with Vault integration on that server and token, so jobs with a vault
@@ -37,7 +48,7 @@ compile() {
 build() { build_module "$NOMAD_MODULE" "$NOMAD_VERSION" "$CACHE_DIR" nomad compile; }
 
 start() {
-	local state=$1 start=$SECONDS http rpc serf url
+	local state=$1 durable=${2:-} start=$SECONDS http rpc serf url
 	build
 	mkdir -p "$state"
 	state=$(cd "$state" && pwd)
@@ -51,13 +62,15 @@ start() {
 	url=http://127.0.0.1:$http
 	mkdir -p "$state/data"
 	cat >"$state/agent.hcl" <<HCL
+$(if [[ -n $durable ]]; then durable_config "$state"; fi)
 ports {
   http = $http
   rpc  = $rpc
   serf = $serf
 }
 client {
-  enabled = true
+  enabled           = true
+  network_interface = "lo"
 }
 plugin "raw_exec" {
   config {
@@ -78,15 +91,10 @@ HCL
 	else
 		vault_addr=
 	fi
-	(
-		# EOS_NOMAD_STATE marks the agent and the helpers it forks (executor, logmon), so stop
-		# can find them if the agent dies without cleaning up.
-		export CHECKPOINT_DISABLE=1 EOS_NOMAD_STATE=$state
-		setsid "$CACHE_DIR/bin/nomad" agent -dev -bind=127.0.0.1 -network-interface=lo \
-			-data-dir="$state/data" -config="$state/agent.hcl" >>"$state/nomad.log" 2>&1 </dev/null &
-		echo $! >"$state/nomad.pid"
-	)
-	wait_ready nomad "$state/nomad.pid" "$url" node_ready "$url" || return 1
+	if [[ -n $durable ]]; then
+		echo "$url" >"$state/durable"
+	fi
+	launch "$state" "$url" || return 1
 	cat >"$state/env" <<ENV
 export EOS_TEST_NOMAD_ADDR=$url
 export EOS_TEST_NOMAD_STATE=$state
@@ -94,6 +102,57 @@ export EOS_TEST_NOMAD_VAULT_ADDR=$vault_addr
 ENV
 	trap - EXIT
 	log "ready in $((SECONDS - start)) s at $url (state in $state${vault_addr:+, Vault at $vault_addr})"
+}
+
+# durable_config is the agent configuration that replaces -dev for start-durable: one server
+# that elects itself, with the client (on the loopback interface, as -dev's) keeping its state
+# in STATE_DIR/data too.
+durable_config() {
+	cat <<HCL
+data_dir  = "$1/data"
+bind_addr = "127.0.0.1"
+advertise {
+  http = "127.0.0.1"
+  rpc  = "127.0.0.1"
+  serf = "127.0.0.1"
+}
+server {
+  enabled          = true
+  bootstrap_expect = 1
+}
+HCL
+}
+
+# launch runs the agent of STATE_DIR ($1) and waits until its node at URL ($2) is ready.
+launch() {
+	local state=$1 url=$2 mode=(-dev -bind=127.0.0.1 -network-interface=lo -data-dir="$1/data")
+	[[ -f $state/durable ]] && mode=()
+	(
+		# EOS_NOMAD_STATE marks the agent and the helpers it forks (executor, logmon), so stop
+		# can find them if the agent dies without cleaning up.
+		export CHECKPOINT_DISABLE=1 EOS_NOMAD_STATE=$state
+		setsid "$CACHE_DIR/bin/nomad" agent "${mode[@]}" -config="$state/agent.hcl" \
+			>>"$state/nomad.log" 2>&1 </dev/null &
+		echo $! >"$state/nomad.pid"
+	)
+	wait_ready nomad "$state/nomad.pid" "$url" node_ready "$url"
+}
+
+# stop_agent stops a durable agent's process, leaving its data and its tasks.
+stop_agent() {
+	local state=$1
+	[[ -f $state/durable ]] || die "$state is not a durable agent (start-durable)"
+	stop_pid "$state/nomad.pid" TERM
+}
+
+# start_agent starts a durable agent stopped by stop_agent again.
+start_agent() {
+	local state=$1 start=$SECONDS url
+	[[ -f $state/durable ]] || die "$state is not a durable agent (start-durable)"
+	alive "$state/nomad.pid" && die "the agent of $state is running"
+	url=$(cat "$state/durable")
+	launch "$state" "$url" || return 1
+	log "started again in $((SECONDS - start)) s at $url"
 }
 
 # node_ready: the agent answers and its one client node is ready for work.
@@ -108,7 +167,7 @@ stop() {
 	# -dev agents leave on SIGINT; SIGTERM also works but INT is the documented way.
 	stop_pid "$state/nomad.pid" INT
 	reap "$state/data"
-	rm -rf "$state/data" "$state/env"
+	rm -rf "$state/data" "$state/env" "$state/durable"
 }
 
 # reap kills what the agent's tasks left behind: a -dev agent stops its allocations when it
@@ -142,5 +201,13 @@ start | stop)
 	[[ $# -eq 2 ]] || die "usage: $0 $cmd STATE_DIR"
 	"$cmd" "$2"
 	;;
-*) die "usage: $0 build | start STATE_DIR | stop STATE_DIR" ;;
+start-durable)
+	[[ $# -eq 2 ]] || die "usage: $0 $cmd STATE_DIR"
+	start "$2" durable
+	;;
+stop-agent | start-agent)
+	[[ $# -eq 2 ]] || die "usage: $0 $cmd STATE_DIR"
+	"${cmd/-/_}" "$2"
+	;;
+*) die "usage: $0 build | start STATE_DIR | stop STATE_DIR | start-durable STATE_DIR | stop-agent STATE_DIR | start-agent STATE_DIR" ;;
 esac
