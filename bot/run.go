@@ -314,7 +314,9 @@ func (t *tracker) advance(ev executor.Event) []executor.LayerResult {
 	if ev.Rollback {
 		for i := range t.layers {
 			if l := &t.layers[i]; l.name == ev.Layer {
-				l.icon, l.done, l.total, l.current = iconRollingBack, ev.Done, ev.Total, ev.Resource
+				if l.icon, l.note = iconRollingBack, waitingNote(ev); l.note == "" {
+					l.done, l.total, l.current = ev.Done, ev.Total, ev.Resource
+				}
 			}
 		}
 		t.dirty = true
@@ -325,7 +327,15 @@ func (t *tracker) advance(ev executor.Event) []executor.LayerResult {
 		l := &t.layers[i]
 		if l.name == ev.Layer {
 			started = l.icon != iconRunning
-			l.icon, l.done, l.total, l.current = iconRunning, ev.Done, ev.Total, ev.Resource
+			l.icon = iconRunning
+			if note := waitingNote(ev); note != "" {
+				l.note = note // a wait, not a step: the count and the step stay as they were
+				if ev.Total > 0 {
+					l.done, l.total = ev.Done, ev.Total
+				}
+				break
+			}
+			l.done, l.total, l.current, l.note = ev.Done, ev.Total, ev.Resource, ""
 			break
 		}
 		if l.icon == iconRunning {
@@ -350,6 +360,17 @@ func (t *tracker) advance(ev executor.Event) []executor.LayerResult {
 		reached = append(reached, executor.LayerResult{Layer: l.name, Status: status, Done: l.done, Total: l.total})
 	}
 	return reached
+}
+
+// waitingNote is the text of an event that reports a layer waiting rather than advancing: a
+// server that does not answer and is being retried ("salt-api not answering for 40 s,
+// retrying", see executor.Retry), or any event that names no resource but says something.
+// Empty for a step.
+func waitingNote(ev executor.Event) string {
+	if ev.Message != "" && (ev.Resource == "" || strings.Contains(ev.Message, "not answering")) {
+		return ev.Message
+	}
+	return ""
 }
 
 func (t *tracker) stop() {

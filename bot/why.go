@@ -7,6 +7,7 @@ import (
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/executor"
 	"github.com/eosbot/eos/intents"
 )
 
@@ -76,8 +77,16 @@ func runOutcome(r *store.Run) string {
 		return s + "."
 	}
 	parts := make([]string, len(r.Layers))
+	var rollback string
 	for i, l := range r.Layers {
 		parts[i] = resultLine(l)
+		if l.Rollback != "" && (l.Status == executor.ResultFailed || l.Status == executor.ResultRolledBack) {
+			rollback = l.Rollback // whole: the run's post may have cut it
+		}
 	}
-	return s + ": " + strings.Join(parts, " · ")
+	s += ": " + strings.Join(parts, " · ")
+	if rollback != "" {
+		s += "\nRolled back: " + rollback
+	}
+	return s
 }
