@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"github.com/eosbot/eos/bot/store"
@@ -118,4 +119,25 @@ func upperFirst(s string) string {
 		r[0] -= 'a' - 'A'
 	}
 	return string(r)
+}
+
+// logFailures logs each layer of r that did not end well with its error and rollback whole:
+// the post may cut them, the log never does.
+func logFailures(log *slog.Logger, r *store.Run) {
+	for _, l := range r.Layers {
+		switch l.Status {
+		case executor.ResultFailed, executor.ResultUnknown, executor.ResultCancelled, executor.ResultHalted:
+			attrs := []any{"layer", l.Layer, "status", l.Status, "error", l.Error}
+			if l.Rollback != "" {
+				attrs = append(attrs, "rollback", l.Rollback)
+			}
+			if l.Cause != nil {
+				attrs = append(attrs, "cause", l.Cause.Kind)
+			}
+			if l.Check != "" {
+				attrs = append(attrs, "check", l.Check)
+			}
+			log.Warn("layer did not finish well", attrs...)
+		}
+	}
 }
