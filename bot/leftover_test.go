@@ -91,6 +91,7 @@ func TestUnknownOutcomeIsCheckedOnceTheServerAnswers(t *testing.T) {
 	p, id := preview(t, h, "alice", "@eos create grafana")
 	h.React("bob", p.ID, "+1")
 	res := h.WaitText(p.ID, "Run "+id+" · outcome unknown")
+	waitPreview(t, h, p, "approved by @bob ✅ · run "+id+" outcome unknown (nothing rolled back)")
 	for _, want := range []string{"Salt ❔ outcome unknown: salt-api not answering for 2m0s; the 3 states of job 20261125231502 on eos-minion may have been applied",
 		"Eos did not see how Salt ended, so nothing was rolled back. Check with salt-run jobs.lookup_jid 20261125231502; grafana is marked for a drift check."} {
 		if !strings.Contains(res.Text, want) {
