@@ -103,7 +103,7 @@ type Engine struct {
 	stopRuns context.CancelFunc
 	// follow counts the checks of runs whose outcome Eos did not see (unknown.go): they wait
 	// for a server, so Wait does not wait for them; shutdown does, after cancelling them.
-	follow sync.WaitGroup
+	follow   sync.WaitGroup
 	warned   map[string]bool     // plan/user pairs already told they may not approve
 	stops    map[string]*runStop // stop switches of runs in flight, by run id
 	ready    chan struct{}       // closed when Run has recovered and adapters start
