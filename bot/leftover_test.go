@@ -106,6 +106,12 @@ func TestUnknownOutcomeIsCheckedOnceTheServerAnswers(t *testing.T) {
 		t.Errorf("status lacks %q:\n%s", want, got)
 	}
 
+	after = h.Last()
+	h.Say("alice", "@eos history grafana")
+	if got := h.WaitText(after, "History of grafana").Text; !strings.Contains(got, "| outcome unknown |") {
+		t.Errorf("history does not say the outcome is unknown:\n%s", got)
+	}
+
 	salt.down.Store(false)
 	h.WaitText(p.ID, "Salt answers again, and what run "+id+" gave it is in place: its apply did finish.")
 	after = h.Last()
