@@ -2,7 +2,6 @@ package bot
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/eosbot/eos/bot/store"
@@ -18,20 +17,6 @@ import (
 // outcomeCheckKind is the audit entry that records the check of a run whose outcome in a layer
 // Eos did not see (unknown.go).
 const outcomeCheckKind = "outcome-check"
-
-// lastUnfinished is the latest finished run on key (env/service) when it did not end done (it
-// failed, was interrupted or stopped), or nil: a done run after it supersedes it.
-func (e *Engine) lastUnfinished(key string) *store.Run {
-	runs, err := e.st.Runs(func(r *store.Run) bool { return !r.Finished.IsZero() && slices.Contains(r.LockKeys(), key) })
-	if err != nil {
-		e.log.Error("reading runs", "service", key, "err", err)
-		return nil
-	}
-	if len(runs) == 0 || runs[0].State == store.RunDone {
-		return nil
-	}
-	return runs[0]
-}
 
 // unfinishedKeys are the (env/service) keys whose latest finished run did not end done,
 // with that run.

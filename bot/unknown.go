@@ -89,20 +89,14 @@ func (e *Engine) outcomeFound(ctx context.Context, a adapters.Adapter, run *stor
 // outcomesFirst orders a digest's services so those marked for a drift check (the latest run
 // on them has an outcome Eos did not see, not checked since) are checked first.
 func (e *Engine) outcomesFirst(todo []*store.Deployed) []*store.Deployed {
+	unfinished := e.unfinishedKeys(func(string, string) bool { return true }) // leftover.go
 	var first, rest []*store.Deployed
 	for _, d := range todo {
-		if e.outcomePending(d.Key) {
+		if r := unfinished[d.Key]; r != nil && unknownLayer(r) != nil && e.outcomeCheck(r, d.Key) == nil {
 			first = append(first, d)
 		} else {
 			rest = append(rest, d)
 		}
 	}
 	return append(first, rest...)
-}
-
-// outcomePending reports whether key's latest run has an outcome Eos did not see and nothing
-// has checked it since.
-func (e *Engine) outcomePending(key string) bool {
-	r := e.lastUnfinished(key)
-	return r != nil && unknownLayer(r) != nil && e.outcomeCheck(r, key) == nil
 }
