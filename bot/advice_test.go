@@ -37,8 +37,12 @@ func TestResultOfAnUnknownOutcomeSaysHowToCheck(t *testing.T) {
 	if strings.Contains(got, "Rolled back:") || strings.Contains(got, "Fix the request") {
 		t.Errorf("an unknown outcome claims a rollback or blames the request:\n%s", got)
 	}
-	if line := runOutcome(run); !strings.Contains(line, "Salt ❔ outcome unknown") {
-		t.Errorf("why does not show the unknown layer: %s", line)
+	line := runOutcome(run)
+	for _, want := range []string{"Run 5e1f0a2b ended with its outcome unknown at", "Salt ❔ outcome unknown",
+		"Check how Salt ended with salt-run jobs.lookup_jid 20261125231502."} {
+		if !strings.Contains(line, want) {
+			t.Errorf("why lacks %q: %s", want, line)
+		}
 	}
 }
 

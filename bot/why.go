@@ -72,7 +72,11 @@ func runOutcome(r *store.Run) string {
 	if r.Finished.IsZero() {
 		return fmt.Sprintf("Run %s is %s since %s.", r.ID, r.State, r.Started.UTC().Format("15:04 UTC"))
 	}
-	s := fmt.Sprintf("Run %s %s at %s", r.ID, r.State, r.Finished.UTC().Format("15:04 UTC"))
+	state := string(r.State)
+	if unknownLayer(r) != nil {
+		state = "ended with its outcome unknown"
+	}
+	s := fmt.Sprintf("Run %s %s at %s", r.ID, state, r.Finished.UTC().Format("15:04 UTC"))
 	if r.State == store.RunDone || len(r.Layers) == 0 {
 		return s + "."
 	}
@@ -87,6 +91,9 @@ func runOutcome(r *store.Run) string {
 	s += ": " + strings.Join(parts, " · ")
 	if rollback != "" {
 		s += "\nRolled back: " + rollback
+	}
+	if u := unknownLayer(r); u != nil && u.Check != "" {
+		s += "\nNothing was rolled back. Check how " + u.Layer.Title() + " ended with " + u.Check + "."
 	}
 	return s
 }
