@@ -45,15 +45,22 @@ func (e *Engine) checkOutcome(ctx context.Context, a adapters.Adapter, run *stor
 	ctx, cancel := context.WithTimeout(ctx, outcomeWatch)
 	defer cancel()
 	log := e.log.With("run", run.ID, "layer", layer)
+	key := run.Env + "/" + run.Target
 	for n := 0; ; n++ {
-		dctx, dcancel := context.WithTimeout(ctx, driftTimeout)
-		var got *executor.LayerDrift
-		for _, d := range e.cfg.Runner.Drift(dctx, spec) {
-			if d.Layer == layer {
-				got = &d
-			}
+		if latest := e.unfinishedKeys(func(string, string) bool { return true })[key]; latest == nil || latest.ID != run.ID {
+			log.Info("not checking the run's unknown outcome: a later run on the service superseded it")
+			return
 		}
-		dcancel()
+		var got *executor.LayerDrift
+		if e.inFlight(run.Env, run.Target) == "" { // a run on it now: check once it is done
+			dctx, dcancel := context.WithTimeout(ctx, driftTimeout)
+			for _, d := range e.cfg.Runner.Drift(dctx, spec) {
+				if d.Layer == layer {
+					got = &d
+				}
+			}
+			dcancel()
+		}
 		if got != nil && got.Status != executor.DriftUnknown {
 			e.outcomeFound(ctx, a, run, *got)
 			return
