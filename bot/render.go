@@ -164,6 +164,17 @@ func (l layerState) line() string {
 	return s
 }
 
+// waitingNote is the text of an event that reports a layer waiting rather than advancing: a
+// server that does not answer and is being retried ("salt-api not answering for 40 s,
+// retrying", see executor.Retry), or any event that names no resource but says something.
+// Empty for a step.
+func waitingNote(ev executor.Event) string {
+	if ev.Message != "" && (ev.Resource == "" || strings.Contains(ev.Message, "not answering")) {
+		return ev.Message
+	}
+	return ""
+}
+
 const (
 	iconWaiting = "⏸"
 	iconRunning = "⏳"

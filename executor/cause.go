@@ -162,3 +162,18 @@ func addressOf(err error) string {
 	}
 	return ""
 }
+
+// causeOf classifies a failed layer's error: from the error itself, or from the text the layer
+// put in the result when that says more (a layer that words its failure itself).
+func causeOf(lr LayerResult, err error) *Cause {
+	if strings.HasPrefix(lr.Error, "timed out after") {
+		return &Cause{Kind: CauseTimeout}
+	}
+	c := Classify(lr.Layer, err)
+	if c.Kind == CauseRequest || c.Kind == CauseUnknown {
+		if t := ClassifyText(lr.Layer, lr.Error); t.Kind != CauseRequest && t.Kind != CauseUnknown {
+			c = t
+		}
+	}
+	return &c
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -328,21 +327,6 @@ func (r *Runner) applyLayer(ctx context.Context, layer Layer, spec Spec, lp Laye
 		lr.Cause = causeOf(lr, err)
 	}
 	return lr
-}
-
-// causeOf classifies a failed layer's error: from the error itself, or from the text the layer
-// put in the result when that says more (a layer that words its failure itself).
-func causeOf(lr LayerResult, err error) *Cause {
-	if strings.HasPrefix(lr.Error, "timed out after") {
-		return &Cause{Kind: CauseTimeout}
-	}
-	c := Classify(lr.Layer, err)
-	if c.Kind == CauseRequest || c.Kind == CauseUnknown {
-		if t := ClassifyText(lr.Layer, lr.Error); t.Kind != CauseRequest && t.Kind != CauseUnknown {
-			c = t
-		}
-	}
-	return &c
 }
 
 // rollback undoes the failed layer and, under RollbackAll, the layers applied before it.
