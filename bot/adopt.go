@@ -29,7 +29,7 @@ func (e *Engine) adopt(ctx context.Context, c conv, in *intents.Intent) {
 func (e *Engine) adoptService(ctx context.Context, c conv, env, service string) string {
 	d, err := e.st.Declared(env + "/" + service)
 	if err != nil || d.Destroyed {
-		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to adopt. @eos status", service, env)))
+		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to adopt. @eos status%s", service, env, e.inFlightAfter(" · ", env, service))))
 		return ""
 	}
 	if busy := e.busy(store.SpecKeys(d.Spec)); busy != "" {

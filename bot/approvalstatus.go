@@ -62,9 +62,12 @@ func approvalStatus(p *store.Plan, v Verdict) string {
 }
 
 // outcomeWords say how a run ended in the words of its result post: "done", "failed (rolled
-// back)", "stopped", "interrupted".
+// back)", "outcome unknown (nothing rolled back)", "stopped", "interrupted".
 func outcomeWords(o store.Outcome) string {
-	if o.State == store.RunFailed && o.RolledBack {
+	switch {
+	case o.State == store.RunFailed && o.Unknown:
+		return "outcome unknown (nothing rolled back)"
+	case o.State == store.RunFailed && o.RolledBack:
 		return "failed (rolled back)"
 	}
 	return string(o.State)

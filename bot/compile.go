@@ -47,15 +47,17 @@ func (e *Engine) compileSpec(in *intents.Intent) (executor.Spec, error) {
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return executor.Spec{}, err
 	}
+	// An answer the declared state alone decides names a run under way on the service, which
+	// may change it (inflight.go).
 	switch {
 	case in.Verb == intents.VerbDestroy && !deployed:
-		return executor.Spec{}, refuse("%s is not deployed in %s: nothing to destroy.", bp.Name, env)
+		return executor.Spec{}, refuse("%s is not deployed in %s: nothing to destroy.%s", bp.Name, env, e.inFlightAfter(" ", env, bp.Name))
 	case in.Verb == intents.VerbDestroy:
 		return e.compileDestroy(in, bp, env, declared)
 	case in.Verb == intents.VerbCreate && deployed:
-		return executor.Spec{}, refuse("%s is already deployed in %s (run %s). To change it: @eos update %s --flag value%s", bp.Name, env, declared.RunID, bp.Name, e.inEnv(env))
+		return executor.Spec{}, refuse("%s is already deployed in %s (run %s). To change it: @eos update %s --flag value%s%s", bp.Name, env, declared.RunID, bp.Name, e.inEnv(env), e.inFlightAfter(" · ", env, bp.Name))
 	case in.Verb == intents.VerbUpdate && !deployed:
-		return executor.Spec{}, refuse("%s is not deployed in %s yet. To deploy it: @eos create %s%s%s", bp.Name, env, bp.Name, sameFlags(in), e.inEnv(env))
+		return executor.Spec{}, refuse("%s is not deployed in %s yet. To deploy it: @eos create %s%s%s%s", bp.Name, env, bp.Name, sameFlags(in), e.inEnv(env), e.inFlightAfter(" · ", env, bp.Name))
 	}
 	deps := e.deployedDeps(env)
 	req := catalog.Request{Flags: map[string]catalog.Value{}, Args: in.Args, Env: env, Variant: e.cfg.Variants[env], Deployed: deps.values}

@@ -198,6 +198,7 @@ func (e *Engine) runDigest(ctx context.Context, d digestPlan, previous, started,
 			todo = append(todo, dep)
 		}
 	}
+	todo = e.outcomesFirst(todo) // unknown.go
 	ref, err := a.Post(ctx, d.Channel, reply(fmt.Sprintf("Drift · scanning 0/%d…", len(todo))))
 	if err != nil {
 		e.log.Error("posting digest", "digest", d.Name, "err", err)

@@ -140,7 +140,7 @@ func (e *Engine) rollback(ctx context.Context, c conv, in *intents.Intent) {
 	key := env + "/" + in.Noun
 	cur, err := e.st.Declared(key)
 	if err != nil || cur.Destroyed {
-		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to roll back to.", in.Noun, env)))
+		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to roll back to.%s", in.Noun, env, e.inFlightAfter(" ", env, in.Noun))))
 		return
 	}
 	earlier, err := e.appliedStates(env, in.Noun)
@@ -258,7 +258,7 @@ func (e *Engine) reconcile(ctx context.Context, c conv, in *intents.Intent) {
 func (e *Engine) reconcileService(ctx context.Context, c conv, env, service string) string {
 	d, err := e.st.Declared(env + "/" + service)
 	if err != nil || d.Destroyed {
-		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to reconcile. @eos status", service, env)))
+		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to reconcile. @eos status%s", service, env, e.inFlightAfter(" · ", env, service))))
 		return ""
 	}
 	spec := d.Spec

@@ -101,6 +101,9 @@ type Engine struct {
 	disp     *dispatcher                 // messages and reactions being handled
 	runCtx   context.Context             // parent of every run; cancelled on shutdown
 	stopRuns context.CancelFunc
+	// follow counts the checks of runs whose outcome Eos did not see (unknown.go): they wait
+	// for a server, so Wait does not wait for them; shutdown does, after cancelling them.
+	follow   sync.WaitGroup
 	warned   map[string]bool     // plan/user pairs already told they may not approve
 	stops    map[string]*runStop // stop switches of runs in flight, by run id
 	ready    chan struct{}       // closed when Run has recovered and adapters start
@@ -259,6 +262,7 @@ func (e *Engine) Run(ctx context.Context, as ...adapters.Adapter) error {
 	e.stopRuns()
 	e.disp.busy.Wait()
 	e.runs.Wait()
+	e.follow.Wait()
 	return err
 }
 

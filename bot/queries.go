@@ -55,7 +55,11 @@ func (e *Engine) history(ctx context.Context, c conv, in *intents.Intent) {
 		if !r.Finished.IsZero() {
 			took = humanDuration(r.Finished.Sub(r.Started))
 		}
-		rows = append(rows, []string{r.ID, r.Started.UTC().Format("Jan 02 15:04"), r.Verb + " " + r.Target, r.Env, string(r.State), took,
+		outcome := string(r.State)
+		if r.State == store.RunFailed && unknownLayer(r) != nil {
+			outcome = "outcome unknown" // not failed: Eos did not see how a layer ended
+		}
+		rows = append(rows, []string{r.ID, r.Started.UTC().Format("Jan 02 15:04"), r.Verb + " " + r.Target, r.Env, outcome, took,
 			"@" + r.Requester + " → " + mentions(r.Approvers)})
 	}
 	title := "History"

@@ -125,6 +125,9 @@ type layerState struct {
 	done    int
 	total   int
 	current string
+	// note is what the layer says while it waits rather than advances ("salt-api not
+	// answering for 40 s, retrying"), shown until its next step.
+	note string
 }
 
 // progressDoc renders the run's single post while it runs.
@@ -149,13 +152,27 @@ func (l layerState) line() string {
 		}
 	case l.icon == iconRunning && l.total > 0:
 		s += fmt.Sprintf(" %d/%d", l.done, l.total)
-		if l.current != "" {
+		if l.current != "" && l.note == "" {
 			s += " " + l.current + "…"
 		}
 	case l.text != "":
 		s += " " + l.text
 	}
+	if l.note != "" && (l.icon == iconRunning || l.icon == iconRollingBack) {
+		s += " · " + l.note
+	}
 	return s
+}
+
+// waitingNote is the text of an event that reports a layer waiting rather than advancing: a
+// server that does not answer and is being retried ("salt-api not answering for 40 s,
+// retrying", see executor.Retry), or any event that names no resource but says something.
+// Empty for a step.
+func waitingNote(ev executor.Event) string {
+	if ev.Message != "" && (ev.Resource == "" || strings.Contains(ev.Message, "not answering")) {
+		return ev.Message
+	}
+	return ""
 }
 
 const (
@@ -169,7 +186,19 @@ const (
 	iconHalted = "⏹"
 	// iconRollingBack marks a layer being undone after a failure.
 	iconRollingBack = "↩"
+	// iconUnknown marks a layer whose end Eos did not see (its server stopped answering).
+	iconUnknown = "❔"
 )
+
+// unknownLayer is the layer of r whose outcome Eos did not see, or nil.
+func unknownLayer(r *store.Run) *executor.LayerResult {
+	for i := range r.Layers {
+		if r.Layers[i].Status == executor.ResultUnknown {
+			return &r.Layers[i]
+		}
+	}
+	return nil
+}
 
 // resultDoc renders the run's final state.
 func resultDoc(r *store.Run) adapters.Doc {
@@ -180,13 +209,18 @@ func resultDoc(r *store.Run) adapters.Doc {
 	case store.RunDone:
 		parts = append(parts, fmt.Sprintf("done in %s", humanDuration(elapsed)))
 	case store.RunFailed:
-		parts = append(parts, "failed")
+		if unknownLayer(r) != nil {
+			parts = append(parts, "outcome unknown")
+		} else {
+			parts = append(parts, "failed")
+		}
 	case store.RunInterrupted:
 		parts = append(parts, "interrupted")
 	}
 	for i, l := range r.Layers {
 		parts = append(parts, resultLine(l))
-		if l.Status == executor.ResultFailed || l.Status == executor.ResultCancelled || l.Status == executor.ResultHalted {
+		switch l.Status {
+		case executor.ResultFailed, executor.ResultCancelled, executor.ResultHalted, executor.ResultUnknown:
 			failed = &r.Layers[i]
 		}
 	}
@@ -195,25 +229,7 @@ func resultDoc(r *store.Run) adapters.Doc {
 	}
 	blocks := []adapters.Block{adapters.Text{Text: strings.Join(parts, " · ")}}
 	if failed != nil {
-		var lines []string
-		if failed.Rollback != "" && failed.Status != executor.ResultHalted {
-			lines = append(lines, "Rolled back: "+failed.Rollback)
-		}
-		var notStarted []string
-		for _, l := range r.Layers {
-			if l.Status == executor.ResultNotStarted {
-				notStarted = append(notStarted, l.Layer.Title())
-			}
-		}
-		if len(notStarted) > 0 {
-			lines = append(lines, strings.Join(notStarted, " and ")+" not started.")
-		}
-		if failed.Status == executor.ResultHalted {
-			lines = append(lines, fmt.Sprintf("Eos stopped the run itself (not a failure of the layer), so nothing was rolled back. Ask again for a fresh plan; the lock on %s/%s is released.", r.Target, r.Env))
-		} else {
-			lines = append(lines, fmt.Sprintf("Fix the request and ask again; the lock on %s/%s is released.", r.Target, r.Env))
-		}
-		blocks = append(blocks, adapters.Context{Text: strings.Join(lines, "\n")})
+		blocks = append(blocks, adapters.Context{Text: strings.Join(failureNotes(r, failed), "\n")}) // advice.go
 	}
 	return adapters.NewDoc(blocks...)
 }
@@ -229,6 +245,8 @@ func resultLine(l executor.LayerResult) string {
 		return t + " " + iconWaiting
 	case executor.ResultHalted:
 		return t + " " + iconHalted + " " + l.Error
+	case executor.ResultUnknown:
+		return t + " " + iconUnknown + " " + l.Error
 	case executor.ResultFailed:
 		what := l.Error
 		if l.Failed != nil && l.Failed.Address != "" && !strings.Contains(what, l.Failed.Address) {

@@ -128,6 +128,8 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan,
 	e.audit(store.Entry{Kind: "result", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env, Text: doc.Plain()})
 	t.finish(context.WithoutCancel(ctx), e.withPageLink(doc, "Run details", "runs", run.ID))
 	e.showStatus(context.WithoutCancel(ctx), p.ID)
+	logFailures(log, final)        // advice.go
+	e.watchOutcome(a, final, spec) // unknown.go
 }
 
 // replan plans the approved spec again just before applying. The approval holds only for the
@@ -314,7 +316,9 @@ func (t *tracker) advance(ev executor.Event) []executor.LayerResult {
 	if ev.Rollback {
 		for i := range t.layers {
 			if l := &t.layers[i]; l.name == ev.Layer {
-				l.icon, l.done, l.total, l.current = iconRollingBack, ev.Done, ev.Total, ev.Resource
+				if l.icon, l.note = iconRollingBack, waitingNote(ev); l.note == "" {
+					l.done, l.total, l.current = ev.Done, ev.Total, ev.Resource
+				}
 			}
 		}
 		t.dirty = true
@@ -325,7 +329,15 @@ func (t *tracker) advance(ev executor.Event) []executor.LayerResult {
 		l := &t.layers[i]
 		if l.name == ev.Layer {
 			started = l.icon != iconRunning
-			l.icon, l.done, l.total, l.current = iconRunning, ev.Done, ev.Total, ev.Resource
+			l.icon = iconRunning
+			if note := waitingNote(ev); note != "" {
+				l.note = note // a wait, not a step: the count and the step stay as they were
+				if ev.Total > 0 {
+					l.done, l.total = ev.Done, ev.Total
+				}
+				break
+			}
+			l.done, l.total, l.current, l.note = ev.Done, ev.Total, ev.Resource, ""
 			break
 		}
 		if l.icon == iconRunning {

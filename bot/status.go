@@ -62,7 +62,13 @@ func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
 	if in.Env != "" {
 		where = " in " + in.Env
 	}
-	if len(byEnv) == 0 && len(pending) == 0 && len(running) == 0 {
+	left := e.unfinishedKeys(matches) // leftover.go
+	for k, r := range left {
+		if !e.seesPlanID(c, r.ID) {
+			delete(left, k)
+		}
+	}
+	if len(byEnv) == 0 && len(pending) == 0 && len(running) == 0 && len(left) == 0 {
 		what := "Nothing is"
 		if in.Noun != "" {
 			what = in.Noun + " is not"
@@ -79,8 +85,17 @@ func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
 		for _, env := range slices.Sorted(maps.Keys(byEnv)) {
 			blocks = append(blocks, adapters.Heading{Text: "Deployed in " + env}, adapters.Table{Header: header, Rows: byEnv[env]})
 		}
+	} else if in.Noun != "" && len(left) > 0 {
+		blocks = append(blocks, adapters.Text{Text: in.Noun + " has no declared state" + where + ": its last run did not finish."})
 	} else {
 		blocks = append(blocks, adapters.Text{Text: "Nothing deployed" + where + "."})
+	}
+	for _, k := range slices.Sorted(maps.Keys(left)) {
+		r := left[k]
+		env, service, _ := strings.Cut(k, "/")
+		blocks = append(blocks, adapters.Text{Text: fmt.Sprintf("What run %s (%s %s, %s at %s) left of %s in %s:",
+			r.ID, r.Verb, r.Target, r.State, r.Finished.UTC().Format("Jan 02 15:04 UTC"), service, env)},
+			adapters.List{Items: e.leftItems(r, k)})
 	}
 	if len(pending) > 0 {
 		var items []string

@@ -7,6 +7,7 @@ import (
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/executor"
 	"github.com/eosbot/eos/intents"
 )
 
@@ -71,13 +72,28 @@ func runOutcome(r *store.Run) string {
 	if r.Finished.IsZero() {
 		return fmt.Sprintf("Run %s is %s since %s.", r.ID, r.State, r.Started.UTC().Format("15:04 UTC"))
 	}
-	s := fmt.Sprintf("Run %s %s at %s", r.ID, r.State, r.Finished.UTC().Format("15:04 UTC"))
+	state := string(r.State)
+	if unknownLayer(r) != nil {
+		state = "ended with its outcome unknown"
+	}
+	s := fmt.Sprintf("Run %s %s at %s", r.ID, state, r.Finished.UTC().Format("15:04 UTC"))
 	if r.State == store.RunDone || len(r.Layers) == 0 {
 		return s + "."
 	}
 	parts := make([]string, len(r.Layers))
+	var rollback string
 	for i, l := range r.Layers {
 		parts[i] = resultLine(l)
+		if l.Rollback != "" && (l.Status == executor.ResultFailed || l.Status == executor.ResultRolledBack) {
+			rollback = l.Rollback // whole: the run's post may have cut it
+		}
 	}
-	return s + ": " + strings.Join(parts, " · ")
+	s += ": " + strings.Join(parts, " · ")
+	if rollback != "" {
+		s += "\nRolled back: " + rollback
+	}
+	if u := unknownLayer(r); u != nil && u.Check != "" {
+		s += "\nNothing was rolled back. Check how " + u.Layer.Title() + " ended with " + u.Check + "."
+	}
+	return s
 }

@@ -180,7 +180,11 @@ type LayerResult struct {
 	RolledBack bool   `json:"rolled_back,omitempty"`
 	// Check is, for ResultUnknown, the command that tells how the layer ended
 	// ("salt-run jobs.lookup_jid J", "nomad deployment status ID").
-	Check   string        `json:"check,omitempty"`
+	Check string `json:"check,omitempty"`
+	// Cause is, for a failed or unknown layer, what its error was about (a request, a server
+	// that did not answer, a full disk, a timeout), so the advice can fit it. Records from
+	// before it existed have none: ClassifyText reads their Error.
+	Cause   *Cause        `json:"cause,omitempty"`
 	Elapsed time.Duration `json:"elapsed"`
 }
 

@@ -323,6 +323,9 @@ func (r *Runner) applyLayer(ctx context.Context, layer Layer, spec Spec, lp Laye
 			lr.Error = err.Error()
 		}
 	}
+	if lr.Status == ResultFailed || lr.Status == ResultUnknown {
+		lr.Cause = causeOf(lr, err)
+	}
 	return lr
 }
 

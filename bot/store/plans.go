@@ -75,6 +75,8 @@ type Outcome struct {
 	State RunState `json:"state"`
 	// RolledBack is whether a failed layer was rolled back.
 	RolledBack bool `json:"rolled_back,omitempty"`
+	// Unknown is whether Eos did not see how a layer ended (executor.ResultUnknown).
+	Unknown bool `json:"unknown,omitempty"`
 }
 
 // Keys are the (environment/service) units the plan touches, sorted: its target, every unit

@@ -115,7 +115,7 @@ func (s *Store) FinishRun(id string, state RunState, layers []executor.LayerResu
 		r.State, r.Layers, r.Finished = state, layers, at
 		unlock(tx, r.LockKeys(), r.ID)
 		if p, err := get[Plan](tx, bucketPlans, id); err == nil {
-			p.Outcome = &Outcome{State: state, RolledBack: rolledBack(layers)}
+			p.Outcome = &Outcome{State: state, RolledBack: rolledBack(layers), Unknown: unknown(layers)}
 			if err := putPlan(tx, p); err != nil {
 				return err
 			}
@@ -136,6 +136,15 @@ func (s *Store) FinishRun(id string, state RunState, layers []executor.LayerResu
 func rolledBack(layers []executor.LayerResult) bool {
 	for _, l := range layers {
 		if l.Status == executor.ResultFailed && l.RolledBack {
+			return true
+		}
+	}
+	return false
+}
+
+func unknown(layers []executor.LayerResult) bool {
+	for _, l := range layers {
+		if l.Status == executor.ResultUnknown {
 			return true
 		}
 	}

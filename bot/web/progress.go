@@ -50,6 +50,8 @@ func resultMessage(lr executor.LayerResult) string {
 	switch {
 	case lr.Error != "" && lr.Failed != nil:
 		return fmt.Sprintf("%s %s: %s", lr.Failed.Unit, lr.Failed.Address, lr.Error)
+	case lr.Error != "" && lr.Check != "":
+		return lr.Error + " · check with " + lr.Check
 	case lr.Error != "":
 		return lr.Error
 	case lr.Rollback != "":

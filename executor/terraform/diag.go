@@ -31,8 +31,12 @@ var errLockRelease = errors.New("the state lock could not be released")
 // unlockSummary starts Terraform's diagnostic summary when it cannot release the state lock.
 const unlockSummary = "Error releasing the state lock"
 
-// maxDetail bounds a diagnostic's detail in an error message.
-const maxDetail = 240
+// maxDetail bounds a diagnostic's detail in an error message; maxListDetail one that carries
+// the list of problems it announces.
+const (
+	maxDetail     = 240
+	maxListDetail = 720
+)
 
 // commandError is a failed terraform command, with a message meant for people: Terraform's
 // diagnostics without colours, snippets or secrets. It never carries the raw stderr.
@@ -103,7 +107,10 @@ func (m uiMessage) errorOf() (diagnostic, bool) {
 		return diagnostic{}, false
 	}
 	d := m.Diagnostic
-	return diagnostic{Address: d.Address, Summary: clean(d.Summary), Detail: shorten(clean(firstParagraph(d.Detail)), maxDetail),
+	detail := firstParagraph(d.Detail)
+	first, rest, _ := strings.Cut(strings.TrimSpace(d.Detail), "\n\n")
+	list := strings.HasSuffix(first, ":") && rest != ""
+	return diagnostic{Address: d.Address, Summary: clean(d.Summary), Detail: shorten(clean(detail), detailBound(list)),
 		Located: d.Address != "" || d.Range != nil}, true
 }
 
@@ -157,24 +164,30 @@ func textDiagnostics(text string) []diagnostic {
 	var out []diagnostic
 	var cur *diagnostic
 	var para []string
-	inSummary := false
+	inSummary, listed := false, false
 	endPara := func() {
+		prose := len(para) > 0 && !strings.HasPrefix(para[0], " ")
 		switch {
 		case cur == nil:
 		case inSummary:
 			cur.Summary = clean(strings.Join(para, " "))
 			inSummary = false
-		case cur.Detail == "" && len(para) > 0 && !strings.HasPrefix(para[0], " "):
-			cur.Detail = shorten(clean(strings.Join(para, " ")), maxDetail)
+		case cur.Detail == "" && prose:
+			cur.Detail = clean(strings.Join(para, " "))
+		case strings.HasSuffix(cur.Detail, ":") && !listed && prose:
+			// A detail that announces a list ("…as a statefile: 2 problems:") keeps the list.
+			cur.Detail += " " + clean(strings.Join(para, " "))
+			listed = true
 		}
 		para = nil
 	}
 	flush := func() {
 		endPara()
 		if cur != nil {
+			cur.Detail = shorten(cur.Detail, detailBound(listed))
 			out = append(out, *cur)
 		}
-		cur = nil
+		cur, listed = nil, false
 	}
 	for _, line := range strings.Split(ansiRE.ReplaceAllString(text, ""), "\n") {
 		line = strings.TrimRight(line, " \r")

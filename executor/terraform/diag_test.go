@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -145,5 +146,32 @@ func TestJoinDiagnosticsSaysAFailureOnce(t *testing.T) {
 	got = joinDiagnostics([]diagnostic{{Summary: "A", Detail: "one."}, {Summary: "B", Detail: "two."}})
 	if want := "A: one.; B: two."; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// showUnreadable is what `terraform show -json` prints (stderr, through terraform-exec's
+// error) for a rollback plan file it cannot read: the issue's "2 problems:" with the problems
+// on the lines after it.
+const showUnreadable = "exit status 1\n\nError: Failed to read the given file as a state or plan file\n\n" +
+	"State read error: Error reading eos-rollback.tfplan as a statefile: 2\nproblems:\n\n" +
+	"- Unsupported state file format: The state file could not be parsed as JSON:\nsyntax error at byte offset 1.\n" +
+	"- Unsupported state file format: The state file does not have a \"version\"\nattribute, which is required to identify the format version.\n\n" +
+	"Plan read error: couldn't load the provided path as either a local plan file\n(zip: not a valid zip file) or a saved cloud plan (invalid character 'g'\nlooking for beginning of value)\n"
+
+// The rollback's own error is shown whole: a detail that announces problems keeps them (it
+// used to end at "2 problems:"), and the log gets every paragraph.
+func TestUnreadableRollbackPlanErrorKeepsItsProblems(t *testing.T) {
+	err := failure(context.Background(), "show", "local/authentik", nil, errors.New(showUnreadable), time.Minute, func(s string) string { return s })
+	want := "terraform show for local/authentik: Failed to read the given file as a state or plan file: State read error: Error reading eos-rollback.tfplan as a statefile: 2 problems: " +
+		"- Unsupported state file format: The state file could not be parsed as JSON: syntax error at byte offset 1. " +
+		"- Unsupported state file format: The state file does not have a \"version\" attribute, which is required to identify the format version."
+	if err.Error() != want {
+		t.Errorf("error:\n got %q\nwant %q", err, want)
+	}
+	whole := wholeDiagnostics(nil, showUnreadable)
+	for _, part := range []string{"2\nproblems:", "does not have a \"version\"", "Plan read error: couldn't load the provided path"} {
+		if !strings.Contains(whole, part) {
+			t.Errorf("the logged diagnostics lack %q:\n%s", part, whole)
+		}
 	}
 }

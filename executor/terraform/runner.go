@@ -120,7 +120,8 @@ func (r *run) exec(ctx context.Context, op string, sink io.Writer, fn func(ctx c
 		if errors.As(ferr, &ce) && ce.cause == nil && needsInit(out.Bytes(), err) {
 			ce.cause = errNotInitialised
 		}
-		log.Warn("terraform command failed", "error", ferr.Error())
+		// The message is cut for chat; the log keeps every diagnostic whole.
+		log.Warn("terraform command failed", "error", ferr.Error(), "diagnostics", r.redact(wholeDiagnostics(out.Bytes(), err.Error())))
 		return ferr
 	}
 	log.Debug("terraform command done")

@@ -1,0 +1,58 @@
+package bot
+
+import (
+	"fmt"
+	"strings"
+)
+
+// inFlight is what to add to an answer about service in env that its declared state alone
+// decides ("not deployed: nothing to destroy", "already deployed") while a run on it is under
+// way: the run may change that answer when it ends. It names the run and what to do: ask again
+// when it is done, or cancel it. "" when no run holds the service; else the sentence after
+// sep, which follows what it is added to (" " after a sentence, " · " after a command).
+func (e *Engine) inFlightAfter(sep, env, service string) string {
+	if s := e.inFlight(env, service); s != "" {
+		return sep + s
+	}
+	return ""
+}
+
+// inFlight is inFlightAfter's sentence.
+func (e *Engine) inFlight(env, service string) string {
+	locks, err := e.st.Locks()
+	if err != nil {
+		e.log.Error("reading locks", "err", err)
+		return ""
+	}
+	key := env + "/" + service
+	for _, l := range locks {
+		if l.Key != key {
+			continue
+		}
+		what := "is about to run on " + service // approved, planning again before it applies
+		if run, err := e.st.Run(l.Holder); err == nil {
+			what = "is " + verbing(run.Verb) + " " + run.Target
+			if run.Target != service {
+				what += " (and with it " + service + ")"
+			}
+		}
+		return fmt.Sprintf("But run %s %s in %s right now (since %s), so this answer may change when it ends: ask again when it is done (@eos status %s), or stop it with @eos cancel %s.",
+			l.Holder, what, env, l.Since.UTC().Format("15:04 UTC"), service, l.Holder)
+	}
+	return ""
+}
+
+// verbing is a run's verb as it happens: "creating", "destroying".
+func verbing(verb string) string {
+	switch verb {
+	case "create", "update", "reconcile", "restore", "adopt", "resize":
+		return strings.TrimSuffix(verb, "e") + "ing"
+	case "destroy":
+		return "destroying"
+	case "rollback":
+		return "rolling back"
+	case "":
+		return "changing"
+	}
+	return "running " + verb + " on"
+}
