@@ -154,9 +154,11 @@ func (l *Layer) Drift(ctx context.Context, spec executor.Spec) (executor.LayerDr
 // ..."), in execution order. Addresses are "<minion>: <state>". A state that would restart a
 // service, change a mount or format or remove a volume says so in Forces (naming its
 // triggers from low, the minion's compiled states, when known), with the action that fits and
-// DataLoss when it touches a path the unit says holds data.
+// DataLoss when it touches a path the unit says holds data. A file whose content would change
+// carries its diff, masked (diffmask.go).
 func changesOf(u executor.Unit, m minionReturn, low lowIndex) []executor.Change {
 	var out []executor.Change
+	masker := maskerFor(u)
 	for _, s := range m.States {
 		switch {
 		case s.failed():
@@ -166,7 +168,8 @@ func changesOf(u executor.Unit, m minionReturn, low lowIndex) []executor.Change 
 			if detail == "" {
 				detail = firstLine(s.Comment)
 			}
-			c := executor.Change{Unit: u.Service, Action: s.Kind, Address: m.Minion + ": " + s.display(), Detail: detail}
+			c := executor.Change{Unit: u.Service, Action: s.Kind, Address: m.Minion + ": " + s.display(), Detail: detail,
+				Diff: masker.mask(s.Diff)}
 			if r, ok := assess(s, m, low, u.Salt.HoldsData); ok {
 				c.Action, c.Forces, c.DataLoss = r.action, r.forces, r.dataLoss
 			}
