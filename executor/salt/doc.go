@@ -51,6 +51,13 @@
 // fails the plan before any state runs; one that matches the glob only at apply time is
 // reported, not configured, since nobody approved it.
 //
+// # Destroy
+//
+// Salt has no undo: a destroy's row names what the states manage, per minion (kept.go).
+// With destroy --purge-data (Spec.PurgeData) the layer removes what of it lies under the
+// minion's eos_data_dir, the service's directory there whole when it has one, with a state it
+// writes itself; the plan lists each removal as a destroy that loses data (purge.go).
+//
 // # File diffs, and secrets
 //
 // A file.managed whose content would change returns its unified diff in test mode; the plan's
@@ -85,7 +92,8 @@
 // never reads test), so a plan made with it would really apply; it is not used.
 //
 // The salt-api user needs, in the master's external_auth: "state.apply" and "test.ping" on the
-// targets, "@wheel" (file_roots.write, key.list_all) and "@jobs" (jobs.list_job). The event stream
+// targets, "state.show_low_sls" and "config.get" (a destroy names what it keeps, and
+// destroy --purge-data removes what lies under the minion's eos_data_dir: purge.go), "@wheel" (file_roots.write, key.list_all) and "@jobs" (jobs.list_job). The event stream
 // needs no permission beyond a valid token: rest_cherrypy's /events does not check eauth
 // permissions, and shows the whole bus to any logged-in user.
 //

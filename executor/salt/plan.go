@@ -25,6 +25,9 @@ type planState struct {
 	// Targets are the minions each unit's targets resolved to when the plan was made, by
 	// service; the apply runs on exactly these.
 	Targets map[string][]string `json:"targets,omitempty"`
+	// Purge are the units a destroy --purge-data applies to remove what it removes
+	// (purge.go), as planned.
+	Purge []executor.Unit `json:"purge,omitempty"`
 }
 
 // unitRun is one unit's dry run on the minions its targets resolved to.
@@ -80,6 +83,9 @@ func (l *Layer) Plan(ctx context.Context, spec executor.Spec) (executor.LayerPla
 	}
 	if spec.Adopt {
 		return l.planAdopt(ctx, spec)
+	}
+	if len(saltUnits(spec)) == 0 && spec.PurgeData {
+		return l.planPurge(ctx, spec) // purge.go
 	}
 	if len(saltUnits(spec)) == 0 {
 		p.Status, p.Digest = executor.PlanNoChanges, "salt: kept\n"
