@@ -18,14 +18,14 @@ import (
 // it, and generated secrets stay in Vault), so masking cannot look for known values: it shows
 // a line only when it can prove the line is made of what the approver sees anyway.
 //
-// A line of the diff is shown as it is when every word in it (a run of letters and digits)
-// is a word of the unit's state text or of its pillar (keys and values), every run of other
-// characters (not spaces) occurs in them too, and no word names a secret (password, secret,
-// token, key, … or one of the unit's secret names, in any case). Every other line, added,
-// removed or context, reads "<secret masked>" after its +, - or space. Hunk headers are kept
-// when they are only line numbers. So a secret is never shown in any spelling (plain, base64,
-// hex, quoted, split over lines or words): each of its pieces would have to be a word of the
-// blueprint itself.
+// A line of the diff is shown as it is when every word in it (a run of letters and digits) is a
+// word of the unit's state text, of its pillar (keys and values) or of what the change names
+// anyway (the file's path, the minion), every other character (not a space) occurs in them too,
+// and no word names a secret (password, secret, token, key, … or one of the unit's secret
+// names, in any case). Every other line, added, removed or context, reads "<secret masked>"
+// after its +, - or space. Hunk headers are kept when they are only line numbers. So a secret
+// is never shown in any spelling (plain, base64, hex, quoted, split over lines or words): each
+// of its pieces would have to be a word of the blueprint itself.
 
 // secretMasked replaces a line of a diff that may hold a secret.
 const secretMasked = "<secret masked>"
@@ -68,6 +68,25 @@ func maskerFor(u executor.Unit) diffMasker {
 			m.secret = append(m.secret, part)
 		}
 	}
+	return m
+}
+
+// with is m also taking the words of shown, texts every reader of the change sees anyway (the
+// file's path, the minion's name).
+func (m diffMasker) with(shown ...string) diffMasker {
+	words := make(map[string]bool, len(m.words))
+	for w := range m.words {
+		words[w] = true
+	}
+	for _, s := range shown {
+		for _, w := range splitRuns(s) {
+			if isWord(w) {
+				words[w] = true
+			}
+		}
+		m.text += "\n" + s
+	}
+	m.words = words
 	return m
 }
 
@@ -137,8 +156,8 @@ func (m diffMasker) line(l string) string {
 	return prefix + secretMasked
 }
 
-// free reports whether s is provably free of secrets: made of the corpus's words and other
-// runs, naming no secret.
+// free reports whether s is provably free of secrets: made of the corpus's words, and of other
+// characters it has, naming no secret.
 func (m diffMasker) free(s string) bool {
 	for _, r := range splitRuns(s) {
 		switch {
@@ -147,8 +166,12 @@ func (m diffMasker) free(s string) bool {
 			if !m.words[r] || m.namesSecret(strings.ToLower(r)) {
 				return false
 			}
-		case !strings.Contains(m.text, r):
-			return false
+		default:
+			for _, c := range r {
+				if !strings.ContainsRune(m.text, c) {
+					return false
+				}
+			}
 		}
 	}
 	return true

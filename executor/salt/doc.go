@@ -61,21 +61,21 @@
 // # File diffs, and secrets
 //
 // A file.managed whose content would change returns its unified diff in test mode; the plan's
-// and the drift's change carries it (executor.Change.Diff) masked, never as Salt returned
-// it. Either side of the diff may hold a secret Eos never saw in plain text (a value from the
+// and the drift's change carries it (executor.Change.Diff) masked, never as Salt returned it.
+// Either side of the diff may hold a secret Eos never saw in plain text (a value from the
 // master's own pillar, Vault or sdb, a salt:// file, whatever the service or a person wrote
 // into the file), so masking cannot search for known values. It shows a line only when it can
 // prove the line comes from what the approver sees anyway: every word (run of letters and
-// digits) is a word of the unit's state text or pillar, every other run of characters occurs
-// there too, and no word names a secret (contains pass, pwd, secret, token, credential or
-// private; is key or auth or ends in key; is a part of one of the unit's secret names). Any
-// other line, added, removed or context, reads "<secret masked>" after its +, - or space, so
-// the counts still read; hunk headers are kept when they hold only line numbers. A secret in
-// any spelling (base64, hex, quoted, split over lines) is masked, since each piece of it would
-// have to be a word of the blueprint; the price is that a value the spec no longer declares
-// (the old port of an update, a hand edit) is masked too. diffmask.go has the rule and
-// diffmask_test.go the spellings it is tested against. Diffs are kept to 400 lines and are
-// not part of the plan's digest.
+// digits) is a word of the unit's state text or pillar or of the change's own name (the file's
+// path, the minion), every other character occurs there too, and no word names a secret
+// (contains pass, pwd, secret, token, credential or private; is key or auth or ends in key; is
+// a part of one of the unit's secret names). Any other line, added, removed or context, reads
+// "<secret masked>" after its +, - or space, so the counts still read; hunk headers are kept
+// when they hold only line numbers. A secret in any spelling (base64, hex, quoted, split over
+// lines) is masked, since each piece of it would have to be a word of the blueprint; the price
+// is that a value the spec no longer declares (the old port of an update, a hand edit) is
+// masked too. diffmask.go has the rule and diffmask_test.go the spellings it is tested against.
+// Diffs are kept to 400 lines and are not part of the plan's digest.
 //
 // # What was verified
 //

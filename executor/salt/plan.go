@@ -174,8 +174,10 @@ func changesOf(u executor.Unit, m minionReturn, low lowIndex) []executor.Change 
 			if detail == "" {
 				detail = firstLine(s.Comment)
 			}
-			c := executor.Change{Unit: u.Service, Action: s.Kind, Address: m.Minion + ": " + s.display(), Detail: detail,
-				Diff: masker.mask(s.Diff)}
+			c := executor.Change{Unit: u.Service, Action: s.Kind, Address: m.Minion + ": " + s.display(), Detail: detail}
+			if s.Diff != "" {
+				c.Diff = masker.with(s.Name, s.ID, m.Minion).mask(s.Diff)
+			}
 			if r, ok := assess(s, m, low, u.Salt.HoldsData); ok {
 				c.Action, c.Forces, c.DataLoss = r.action, r.forces, r.dataLoss
 			}
