@@ -45,6 +45,9 @@ func (e *Engine) compileDestroy(in *intents.Intent, bp *catalog.Blueprint, env s
 	if v, ok := in.Flag("purge-secrets"); ok && v.Bool {
 		spec.PurgeSecrets = true
 	}
+	if v, ok := in.Flag(intents.PurgeDataFlag); ok && v.Bool {
+		spec.PurgeData = true
+	}
 	for _, d := range dependentsFirst(bp.Name, needs) {
 		u := inEnv[d.service]
 		u.Destroy, u.Reason = true, fmt.Sprintf("it requires %s for %s", d.of, d.because)

@@ -198,7 +198,8 @@ func digestFooter(listed []serviceDrift) string {
 }
 
 // serviceDriftDoc is one service's reply in the digest's thread: what drifted per layer, with
-// resource names, or why its check failed. A 🔧 on it plans the reconcile.
+// resource names, or why its check failed, and each drifted file's diff (masked by the layer,
+// cut, whole in an attachment when cut). A 🔧 on it plans the reconcile.
 func serviceDriftDoc(r serviceDrift) adapters.Doc {
 	blocks := []adapters.Block{adapters.Heading{Text: fmt.Sprintf("%s (%s) · %s", r.Service, r.Env, layerCounts(r))}}
 	var items []string
@@ -220,10 +221,14 @@ func serviceDriftDoc(r serviceDrift) adapters.Doc {
 	if len(failed) > 0 {
 		blocks = append(blocks, adapters.Code{Text: strings.Join(failed, "\n\n")})
 	}
+	diffs, whole := diffBlocks(driftChanges(r), "drift-"+r.Service+"-"+r.Env+".diff") // diffs.go
+	blocks = append(blocks, diffs...)
 	reactions := reactionsFor(r)
 	blocks = append(blocks, adapters.Context{Text: fmt.Sprintf("%s · or @eos reconcile %s in %s · @eos drift history %s in %s",
 		reactions, r.Service, r.Env, r.Service, r.Env)})
-	return adapters.NewDoc(blocks...)
+	doc := adapters.NewDoc(blocks...)
+	doc.Attachment = whole
+	return doc
 }
 
 // layerCounts is "Terraform: 2 changes · Nomad: 1 change", or why the check failed.

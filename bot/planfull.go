@@ -49,10 +49,12 @@ func fullPlanDoc(p *store.Plan) adapters.Doc {
 	blocks := []adapters.Block{adapters.Heading{Text: fmt.Sprintf("Plan %s · %s · %s", p.ID, requestLine(p.Plan.Spec), p.State)}}
 	blocks = append(blocks, failureBlocks(p.Plan)...) // render.go
 	blocks = append(blocks, changesBlocks(p.Plan.Spec)...)
-	return adapters.NewDoc(append(blocks,
-		adapters.Table{Header: []string{"layer", "action", "what", "detail"}, Rows: rows},
-		adapters.Context{Text: "hash " + p.Plan.Hash[:16] + "… · asked by @" + p.Requester.Name},
-	)...)
+	blocks = append(blocks, adapters.Table{Header: []string{"layer", "action", "what", "detail"}, Rows: rows})
+	diffs, whole := diffBlocks(planChanges(p.Plan), "plan-"+p.ID+".diff") // diffs.go
+	blocks = append(blocks, diffs...)
+	doc := adapters.NewDoc(append(blocks, adapters.Context{Text: "hash " + p.Plan.Hash[:16] + "… · asked by @" + p.Requester.Name})...)
+	doc.Attachment = whole
+	return doc
 }
 
 // changeRows are c's rows in the full plan: one when its Detail says everything, else one

@@ -63,6 +63,10 @@ type Change struct {
 	// Detail leaves something out (names only the first few, shortens a long value); empty
 	// when Detail says it all. Sensitive values are redacted here too. The full plan shows it.
 	Attrs string `json:"attrs,omitempty"`
+	// Diff is the unified diff of a file whose content would change (a Salt file.managed),
+	// with every line that may hold a secret masked (executor/salt's rule); the full plan,
+	// the drift answer and the status page show it. Empty for everything else.
+	Diff string `json:"diff,omitempty"`
 	// Forces names what makes a replacement necessary, comma-separated: the attribute paths
 	// Terraform cannot update in place ("image"), the fields of a destructive Nomad update.
 	// On an update it says how the change disrupts what runs, and why: a Salt state that

@@ -87,6 +87,11 @@ type Spec struct {
 	// PurgeSecrets deletes the units' secrets after a successful destroy; without it a
 	// destroy keeps them, so a later create reuses them.
 	PurgeSecrets bool `json:"purge_secrets,omitempty"`
+	// PurgeData makes a destroy's Salt layer remove what the units' states created under each
+	// minion's data directory (eos_data_dir), instead of keeping it: the service's directory
+	// there whole, or the files its states manage. The preview lists each removal as a
+	// destroy that loses data. Without it Salt keeps them and the preview names them.
+	PurgeData bool `json:"purge_data,omitempty"`
 	// Asked is what the request set, each item as the preview's first line repeats it after
 	// the verb and target: an operation's arguments in order, then each flag as given
 	// ("--port 3002", "--sso", "--no-backup"), a secret's value masked. The approver sees every

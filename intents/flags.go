@@ -12,16 +12,22 @@ var (
 	envFlag   = catalog.Flag{Name: "env", Type: catalog.String, Description: "the environment, same as in ENV"}
 	nodesFlag = catalog.Flag{Name: "nodes", Type: catalog.List, Description: "the hosts, same as on NODES"}
 	purgeFlag = catalog.Flag{Name: "purge-secrets", Type: catalog.Bool, Description: "destroy: also delete the service's secrets from Vault"}
+	// purgeDataFlag asks destroy to remove what the service's Salt states created under the
+	// minion's data directory; without it Salt keeps them and the preview names them.
+	purgeDataFlag = catalog.Flag{Name: PurgeDataFlag, Type: catalog.Bool, Description: "destroy: also remove what its Salt states created under the minions' data directory (loses data)"}
 	// dependentsFlag asks destroy to remove, first, the deployed services that require the
 	// service; without it such a destroy is refused.
 	dependentsFlag = catalog.Flag{Name: WithDependentsFlag, Type: catalog.Bool, Description: "destroy: also remove the deployed services that require it, before it"}
 )
 
+// PurgeDataFlag is the name of destroy's flag that removes the service's files on the minions.
+const PurgeDataFlag = "purge-data"
+
 // WithDependentsFlag is the name of destroy's flag that takes the service's dependents along.
 const WithDependentsFlag = "with-dependents"
 
 // destroyFlags are the flags only destroy takes, in the order help lists them.
-var destroyFlags = []*catalog.Flag{&purgeFlag, &dependentsFlag}
+var destroyFlags = []*catalog.Flag{&purgeDataFlag, &purgeFlag, &dependentsFlag}
 
 // phraseKind is a keyword that starts a phrase: sugar for a flag.
 type phraseKind uint8

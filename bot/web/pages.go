@@ -87,6 +87,8 @@ type changeView struct {
 	Attrs                 []string
 	Forces, Reason, Size  string
 	DataLoss              bool
+	// Diff is a file's diff, masked by the layer; shown whole.
+	Diff string
 }
 
 func (s *server) plan(w http.ResponseWriter, r *http.Request, v *viewer) {
@@ -107,7 +109,7 @@ func (s *server) plan(w http.ResponseWriter, r *http.Request, v *viewer) {
 		lv := layerView{Title: lp.Layer.Title(), Status: string(lp.Status), StatusText: strings.ReplaceAll(string(lp.Status), "-", " "), Summary: lp.Summary}
 		for _, c := range lp.Changes {
 			lv.Changes = append(lv.Changes, changeView{Action: string(c.Action), Unit: c.Unit, Address: c.Address,
-				Attrs: bot.AttrLines(c), Forces: c.Forces, Reason: c.Reason, Size: c.Size, DataLoss: c.DataLoss})
+				Attrs: bot.AttrLines(c), Forces: c.Forces, Reason: c.Reason, Size: c.Size, DataLoss: c.DataLoss, Diff: c.Diff})
 		}
 		d.Layers = append(d.Layers, lv)
 	}

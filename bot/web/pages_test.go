@@ -1,6 +1,8 @@
 package web
 
 import (
+	"fmt"
+	"html"
 	"net/http"
 	"regexp"
 	"strings"
@@ -173,5 +175,33 @@ func TestTheAuditFilter(t *testing.T) {
 		if !strings.Contains(body, label) {
 			t.Errorf("the filter lacks %s", label)
 		}
+	}
+}
+
+// A Salt change of a file's content shows its diff, as the layer masked it, whole: the status
+// page has no message limit.
+func TestThePlanPageShowsAFilesMaskedDiff(t *testing.T) {
+	f := newFixture(t)
+	f.addPlan("5a1d1ff0", "infra", store.PlanPending)
+	var lines []string
+	for i := range 40 {
+		lines = append(lines, fmt.Sprintf("+line=%d", i))
+	}
+	diff := "@@ -1,2 +1,41 @@\n-<secret masked>\n" + strings.Join(lines, "\n")
+	if _, err := f.st.UpdatePlan("5a1d1ff0", func(p *store.Plan) error {
+		p.Plan.Layers[0] = executor.LayerPlan{Layer: executor.Salt, Status: executor.PlanChanges, Summary: "+0 ~1 −0 on node1: nextcloud-config",
+			Changes: []executor.Change{{Unit: "nextcloud", Action: executor.Update, Address: "node1: file.managed nextcloud-config", Detail: "content +40 −1 lines", Diff: diff}}}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	code, body := f.get(f.signedIn(), "/plans/5a1d1ff0")
+	if code != http.StatusOK {
+		t.Fatalf("GET /plans/5a1d1ff0: %d\n%s", code, body)
+	}
+	body = html.UnescapeString(body)
+	want := `<pre class="diff" aria-label="diff of node1: file.managed nextcloud-config">@@ -1,2 +1,41 @@` + "\n-<secret masked>\n+line=0\n"
+	if !strings.Contains(body, want) || !strings.Contains(body, "+line=39</pre>") {
+		t.Errorf("the plan page lacks the whole diff:\n%s", body)
 	}
 }

@@ -20,6 +20,9 @@ func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.Lay
 		_ = json.Unmarshal(plan.State, &ps)
 	}
 	units := saltUnits(spec)
+	if len(units) == 0 && spec.PurgeData {
+		units = ps.Purge // a destroy --purge-data removes what its plan said (purge.go)
+	}
 	if spec.Adopt {
 		// An adopt's plan never has Salt changes (planAdopt); this holds even for a plan
 		// that says otherwise.

@@ -51,6 +51,32 @@
 // fails the plan before any state runs; one that matches the glob only at apply time is
 // reported, not configured, since nobody approved it.
 //
+// # Destroy
+//
+// Salt has no undo: a destroy's row names what the states manage, per minion (kept.go).
+// With destroy --purge-data (Spec.PurgeData) the layer removes what of it lies under the
+// minion's eos_data_dir, the service's directory there whole when it has one, with a state it
+// writes itself; the plan lists each removal as a destroy that loses data (purge.go).
+//
+// # File diffs, and secrets
+//
+// A file.managed whose content would change returns its unified diff in test mode; the plan's
+// and the drift's change carries it (executor.Change.Diff) masked, never as Salt returned it.
+// Either side of the diff may hold a secret Eos never saw in plain text (a value from the
+// master's own pillar, Vault or sdb, a salt:// file, whatever the service or a person wrote
+// into the file), so masking cannot search for known values. It shows a line only when it can
+// prove the line comes from what the approver sees anyway: every word (run of letters and
+// digits) is a word of the unit's state text or pillar or of the change's own name (the file's
+// path, the minion), every other character occurs there too, and no word names a secret
+// (contains pass, pwd, secret, token, credential or private; is key or auth or ends in key; is
+// a part of one of the unit's secret names). Any other line, added, removed or context, reads
+// "<secret masked>" after its +, - or space, so the counts still read; hunk headers are kept
+// when they hold only line numbers. A secret in any spelling (base64, hex, quoted, split over
+// lines) is masked, since each piece of it would have to be a word of the blueprint; the price
+// is that a value the spec no longer declares (the old port of an update, a hand edit) is
+// masked too. diffmask.go has the rule and diffmask_test.go the spellings it is tested against.
+// Diffs are kept to 400 lines and are not part of the plan's digest.
+//
 // # What was verified
 //
 // The tests run against a real Salt 3006.9 master, minion and salt-api that
@@ -66,7 +92,8 @@
 // never reads test), so a plan made with it would really apply; it is not used.
 //
 // The salt-api user needs, in the master's external_auth: "state.apply" and "test.ping" on the
-// targets, "@wheel" (file_roots.write, key.list_all) and "@jobs" (jobs.list_job). The event stream
+// targets, "state.show_low_sls" and "config.get" (a destroy names what it keeps, and
+// destroy --purge-data removes what lies under the minion's eos_data_dir: purge.go), "@wheel" (file_roots.write, key.list_all) and "@jobs" (jobs.list_job). The event stream
 // needs no permission beyond a valid token: rest_cherrypy's /events does not check eauth
 // permissions, and shows the whole bus to any logged-in user.
 //

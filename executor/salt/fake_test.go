@@ -184,6 +184,15 @@ func (f *fakeSaltAPI) lowstate(w http.ResponseWriter, r *http.Request) {
 				}
 			}
 			out = append(out, answers)
+		case c["client"] == "local" && c["fun"] == "config.get":
+			// Like a minion without the setting: config.get answers "".
+			tgt, _ := c["tgt"].(string)
+			tgtType, _ := c["tgt_type"].(string)
+			answers := map[string]any{}
+			for _, m := range f.match(tgt, tgtType) {
+				answers[m] = ""
+			}
+			out = append(out, answers)
 		case c["client"] == "wheel" && c["fun"] == "key.list_all":
 			out = append(out, map[string]any{"tag": "salt/wheel/2", "data": map[string]any{
 				"fun": "wheel.key.list_all", "return": map[string]any{"minions": f.minions, "minions_pre": []string{}}, "success": true,

@@ -36,16 +36,25 @@ func kindOf(fun string, changes json.RawMessage) executor.Action {
 	return executor.Update
 }
 
-// diffCounts is how many lines a file's diff in test-mode changes adds and removes, and
-// whether there is one. The diff itself is never shown: a file Salt renders from the pillar
-// may hold a secret.
-func diffCounts(changes json.RawMessage) (added, removed int, ok bool) {
+// diffText is the diff of a file's content in test-mode changes, "" when there is none. It
+// may hold secrets: it is shown only masked (diffmask.go).
+func diffText(changes json.RawMessage) string {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(changes, &m) != nil {
-		return 0, 0, false
+		return ""
 	}
 	var diff string
-	if json.Unmarshal(m["diff"], &diff) != nil || diff == "" || diff == "New file" {
+	if json.Unmarshal(m["diff"], &diff) != nil {
+		return ""
+	}
+	return diff
+}
+
+// diffCounts is how many lines a file's diff in test-mode changes adds and removes, and
+// whether there is one.
+func diffCounts(changes json.RawMessage) (added, removed int, ok bool) {
+	diff := diffText(changes)
+	if diff == "" || diff == "New file" {
 		return 0, 0, false
 	}
 	for _, l := range strings.Split(diff, "\n") {

@@ -25,6 +25,9 @@ type planState struct {
 	// Targets are the minions each unit's targets resolved to when the plan was made, by
 	// service; the apply runs on exactly these.
 	Targets map[string][]string `json:"targets,omitempty"`
+	// Purge are the units a destroy --purge-data applies to remove what it removes
+	// (purge.go), as planned.
+	Purge []executor.Unit `json:"purge,omitempty"`
 }
 
 // unitRun is one unit's dry run on the minions its targets resolved to.
@@ -80,6 +83,9 @@ func (l *Layer) Plan(ctx context.Context, spec executor.Spec) (executor.LayerPla
 	}
 	if spec.Adopt {
 		return l.planAdopt(ctx, spec)
+	}
+	if len(saltUnits(spec)) == 0 && spec.PurgeData {
+		return l.planPurge(ctx, spec) // purge.go
 	}
 	if len(saltUnits(spec)) == 0 {
 		p.Status, p.Digest = executor.PlanNoChanges, "salt: kept\n"
@@ -154,9 +160,11 @@ func (l *Layer) Drift(ctx context.Context, spec executor.Spec) (executor.LayerDr
 // ..."), in execution order. Addresses are "<minion>: <state>". A state that would restart a
 // service, change a mount or format or remove a volume says so in Forces (naming its
 // triggers from low, the minion's compiled states, when known), with the action that fits and
-// DataLoss when it touches a path the unit says holds data.
+// DataLoss when it touches a path the unit says holds data. A file whose content would change
+// carries its diff, masked (diffmask.go).
 func changesOf(u executor.Unit, m minionReturn, low lowIndex) []executor.Change {
 	var out []executor.Change
+	masker := maskerFor(u)
 	for _, s := range m.States {
 		switch {
 		case s.failed():
@@ -167,6 +175,9 @@ func changesOf(u executor.Unit, m minionReturn, low lowIndex) []executor.Change 
 				detail = firstLine(s.Comment)
 			}
 			c := executor.Change{Unit: u.Service, Action: s.Kind, Address: m.Minion + ": " + s.display(), Detail: detail}
+			if s.Diff != "" {
+				c.Diff = masker.with(s.Name, s.ID, m.Minion).mask(s.Diff)
+			}
 			if r, ok := assess(s, m, low, u.Salt.HoldsData); ok {
 				c.Action, c.Forces, c.DataLoss = r.action, r.forces, r.dataLoss
 			}

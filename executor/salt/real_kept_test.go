@@ -28,7 +28,7 @@ func TestRealDestroyNamesWhatItKeeps(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Plan of the destroy: %v", err)
 	}
-	want := "kept on " + r.minion + ": " + dir + "/app.conf, " + dir + "/volume.marker — Salt does not undo host configuration; remove them by hand when no longer needed"
+	want := "kept on " + r.minion + ": " + dir + "/app.conf, " + dir + "/volume.marker — Salt does not undo host configuration; add --purge-data to remove them"
 	if d.Status != executor.PlanNoChanges || d.Kept != want {
 		t.Errorf("destroy plan %s, kept %q; want %q", d.Status, d.Kept, want)
 	}

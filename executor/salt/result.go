@@ -25,6 +25,9 @@ type stateResult struct {
 	Kind executor.Action
 	// Detail says it in a few words: "new", "removed", "content +3 −1 lines".
 	Detail string
+	// Diff is the unified diff of a file whose content would change, as Salt returned it:
+	// it may hold secrets, so it is never stored or shown before diffMasker.mask.
+	Diff string
 }
 
 // display names the state for people: "lvm.lv_present data-nextcloud", with the name when it
@@ -142,6 +145,7 @@ func parseReturn(minion string, raw json.RawMessage) minionReturn {
 			s.Detail = "removed"
 		case ok:
 			s.Detail = fmt.Sprintf("content +%d −%d lines", a, r)
+			s.Diff = diffText(rs.Changes)
 		}
 		m.States = append(m.States, s)
 	}
