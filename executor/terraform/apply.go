@@ -135,6 +135,9 @@ func (l *Layer) applyUnit(ctx context.Context, env string, u executor.Unit, up u
 			l.log.Warn("removing an applied plan file", "unit", ud.key, "error", rerr)
 		}
 	}
+	if err == nil && l.backend.remote() {
+		l.recordObjects(ud.dir, up.Objects)
+	}
 	if err != nil {
 		// Older Terraform versions leave the resource out of diagnostics; the hooks name it.
 		var ce *commandError

@@ -21,9 +21,12 @@ import (
 //
 // A resource's name is its name attribute, qualified by its zone (zone or zone_id) when it has
 // one: a DNS record is its name in its zone. Resources without a name attribute
-// (attachments) are not compared. The other units' states are read from their working
-// directories, so this covers the local backend; with a remote one (pg, consul, s3) the states
-// live elsewhere and a clash is still only found by the apply.
+// (attachments) are not compared. With the local backend the other units' states are read from
+// their working directories. With a remote one (pg, consul, s3) the states live elsewhere, so
+// each unit's successful apply records the names of what its state then holds in its working
+// directory (objects.go), and those records are read instead: they cover every unit this Eos
+// (or the replica whose disk it is) applied since, and a clash with anything else is still
+// only found by the apply.
 
 // objectName is what names a resource outside Terraform: its type and name.
 type objectName struct {
@@ -63,9 +66,6 @@ func nameOf(typ string, attrs map[string]any) (objectName, bool) {
 // clashes are the objects rcs creates that another unit's state already holds, one sentence
 // each, sorted. Only the local backend keeps the other states where this can read them.
 func (l *Layer) clashes(env, service string, rcs []*tfjson.ResourceChange) []string {
-	if l.backend.remote() {
-		return nil
-	}
 	var created []objectName
 	for _, rc := range rcs {
 		if rc.Mode != tfjson.ManagedResourceMode || rc.Change == nil || !rc.Change.Actions.Create() && !rc.Change.Actions.Replace() {
@@ -95,14 +95,18 @@ func (l *Layer) clashes(env, service string, rcs []*tfjson.ResourceChange) []str
 // refuses what it would duplicate.
 func (l *Layer) owners(env, service string) map[objectName]string {
 	out := map[objectName]string{}
-	files, _ := filepath.Glob(filepath.Join(l.workDir, "*", "*", "terraform.tfstate"))
+	file, read := "terraform.tfstate", stateNames
+	if l.backend.remote() {
+		file, read = objectsFile, recordedNames
+	}
+	files, _ := filepath.Glob(filepath.Join(l.workDir, "*", "*", file))
 	for _, f := range files {
 		unitDir := filepath.Dir(f)
 		s, e := filepath.Base(unitDir), filepath.Base(filepath.Dir(unitDir))
 		if strings.HasPrefix(e, ".") || s == service && e == env {
 			continue
 		}
-		for _, n := range stateNames(f) {
+		for _, n := range read(f) {
 			out[n] = s + " in " + e
 		}
 	}

@@ -31,6 +31,9 @@ type unitPlan struct {
 	SHA256 string `json:"sha256"`
 	// Apply is false when the unit's plan changes nothing.
 	Apply bool `json:"apply"`
+	// Objects are the names of the objects the unit's state holds once the plan is applied,
+	// for a remote backend (objects.go); nil with the local backend, whose state is read.
+	Objects []string `json:"objects,omitempty"`
 	// clashes are the objects the plan creates that another unit owns (owners.go): the
 	// plan's Failures, not part of its saved state; so is refused, why Terraform refused to
 	// plan the unit (planRefusal), in which case there is no saved plan.
@@ -177,6 +180,9 @@ func (l *Layer) planUnit(ctx context.Context, env string, u executor.Unit, adopt
 	}
 	if mode == planApply {
 		up.clashes = l.clashes(env, u.Service, p.ResourceChanges)
+	}
+	if l.backend.remote() {
+		up.Objects = plannedNames(p)
 	}
 	changes := resourceChanges(u.Service, p.ResourceChanges)
 	markDataLoss(changes, p.ResourceChanges, u.Terraform.HoldsData)
