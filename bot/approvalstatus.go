@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"github.com/eosbot/eos/bot/render"
 	"strings"
 
 	"github.com/eosbot/eos/adapters"
@@ -129,7 +130,7 @@ func (e *Engine) showStatus(ctx context.Context, id string) bool {
 	if p.State == store.PlanPending {
 		j = e.judge(ctx, a, p)
 	}
-	doc := e.planLinked(editedPreview(p, j, vaultRow(p.Plan, e.cfg.Runner.SecretsConfigured())), p.ID)
+	doc := e.planLinked(editedPreview(p, j, render.VaultRow(p.Plan, e.cfg.Runner.SecretsConfigured())), p.ID)
 	if err := ed.Edit(ctx, p.Preview, doc); err != nil {
 		e.log.Warn("editing the preview's approval status", "plan", id, "state", p.State, "err", err)
 		return false

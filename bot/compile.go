@@ -3,7 +3,6 @@ package bot
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/eosbot/eos/bot/store"
@@ -150,51 +149,6 @@ func unitOf(r *catalog.Rendered, nodes []string) executor.Unit {
 		u.Nomad = &executor.NomadPart{Template: r.Nomad.Template, Vars: r.Nomad.Vars, HoldsData: r.Nomad.HoldsData}
 	}
 	return u
-}
-
-// vaultRow is the preview's Vault line: which secrets the plan creates, reuses, keeps or
-// deletes. Values are never shown.
-func vaultRow(plan executor.Plan, configured bool) string {
-	if sp := plan.Secrets; sp != nil {
-		return fmt.Sprintf("creates %s%s, reuses %d%s — values never shown",
-			secrets(len(sp.Create)), listed(sp.Create), len(sp.Reuse), listed(sp.Reuse))
-	}
-	var names, kept []string
-	for _, u := range plan.Spec.Units {
-		for _, s := range u.Secrets {
-			if u.Destroy {
-				kept = append(kept, u.Service+"/"+s)
-			} else {
-				names = append(names, u.Service+"/"+s)
-			}
-		}
-	}
-	sort.Strings(names)
-	switch {
-	case len(kept) > 0 && !configured:
-		return "not configured — skipped: no secrets to keep or delete"
-	case len(kept) > 0 && plan.Spec.PurgeSecrets:
-		return fmt.Sprintf("deletes %s (%s) after the destroy (--purge-secrets)", secrets(len(kept)), strings.Join(kept, ", "))
-	case len(kept) > 0:
-		them := "them"
-		if len(kept) == 1 {
-			them = "it"
-		}
-		return fmt.Sprintf("keeps %s (%s): a later create reuses %s; add --purge-secrets to delete %[3]s", secrets(len(kept)), strings.Join(kept, ", "), them)
-	case len(names) == 0 || configured:
-		return ""
-	}
-	return fmt.Sprintf("not configured — skipped: %s needed (%s), values never shown", secrets(len(names)), strings.Join(names, ", "))
-}
-
-// secrets counts secrets: "1 secret", "2 secrets".
-func secrets(n int) string { return fmt.Sprintf("%d secret%s", n, plural(n)) }
-
-func listed(paths []string) string {
-	if len(paths) == 0 {
-		return ""
-	}
-	return " (" + strings.Join(paths, ", ") + ")"
 }
 
 // inEnv is " in ENV" for a suggestion about env, or "" for the default environment, which a

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"github.com/eosbot/eos/bot/render"
 	"strings"
 	"time"
 
@@ -255,12 +256,7 @@ func allClean(n int) string {
 }
 
 // plural is the "s" of a count's noun.
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
+func plural(n int) string { return render.Plural(n) }
 
 func firstLineOf(s string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")

@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"context"
+	"github.com/eosbot/eos/bot/webapi"
 	"io"
 	"log/slog"
 	"net/http"
@@ -17,7 +18,6 @@ import (
 
 	"github.com/eosbot/eos/adapters/mattermost"
 	"github.com/eosbot/eos/adapters/mattermost/mmtest"
-	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/eostest"
 	"github.com/eosbot/eos/bot/web"
 )
@@ -54,7 +54,7 @@ func TestE2EMattermostStatusPage(t *testing.T) {
 	b := startMMBot(t, s, infra, eostest.Options{
 		Clock:       clock,
 		OpsChannels: []string{"mattermost:" + ops.Id},
-		Web:         bot.WebConfig{URL: pageURL, SignInURL: pageURL},
+		Web:         webapi.WebConfig{URL: pageURL, SignInURL: pageURL},
 	}, func(c *mattermost.Config) { c.Channels = []string{infra.Id, town.Id} })
 	pageLog := &lockedBuffer{}
 	srv.Config.Handler = web.New(web.Config{Engine: b.Engine, Now: clock.Now,

@@ -11,6 +11,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/eosbot/eos/bot/runwatch"
+	"github.com/eosbot/eos/bot/webapi"
 	"io"
 	"log/slog"
 	"slices"
@@ -80,7 +82,7 @@ type Config struct {
 	// written, and an approval that fails for a full disk names the directory.
 	WorkDirs []string
 	// Web configures the status page's links and sign-in (webapi.go).
-	Web WebConfig
+	Web webapi.WebConfig
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 	// Logger receives structured logs (default: discard).
@@ -113,7 +115,7 @@ type Engine struct {
 	polMu    sync.RWMutex // guards cfg.Policy, which SetPolicy replaces (judge.go)
 	m        *metrics
 	states   map[string]string // adapter name → running / stopped[: reason]; Health adds the connection
-	watch    *hub              // runs in flight, for status pages watching them (watch.go)
+	watch    *runwatch.Hub     // runs in flight, for status pages watching them
 	views    viewCache         // the platforms' recent answers to "may they view it" (maysee.go)
 }
 
@@ -168,10 +170,10 @@ func New(cfg Config) (*Engine, error) {
 		cfg.ProgressInterval = time.Second
 	}
 	if cfg.Web.LinkTTL <= 0 {
-		cfg.Web.LinkTTL = defaultLinkTTL
+		cfg.Web.LinkTTL = webapi.DefaultLinkTTL
 	}
 	if cfg.Web.SessionTTL <= 0 {
-		cfg.Web.SessionTTL = defaultSessionTTL
+		cfg.Web.SessionTTL = webapi.DefaultSessionTTL
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -200,7 +202,7 @@ func New(cfg Config) (*Engine, error) {
 		digests: digests, m: m, states: map[string]string{},
 		cfg: cfg, parser: intents.NewParser(cfg.Catalog).WithBotName(cfg.BotName), st: cfg.Store, log: cfg.Logger, now: cfg.Now,
 		adapters: map[string]adapters.Adapter{}, runCtx: runCtx, stopRuns: stop, warned: map[string]bool{}, stops: map[string]*runStop{},
-		ready: make(chan struct{}), watch: newHub(cfg.Now),
+		ready: make(chan struct{}), watch: runwatch.NewHub(cfg.Now),
 	}, nil
 }
 

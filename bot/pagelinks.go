@@ -7,7 +7,7 @@ import (
 )
 
 // Links from chat to the status page. They appear only when the page has a public address
-// (WebConfig.URL); without one every post reads exactly as before. The renderers stay free
+// (webapi.WebConfig.URL); without one every post reads exactly as before. The renderers stay free
 // of configuration: the engine adds the line to what they made.
 
 // pageURL is the status page's address of kind/id ("plans/7f3a9c21"); "" without a URL.

@@ -1,10 +1,10 @@
 package bot_test
 
 import (
+	"github.com/eosbot/eos/bot/webapi"
 	"strings"
 	"testing"
 
-	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/eostest"
 )
 
@@ -13,7 +13,7 @@ import (
 func TestPreviewAndRunPageLinks(t *testing.T) {
 	t.Parallel()
 	for _, url := range []string{"https://eos.example.org", ""} {
-		h := eostest.New(t, eostest.Options{Web: bot.WebConfig{URL: url}})
+		h := eostest.New(t, eostest.Options{Web: webapi.WebConfig{URL: url}})
 		p, id := preview(t, h, "alice", "@eos create grafana")
 		h.React("bob", p.ID, "+1")
 		done := h.WaitText(p.ID, "Run "+id+" · done in")

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"github.com/eosbot/eos/bot/webapi"
 	"strings"
 	"testing"
 
@@ -8,7 +9,7 @@ import (
 	"github.com/eosbot/eos/executor"
 )
 
-func linkEngine(url string) *Engine { return &Engine{cfg: Config{Web: WebConfig{URL: url}}} }
+func linkEngine(url string) *Engine { return &Engine{cfg: Config{Web: webapi.WebConfig{URL: url}}} }
 
 // The preview ends with its plan's page when the page has a URL, and is unchanged without.
 func TestPreviewLinksToPlanPage(t *testing.T) {

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"github.com/eosbot/eos/bot/render"
 	"strings"
 
 	"github.com/eosbot/eos/adapters"
@@ -23,7 +24,7 @@ func fullChanges(p executor.Plan) string {
 		total += len(lp.Changes)
 		for _, c := range lp.Changes {
 			fmt.Fprintf(&b, "%-9s %-8s %s %s", lp.Layer.Title(), c.Action, c.Unit, c.Address)
-			if d := joinNonEmpty(" · ", strings.Join(attrLines(c), ", "), changeNotes(c)); d != "" {
+			if d := joinNonEmpty(" · ", strings.Join(render.AttrLines(c), ", "), changeNotes(c)); d != "" {
 				b.WriteString(" (" + d + ")")
 			}
 			b.WriteByte('\n')
@@ -65,7 +66,7 @@ func changeRows(layer executor.LayerName, c executor.Change) [][]string {
 		return [][]string{append(first, changeDetail(c))}
 	}
 	var rows [][]string
-	for i, attr := range attrLines(c) {
+	for i, attr := range render.AttrLines(c) {
 		if i == 0 {
 			rows = append(rows, append(first, attr))
 			continue
@@ -76,17 +77,6 @@ func changeRows(layer executor.LayerName, c executor.Change) [][]string {
 		rows = append(rows, []string{"", "", "", notes})
 	}
 	return rows
-}
-
-// attrLines is every attribute c changes, or its Detail when that names them all.
-func attrLines(c executor.Change) []string {
-	if c.Attrs != "" {
-		return strings.Split(c.Attrs, "\n")
-	}
-	if c.Detail != "" {
-		return []string{c.Detail}
-	}
-	return nil
 }
 
 func joinNonEmpty(sep string, parts ...string) string {

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"github.com/eosbot/eos/bot/render"
 	goldenfile "github.com/eosbot/eos/internal/golden"
 	"path/filepath"
 	"strings"
@@ -49,9 +50,9 @@ func samplePlan() *store.Plan {
 func TestPreviewGolden(t *testing.T) {
 	p := samplePlan()
 	ep := EnvPolicy{Approvers: []string{"bob"}, Approvals: 1}
-	golden(t, "preview", previewDoc(p, judgedByRule(p, ep), vaultRow(p.Plan, false)))
+	golden(t, "preview", previewDoc(p, judgedByRule(p, ep), render.VaultRow(p.Plan, false)))
 	p.Plan.Secrets = &executor.SecretPlan{Create: []string{"secret/eos/production/nextcloud#admin_password"}, Reuse: []string{"secret/eos/production/authentik#secret_key"}}
-	golden(t, "preview_vault", previewDoc(p, judgedByRule(p, ep), vaultRow(p.Plan, true)))
+	golden(t, "preview_vault", previewDoc(p, judgedByRule(p, ep), render.VaultRow(p.Plan, true)))
 	p.Plan.Secrets = nil
 	p.State = store.PlanPreview
 	golden(t, "preview_only", previewDoc(p, judgedByRule(p, ep), ""))

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"github.com/eosbot/eos/bot/render"
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/store"
@@ -27,7 +28,7 @@ func (e *Engine) repostPreviews(ctx context.Context) {
 		if !ok {
 			continue
 		}
-		doc := e.planLinked(previewDoc(p, e.judge(ctx, a, p), vaultRow(p.Plan, e.cfg.Runner.SecretsConfigured())), p.ID)
+		doc := e.planLinked(previewDoc(p, e.judge(ctx, a, p), render.VaultRow(p.Plan, e.cfg.Runner.SecretsConfigured())), p.ID)
 		doc.Blocks = append([]adapters.Block{adapters.Context{Text: fmt.Sprintf(
 			"Posted again: Eos stopped before it recorded plan %s's first preview, so reactions there do not count. React here.", p.ID)}}, doc.Blocks...)
 		ref := e.sayAnywhere(ctx, a, p.Request, doc)

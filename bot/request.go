@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/eosbot/eos/bot/render"
 	"maps"
 	"slices"
 	"strconv"
@@ -106,7 +107,7 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 	// a preview on the platform that the store does not know would ignore its reactions.
 	pctx, cancelPost := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 	defer cancelPost()
-	ref := e.say(pctx, c.a, c.m.Post, e.planLinked(previewDoc(p, j, vaultRow(plan, e.cfg.Runner.SecretsConfigured())), p.ID))
+	ref := e.say(pctx, c.a, c.m.Post, e.planLinked(previewDoc(p, j, render.VaultRow(plan, e.cfg.Runner.SecretsConfigured())), p.ID))
 	if ref.ID == "" {
 		return p.ID
 	}
@@ -261,5 +262,5 @@ func (e *Engine) Preview(ctx context.Context, text, user string) (adapters.Doc, 
 	now := e.now()
 	p := &store.Plan{ID: plan.Hash[:8], State: store.PlanPreview, Text: text, Requester: adapters.User{ID: user, Name: user},
 		Plan: plan, Created: now, Expires: now}
-	return previewDoc(p, e.unjudged(p), vaultRow(plan, e.cfg.Runner.SecretsConfigured())), nil
+	return previewDoc(p, e.unjudged(p), render.VaultRow(plan, e.cfg.Runner.SecretsConfigured())), nil
 }

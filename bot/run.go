@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/eosbot/eos/bot/runwatch"
 	"strings"
 	"sync"
 	"time"
@@ -69,8 +70,8 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan,
 	}
 	log := executor.Log(ctx, e.log).With("service", spec.Target, "env", spec.Env)
 	log.Info("run started", "approvers", run.Approvers)
-	e.watch.begin(run.ID)
-	defer e.watch.publish(run.ID, RunUpdate{Finished: true}) // after the outcome is stored
+	e.watch.Begin(run.ID)
+	defer e.watch.Publish(run.ID, runwatch.RunUpdate{Finished: true}) // after the outcome is stored
 	output := newOutputLog(e, run.ID)
 	ctx = executor.WithOutput(ctx, output.add)
 
@@ -300,7 +301,7 @@ func (t *tracker) loop(ctx context.Context) {
 // report is the executor's progress callback. When a layer starts, how far the run got is
 // recorded in the store too: if this process dies, the one that takes over says what was done.
 func (t *tracker) report(ev executor.Event) {
-	t.e.watch.publish(t.run.ID, RunUpdate{Event: ev, Layer: ev.Layer})
+	t.e.watch.Publish(t.run.ID, runwatch.RunUpdate{Event: ev, Layer: ev.Layer})
 	if reached := t.advance(ev); reached != nil {
 		if _, err := t.e.st.UpdateRun(t.run.ID, func(r *store.Run) error { r.Layers = reached; return nil }); err != nil {
 			t.e.log.Warn("recording how far the run got", "run", t.run.ID, "err", err)

@@ -2,11 +2,8 @@ package bot
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/hex"
 	"fmt"
+	"github.com/eosbot/eos/bot/webapi"
 	"strings"
 	"time"
 
@@ -34,8 +31,8 @@ func (e *Engine) web(ctx context.Context, c conv, _ *intents.Intent) {
 			"and a link posted here would sign in whoever clicks it first.", c.a.Name())))
 		return
 	}
-	token := NewWebSecret()
-	hash := WebTokenHash(token)
+	token := webapi.NewWebSecret()
+	hash := webapi.WebTokenHash(token)
 	now := e.now()
 	person := store.WebPerson{Platform: c.a.Name(), UserID: c.m.Author.ID, Name: c.m.Author.Name}
 	if err := e.st.AddWebLink(hash, store.WebLink{Person: person, Created: now, Expires: now.Add(w.LinkTTL)}); err != nil {
@@ -61,28 +58,13 @@ func (e *Engine) web(ctx context.Context, c conv, _ *intents.Intent) {
 }
 
 // signInDoc is the private message that carries link.
-func signInDoc(link string, w WebConfig) adapters.Doc {
+func signInDoc(link string, w webapi.WebConfig) adapters.Doc {
 	return adapters.NewDoc(
 		adapters.Text{Text: "Your sign-in link for the Eos status page: " + link},
 		adapters.Text{Text: fmt.Sprintf("It works once, within %s, and signs you in as yourself for %s.",
 			inWords(w.LinkTTL), inWords(w.SessionTTL))},
 		adapters.Context{Text: "Do not share it: whoever uses it first is signed in as you."},
 	)
-}
-
-// NewWebSecret makes a secret of 32 random bytes, as text for a URL or a cookie: a sign-in
-// token here, a session or a form's value on the status page. crypto/rand never fails.
-func NewWebSecret() string {
-	b := make([]byte, 32)
-	rand.Read(b)
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
-// WebTokenHash is the key a sign-in token or session secret is stored under: the hex SHA-256
-// of its text. The status page hashes what a browser brings the same way.
-func WebTokenHash(token string) string {
-	sum := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(sum[:])
 }
 
 // inWords says a duration as people do: "5 minutes", "8 hours", "1 hour 30 minutes".

@@ -2,13 +2,13 @@ package bot_test
 
 import (
 	"errors"
+	"github.com/eosbot/eos/bot/webapi"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/eosbot/eos/adapters"
-	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/eostest"
 	"github.com/eosbot/eos/bot/store"
 )
@@ -17,7 +17,7 @@ var signInRe = regexp.MustCompile(`https://eos\.example\.org/signin/([A-Za-z0-9_
 
 var alice = adapters.User{ID: "u-alice", Name: "alice"}
 
-func webHarness(t *testing.T, web bot.WebConfig, clock *eostest.Clock, a adapters.Adapter, stop func()) *eostest.Harness {
+func webHarness(t *testing.T, web webapi.WebConfig, clock *eostest.Clock, a adapters.Adapter, stop func()) *eostest.Harness {
 	t.Helper()
 	h := eostest.New(t, eostest.Options{Web: web, Clock: clock, Adapters: []adapters.Adapter{a}})
 	t.Cleanup(stop)
@@ -28,7 +28,7 @@ func webHarness(t *testing.T, web bot.WebConfig, clock *eostest.Clock, a adapter
 func TestWebLinkPageOff(t *testing.T) {
 	t.Parallel()
 	chat := newWebFake("mattermost", alice)
-	webHarness(t, bot.WebConfig{}, nil, chat, chat.stop)
+	webHarness(t, webapi.WebConfig{}, nil, chat, chat.stop)
 	chat.say(t, alice, "infra", "@eos web")
 	chat.wait(t, 0, "The status page is off", `"listen" address`, "web { url =")
 	if w := chat.whispered(); len(w) != 0 {
@@ -40,7 +40,7 @@ func TestWebLinkPageOff(t *testing.T) {
 func TestWebLinkNeedsAPrivateMessage(t *testing.T) {
 	t.Parallel()
 	chat := newChatFake("mattermost", alice)
-	h := webHarness(t, bot.WebConfig{SignInURL: "https://eos.example.org"}, nil, chat, chat.stop)
+	h := webHarness(t, webapi.WebConfig{SignInURL: "https://eos.example.org"}, nil, chat, chat.stop)
 	chat.say(t, alice, "infra", "@eos web")
 	chat.wait(t, 0, "No sign-in link was sent", "cannot send a private message on mattermost")
 	h.Idle()
@@ -58,7 +58,7 @@ func TestWebLinkIsWhisperedAndNeverLogged(t *testing.T) {
 	t.Parallel()
 	clock := eostest.NewClock(time.Date(2026, 11, 23, 8, 0, 0, 0, time.UTC))
 	chat := newWebFake("mattermost", alice)
-	h := webHarness(t, bot.WebConfig{SignInURL: "https://eos.example.org/", LinkTTL: 10 * time.Minute}, clock, chat, chat.stop)
+	h := webHarness(t, webapi.WebConfig{SignInURL: "https://eos.example.org/", LinkTTL: 10 * time.Minute}, clock, chat, chat.stop)
 	asked := chat.say(t, alice, "infra", "@eos web")
 	answer := chat.wait(t, 0, "I sent you a sign-in link for the status page privately", "within 10 minutes")
 	if answer.Ref.Thread != asked.ID {
@@ -121,10 +121,10 @@ func TestWebLinkIsWhisperedAndNeverLogged(t *testing.T) {
 	}
 
 	// The hash redeems, as alice on mattermost, until the link's TTL is over.
-	if _, err := h.Store.RedeemWebLink(bot.WebTokenHash(token), clock.Now().Add(10*time.Minute)); !errors.Is(err, store.ErrLinkExpired) {
+	if _, err := h.Store.RedeemWebLink(webapi.WebTokenHash(token), clock.Now().Add(10*time.Minute)); !errors.Is(err, store.ErrLinkExpired) {
 		t.Errorf("redeemed 10 minutes later: %v, want ErrLinkExpired", err)
 	}
-	l, err := h.Store.RedeemWebLink(bot.WebTokenHash(token), clock.Now().Add(9*time.Minute))
+	l, err := h.Store.RedeemWebLink(webapi.WebTokenHash(token), clock.Now().Add(9*time.Minute))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestWebLinkWhisperFails(t *testing.T) {
 	t.Parallel()
 	chat := newWebFake("mattermost", alice)
 	chat.failWhispers(errPlatformDown)
-	h := webHarness(t, bot.WebConfig{SignInURL: "https://eos.example.org"}, nil, chat, chat.stop)
+	h := webHarness(t, webapi.WebConfig{SignInURL: "https://eos.example.org"}, nil, chat, chat.stop)
 	chat.say(t, alice, "infra", "@eos web")
 	chat.wait(t, 0, "Sending you a sign-in link privately failed, so no link was sent")
 	h.Idle()
@@ -157,7 +157,7 @@ func TestWebLinkWhisperFails(t *testing.T) {
 // Web() fills in the lifetimes left zero: links 5 minutes, sessions 8 hours.
 func TestWebDefaults(t *testing.T) {
 	t.Parallel()
-	h := eostest.New(t, eostest.Options{Web: bot.WebConfig{URL: "https://eos.example.org"}})
+	h := eostest.New(t, eostest.Options{Web: webapi.WebConfig{URL: "https://eos.example.org"}})
 	w := h.Engine.Web()
 	if w.LinkTTL != 5*time.Minute || w.SessionTTL != 8*time.Hour || w.URL != "https://eos.example.org" {
 		t.Fatalf("Web() = %+v, want the URL kept and lifetimes 5m and 8h", w)

@@ -6,6 +6,7 @@ package eostest
 import (
 	"context"
 	"fmt"
+	"github.com/eosbot/eos/bot/webapi"
 	"io"
 	"log/slog"
 	"os"
@@ -66,7 +67,7 @@ type Options struct {
 	// Leader, when set, is the engine's leadership (replicas sharing a store).
 	Leader bot.Leadership
 	// Web is the status page's configuration (links in previews, `@eos web`).
-	Web bot.WebConfig
+	Web webapi.WebConfig
 }
 
 // Harness is a running bot and the console it listens to.

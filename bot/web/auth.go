@@ -3,10 +3,10 @@ package web
 import (
 	"crypto/subtle"
 	"errors"
+	"github.com/eosbot/eos/bot/webapi"
 	"net/http"
 	"strings"
 
-	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/store"
 )
 
@@ -57,7 +57,7 @@ func (s *server) cookie(r *http.Request, base string) string {
 }
 
 // hashSecret is how the store names a token or a session: lowercase hex SHA-256.
-func hashSecret(secret string) string { return bot.WebTokenHash(secret) }
+func hashSecret(secret string) string { return webapi.WebTokenHash(secret) }
 
 // formToken is the value a signed-in page's forms carry: derived from the session cookie, so
 // another site can neither read nor compute it.
@@ -84,7 +84,7 @@ func (s *server) session(r *http.Request) (p store.WebPerson, id string, ok bool
 
 // signInPage shows the button that uses the link; it changes nothing in the store.
 func (s *server) signInPage(w http.ResponseWriter, r *http.Request) {
-	double := bot.NewWebSecret()
+	double := webapi.NewWebSecret()
 	s.setCookie(w, signinCookie, double, 600)
 	s.render(w, r, http.StatusOK, "signin", nil, signInData{Token: r.PathValue("token"), Form: double})
 }
@@ -118,7 +118,7 @@ func (s *server) signIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ttl := s.src.Web().SessionTTL // the engine fills in its default
-	id := bot.NewWebSecret()
+	id := webapi.NewWebSecret()
 	ws := store.WebSession{Person: link.Person, Created: now, Expires: now.Add(ttl)}
 	if err := s.st.AddWebSession(hashSecret(id), ws); err != nil {
 		s.fail(w, r, "starting a session", err)

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"github.com/eosbot/eos/bot/runwatch"
 	"strings"
 	"testing"
 	"time"
@@ -8,7 +9,6 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 )
@@ -44,8 +44,8 @@ func TestBrowserRunProgressChangesWithoutReload(t *testing.T) {
 	waitFor(t, ctx, "the stream to open", `document.querySelector("[data-updates]") !== null`)
 	shot(t, ctx, "run-start")
 
-	f.src.publish(p.ID, bot.RunUpdate{Event: executor.Event{Layer: executor.Terraform, Resource: "terraform_data.server", Message: "creating", Done: 1, Total: 3}})
-	f.src.publish(p.ID, bot.RunUpdate{Layer: executor.Terraform, Line: "terraform_data.server: Creating..."})
+	f.src.publish(p.ID, runwatch.RunUpdate{Event: executor.Event{Layer: executor.Terraform, Resource: "terraform_data.server", Message: "creating", Done: 1, Total: 3}})
+	f.src.publish(p.ID, runwatch.RunUpdate{Layer: executor.Terraform, Line: "terraform_data.server: Creating..."})
 	waitFor(t, ctx, "Terraform at 1 of 3", `document.querySelector('progress[aria-label="Terraform progress"][value="1"][max="3"]') !== null`)
 	waitFor(t, ctx, "the output line", `document.getElementById("log").textContent.includes("Terraform: terraform_data.server: Creating...")`)
 	shot(t, ctx, "run-progress")
@@ -56,7 +56,7 @@ func TestBrowserRunProgressChangesWithoutReload(t *testing.T) {
 		{Layer: executor.Nomad, Status: executor.ResultOK, Summary: "1/1 healthy", Done: 1, Total: 1}}, time.Now(), nil); err != nil {
 		t.Fatal(err)
 	}
-	f.src.publish(p.ID, bot.RunUpdate{Finished: true})
+	f.src.publish(p.ID, runwatch.RunUpdate{Finished: true})
 	waitFor(t, ctx, "the run to end", `document.getElementById("run-state").textContent === "done"`)
 	if got := eval[string](t, ctx, `document.querySelector('tr[data-layer="nomad"] td').textContent`); got != "ok" {
 		t.Errorf("Nomad's row says %q after the run, want ok", got)

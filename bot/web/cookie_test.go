@@ -1,6 +1,7 @@
 package web
 
 import (
+	"github.com/eosbot/eos/bot/webapi"
 	"io"
 	"net/http"
 	"net/url"
@@ -8,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/store"
 )
 
@@ -17,7 +17,7 @@ var mallory = store.WebPerson{Platform: "mattermost", UserID: "u-mallory", Name:
 // sessionFor stores a session for p, as signing in does, and returns its cookie value.
 func (f *fixture) sessionFor(p store.WebPerson) string {
 	f.t.Helper()
-	id := bot.NewWebSecret()
+	id := webapi.NewWebSecret()
 	now := f.clock.Now()
 	if err := f.st.AddWebSession(hashSecret(id), store.WebSession{Person: p, Created: now, Expires: now.Add(time.Hour)}); err != nil {
 		f.t.Fatal(err)

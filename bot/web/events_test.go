@@ -4,13 +4,13 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"github.com/eosbot/eos/bot/runwatch"
 	"net/http"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 )
@@ -80,18 +80,18 @@ func TestARunStreamsLiveUpdatesThenItsEnd(t *testing.T) {
 	p := f.addPlan("7f3a9c21", "infra", store.PlanApproved)
 	f.startRun(p)
 	f.src.runHere(p.ID)
-	f.src.publish(p.ID, bot.RunUpdate{Line: "before the page opened", Layer: executor.Salt})
+	f.src.publish(p.ID, runwatch.RunUpdate{Line: "before the page opened", Layer: executor.Salt})
 	evs := f.events(f.signedIn(), "/runs/7f3a9c21/events")
 
 	first := await(t, evs, "the run's state so far", func(e sseEvent) bool { return e.name == "update" })
 	if !strings.Contains(first.p.HTML["log"], "Salt: before the page opened") || !strings.Contains(first.p.HTML["layers"], `data-layer="terraform"`) {
 		t.Errorf("the first event is not the whole state: %+v", first.p)
 	}
-	f.src.publish(p.ID, bot.RunUpdate{Event: executor.Event{Layer: executor.Terraform, Resource: "terraform_data.server", Message: "creating", Done: 1, Total: 3}})
+	f.src.publish(p.ID, runwatch.RunUpdate{Event: executor.Event{Layer: executor.Terraform, Resource: "terraform_data.server", Message: "creating", Done: 1, Total: 3}})
 	await(t, evs, "Terraform at 1/3", func(e sseEvent) bool {
 		return strings.Contains(e.p.HTML["layers"], `<progress value="1" max="3" aria-label="Terraform progress">`)
 	})
-	f.src.publish(p.ID, bot.RunUpdate{Line: "terraform_data.server: Creation complete", Layer: executor.Terraform})
+	f.src.publish(p.ID, runwatch.RunUpdate{Line: "terraform_data.server: Creation complete", Layer: executor.Terraform})
 	await(t, evs, "a line of output", func(e sseEvent) bool {
 		return len(e.p.Lines) == 1 && e.p.Lines[0] == "Terraform: terraform_data.server: Creation complete"
 	})
@@ -100,7 +100,7 @@ func TestARunStreamsLiveUpdatesThenItsEnd(t *testing.T) {
 		{Layer: executor.Nomad, Status: executor.ResultOK, Done: 1, Total: 1}}, t0, nil); err != nil {
 		t.Fatal(err)
 	}
-	f.src.publish(p.ID, bot.RunUpdate{Finished: true})
+	f.src.publish(p.ID, runwatch.RunUpdate{Finished: true})
 	end := await(t, evs, "finished", func(e sseEvent) bool { return e.name == "finished" })
 	if end.p.Text["run-state"] != "done" || !strings.Contains(end.p.HTML["layers"], `<progress value="3" max="3"`) {
 		t.Errorf("the last event is not the stored outcome: %+v", end.p)

@@ -2,6 +2,8 @@ package web
 
 import (
 	"context"
+	"github.com/eosbot/eos/bot/runwatch"
+	"github.com/eosbot/eos/bot/webapi"
 	"io"
 	"net"
 	"net/http"
@@ -17,7 +19,6 @@ import (
 	"time"
 
 	"github.com/eosbot/eos/adapters"
-	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 )
@@ -26,7 +27,7 @@ import (
 // set of readable channels, Watch from runs the test publishes to.
 type fakeSource struct {
 	st  *store.Store
-	web bot.WebConfig
+	web webapi.WebConfig
 
 	mu    sync.Mutex
 	see   map[string]bool // platform/channel
@@ -34,13 +35,13 @@ type fakeSource struct {
 }
 
 type feed struct {
-	past []bot.RunUpdate
-	subs map[chan bot.RunUpdate]bool
+	past []runwatch.RunUpdate
+	subs map[chan runwatch.RunUpdate]bool
 	done bool
 }
 
-func (f *fakeSource) Store() *store.Store { return f.st }
-func (f *fakeSource) Web() bot.WebConfig  { return f.web }
+func (f *fakeSource) Store() *store.Store   { return f.st }
+func (f *fakeSource) Web() webapi.WebConfig { return f.web }
 
 func (f *fakeSource) MaySee(_ context.Context, _ store.WebPerson, platform, channel string) bool {
 	f.mu.Lock()
@@ -50,16 +51,16 @@ func (f *fakeSource) MaySee(_ context.Context, _ store.WebPerson, platform, chan
 
 // Watch behaves like the engine's: a run this process does not run gives no past and a
 // channel that only stop closes.
-func (f *fakeSource) Watch(id string) ([]bot.RunUpdate, <-chan bot.RunUpdate, func()) {
+func (f *fakeSource) Watch(id string) ([]runwatch.RunUpdate, <-chan runwatch.RunUpdate, func()) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	ch := make(chan bot.RunUpdate, 64)
+	ch := make(chan runwatch.RunUpdate, 64)
 	fd := f.feeds[id]
 	if fd == nil {
 		var once sync.Once
 		return nil, ch, func() { once.Do(func() { close(ch) }) }
 	}
-	past := append([]bot.RunUpdate(nil), fd.past...)
+	past := append([]runwatch.RunUpdate(nil), fd.past...)
 	if fd.done {
 		close(ch)
 		return past, ch, func() {}
@@ -79,10 +80,10 @@ func (f *fakeSource) Watch(id string) ([]bot.RunUpdate, <-chan bot.RunUpdate, fu
 func (f *fakeSource) runHere(id string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.feeds[id] = &feed{subs: map[chan bot.RunUpdate]bool{}}
+	f.feeds[id] = &feed{subs: map[chan runwatch.RunUpdate]bool{}}
 }
 
-func (f *fakeSource) publish(id string, u bot.RunUpdate) {
+func (f *fakeSource) publish(id string, u runwatch.RunUpdate) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	fd := f.feeds[id]
@@ -137,7 +138,7 @@ func newFixtureOn(t testing.TB, secure bool) *fixture {
 	}
 	t.Cleanup(func() { st.Close() })
 	src := &fakeSource{st: st, see: map[string]bool{"mattermost/infra": true}, feeds: map[string]*feed{},
-		web: bot.WebConfig{LinkTTL: 5 * time.Minute, SessionTTL: 8 * time.Hour}}
+		web: webapi.WebConfig{LinkTTL: 5 * time.Minute, SessionTTL: 8 * time.Hour}}
 	c := &clock{t: t0}
 	srv := httptest.NewUnstartedServer(New(Config{Engine: src, Now: c.Now, PollEvery: 20 * time.Millisecond}))
 	if secure {
@@ -155,7 +156,7 @@ var alice = store.WebPerson{Platform: "mattermost", UserID: "u-alice", Name: "al
 // link stores a fresh sign-in link for alice, as `@eos web` does, and returns its path.
 func (f *fixture) link() string {
 	f.t.Helper()
-	token := bot.NewWebSecret()
+	token := webapi.NewWebSecret()
 	now := f.clock.Now()
 	if err := f.st.AddWebLink(hashSecret(token), store.WebLink{Person: alice, Created: now, Expires: now.Add(5 * time.Minute)}); err != nil {
 		f.t.Fatal(err)

@@ -2,10 +2,10 @@ package web
 
 import (
 	"errors"
+	"github.com/eosbot/eos/bot/render"
 	"net/http"
 	"strings"
 
-	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 )
@@ -109,11 +109,11 @@ func (s *server) plan(w http.ResponseWriter, r *http.Request, v *viewer) {
 		lv := layerView{Title: lp.Layer.Title(), Status: string(lp.Status), StatusText: strings.ReplaceAll(string(lp.Status), "-", " "), Summary: lp.Summary}
 		for _, c := range lp.Changes {
 			lv.Changes = append(lv.Changes, changeView{Action: string(c.Action), Unit: c.Unit, Address: c.Address,
-				Attrs: bot.AttrLines(c), Forces: c.Forces, Reason: c.Reason, Size: c.Size, DataLoss: c.DataLoss, Diff: c.Diff})
+				Attrs: render.AttrLines(c), Forces: c.Forces, Reason: c.Reason, Size: c.Size, DataLoss: c.DataLoss, Diff: c.Diff})
 		}
 		d.Layers = append(d.Layers, lv)
 	}
-	d.Vault = bot.VaultSummary(p.Plan)
+	d.Vault = render.VaultSummary(p.Plan)
 	s.render(w, r, http.StatusOK, "plan", v, d)
 }
 

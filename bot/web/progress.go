@@ -2,10 +2,10 @@ package web
 
 import (
 	"fmt"
+	"github.com/eosbot/eos/bot/runwatch"
 	"slices"
 	"strings"
 
-	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 )
@@ -61,7 +61,7 @@ func resultMessage(lr executor.LayerResult) string {
 }
 
 // apply adds one live update to the progress.
-func (rp *runProgress) apply(u bot.RunUpdate) {
+func (rp *runProgress) apply(u runwatch.RunUpdate) {
 	if u.Line != "" {
 		line := u.Line
 		if u.Layer != "" {
@@ -100,6 +100,6 @@ func eventText(ev executor.Event) string {
 // addStored adds output lines read from the store, as apply adds live ones.
 func (rp *runProgress) addStored(lines []store.OutputLine) {
 	for _, l := range lines {
-		rp.apply(bot.RunUpdate{Layer: executor.LayerName(l.Layer), Line: l.Text})
+		rp.apply(runwatch.RunUpdate{Layer: executor.LayerName(l.Layer), Line: l.Text})
 	}
 }

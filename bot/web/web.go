@@ -3,25 +3,27 @@ package web
 import (
 	"context"
 	"embed"
+	"github.com/eosbot/eos/bot/runwatch"
+	"github.com/eosbot/eos/bot/webapi"
 	"io/fs"
 	"log/slog"
 	"net/http"
 	"strings"
 	"time"
 
-	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/store"
 )
 
 //go:embed templates/*.html static/*
 var assets embed.FS
 
-// Source is what the page reads from the engine; *bot.Engine satisfies it.
+// Source is what the page reads from the engine; *bot.Engine satisfies it (cmd/eos checks
+// that where it wires them), and the page never imports the engine.
 type Source interface {
 	Store() *store.Store
-	Web() bot.WebConfig
+	Web() webapi.WebConfig
 	MaySee(ctx context.Context, person store.WebPerson, platform, channel string) bool
-	Watch(runID string) (past []bot.RunUpdate, live <-chan bot.RunUpdate, stop func())
+	Watch(runID string) (past []runwatch.RunUpdate, live <-chan runwatch.RunUpdate, stop func())
 }
 
 // OpsViewer is an optional capability of a Source: whether person reads one of the engine's
@@ -29,11 +31,6 @@ type Source interface {
 type OpsViewer interface {
 	MaySeeAll(ctx context.Context, person store.WebPerson) bool
 }
-
-var (
-	_ Source    = (*bot.Engine)(nil)
-	_ OpsViewer = (*bot.Engine)(nil)
-)
 
 // Config configures the page's handler.
 type Config struct {

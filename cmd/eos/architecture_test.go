@@ -21,10 +21,13 @@ var mayImport = map[string][]string{
 	"leader":           {},  // the election: PostgreSQL only
 	"bot/policy/rego":  {},  // policy as code: OPA only
 	"bot/store/pgtest": nil, // test support: anything
-	"bot":              {"adapters", "intents", "catalog", "executor", "bot/store"},
-	"bot/eostest":      nil,                                                     // test support: anything
-	"bot/web":          {"adapters", "executor", "catalog", "bot", "bot/store"}, // the status page: reads the engine
-	"cmd/":             nil,                                                     // wiring: anything
+	"bot":              {"adapters", "intents", "catalog", "executor", "bot/store", "bot/render", "bot/runwatch", "bot/webapi"},
+	"bot/eostest":      nil,                                                                                          // test support: anything
+	"bot/web":          {"adapters", "executor", "catalog", "bot/store", "bot/render", "bot/runwatch", "bot/webapi"}, // the status page: never the engine
+	"bot/render":       {"adapters", "executor"},                                                                     // texts the engine and the page share
+	"bot/runwatch":     {"executor"},                                                                                 // the run-watch hub
+	"bot/webapi":       {},                                                                                           // what the page and the engine share
+	"cmd/":             nil,                                                                                          // wiring: anything
 }
 
 func TestImportRules(t *testing.T) {

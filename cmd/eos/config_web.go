@@ -2,12 +2,11 @@ package main
 
 import (
 	"fmt"
+	"github.com/eosbot/eos/bot/webapi"
 	"net"
 	"net/url"
 	"strings"
 	"time"
-
-	"github.com/eosbot/eos/bot"
 )
 
 // WebBlock configures the status page `eos serve` shows on its listen address:
@@ -36,8 +35,8 @@ const (
 // webConfig is the engine's view of the page. listenAddr is where the page is served
 // ("127.0.0.1:9747"), empty when listen is "off": then nothing serves the page here and
 // `@eos web` says the page is off.
-func (c *Config) webConfig(listenAddr string) (bot.WebConfig, error) {
-	w := bot.WebConfig{LinkTTL: defaultLinkTTL, SessionTTL: defaultSessionTTL}
+func (c *Config) webConfig(listenAddr string) (webapi.WebConfig, error) {
+	w := webapi.WebConfig{LinkTTL: defaultLinkTTL, SessionTTL: defaultSessionTTL}
 	b := c.Web
 	if b == nil {
 		b = &WebBlock{}

@@ -9,7 +9,14 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/web"
+)
+
+// The engine is what the status page reads; the page never imports it, so the wiring checks.
+var (
+	_ web.Source    = (*bot.Engine)(nil)
+	_ web.OpsViewer = (*bot.Engine)(nil)
 )
 
 // listenOps opens the listener of /healthz, /metrics and the status page before the engine

@@ -1,8 +1,13 @@
-package bot
+// Package runwatch is the run-watch hub: runs in flight in this process publish what happens
+// to them (progress steps, lines of a layer's output, the end), and status pages watching a run
+// receive it live. It holds updates in memory only.
+package runwatch
 
 import (
 	"sync"
 	"time"
+
+	"github.com/eosbot/eos/executor"
 )
 
 // The watch hub: runs in flight in this process publish what happens to them, and status
@@ -18,7 +23,7 @@ const (
 	watchBuffer = 256
 )
 
-type hub struct {
+type Hub struct {
 	now func() time.Time
 
 	mu   sync.Mutex
@@ -38,13 +43,13 @@ type watcher struct {
 	missed int
 }
 
-func newHub(now func() time.Time) *hub { return &hub{now: now, runs: map[string]*watchedRun{}} }
+func NewHub(now func() time.Time) *Hub { return &Hub{now: now, runs: map[string]*watchedRun{}} }
 
 // begin makes run id watchable: from now on Watch follows it live.
-func (h *hub) begin(id string) {
+func (h *Hub) Begin(id string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.sweep()
+	h.Sweep()
 	h.runs[id] = &watchedRun{subs: map[*watcher]struct{}{}}
 }
 
@@ -52,10 +57,10 @@ func (h *hub) begin(id string) {
 // is full misses u (the last slot is kept for the final update). An update with Finished
 // ends the run: every watcher's channel is closed after it. Updates of a run that did not
 // begin here, or that finished, are dropped.
-func (h *hub) publish(id string, u RunUpdate) {
+func (h *Hub) Publish(id string, u RunUpdate) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.sweep()
+	h.Sweep()
 	r := h.runs[id]
 	if r == nil || !r.finished.IsZero() {
 		return
@@ -87,10 +92,10 @@ func (h *hub) publish(id string, u RunUpdate) {
 }
 
 // watch is Engine.Watch.
-func (h *hub) watch(id string) (past []RunUpdate, live <-chan RunUpdate, stop func()) {
+func (h *Hub) Watch(id string) (past []RunUpdate, live <-chan RunUpdate, stop func()) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.sweep()
+	h.Sweep()
 	r := h.runs[id]
 	if r == nil {
 		ch := make(chan RunUpdate)
@@ -116,11 +121,26 @@ func (h *hub) watch(id string) (past []RunUpdate, live <-chan RunUpdate, stop fu
 }
 
 // sweep forgets the runs that finished watchLinger ago. The caller holds h.mu.
-func (h *hub) sweep() {
+func (h *Hub) Sweep() {
 	now := h.now()
 	for id, r := range h.runs {
 		if !r.finished.IsZero() && now.Sub(r.finished) >= watchLinger {
 			delete(h.runs, id)
 		}
 	}
+}
+
+// RunUpdate is one thing that happened in a run, for a page watching it live.
+type RunUpdate struct {
+	// Event is a layer's progress step; zero when the update is only a line of output or the end.
+	Event executor.Event `json:"event,omitzero"`
+	// Line is a line of a layer's own output (Terraform's messages, a Salt state's result).
+	Line  string             `json:"line,omitempty"`
+	Layer executor.LayerName `json:"layer,omitempty"`
+	// Finished is set on the last update of a run: its outcome is in the store.
+	Finished bool `json:"finished,omitempty"`
+	// Missed is how many updates this watcher did not get just before this one, because it
+	// read too slowly; the run never waits for a watcher.
+	Missed int       `json:"missed,omitempty"`
+	Time   time.Time `json:"time"`
 }

@@ -1,4 +1,4 @@
-package bot
+package runwatch
 
 import (
 	"fmt"
@@ -16,6 +16,9 @@ type testClock struct {
 
 func (c *testClock) Now() time.Time          { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
 func (c *testClock) Advance(d time.Duration) { c.mu.Lock(); c.now = c.now.Add(d); c.mu.Unlock() }
+
+// at is the test clock's start.
+var at = time.Date(2026, 11, 23, 14, 2, 0, 0, time.UTC)
 
 func line(i int) RunUpdate {
 	return RunUpdate{Layer: executor.Terraform, Line: fmt.Sprintf("line %d", i)}
@@ -56,20 +59,20 @@ func lines(us []RunUpdate) []string {
 // as its past and the rest live; both end with Finished and a closed channel.
 func TestWatchBeforeAndDuringRun(t *testing.T) {
 	clock := &testClock{now: at}
-	h := newHub(clock.Now)
-	h.begin("r1")
-	past1, live1, stop1 := h.watch("r1")
+	h := NewHub(clock.Now)
+	h.Begin("r1")
+	past1, live1, stop1 := h.Watch("r1")
 	defer stop1()
 	if len(past1) != 0 {
 		t.Fatalf("past before anything happened: %v", past1)
 	}
 	for i := range 3 {
-		h.publish("r1", line(i))
+		h.Publish("r1", line(i))
 	}
-	past2, live2, stop2 := h.watch("r1")
+	past2, live2, stop2 := h.Watch("r1")
 	defer stop2()
-	h.publish("r1", line(3))
-	h.publish("r1", RunUpdate{Finished: true})
+	h.Publish("r1", line(3))
+	h.Publish("r1", RunUpdate{Finished: true})
 
 	if got := fmt.Sprint(lines(drain(t, live1))); got != "[line 0 line 1 line 2 line 3 finished]" {
 		t.Errorf("the first watcher got %s", got)
@@ -90,11 +93,11 @@ func TestWatchBeforeAndDuringRun(t *testing.T) {
 // A watcher that never reads does not hold the run up: publishing goes on, the watcher gets
 // what fits, then the Finished update saying how many it missed.
 func TestWatchBlockedWatcherDoesNotSlowTheRun(t *testing.T) {
-	h := newHub((&testClock{now: at}).Now)
-	h.begin("r1")
-	_, stuck, stopStuck := h.watch("r1")
+	h := NewHub((&testClock{now: at}).Now)
+	h.Begin("r1")
+	_, stuck, stopStuck := h.Watch("r1")
 	defer stopStuck()
-	_, reader, stopReader := h.watch("r1")
+	_, reader, stopReader := h.Watch("r1")
 	defer stopReader()
 	const n = 3 * watchBuffer
 	read := make(chan []RunUpdate)
@@ -109,9 +112,9 @@ func TestWatchBlockedWatcherDoesNotSlowTheRun(t *testing.T) {
 	published := make(chan struct{})
 	go func() {
 		for i := range n {
-			h.publish("r1", line(i))
+			h.Publish("r1", line(i))
 		}
-		h.publish("r1", RunUpdate{Finished: true})
+		h.Publish("r1", RunUpdate{Finished: true})
 		close(published)
 	}()
 	select {
@@ -145,20 +148,20 @@ func TestWatchBlockedWatcherDoesNotSlowTheRun(t *testing.T) {
 // A watcher that missed updates and then reads again is told, on the next update it gets,
 // how many it missed.
 func TestWatchMissedIsReportedOnce(t *testing.T) {
-	h := newHub((&testClock{now: at}).Now)
-	h.begin("r1")
-	_, live, stop := h.watch("r1")
+	h := NewHub((&testClock{now: at}).Now)
+	h.Begin("r1")
+	_, live, stop := h.Watch("r1")
 	defer stop()
 	for i := range watchBuffer + 9 { // cap-1 fit, 10 are missed
-		h.publish("r1", line(i))
+		h.Publish("r1", line(i))
 	}
 	for range watchBuffer - 1 {
 		if u := <-live; u.Missed != 0 {
 			t.Fatalf("an update before the drop says %d missed", u.Missed)
 		}
 	}
-	h.publish("r1", line(1000))
-	h.publish("r1", line(1001))
+	h.Publish("r1", line(1000))
+	h.Publish("r1", line(1001))
 	if u := <-live; u.Line != "line 1000" || u.Missed != 10 {
 		t.Errorf("after the drop: %+v, want line 1000 with 10 missed", u)
 	}
@@ -169,17 +172,17 @@ func TestWatchMissedIsReportedOnce(t *testing.T) {
 
 // stop unsubscribes: the channel is closed, later updates go nowhere, stopping twice is fine.
 func TestWatchStopUnsubscribes(t *testing.T) {
-	h := newHub((&testClock{now: at}).Now)
-	h.begin("r1")
-	_, live, stop := h.watch("r1")
-	h.publish("r1", line(0))
+	h := NewHub((&testClock{now: at}).Now)
+	h.Begin("r1")
+	_, live, stop := h.Watch("r1")
+	h.Publish("r1", line(0))
 	stop()
 	stop()
 	if got := lines(drain(t, live)); fmt.Sprint(got) != "[line 0]" {
 		t.Errorf("after stop the channel held %v", got)
 	}
-	h.publish("r1", line(1))
-	h.publish("r1", RunUpdate{Finished: true})
+	h.Publish("r1", line(1))
+	h.Publish("r1", RunUpdate{Finished: true})
 	h.mu.Lock()
 	subs := len(h.runs["r1"].subs)
 	h.mu.Unlock()
@@ -190,9 +193,9 @@ func TestWatchStopUnsubscribes(t *testing.T) {
 
 // A run not known here: nil past, and a channel that only stop closes.
 func TestWatchUnknownRun(t *testing.T) {
-	h := newHub((&testClock{now: at}).Now)
-	h.publish("elsewhere", line(0)) // not begun here: dropped
-	past, live, stop := h.watch("elsewhere")
+	h := NewHub((&testClock{now: at}).Now)
+	h.Publish("elsewhere", line(0)) // not begun here: dropped
+	past, live, stop := h.Watch("elsewhere")
 	if past != nil {
 		t.Errorf("past of an unknown run: %v", past)
 	}
@@ -210,20 +213,20 @@ func TestWatchUnknownRun(t *testing.T) {
 // A page gets the last 2000 updates as its past; a finished run stays 10 minutes, then goes.
 func TestWatchKeepsTheLastUpdatesAndForgets(t *testing.T) {
 	clock := &testClock{now: at}
-	h := newHub(clock.Now)
-	h.begin("r1")
+	h := NewHub(clock.Now)
+	h.Begin("r1")
 	for i := range 5000 {
-		h.publish("r1", line(i))
+		h.Publish("r1", line(i))
 	}
-	past, _, stop := h.watch("r1")
+	past, _, stop := h.Watch("r1")
 	stop()
 	if len(past) != watchKeep || past[0].Line != "line 3000" || past[len(past)-1].Line != "line 4999" {
 		t.Fatalf("past has %d updates from %q to %q, want the last %d", len(past), past[0].Line, past[len(past)-1].Line, watchKeep)
 	}
-	h.publish("r1", RunUpdate{Finished: true})
+	h.Publish("r1", RunUpdate{Finished: true})
 
 	clock.Advance(watchLinger - time.Second)
-	past, live, stop := h.watch("r1")
+	past, live, stop := h.Watch("r1")
 	defer stop()
 	if len(past) != watchKeep || !past[len(past)-1].Finished {
 		t.Errorf("just before 10 minutes the finished run's past has %d updates, last %+v", len(past), past[len(past)-1])
@@ -232,7 +235,7 @@ func TestWatchKeepsTheLastUpdatesAndForgets(t *testing.T) {
 		t.Error("a finished run's live channel is open")
 	}
 	clock.Advance(time.Second)
-	if past, _, stop := h.watch("r1"); past != nil {
+	if past, _, stop := h.Watch("r1"); past != nil {
 		stop()
 		t.Errorf("10 minutes after it finished the run still has %d updates", len(past))
 	} else {
