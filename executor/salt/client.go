@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/eosbot/eos/executor"
 )
 
 // renewBefore is how long before its announced expiry a salt-api token is replaced.
@@ -160,7 +162,7 @@ func (c *client) send(ctx context.Context, method, path, token string, body, out
 	case resp.StatusCode == http.StatusUnauthorized:
 		return nil, errUnauthorized
 	case resp.StatusCode/100 != 2:
-		return nil, fmt.Errorf("%s %s: salt-api answered %s: %s", method, u.Redacted(), resp.Status, excerpt(data))
+		return nil, answered(method, u, resp, data)
 	}
 	if out != nil {
 		if err := json.Unmarshal(data, out); err != nil {
@@ -168,6 +170,28 @@ func (c *client) send(ctx context.Context, method, path, token string, body, out
 		}
 	}
 	return resp.Header, nil
+}
+
+// statusError is salt-api's (or a proxy's) answer other than 2xx and 401.
+type statusError struct {
+	code         int
+	status, body string
+	msg          string
+}
+
+func (e *statusError) Error() string { return e.msg }
+
+// answered is the error for an answer other than 2xx and 401. A 502, 503 or 504 is
+// transient (executor.Transient): a proxy whose salt-api is restarting, or salt-api whose
+// master is down ("Salt Master is not available.") or did not take the request in time.
+func answered(method string, u *url.URL, resp *http.Response, data []byte) error {
+	err := &statusError{code: resp.StatusCode, status: resp.Status, body: excerpt(data),
+		msg: fmt.Sprintf("%s %s: salt-api answered %s: %s", method, u.Redacted(), resp.Status, excerpt(data))}
+	switch resp.StatusCode {
+	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return executor.MarkTransient(err)
+	}
+	return err
 }
 
 // excerpt shortens an error body for a message.

@@ -46,6 +46,13 @@ type fakeSaltAPI struct {
 	pings []string
 	jobs  map[string]*fakeJob
 	jid   int
+	// Faults (fake_restart_test.go): afterWrite runs once a state file was written, before
+	// the answer is sent; lostSubmit, when it returns true, cuts the connection after a job was
+	// published, before its answer; onPoll, when it returns true, cuts a GET /jobs/<jid>.
+	// They are called with mu held.
+	afterWrite func()
+	lostSubmit func(jid string) bool
+	onPoll     func(jid string) bool
 	// The event stream: see fakeStream.
 	fakeStream
 }
@@ -136,6 +143,15 @@ func (f *fakeSaltAPI) lowstate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var out []any
+	wrote, lost := false, false
+	defer func() {
+		if wrote && f.afterWrite != nil {
+			f.afterWrite()
+		}
+		if lost {
+			panic(http.ErrAbortHandler) // the connection breaks before the answer
+		}
+	}()
 	for _, c := range chunks {
 		switch {
 		case c["client"] == "wheel" && c["fun"] == "file_roots.write":
@@ -146,6 +162,7 @@ func (f *fakeSaltAPI) lowstate(w http.ResponseWriter, r *http.Request) {
 				continue
 			}
 			f.files[p] = data
+			wrote = true
 			out = append(out, map[string]any{"tag": "salt/wheel/1", "data": map[string]any{
 				"fun": "wheel.file_roots.write", "jid": "1", "return": "Wrote data to file /srv/salt/" + p, "success": true, "user": f.user,
 			}})
@@ -189,7 +206,12 @@ func (f *fakeSaltAPI) lowstate(w http.ResponseWriter, r *http.Request) {
 				"fun": "wheel.key.list_all", "return": map[string]any{"minions": f.minions, "minions_pre": []string{}}, "success": true,
 			}})
 		case c["client"] == "local_async" && c["fun"] == "state.apply":
-			out = append(out, f.startJob(c))
+			started := f.startJob(c)
+			if jid, _ := started.(map[string]any)["jid"].(string); jid != "" && f.lostSubmit != nil && f.lostSubmit(jid) {
+				lost = true
+				return
+			}
+			out = append(out, started)
 		default:
 			f.t.Errorf("the fake salt-api got an unexpected lowstate chunk %v", c)
 			http.Error(w, "unsupported", http.StatusBadRequest)
@@ -221,6 +243,9 @@ func (f *fakeSaltAPI) startJob(c map[string]any) any {
 	f.calls = append(f.calls, applyCall{Tgt: tgt, TgtType: tgtType, SLS: sls, Text: text, Pillar: pillar, Test: test, StateEvents: stateEvents, Queue: queue})
 	f.jid++
 	jid := fmt.Sprintf("20240101000000%06d", f.jid)
+	if passed, _ := c["jid"].(string); passed != "" {
+		jid = passed // as local_cache.prep_jid: a passed jid is used as it is
+	}
 	j := &fakeJob{minions: matched, returns: map[string]any{}, released: map[string]bool{}}
 	for _, m := range matched {
 		switch {
@@ -264,8 +289,12 @@ func (f *fakeSaltAPI) job(w http.ResponseWriter, r *http.Request) {
 	}
 	j, ok := f.jobs[r.PathValue("jid")]
 	if !ok {
-		writeJSON(w, map[string]any{"info": []any{map[string]any{"Result": map[string]any{}}}, "return": []any{map[string]any{}}})
+		writeJSON(w, map[string]any{"info": []any{map[string]any{"jid": r.PathValue("jid"), "Error": "Cannot contact returner or no job with this jid", "Result": map[string]any{}}},
+			"return": []any{map[string]any{}}})
 		return
+	}
+	if f.onPoll != nil && f.onPoll(r.PathValue("jid")) {
+		panic(http.ErrAbortHandler) // the connection breaks before the answer
 	}
 	j.polls++
 	var returned []string

@@ -3,6 +3,7 @@ package salt
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -32,19 +33,35 @@ const (
 // came, so every state the stream reported before it is handed on first. Without a stream, or
 // once it ends, follow polls /jobs as minions finish, taking whatever is there. Minions that
 // have not returned when the timeout passes are reported as unreachable.
+//
+// The job is never submitted again: while salt-api or the master does not answer, /jobs is
+// looked at again with backoff (w.notice hears "salt-api not answering for 40 s, retrying"),
+// and when a job goes waitNotice without a state or a return, w.notice hears which minions it
+// waits for. For an apply, an end Eos could not see (salt-api not back in time, or a minion's
+// return missing at the timeout after salt-api stopped answering) is an executor.UnknownError.
 func (l *Layer) follow(ctx context.Context, j job, es *eventStream, w *watch) error {
 	f := &follower{l: l, j: j, w: w, seen: map[string]bool{}, signalled: map[string]bool{}}
 	var events <-chan busEvent
 	if es != nil {
 		events = es.events
 	}
-	deadline := l.now().Add(l.timeout)
+	start := l.now()
+	deadline := start.Add(l.timeout)
+	fctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	f.progress, f.told = start, start
 	wait := firstPoll
 	poll, all := events == nil, true
 	for {
 		if poll {
-			if err := f.poll(ctx, all || events == nil); err != nil {
-				return err
+			if err := f.poll(fctx, all || events == nil); err != nil {
+				switch {
+				case errors.Is(ctx.Err(), context.Canceled), f.lastDown == nil && ctx.Err() != nil:
+					return ctx.Err()
+				case f.lastDown == nil && fctx.Err() != nil:
+					return f.timedOut()
+				}
+				return f.unseen(err)
 			}
 			if len(f.seen) == len(j.minions) {
 				return nil
@@ -54,16 +71,20 @@ func (l *Layer) follow(ctx context.Context, j job, es *eventStream, w *watch) er
 		if left <= 0 {
 			return f.timedOut()
 		}
+		f.waiting()
 		next := wait
 		if events != nil && !f.awaiting() {
 			next = l.safety
 		} else {
 			wait = min(2*wait, l.poll)
 		}
-		t := time.NewTimer(min(next, left))
+		t := time.NewTimer(min(next, left, max(f.told.Add(l.waitNotice).Sub(l.now()), firstPoll)))
 		select {
 		case <-ctx.Done():
 			t.Stop()
+			if f.lastDown != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return f.unseen(ctx.Err())
+			}
 			return ctx.Err()
 		case <-t.C:
 			poll, all = true, events == nil || !f.awaiting()
@@ -90,6 +111,47 @@ type follower struct {
 	// seen are the minions whose return was taken from /jobs; signalled those whose return
 	// event came through the stream.
 	seen, signalled map[string]bool
+	// progress is when the job last showed a state or a return; told when the progress last
+	// said which minions it waits for.
+	progress, told time.Time
+	// down is the longest time salt-api (or the master) did not answer, and lastDown why.
+	down     time.Duration
+	lastDown error
+}
+
+// waiting tells the progress which minions the job waits for when it has shown nothing for
+// waitNotice: "waiting for eos-minion to return job J (2 min)", again every waitNotice.
+func (f *follower) waiting() {
+	now := f.l.now()
+	if f.w == nil || f.w.notice == nil || now.Sub(f.progress) < f.l.waitNotice || now.Sub(f.told) < f.l.waitNotice {
+		return
+	}
+	f.told = now
+	f.w.notice(fmt.Sprintf("waiting for %s to return job %s (%s)", strings.Join(f.missing(), ", "), f.j.jid, roughly(now.Sub(f.progress))))
+}
+
+// missing are the minions that have not returned.
+func (f *follower) missing() []string {
+	var out []string
+	for _, m := range f.j.minions {
+		if !f.seen[m] {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// unseen is the error for a job Eos stopped following because salt-api did not answer (or
+// answered an error): for an apply, the job may still be running, so its end is unknown.
+func (f *follower) unseen(err error) error {
+	err = fmt.Errorf("following job %s: %w", f.j.jid, err)
+	if f.j.test {
+		return err
+	}
+	if f.lastDown != nil {
+		err = &outageError{who: who(f.lastDown), down: f.down, err: f.lastDown}
+	}
+	return executor.Unknown(whatOf(f.w, f.j), "salt-run jobs.lookup_jid "+f.j.jid, err)
 }
 
 // awaiting reports whether a minion's return event came but /jobs did not show the return yet.
@@ -121,6 +183,7 @@ func (f *follower) event(ctx context.Context, ev busEvent) bool {
 			executor.Log(ctx, f.l.log).Warn("skipping a state progress event", "tag", ev.Tag, "err", err)
 			return false
 		}
+		f.progress = f.l.now()
 		f.w.state(t.minion, s)
 	}
 	return false
@@ -132,8 +195,11 @@ func (f *follower) poll(ctx context.Context, all bool) error {
 	var out struct {
 		Return []map[string]json.RawMessage `json:"return"`
 	}
-	if err := f.l.api.call(ctx, http.MethodGet, "/jobs/"+url.PathEscape(f.j.jid), nil, &out); err != nil {
-		return fmt.Errorf("following job %s: %w", f.j.jid, err)
+	outage := func(down time.Duration, err error) { f.down, f.lastDown = max(f.down, down), err }
+	if err := f.l.retry(ctx, f.j.test, f.w, outage, func(ctx context.Context) error {
+		return f.l.api.call(ctx, http.MethodGet, "/jobs/"+url.PathEscape(f.j.jid), nil, &out)
+	}); err != nil {
+		return err
 	}
 	if len(out.Return) == 0 {
 		return nil
@@ -144,6 +210,7 @@ func (f *follower) poll(ctx context.Context, all bool) error {
 			continue
 		}
 		f.seen[m] = true
+		f.progress = f.l.now()
 		if f.w != nil && f.w.ret != nil {
 			f.w.ret(parseReturn(m, raw))
 		}
@@ -151,13 +218,14 @@ func (f *follower) poll(ctx context.Context, all bool) error {
 	return nil
 }
 
-// timedOut names the minions that did not return.
+// timedOut names the minions that did not return. After salt-api or the master stopped
+// answering during an apply, a missing return may have been lost with it rather than never
+// sent, so the apply's end is unknown.
 func (f *follower) timedOut() error {
-	var missing []string
-	for _, m := range f.j.minions {
-		if !f.seen[m] {
-			missing = append(missing, m)
-		}
+	missing := strings.Join(f.missing(), ", ")
+	if f.lastDown != nil && !f.j.test {
+		return executor.Unknown(whatOf(f.w, f.j), "salt-run jobs.lookup_jid "+f.j.jid, fmt.Errorf(
+			"minion %s had not returned job %s within %s, and %s stopped answering for %s meanwhile", missing, f.j.jid, f.l.timeout, who(f.lastDown), roughly(f.down)))
 	}
-	return fmt.Errorf("minion %s did not return within %s (unreachable, or still running job %s)", strings.Join(missing, ", "), f.l.timeout, f.j.jid)
+	return fmt.Errorf("minion %s did not return within %s (unreachable, or still running job %s)", missing, f.l.timeout, f.j.jid)
 }

@@ -43,7 +43,7 @@ func (l *Layer) keptBy(ctx context.Context, u executor.Unit) (map[string][]strin
 	if err != nil {
 		return nil, err
 	}
-	sls, err := l.writeState(ctx, u)
+	sls, err := l.writeState(ctx, u, true, nil)
 	if err != nil {
 		return nil, err
 	}
