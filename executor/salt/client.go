@@ -177,6 +177,9 @@ type statusError struct {
 	code         int
 	status, body string
 	msg          string
+	// cherrypy says salt-api itself answered (its Server header or error page), not a
+	// proxy in front of it.
+	cherrypy bool
 }
 
 func (e *statusError) Error() string { return e.msg }
@@ -186,7 +189,8 @@ func (e *statusError) Error() string { return e.msg }
 // master is down ("Salt Master is not available.") or did not take the request in time.
 func answered(method string, u *url.URL, resp *http.Response, data []byte) error {
 	err := &statusError{code: resp.StatusCode, status: resp.Status, body: excerpt(data),
-		msg: fmt.Sprintf("%s %s: salt-api answered %s: %s", method, u.Redacted(), resp.Status, excerpt(data))}
+		msg:      fmt.Sprintf("%s %s: salt-api answered %s: %s", method, u.Redacted(), resp.Status, excerpt(data)),
+		cherrypy: strings.HasPrefix(resp.Header.Get("Server"), "CherryPy") || bytes.Contains(data, []byte("CherryPy"))}
 	switch resp.StatusCode {
 	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
 		return executor.MarkTransient(err)

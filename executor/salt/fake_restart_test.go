@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -280,5 +281,71 @@ func TestApplyWhoseSaltAPINeverComesBackIsUnknown(t *testing.T) {
 	}
 	if len(outageNotices(rec.all())) == 0 {
 		t.Errorf("events %+v, want a notice while retrying", rec.all())
+	}
+}
+
+func TestApplyWaitsForARestartingMasterAndSaysSo(t *testing.T) {
+	f := newFakeSaltAPI(t, "node1")
+	f.run = func(_ string, _ string, _ map[string]any, test bool) any { return lvmStates(test) }
+	l := newLayer(t, f, nil)
+	l.backoff = executor.Backoff{Min: 5 * time.Millisecond, Max: 50 * time.Millisecond}
+	p, err := l.Plan(context.Background(), lvmSpec("node1"))
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	f.mu.Lock()
+	f.onPoll = func(string) bool {
+		f.masterDown, f.onPoll = true, nil // the master goes down while the job runs
+		return false
+	}
+	f.mu.Unlock()
+	rec := &recorder{on: func(e executor.Event) {
+		if strings.Contains(e.Message, "not answering") {
+			f.mu.Lock()
+			f.masterDown = false // and comes back
+			f.mu.Unlock()
+		}
+	}}
+	res, err := l.Apply(context.Background(), lvmSpec("node1"), p, rec.report)
+	if err != nil || res.Status != executor.ResultOK || res.Done != 4 {
+		t.Fatalf("Apply = %+v, %v; want all 4 states applied", res, err)
+	}
+	notices := outageNotices(rec.all())
+	if len(notices) != 1 || notices[0].Message != "the Salt master not answering, retrying" {
+		t.Errorf("notices %+v, want one naming the Salt master", notices)
+	}
+	if n := realApplies(f); n != 1 {
+		t.Errorf("the job was submitted %d times, want once", n)
+	}
+}
+
+func TestApplySaysWhichMinionItWaitsForOnceTheStreamBroke(t *testing.T) {
+	f := newFakeSaltAPI(t, "node1", "node2")
+	f.streaming = true
+	f.run = func(_ string, _ string, _ map[string]any, test bool) any { return lvmStates(test) }
+	l := newLayer(t, f, nil)
+	p, err := l.Plan(context.Background(), lvmSpec("node1", "node2"))
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	f.mu.Lock()
+	f.down["node2"] = true
+	f.dropAfter = 2 // the stream breaks after node1's first state
+	f.mu.Unlock()
+	l.timeout, l.waitNotice = time.Second, 100*time.Millisecond
+	rec := &recorder{}
+	_, err = l.Apply(context.Background(), lvmSpec("node1", "node2"), p, rec.report)
+	if err == nil || !strings.Contains(err.Error(), "minion node2 did not return within 1s") {
+		t.Fatalf("Apply error = %v, want node2 named as not returning", err)
+	}
+	var waits []executor.Event
+	for _, e := range rec.all() {
+		if strings.HasPrefix(e.Message, "waiting for ") {
+			waits = append(waits, e)
+		}
+	}
+	if len(waits) == 0 || !regexp.MustCompile(`^waiting for node2 to return job \d{20} \(\d+ s\)$`).MatchString(waits[0].Message) ||
+		waits[0].Resource != "" || waits[0].Total != 8 {
+		t.Errorf("waits %+v, want node2 named with its job and the plan's total", waits)
 	}
 }

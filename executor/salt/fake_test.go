@@ -53,6 +53,8 @@ type fakeSaltAPI struct {
 	afterWrite func()
 	lostSubmit func(jid string) bool
 	onPoll     func(jid string) bool
+	// masterDown makes salt-api answer 503 as it does while its master is down.
+	masterDown bool
 	// The event stream: see fakeStream.
 	fakeStream
 }
@@ -103,6 +105,9 @@ func (f *fakeSaltAPI) login(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.unavailable(w) {
+		return
+	}
 	if in.Username != f.user || in.Password != f.password || in.Eauth != f.eauth {
 		http.Error(w, "401 Unauthorized: Could not authenticate using provided credentials", http.StatusUnauthorized)
 		return
@@ -296,6 +301,9 @@ func (f *fakeSaltAPI) job(w http.ResponseWriter, r *http.Request) {
 	if f.onPoll != nil && f.onPoll(r.PathValue("jid")) {
 		panic(http.ErrAbortHandler) // the connection breaks before the answer
 	}
+	if f.unavailable(w) {
+		return
+	}
 	j.polls++
 	var returned []string
 	for _, m := range j.minions {
@@ -323,6 +331,17 @@ func (f *fakeSaltAPI) job(w http.ResponseWriter, r *http.Request) {
 		"info":   []any{map[string]any{"jid": r.PathValue("jid"), "Function": "state.apply", "Minions": j.minions, "Result": result}},
 		"return": []any{ret},
 	})
+}
+
+// unavailable answers as salt-api (CherryPy) does while its master is down; it must be
+// called with f.mu held.
+func (f *fakeSaltAPI) unavailable(w http.ResponseWriter) bool {
+	if !f.masterDown {
+		return false
+	}
+	w.Header().Set("Server", "CherryPy/18.8.0")
+	http.Error(w, "Salt Master is not available.", http.StatusServiceUnavailable)
+	return true
 }
 
 func (f *fakeSaltAPI) applyCalls() []applyCall {

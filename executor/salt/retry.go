@@ -68,13 +68,14 @@ func (l *Layer) read(ctx context.Context, test bool, w *watch, chunks ...map[str
 	return ret, err
 }
 
-// who names what does not answer: salt-api itself, or the Salt master behind it (salt-api
-// answers 503 "Salt Master is not available." while the master is down, and 503 or 504 when
-// the master did not take a request in time).
+// who names what does not answer: salt-api itself, or the Salt master behind it. salt-api
+// (CherryPy) answers 503 "Salt Master is not available." or "Message timed out" while its
+// master is down, and 504 when the master did not answer in time; a proxy's 502, 503 or
+// 504 means salt-api is away.
 func who(err error) string {
 	var se *statusError
 	if errors.As(err, &se) && (se.code == http.StatusServiceUnavailable || se.code == http.StatusGatewayTimeout) &&
-		strings.Contains(strings.ToLower(se.body), "master") {
+		(se.cherrypy || strings.Contains(se.body, "Salt Master")) {
 		return "the Salt master"
 	}
 	return "salt-api"

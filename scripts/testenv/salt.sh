@@ -14,6 +14,9 @@
 #   salt.sh minion start|stop STATE_DIR [ID]
 #                                start or stop one minion of a running master (default: the
 #                                first one), for tests of unreachable and added minions
+#   salt.sh api start|stop STATE_DIR
+#                                stop salt-api, or start it again on the same port, for tests
+#                                of a salt-api that restarts while a job runs
 #
 # STATE_DIR/env is a sourceable file exporting:
 #   EOS_TEST_SALT_URL        http://127.0.0.1:PORT (salt-api; no TLS)
@@ -311,6 +314,21 @@ minion() {
 	esac
 }
 
+# api stops salt-api or starts it again with the same configuration (its port is in it).
+api() {
+	local action=${1:-} state=${2:-}
+	[[ -n $state ]] || die "usage: $0 api start|stop STATE_DIR"
+	state=$(cd "$state" && pwd)
+	case "$action" in
+	start)
+		alive "$state/api.pid" && die "salt-api already runs"
+		daemon api "$state" "$state/conf" salt-api
+		;;
+	stop) end_session "$state/api.pid" TERM ;;
+	*) die "usage: $0 api start|stop STATE_DIR" ;;
+	esac
+}
+
 cmd=${1:-}
 case "$cmd" in
 build) build ;;
@@ -319,9 +337,9 @@ start | stop)
 	[[ $# -eq 2 ]] || die "usage: $0 $cmd STATE_DIR"
 	"$cmd" "$2"
 	;;
-minion)
+minion | api)
 	shift
-	minion "$@"
+	"$cmd" "$@"
 	;;
-*) die "usage: $0 build | present | start STATE_DIR | stop STATE_DIR | minion start|stop STATE_DIR [ID]" ;;
+*) die "usage: $0 build | present | start STATE_DIR | stop STATE_DIR | minion start|stop STATE_DIR [ID] | api start|stop STATE_DIR" ;;
 esac
