@@ -349,3 +349,45 @@ func TestApplySaysWhichMinionItWaitsForOnceTheStreamBroke(t *testing.T) {
 		t.Errorf("waits %+v, want node2 named with its job and the plan's total", waits)
 	}
 }
+
+// Through the runner, the layer's timeout is the context's deadline: an apply whose salt-api
+// does not come back by then is unknown, and nothing is rolled back, although a previous spec
+// would let the layer re-apply it.
+func TestRunnerNeitherRollsBackNorCallsAppliedAJobItLostSightOf(t *testing.T) {
+	f := newFakeSaltAPI(t, "node1")
+	f.run = func(_ string, _ string, _ map[string]any, test bool) any { return lvmStates(test) }
+	a := newAPIFront(t, f)
+	l := restartLayer(t, f, a)
+	l.timeout = time.Minute // longer than the runner's: its deadline ends the wait
+	runner, err := executor.NewRunner(executor.RunnerConfig{Layers: []executor.Layer{l}, LayerTimeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := runner.Plan(context.Background(), lvmSpec("node1"))
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	f.mu.Lock()
+	f.onPoll = func(string) bool {
+		a.stop()
+		return true
+	}
+	f.mu.Unlock()
+	previous := lvmSpec("node1")
+	res := runner.Apply(context.Background(), plan, &previous, func(executor.Event) {})
+	if len(res.Layers) == 0 {
+		t.Fatalf("result %+v has no layers", res)
+	}
+	lr := res.Layers[0]
+	t.Logf("layer result: %s", lr.Error)
+	if !res.Unknown || lr.Status != executor.ResultUnknown || !strings.HasPrefix(lr.Check, "salt-run jobs.lookup_jid ") ||
+		lr.Rollback != "nothing was rolled back: Eos did not see how it ended" || lr.RolledBack {
+		t.Errorf("result %+v, layer %+v; want unknown with its check, nothing rolled back", res, lr)
+	}
+	if !strings.Contains(lr.Error, "salt-api not answering for ") || !strings.Contains(lr.Error, "may have been applied") {
+		t.Errorf("error %q, want what stopped answering and what may have been applied", lr.Error)
+	}
+	if n := realApplies(f); n != 1 {
+		t.Errorf("%d real applies, want the one job only", n)
+	}
+}

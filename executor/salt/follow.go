@@ -78,7 +78,12 @@ func (l *Layer) follow(ctx context.Context, j job, es *eventStream, w *watch) er
 		} else {
 			wait = min(2*wait, l.poll)
 		}
-		t := time.NewTimer(min(next, left, max(f.told.Add(l.waitNotice).Sub(l.now()), firstPoll)))
+		// Wake up too when the progress may have to say which minions the job waits for.
+		tell := f.progress
+		if f.told.After(tell) {
+			tell = f.told
+		}
+		t := time.NewTimer(min(next, left, max(tell.Add(l.waitNotice).Sub(l.now()), firstPoll)))
 		select {
 		case <-ctx.Done():
 			t.Stop()
@@ -114,9 +119,11 @@ type follower struct {
 	// progress is when the job last showed a state or a return; told when the progress last
 	// said which minions it waits for.
 	progress, told time.Time
-	// down is the longest time salt-api (or the master) did not answer, and lastDown why.
-	down     time.Duration
-	lastDown error
+	// down is the longest time salt-api (or the master) did not answer, lastDown why, and
+	// downSince when the last such time began.
+	down      time.Duration
+	lastDown  error
+	downSince time.Time
 }
 
 // waiting tells the progress which minions the job waits for when it has shown nothing for
@@ -148,8 +155,8 @@ func (f *follower) unseen(err error) error {
 	if f.j.test {
 		return err
 	}
-	if f.lastDown != nil {
-		err = &outageError{who: who(f.lastDown), down: f.down, err: f.lastDown}
+	if f.lastDown != nil && (executor.Transient(err) || errors.Is(err, context.DeadlineExceeded)) {
+		err = &outageError{who: who(f.lastDown), down: f.l.now().Sub(f.downSince), err: f.lastDown}
 	}
 	return executor.Unknown(whatOf(f.w, f.j), "salt-run jobs.lookup_jid "+f.j.jid, err)
 }
@@ -195,7 +202,9 @@ func (f *follower) poll(ctx context.Context, all bool) error {
 	var out struct {
 		Return []map[string]json.RawMessage `json:"return"`
 	}
-	outage := func(down time.Duration, err error) { f.down, f.lastDown = max(f.down, down), err }
+	outage := func(down time.Duration, err error) {
+		f.down, f.lastDown, f.downSince = max(f.down, down), err, f.l.now().Add(-down)
+	}
 	if err := f.l.retry(ctx, f.j.test, f.w, outage, func(ctx context.Context) error {
 		return f.l.api.call(ctx, http.MethodGet, "/jobs/"+url.PathEscape(f.j.jid), nil, &out)
 	}); err != nil {
