@@ -68,10 +68,18 @@
 // when salt-api answers 503 for it), and, when a job shows no state and no return for 30 s,
 // "waiting for eos-minion to return job J (2 min)".
 //
+// A stopped master is seen differently: salt-api keeps the /events stream open but silent,
+// and holds each request until the master is back (its ZeroMQ request waits), answering 503
+// only after minutes, or sooner with 401 and then 503 to a new login. So the "waiting for"
+// notice comes before each look at /jobs, and a look at /jobs that takes 10 s or more counts
+// as the master having been away. Measured with salt-master stopped 3 s into an apply and
+// started again: the look at /jobs took about 35 s; the minion's return came through after
+// the master's restart in one run and was lost in another.
+//
 // When Eos cannot see how an apply ended, because salt-api or the master did not answer again
 // before the deadline after the job was submitted (or answered only errors), or because a
-// minion had not returned at the timeout after salt-api stopped answering meanwhile (its return
-// may have been lost with the master), Apply returns an executor.UnknownError naming "the 3
+// minion had not returned at the timeout after salt-api or the master was away meanwhile (its
+// return may have been lost with the master), Apply returns an executor.UnknownError naming "the 3
 // states of job J on eos-minion" and the check "salt-run jobs.lookup_jid J". The runner marks
 // the layer unknown and rolls nothing back: states nobody saw end are neither kept nor undone.
 // A minion that does not return while salt-api answers throughout still fails the layer, as
@@ -91,8 +99,9 @@
 // The tests run against a real Salt 3006.9 master, minion and salt-api that
 // scripts/testenv/salt.sh starts (real_*_test.go): plan, apply with per-state progress from
 // /events, a failing state and rollback, a stopped minion, an expired token, a wrong password,
-// drift, a stream cut mid-apply, and salt-api stopped mid-apply and started again (the job is
-// followed to its end and ran once). The contract server (fake_test.go, fake_events_test.go)
+// drift, a stream cut mid-apply, salt-api stopped mid-apply and started again (the job is
+// followed to its end and ran once), and the master stopped mid-apply and started again (the
+// apply ends applied or unknown, never failed, and the job ran once). The contract server (fake_test.go, fake_events_test.go)
 // stays for what a real master cannot be made to do on cue (returns in a chosen order, a lost
 // return event, buffering proxies, a submission's answer lost after the master took it, a
 // salt-api that never comes back); it answers as the real one does where they were compared.

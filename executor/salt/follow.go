@@ -53,12 +53,14 @@ func (l *Layer) follow(ctx context.Context, j job, es *eventStream, w *watch) er
 	wait := firstPoll
 	poll, all := events == nil, true
 	for {
+		// Before looking at /jobs, which may hang while the master is away.
+		f.waiting()
 		if poll {
 			if err := f.poll(fctx, all || events == nil); err != nil {
 				switch {
-				case errors.Is(ctx.Err(), context.Canceled), f.lastDown == nil && ctx.Err() != nil:
+				case errors.Is(ctx.Err(), context.Canceled), !f.troubled() && ctx.Err() != nil:
 					return ctx.Err()
-				case f.lastDown == nil && fctx.Err() != nil:
+				case !f.troubled() && fctx.Err() != nil:
 					return f.timedOut()
 				}
 				return f.unseen(err)
@@ -71,7 +73,6 @@ func (l *Layer) follow(ctx context.Context, j job, es *eventStream, w *watch) er
 		if left <= 0 {
 			return f.timedOut()
 		}
-		f.waiting()
 		next := wait
 		if events != nil && !f.awaiting() {
 			next = l.safety
@@ -87,7 +88,7 @@ func (l *Layer) follow(ctx context.Context, j job, es *eventStream, w *watch) er
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			if f.lastDown != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			if f.troubled() && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				return f.unseen(ctx.Err())
 			}
 			return ctx.Err()
@@ -124,7 +125,15 @@ type follower struct {
 	down      time.Duration
 	lastDown  error
 	downSince time.Time
+	// slowest is the longest a look at /jobs took when it took slowAnswer or more: salt-api
+	// holds a request while its master is away (its ZeroMQ request waits for the master to
+	// come back), so a slow answer is an outage too.
+	slowest time.Duration
 }
+
+// troubled reports whether salt-api or the master was away while the job ran, so that a
+// return may have been lost with it.
+func (f *follower) troubled() bool { return f.lastDown != nil || f.slowest > 0 }
 
 // waiting tells the progress which minions the job waits for when it has shown nothing for
 // waitNotice: "waiting for eos-minion to return job J (2 min)", again every waitNotice.
@@ -205,10 +214,15 @@ func (f *follower) poll(ctx context.Context, all bool) error {
 	outage := func(down time.Duration, err error) {
 		f.down, f.lastDown, f.downSince = max(f.down, down), err, f.l.now().Add(-down)
 	}
+	asked := f.l.now()
 	if err := f.l.retry(ctx, f.j.test, f.w, outage, func(ctx context.Context) error {
 		return f.l.api.call(ctx, http.MethodGet, "/jobs/"+url.PathEscape(f.j.jid), nil, &out)
 	}); err != nil {
 		return err
+	}
+	if took := f.l.now().Sub(asked); took >= slowAnswer && f.lastDown == nil {
+		executor.Log(ctx, f.l.log).Warn("salt-api was slow to answer; the master may have been away", "jid", f.j.jid, "took", took.Round(time.Millisecond))
+		f.slowest = max(f.slowest, took)
 	}
 	if len(out.Return) == 0 {
 		return nil
@@ -232,9 +246,13 @@ func (f *follower) poll(ctx context.Context, all bool) error {
 // sent, so the apply's end is unknown.
 func (f *follower) timedOut() error {
 	missing := strings.Join(f.missing(), ", ")
-	if f.lastDown != nil && !f.j.test {
+	if f.troubled() && !f.j.test {
+		meanwhile := fmt.Sprintf("salt-api once took %s to answer meanwhile, as it does while its master is away", roughly(f.slowest))
+		if f.lastDown != nil {
+			meanwhile = fmt.Sprintf("%s stopped answering for %s meanwhile", who(f.lastDown), roughly(f.down))
+		}
 		return executor.Unknown(whatOf(f.w, f.j), "salt-run jobs.lookup_jid "+f.j.jid, fmt.Errorf(
-			"minion %s had not returned job %s within %s, and %s stopped answering for %s meanwhile", missing, f.j.jid, f.l.timeout, who(f.lastDown), roughly(f.down)))
+			"minion %s had not returned job %s within %s, and %s: its return may have been lost", missing, f.j.jid, f.l.timeout, meanwhile))
 	}
 	return fmt.Errorf("minion %s did not return within %s (unreachable, or still running job %s)", missing, f.l.timeout, f.j.jid)
 }

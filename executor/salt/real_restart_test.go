@@ -2,6 +2,7 @@ package salt
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"os"
 	"os/exec"
@@ -127,5 +128,83 @@ func TestRealApplyFollowsItsJobThroughASaltAPIRestart(t *testing.T) {
 	t.Logf("notices: %q", notices)
 	if len(notices) == 0 || !strings.HasPrefix(notices[0], "salt-api not answering") {
 		t.Errorf("notices %q, want salt-api named as not answering", notices)
+	}
+}
+
+// The master stopped while a job runs and started again: the run either sees the job end or
+// says it cannot know how it ended (the minion's return may be lost with the master), and
+// says what it waits for meanwhile; it never fails or rolls back what it did not see.
+func TestRealApplyThroughAMasterRestartEndsSeenOrUnknown(t *testing.T) {
+	r := needSalt(t)
+	logs := &syncBuffer{}
+	l := r.layer(t, logs, func(c *Config) { c.Timeout = 90 * time.Second })
+	l.waitNotice = 5 * time.Second
+	dir := r.dir(t)
+	spec := fileSpec("mrestart", dir, 8, "slow:\n  cmd.run:\n    - name: sleep 3\n")
+	p, err := l.Plan(context.Background(), spec)
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	started, noticed := make(chan struct{}), make(chan struct{})
+	var first, tell sync.Once
+	rec := &recorder{on: func(e executor.Event) {
+		switch {
+		case e.Resource != "":
+			first.Do(func() { close(started) })
+		default:
+			tell.Do(func() { close(noticed) })
+		}
+	}}
+	type result struct {
+		res executor.LayerResult
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		res, err := l.Apply(context.Background(), spec, p, rec.report)
+		done <- result{res, err}
+	}()
+	restarted := false
+	t.Cleanup(func() {
+		if !restarted {
+			r.saltSh(t, "master", "start")
+		}
+		r.waitMinion(t, l, r.minion) // the other tests need the minion back
+	})
+	wait := func(ch chan struct{}, what string) {
+		select {
+		case <-ch:
+		case res := <-done:
+			t.Fatalf("Apply ended (%+v, %v) before %s; logs:\n%s", res.res, res.err, what, logs.String())
+		case <-time.After(time.Minute):
+			t.Fatalf("no %s within a minute; logs:\n%s", what, logs.String())
+		}
+	}
+	wait(started, "first state")
+	r.saltSh(t, "master", "stop")
+	stopped := time.Now()
+	wait(noticed, "notice")
+	r.saltSh(t, "master", "start")
+	restarted = true
+	res := <-done
+	t.Logf("ended %s after the master's stop: %+v, %v", time.Since(stopped).Round(time.Millisecond), res.res, res.err)
+	var notices []string
+	for _, e := range rec.all() {
+		if e.Resource == "" {
+			notices = append(notices, e.Message)
+		}
+	}
+	t.Logf("notices: %q", notices)
+	var unknown *executor.UnknownError
+	switch {
+	case res.err == nil && res.res.Status == executor.ResultOK && res.res.Done == 3:
+	case errors.As(res.err, &unknown) && strings.HasPrefix(unknown.Check, "salt-run jobs.lookup_jid ") &&
+		res.res.Status == executor.ResultUnknown && res.res.Failed == nil:
+	default:
+		t.Fatalf("Apply = %+v, %v; want it applied or unknown; logs:\n%s", res.res, res.err, logs.String())
+	}
+	_, sls, _ := l.slsFor(spec.Units[0])
+	if n := appliesOf(t, l, sls, dir); n != 1 {
+		t.Errorf("the master ran %s %d times for real, want once", sls, n)
 	}
 }

@@ -23,6 +23,9 @@ const (
 	dryRetry = 30 * time.Second
 	// noticeEvery is the least time between two notices in a run's progress.
 	noticeEvery = 5 * time.Second
+	// slowAnswer is how long a look at /jobs may take before it counts as the master being
+	// away: salt-api answers it from the job cache in milliseconds otherwise.
+	slowAnswer = 10 * time.Second
 	// waitNotice is how long a job may go without a state or a return before the progress
 	// says which minions it waits for, and how often it says so again.
 	waitNotice = 30 * time.Second
