@@ -151,12 +151,12 @@ func (c *client) send(ctx context.Context, method, path, token string, body, out
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", method, u.Redacted(), err)
+		return nil, heldTooLong(ctx, fmt.Errorf("%s %s: %w", method, u.Redacted(), err))
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: reading the answer: %w", method, u.Redacted(), err)
+		return nil, heldTooLong(ctx, fmt.Errorf("%s %s: reading the answer: %w", method, u.Redacted(), err))
 	}
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized:
@@ -170,6 +170,17 @@ func (c *client) send(ctx context.Context, method, path, token string, body, out
 		}
 	}
 	return resp.Header, nil
+}
+
+// heldTooLong marks the client's own timeout (HTTPTimeout) as transient: salt-api held the
+// request, as it does while its master is away. The timeout wraps context.DeadlineExceeded,
+// which executor.Transient takes for the caller's deadline, not a server's absence (even
+// when marked), so only its text is kept.
+func heldTooLong(ctx context.Context, err error) error {
+	if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		return executor.MarkTransient(errors.New(err.Error()))
+	}
+	return err
 }
 
 // statusError is salt-api's (or a proxy's) answer other than 2xx and 401.

@@ -53,8 +53,11 @@ type fakeSaltAPI struct {
 	afterWrite func()
 	lostSubmit func(jid string) bool
 	onPoll     func(jid string) bool
-	// masterDown makes salt-api answer 503 as it does while its master is down.
+	// masterDown makes salt-api answer 503 as it does while its master is down; holdJobs,
+	// when set, holds each GET /jobs/<jid> until it is closed, as salt-api holds requests
+	// while its master is away.
 	masterDown bool
+	holdJobs   chan struct{}
 	// The event stream: see fakeStream.
 	fakeStream
 }
@@ -303,6 +306,14 @@ func (f *fakeSaltAPI) job(w http.ResponseWriter, r *http.Request) {
 	}
 	if f.unavailable(w) {
 		return
+	}
+	if hold := f.holdJobs; hold != nil {
+		f.mu.Unlock()
+		select {
+		case <-hold:
+		case <-r.Context().Done():
+		}
+		f.mu.Lock()
 	}
 	j.polls++
 	var returned []string
