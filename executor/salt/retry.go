@@ -31,9 +31,11 @@ const (
 	waitNotice = 30 * time.Second
 )
 
-// retry calls fn until it succeeds or fails other than transiently (executor.Transient), for
-// as long as the run's bound allows: the layer's timeout for an apply, dryRetry for a dry run,
-// and ctx's deadline for both. While it retries, w's notice (when set) hears "salt-api not
+// retry calls fn until it succeeds or fails other than transiently (executor.Transient), and
+// starts no new attempt once the run's bound has passed: the layer's timeout for an apply,
+// dryRetry for a dry run, and ctx's deadline for both. The bound ends the retrying, not an
+// attempt under way, which only ctx and HTTPTimeout bound, so that a slow but answering
+// master is not cut short. While it retries, w's notice (when set) hears "salt-api not
 // answering for 40 s, retrying"; outage (when set) is called after each transient failure.
 func (l *Layer) retry(ctx context.Context, test bool, w *watch, outage func(time.Duration, error), fn func(context.Context) error) error {
 	limit := l.timeout
@@ -42,7 +44,7 @@ func (l *Layer) retry(ctx context.Context, test bool, w *watch, outage func(time
 	}
 	rctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	err := executor.Retry(rctx, l.backoff, func(down time.Duration, err error) {
+	return executor.Retry(rctx, l.backoff, func(down time.Duration, err error) {
 		executor.Log(ctx, l.log).Warn("salt-api is not answering; retrying", "for", down.Round(time.Second), "err", err)
 		if outage != nil {
 			outage(down, err)
@@ -50,13 +52,7 @@ func (l *Layer) retry(ctx context.Context, test bool, w *watch, outage func(time
 		if w != nil && w.notice != nil {
 			w.notice(outageNotice(down, err))
 		}
-	}, fn)
-	if err != nil && ctx.Err() == nil && rctx.Err() != nil && !executor.Transient(err) && errors.Is(err, context.DeadlineExceeded) {
-		// The bound passed while a request was under way: say so rather than "context
-		// deadline exceeded".
-		err = fmt.Errorf("salt-api did not answer within %s: %w", limit, err)
-	}
-	return err
+	}, func(context.Context) error { return fn(ctx) })
 }
 
 // read sends lowstate chunks that are safe to repeat (a state file write, test.ping,
