@@ -76,10 +76,15 @@
 // started again: the look at /jobs took about 35 s; the minion's return came through after
 // the master's restart in one run and was lost in another.
 //
+// A minion that returns while the master is away retries a few times, then gives up: its
+// return is lost. So once salt-api or the master was away during a job, a minion that has
+// shown nothing for 30 s is asked whether it still runs the job (saltutil.find_job); one that
+// says twice, 30 s apart, that it does not, while /jobs has no return from it, ends the wait.
+//
 // When Eos cannot see how an apply ended, because salt-api or the master did not answer again
 // before the deadline after the job was submitted (or answered only errors), or because a
-// minion had not returned at the timeout after salt-api or the master was away meanwhile (its
-// return may have been lost with the master), Apply returns an executor.UnknownError naming "the 3
+// minion's return was lost (as above, or missing at the timeout after salt-api or the master
+// was away meanwhile), Apply returns an executor.UnknownError naming "the 3
 // states of job J on eos-minion" and the check "salt-run jobs.lookup_jid J". The runner marks
 // the layer unknown and rolls nothing back: states nobody saw end are neither kept nor undone.
 // A minion that does not return while salt-api answers throughout still fails the layer, as
@@ -112,9 +117,11 @@
 // never reads test), so a plan made with it would really apply; it is not used.
 //
 // The salt-api user needs, in the master's external_auth: "state.apply" and "test.ping" on the
-// targets, "@wheel" (file_roots.write, key.list_all) and "@jobs" (jobs.list_job). The event stream
-// needs no permission beyond a valid token: rest_cherrypy's /events does not check eauth
-// permissions, and shows the whole bus to any logged-in user.
+// targets, "@wheel" (file_roots.write, key.list_all) and "@jobs" (jobs.list_job); and
+// "saltutil.find_job" to tell a lost return from a running job after an outage (without it the
+// wait for a lost return lasts until the timeout). The event stream needs no permission beyond
+// a valid token: rest_cherrypy's /events does not check eauth permissions, and shows the whole
+// bus to any logged-in user.
 //
 // It imports executor and nothing else of Eos; it never knows it is driven from chat.
 package salt

@@ -58,6 +58,9 @@ type fakeSaltAPI struct {
 	// while its master is away.
 	masterDown bool
 	holdJobs   chan struct{}
+	// lostReturns are minions that run a job but whose return never reaches the master:
+	// neither /jobs nor the stream ever shows it, and saltutil.find_job answers {}.
+	lostReturns map[string]bool
 	// The event stream: see fakeStream.
 	fakeStream
 }
@@ -209,6 +212,8 @@ func (f *fakeSaltAPI) lowstate(w http.ResponseWriter, r *http.Request) {
 				}
 			}
 			out = append(out, answers)
+		case c["client"] == "local" && c["fun"] == "saltutil.find_job":
+			out = append(out, f.findJob(c))
 		case c["client"] == "wheel" && c["fun"] == "key.list_all":
 			out = append(out, map[string]any{"tag": "salt/wheel/2", "data": map[string]any{
 				"fun": "wheel.key.list_all", "return": map[string]any{"minions": f.minions, "minions_pre": []string{}}, "success": true,
@@ -257,7 +262,7 @@ func (f *fakeSaltAPI) startJob(c map[string]any) any {
 	j := &fakeJob{minions: matched, returns: map[string]any{}, released: map[string]bool{}}
 	for _, m := range matched {
 		switch {
-		case f.down[m]:
+		case f.down[m], f.lostReturns[m]:
 		case !found:
 			j.returns[m] = []any{fmt.Sprintf("No matching sls found for '%s' in env 'base'", sls)}
 		default:
@@ -267,6 +272,28 @@ func (f *fakeSaltAPI) startJob(c map[string]any) any {
 	f.jobs[jid] = j
 	f.publishJob(jid, j, c, stateEvents)
 	return map[string]any{"jid": jid, "minions": matched}
+}
+
+// findJob answers saltutil.find_job as minions do: the job's data from a minion still
+// running it (its return not out yet), {} from one that is not, nothing from a down one.
+func (f *fakeSaltAPI) findJob(c map[string]any) any {
+	tgt, _ := c["tgt"].(string)
+	tgtType, _ := c["tgt_type"].(string)
+	args, _ := c["arg"].([]any)
+	jid, _ := args[0].(string)
+	answers := map[string]any{}
+	j := f.jobs[jid]
+	for _, m := range f.match(tgt, tgtType) {
+		switch {
+		case f.down[m]:
+			answers[m] = noResponse
+		case j != nil && !f.lostReturns[m] && !j.released[m]:
+			answers[m] = map[string]any{"jid": jid, "fun": "state.apply", "pid": 4242}
+		default:
+			answers[m] = map[string]any{}
+		}
+	}
+	return answers
 }
 
 // match lists the accepted minions a glob or list target names.

@@ -68,6 +68,9 @@ func (l *Layer) follow(ctx context.Context, j job, es *eventStream, w *watch) er
 			if len(f.seen) == len(j.minions) {
 				return nil
 			}
+			if err := f.checkLost(fctx); err != nil {
+				return err
+			}
 		}
 		left := deadline.Sub(l.now())
 		if left <= 0 {
@@ -129,6 +132,18 @@ type follower struct {
 	// holds a request while its master is away (its ZeroMQ request waits for the master to
 	// come back), so a slow answer is an outage too.
 	slowest time.Duration
+	// checked is when the minions were last asked whether they still run the job; idle
+	// when each first said it did not (lost.go).
+	checked time.Time
+	idle    map[string]time.Time
+}
+
+// meanwhile says how salt-api or the master was away while the job ran.
+func (f *follower) meanwhile() string {
+	if f.lastDown != nil {
+		return fmt.Sprintf("%s stopped answering for %s meanwhile", who(f.lastDown), roughly(f.down))
+	}
+	return fmt.Sprintf("salt-api once took %s to answer meanwhile, as it does while its master is away", roughly(f.slowest))
 }
 
 // troubled reports whether salt-api or the master was away while the job ran, so that a
@@ -247,12 +262,8 @@ func (f *follower) poll(ctx context.Context, all bool) error {
 func (f *follower) timedOut() error {
 	missing := strings.Join(f.missing(), ", ")
 	if f.troubled() && !f.j.test {
-		meanwhile := fmt.Sprintf("salt-api once took %s to answer meanwhile, as it does while its master is away", roughly(f.slowest))
-		if f.lastDown != nil {
-			meanwhile = fmt.Sprintf("%s stopped answering for %s meanwhile", who(f.lastDown), roughly(f.down))
-		}
 		return executor.Unknown(whatOf(f.w, f.j), "salt-run jobs.lookup_jid "+f.j.jid, fmt.Errorf(
-			"minion %s had not returned job %s within %s, and %s: its return may have been lost", missing, f.j.jid, f.l.timeout, meanwhile))
+			"minion %s had not returned job %s within %s, and %s: its return may have been lost", missing, f.j.jid, f.l.timeout, f.meanwhile()))
 	}
 	return fmt.Errorf("minion %s did not return within %s (unreachable, or still running job %s)", missing, f.l.timeout, f.j.jid)
 }

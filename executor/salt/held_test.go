@@ -2,6 +2,7 @@ package salt
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -46,5 +47,49 @@ func TestApplyRetriesASaltAPIThatHoldsItsRequests(t *testing.T) {
 	}
 	if notices := outageNotices(rec.all()); len(notices) == 0 {
 		t.Errorf("events %+v, want a notice while salt-api held the request", rec.all())
+	}
+}
+
+// After the master was away, a minion that no longer runs the job while its return never
+// came ends the apply as unknown at once, rather than at the layer's timeout.
+func TestApplyEndsUnknownWhenAMinionsReturnWasLostWithTheMaster(t *testing.T) {
+	f := newFakeSaltAPI(t, "node1")
+	f.run = func(_ string, _ string, _ map[string]any, test bool) any { return lvmStates(test) }
+	l := newLayer(t, f, nil)
+	l.backoff = executor.Backoff{Min: 5 * time.Millisecond, Max: 50 * time.Millisecond}
+	p, err := l.Plan(context.Background(), lvmSpec("node1"))
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	l.timeout, l.waitNotice = time.Minute, 50*time.Millisecond
+	var jid string
+	f.mu.Lock()
+	f.lostReturns = map[string]bool{"node1": true}
+	f.onPoll = func(j string) bool {
+		jid, f.masterDown, f.onPoll = j, true, nil // the master goes away as node1 returns
+		return false
+	}
+	f.mu.Unlock()
+	rec := &recorder{on: func(e executor.Event) {
+		if strings.Contains(e.Message, "not answering") {
+			f.mu.Lock()
+			f.masterDown = false
+			f.mu.Unlock()
+		}
+	}}
+	start := time.Now()
+	_, err = l.Apply(context.Background(), lvmSpec("node1"), p, rec.report)
+	var unknown *executor.UnknownError
+	if !errors.As(err, &unknown) {
+		t.Fatalf("Apply = %v, want an UnknownError", err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if want := "minion node1 no longer runs job " + jid + ", but its return never reached the master"; !strings.HasPrefix(unknown.Err.Error(), want) ||
+		unknown.Check != "salt-run jobs.lookup_jid "+jid {
+		t.Errorf("unknown = %+v (%v), want %q", unknown, unknown.Err, want)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("took %s, want it to end well before the layer's minute", took)
 	}
 }
