@@ -46,7 +46,7 @@ type fakeSaltAPI struct {
 	pings []string
 	jobs  map[string]*fakeJob
 	jid   int
-	// Faults (fake_restart_test.go): afterWrite runs once a state file was written, before
+	// Faults (fake_faults_test.go): afterWrite runs once a state file was written, before
 	// the answer is sent; lostSubmit, when it returns true, cuts the connection after a job was
 	// published, before its answer; onPoll, when it returns true, cuts a GET /jobs/<jid>.
 	// They are called with mu held.
@@ -274,28 +274,6 @@ func (f *fakeSaltAPI) startJob(c map[string]any) any {
 	return map[string]any{"jid": jid, "minions": matched}
 }
 
-// findJob answers saltutil.find_job as minions do: the job's data from a minion still
-// running it (its return not out yet), {} from one that is not, nothing from a down one.
-func (f *fakeSaltAPI) findJob(c map[string]any) any {
-	tgt, _ := c["tgt"].(string)
-	tgtType, _ := c["tgt_type"].(string)
-	args, _ := c["arg"].([]any)
-	jid, _ := args[0].(string)
-	answers := map[string]any{}
-	j := f.jobs[jid]
-	for _, m := range f.match(tgt, tgtType) {
-		switch {
-		case f.down[m]:
-			answers[m] = noResponse
-		case j != nil && !f.lostReturns[m] && !j.released[m]:
-			answers[m] = map[string]any{"jid": jid, "fun": "state.apply", "pid": 4242}
-		default:
-			answers[m] = map[string]any{}
-		}
-	}
-	return answers
-}
-
 // match lists the accepted minions a glob or list target names.
 func (f *fakeSaltAPI) match(tgt, tgtType string) []string {
 	var matched []string
@@ -369,17 +347,6 @@ func (f *fakeSaltAPI) job(w http.ResponseWriter, r *http.Request) {
 		"info":   []any{map[string]any{"jid": r.PathValue("jid"), "Function": "state.apply", "Minions": j.minions, "Result": result}},
 		"return": []any{ret},
 	})
-}
-
-// unavailable answers as salt-api (CherryPy) does while its master is down; it must be
-// called with f.mu held.
-func (f *fakeSaltAPI) unavailable(w http.ResponseWriter) bool {
-	if !f.masterDown {
-		return false
-	}
-	w.Header().Set("Server", "CherryPy/18.8.0")
-	http.Error(w, "Salt Master is not available.", http.StatusServiceUnavailable)
-	return true
 }
 
 func (f *fakeSaltAPI) applyCalls() []applyCall {
