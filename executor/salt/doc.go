@@ -65,8 +65,8 @@
 //
 // The run's progress says why it waits, at most every 5 s, in an event without a resource
 // that keeps the last counts: "salt-api not answering for 40 s, retrying" ("the Salt master"
-// when salt-api answers 503 for it), and, when a job shows no state and no return for 30 s,
-// "waiting for eos-minion to return job J (2 min)".
+// when salt-api answers 503 for it), then "salt-api answering again" once it does, and, when a
+// job shows no state and no return for 30 s, "waiting for eos-minion to return job J (2 min)".
 //
 // A stopped master is seen differently: salt-api keeps the /events stream open but silent,
 // and holds each request until the master is back (its ZeroMQ request waits), answering 503

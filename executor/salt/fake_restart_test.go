@@ -111,6 +111,13 @@ func TestApplyFollowsItsJobThroughASaltAPIRestart(t *testing.T) {
 			if len(notices) == 0 || notices[0].Message != "salt-api not answering, retrying" || notices[0].Layer != executor.Salt {
 				t.Errorf("notices %+v, want the first to say salt-api is not answering", notices)
 			}
+			back := false
+			for _, e := range evs {
+				back = back || e.Resource == "" && e.Message == "salt-api answering again"
+			}
+			if !back {
+				t.Errorf("events %+v, want one saying salt-api answers again", evs)
+			}
 			f.mu.Lock()
 			logins := f.logins
 			f.mu.Unlock()

@@ -158,7 +158,7 @@ func (f *follower) waiting() {
 		return
 	}
 	f.told = now
-	f.w.notice(fmt.Sprintf("waiting for %s to return job %s (%s)", strings.Join(f.missing(), ", "), f.j.jid, roughly(now.Sub(f.progress))))
+	f.w.notice(fmt.Sprintf("waiting for %s to return job %s (%s)", strings.Join(f.missing(), ", "), f.j.jid, roughly(now.Sub(f.progress))), false)
 }
 
 // missing are the minions that have not returned.

@@ -81,8 +81,9 @@ type watch struct {
 	// ret gets a minion's return.
 	ret func(minionReturn)
 	// notice gets what the run waits for while it makes no progress ("salt-api not
-	// answering for 40 s, retrying"); it says so at most every noticeEvery.
-	notice func(string)
+	// answering for 40 s, retrying"), and passed when that wait ended ("salt-api answering
+	// again").
+	notice func(msg string, passed bool)
 	// what names the run's states for an executor.UnknownError ("the 3 states").
 	what string
 }

@@ -37,10 +37,11 @@ type unitProgress struct {
 }
 
 // notice reports what the run waits for ("salt-api not answering for 40 s, retrying"), with
-// the counts of the last event, at most once every noticeEvery.
-func (p *unitProgress) notice(msg string) {
+// the counts of the last event, at most once every noticeEvery; one that says the wait passed
+// ("salt-api answering again", passed) is always reported, so the post does not keep the last.
+func (p *unitProgress) notice(msg string, passed bool) {
 	now := p.l.now()
-	if !p.noticed.IsZero() && now.Sub(p.noticed) < noticeEvery {
+	if !passed && !p.noticed.IsZero() && now.Sub(p.noticed) < noticeEvery {
 		return
 	}
 	p.noticed = now

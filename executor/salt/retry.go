@@ -44,15 +44,21 @@ func (l *Layer) retry(ctx context.Context, test bool, w *watch, outage func(time
 	}
 	rctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	return executor.Retry(rctx, l.backoff, func(down time.Duration, err error) {
+	var last error
+	err := executor.Retry(rctx, l.backoff, func(down time.Duration, err error) {
+		last = err
 		executor.Log(ctx, l.log).Warn("salt-api is not answering; retrying", "for", down.Round(time.Second), "err", err)
 		if outage != nil {
 			outage(down, err)
 		}
 		if w != nil && w.notice != nil {
-			w.notice(outageNotice(down, err))
+			w.notice(outageNotice(down, err), false)
 		}
 	}, func(context.Context) error { return fn(ctx) })
+	if err == nil && last != nil && w != nil && w.notice != nil {
+		w.notice(who(last)+" answering again", true)
+	}
+	return err
 }
 
 // read sends lowstate chunks that are safe to repeat (a state file write, test.ping,
