@@ -77,9 +77,11 @@
 // the master's restart in one run and was lost in another.
 //
 // A minion that returns while the master is away retries a few times, then gives up: its
-// return is lost. So once salt-api or the master was away during a job, a minion that has
-// shown nothing for 30 s is asked whether it still runs the job (saltutil.find_job); one that
-// says twice, 30 s apart, that it does not, while /jobs has no return from it, ends the wait.
+// return is lost, and an outage as short as the master's restart does not always show as one
+// through salt-api. So a minion that has shown nothing for 30 s is asked whether it still runs
+// the job (saltutil.find_job); one that says twice, 30 s apart, that it does not, while /jobs
+// has no return from it, ends the wait: its end is unknown. One that does not answer is waited
+// for until the timeout.
 //
 // When Eos cannot see how an apply ended, because salt-api or the master did not answer again
 // before the deadline after the job was submitted (or answered only errors), or because a
@@ -118,8 +120,8 @@
 //
 // The salt-api user needs, in the master's external_auth: "state.apply" and "test.ping" on the
 // targets, "@wheel" (file_roots.write, key.list_all) and "@jobs" (jobs.list_job); and
-// "saltutil.find_job" to tell a lost return from a running job after an outage (without it the
-// wait for a lost return lasts until the timeout). The event stream needs no permission beyond
+// "saltutil.find_job" to tell a lost return from a running job (without it the wait for a lost
+// return lasts until the timeout). The event stream needs no permission beyond
 // a valid token: rest_cherrypy's /events does not check eauth permissions, and shows the whole
 // bus to any logged-in user.
 //

@@ -85,11 +85,33 @@ func TestApplyEndsUnknownWhenAMinionsReturnWasLostWithTheMaster(t *testing.T) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if want := "minion node1 no longer runs job " + jid + ", but its return never reached the master"; !strings.HasPrefix(unknown.Err.Error(), want) ||
+	if want := "minion node1 does not run job " + jid + ", and no return from it reached the master (lost while the master was away: the Salt master stopped answering"; !strings.HasPrefix(unknown.Err.Error(), want) ||
 		unknown.Check != "salt-run jobs.lookup_jid "+jid {
 		t.Errorf("unknown = %+v (%v), want %q", unknown, unknown.Err, want)
 	}
 	if took := time.Since(start); took > 10*time.Second {
 		t.Errorf("took %s, want it to end well before the layer's minute", took)
+	}
+}
+
+// Without any outage Eos saw, a minion that says it does not run the job, while no return came,
+// is unknown too (it may never have received the job); one that does not answer is still
+// waited for until the timeout (TestApplyFailsOnAnUnreachableMinion).
+func TestApplyEndsUnknownWhenAMinionNeitherRunsNorReturnedTheJob(t *testing.T) {
+	f := newFakeSaltAPI(t, "node1")
+	f.run = func(_ string, _ string, _ map[string]any, test bool) any { return lvmStates(test) }
+	l := newLayer(t, f, nil)
+	p, err := l.Plan(context.Background(), lvmSpec("node1"))
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	l.timeout, l.waitNotice = time.Minute, 50*time.Millisecond
+	f.mu.Lock()
+	f.lostReturns = map[string]bool{"node1": true}
+	f.mu.Unlock()
+	_, err = l.Apply(context.Background(), lvmSpec("node1"), p, nil)
+	var unknown *executor.UnknownError
+	if !errors.As(err, &unknown) || !strings.HasSuffix(unknown.Err.Error(), "(lost while the master was away, or the job never reached the minion)") {
+		t.Fatalf("Apply = %v, want an UnknownError saying the return may be lost or the job never arrived", err)
 	}
 }

@@ -12,19 +12,19 @@ import (
 
 // A minion's return is lost when the master is away as the minion sends it (the minion
 // retries it a few times, then gives up), and a job whose return was lost would otherwise be
-// waited for until the layer's timeout. So, once salt-api or the master was away during a
-// job, a minion that has shown nothing for waitNotice is asked whether it still runs the job
-// (saltutil.find_job, which answers {} for a job the minion is not running). A minion that
-// says twice, waitNotice apart, that it no longer runs the job, while /jobs still has no
-// return from it, returned into the void: the apply's end is unknown, and waiting longer
-// would not tell more.
+// waited for until the layer's timeout. So a minion that has shown nothing for waitNotice is
+// asked whether it still runs the job (saltutil.find_job, which answers {} for a job the
+// minion is not running). A minion that says twice, waitNotice apart, that it does not run the
+// job, while /jobs still has no return from it, either finished it while the master was away
+// or never received it: the apply's end is unknown, and waiting longer would not tell more. A
+// minion that does not answer is waited for, as before, until the timeout.
 
 // checkLost does that check when it is due; it returns an executor.UnknownError when a
 // minion's return was lost, nil otherwise (and when the check itself fails: it only shortens
 // the wait, and the timeout still ends it).
 func (f *follower) checkLost(ctx context.Context) error {
 	now := f.l.now()
-	if f.j.test || !f.troubled() || now.Sub(f.progress) < f.l.waitNotice || now.Sub(f.checked) < f.l.waitNotice {
+	if f.j.test || now.Sub(f.progress) < f.l.waitNotice || now.Sub(f.checked) < f.l.waitNotice {
 		return nil
 	}
 	f.checked = now
@@ -56,9 +56,13 @@ func (f *follower) checkLost(ctx context.Context) error {
 	if len(lost) == 0 {
 		return nil
 	}
-	executor.Log(ctx, f.l.log).Warn("a minion no longer runs the job, and its return never reached the master", "jid", f.j.jid, "minions", lost)
+	executor.Log(ctx, f.l.log).Warn("a minion does not run the job, and no return from it reached the master", "jid", f.j.jid, "minions", lost)
+	why := "lost while the master was away, or the job never reached the minion"
+	if f.troubled() {
+		why = "lost while the master was away: " + f.meanwhile()
+	}
 	return executor.Unknown(whatOf(f.w, f.j), "salt-run jobs.lookup_jid "+f.j.jid, fmt.Errorf(
-		"minion %s no longer runs job %s, but its return never reached the master (%s)", strings.Join(lost, ", "), f.j.jid, f.meanwhile()))
+		"minion %s does not run job %s, and no return from it reached the master (%s)", strings.Join(lost, ", "), f.j.jid, why))
 }
 
 // runsJob asks minions whether they run job jid (saltutil.find_job, client local): true for
