@@ -71,6 +71,9 @@ func (l *Layer) follow(ctx context.Context, j job, es *eventStream, w *watch) er
 			if err := f.checkLost(fctx); err != nil {
 				return err
 			}
+			if len(f.seen) == len(j.minions) { // checkLost's last look took the returns
+				return nil
+			}
 		}
 		left := deadline.Sub(l.now())
 		if left <= 0 {

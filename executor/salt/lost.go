@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,6 +54,15 @@ func (f *follower) checkLost(ctx context.Context) error {
 			lost = append(lost, m)
 		}
 	}
+	if len(lost) == 0 {
+		return nil
+	}
+	// A last full look at /jobs: the poll before may have taken only the returns the stream
+	// announced, and a return may have come since.
+	if err := f.poll(ctx, true); err != nil {
+		return nil
+	}
+	lost = slices.DeleteFunc(lost, func(m string) bool { return f.seen[m] })
 	if len(lost) == 0 {
 		return nil
 	}
