@@ -40,35 +40,35 @@ const (
 // waits for. For an apply, an end Eos could not see (salt-api not back in time, or a minion's
 // return missing at the timeout after salt-api stopped answering) is an executor.UnknownError.
 func (l *Layer) follow(ctx context.Context, j job, es *eventStream, w *watch) error {
-	f := &follower{l: l, j: j, w: w, seen: map[string]bool{}, signalled: map[string]bool{}}
+	f := &follower{l: l, j: j, w: w, seen: map[string]bool{}, signalled: map[string]bool{}, heard: map[string]bool{}}
 	var events <-chan busEvent
 	if es != nil {
 		events = es.events
 	}
 	start := l.now()
 	deadline := start.Add(l.timeout)
-	fctx, cancel := context.WithDeadline(ctx, deadline)
-	defer cancel()
-	f.progress, f.told = start, start
+	f.progress, f.told, f.until = start, start, deadline
 	wait := firstPoll
 	poll, all := events == nil, true
 	for {
 		// Before looking at /jobs, which may hang while the master is away.
 		f.waiting()
 		if poll {
-			if err := f.poll(fctx, all || events == nil); err != nil {
+			if err := f.poll(ctx, all || events == nil); err != nil {
 				switch {
-				case errors.Is(ctx.Err(), context.Canceled), !f.troubled() && ctx.Err() != nil:
+				case errors.Is(ctx.Err(), context.Canceled):
 					return ctx.Err()
-				case !f.troubled() && fctx.Err() != nil:
-					return f.timedOut()
+				case f.lastDown == nil && ctx.Err() != nil && f.unsure():
+					return f.timedOut(l.now().Sub(start).Round(time.Second))
+				case f.lastDown == nil && ctx.Err() != nil:
+					return ctx.Err()
 				}
 				return f.unseen(err)
 			}
 			if len(f.seen) == len(j.minions) {
 				return nil
 			}
-			if err := f.checkLost(fctx); err != nil {
+			if err := f.checkLost(ctx); err != nil {
 				return err
 			}
 			if len(f.seen) == len(j.minions) { // checkLost's last look took the returns
@@ -77,7 +77,7 @@ func (l *Layer) follow(ctx context.Context, j job, es *eventStream, w *watch) er
 		}
 		left := deadline.Sub(l.now())
 		if left <= 0 {
-			return f.timedOut()
+			return f.timedOut(l.timeout)
 		}
 		next := wait
 		if events != nil && !f.awaiting() {
@@ -94,8 +94,8 @@ func (l *Layer) follow(ctx context.Context, j job, es *eventStream, w *watch) er
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			if f.troubled() && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				return f.unseen(ctx.Err())
+			if f.unsure() && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return f.timedOut(l.now().Sub(start).Round(time.Second))
 			}
 			return ctx.Err()
 		case <-t.C:
@@ -139,6 +139,11 @@ type follower struct {
 	// when each first said it did not (lost.go).
 	checked time.Time
 	idle    map[string]time.Time
+	// until is when the follow ends: no new look at /jobs is retried after it.
+	until time.Time
+	// heard are the minions known to have run the job: a state of theirs came through the
+	// stream, or saltutil.find_job found them running it.
+	heard map[string]bool
 }
 
 // meanwhile says how salt-api or the master was away while the job ran.
@@ -152,6 +157,21 @@ func (f *follower) meanwhile() string {
 // troubled reports whether salt-api or the master was away while the job ran, so that a
 // return may have been lost with it.
 func (f *follower) troubled() bool { return f.lastDown != nil || f.slowest > 0 }
+
+// unsure reports whether a minion that has not returned may have applied states: salt-api or
+// the master was away meanwhile, or the minion was heard running the job (a state's event, or
+// saltutil.find_job), so its return is late or lost rather than never coming.
+func (f *follower) unsure() bool {
+	if f.troubled() {
+		return true
+	}
+	for _, m := range f.missing() {
+		if f.heard[m] {
+			return true
+		}
+	}
+	return false
+}
 
 // waiting tells the progress which minions the job waits for when it has shown nothing for
 // waitNotice: "waiting for eos-minion to return job J (2 min)", again every waitNotice.
@@ -218,6 +238,7 @@ func (f *follower) event(ctx context.Context, ev busEvent) bool {
 			return false
 		}
 		f.progress = f.l.now()
+		f.heard[t.minion] = true
 		f.w.state(t.minion, s)
 	}
 	return false
@@ -233,7 +254,7 @@ func (f *follower) poll(ctx context.Context, all bool) error {
 		f.down, f.lastDown, f.downSince = max(f.down, down), err, f.l.now().Add(-down)
 	}
 	asked := f.l.now()
-	if err := f.l.retry(ctx, f.j.test, f.w, outage, func(ctx context.Context) error {
+	if err := f.l.retryUntil(ctx, f.until, f.w, outage, func(ctx context.Context) error {
 		return f.l.api.call(ctx, http.MethodGet, "/jobs/"+url.PathEscape(f.j.jid), nil, &out)
 	}); err != nil {
 		return err
@@ -259,14 +280,19 @@ func (f *follower) poll(ctx context.Context, all bool) error {
 	return nil
 }
 
-// timedOut names the minions that did not return. After salt-api or the master stopped
-// answering during an apply, a missing return may have been lost with it rather than never
-// sent, so the apply's end is unknown.
-func (f *follower) timedOut() error {
+// timedOut names the minions that did not return. For an apply, when a missing minion was
+// heard running the job, or salt-api or the master was away meanwhile, its return is late or
+// was lost rather than never coming: the apply's end is unknown. A minion never heard from is
+// unreachable, and fails the layer.
+func (f *follower) timedOut(within time.Duration) error {
 	missing := strings.Join(f.missing(), ", ")
-	if f.troubled() && !f.j.test {
+	if f.unsure() && !f.j.test {
+		why := "it was running the job: still running, or its return was lost"
+		if f.troubled() {
+			why = f.meanwhile() + ": its return may have been lost"
+		}
 		return executor.Unknown(whatOf(f.w, f.j), "salt-run jobs.lookup_jid "+f.j.jid, fmt.Errorf(
-			"minion %s had not returned job %s within %s, and %s: its return may have been lost", missing, f.j.jid, f.l.timeout, f.meanwhile()))
+			"minion %s had not returned job %s within %s, and %s", missing, f.j.jid, within, why))
 	}
-	return fmt.Errorf("minion %s did not return within %s (unreachable, or still running job %s)", missing, f.l.timeout, f.j.jid)
+	return fmt.Errorf("minion %s did not return within %s (unreachable, or still running job %s)", missing, within, f.j.jid)
 }

@@ -115,3 +115,28 @@ func TestApplyEndsUnknownWhenAMinionNeitherRunsNorReturnedTheJob(t *testing.T) {
 		t.Fatalf("Apply = %v, want an UnknownError saying the return may be lost or the job never arrived", err)
 	}
 }
+
+// A minion heard running the job (its states came through the stream) that has not returned
+// at the timeout may have applied them: the apply's end is unknown, not failed.
+func TestApplyEndsUnknownWhenAMinionHeardRunningTheJobDoesNotReturn(t *testing.T) {
+	f := newFakeSaltAPI(t, "node1")
+	f.streaming = true
+	f.beforeReturn = make(chan struct{}) // never closed: the return never comes
+	f.run = func(_ string, _ string, _ map[string]any, test bool) any { return threeStates(test, false) }
+	l := newLayer(t, f, nil)
+	p, err := l.Plan(context.Background(), lvmSpec("node1"))
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	l.timeout = 300 * time.Millisecond
+	rec := &recorder{}
+	res, err := l.Apply(context.Background(), lvmSpec("node1"), p, rec.report)
+	var unknown *executor.UnknownError
+	if !errors.As(err, &unknown) || !strings.Contains(unknown.Err.Error(), "had not returned job") ||
+		!strings.HasSuffix(unknown.Err.Error(), "within 300ms, and it was running the job: still running, or its return was lost") {
+		t.Fatalf("Apply = %v, want an UnknownError for a minion heard running the job", err)
+	}
+	if res.Status != executor.ResultUnknown || res.Done == 0 {
+		t.Errorf("result %+v, want unknown after the streamed states", res)
+	}
+}

@@ -38,9 +38,13 @@ func (f *follower) checkLost(ctx context.Context) error {
 	if f.idle == nil {
 		f.idle = map[string]time.Time{}
 	}
+	executor.Log(ctx, f.l.log).Info("asked the silent minions whether they still run the job", "jid", f.j.jid, "running", running)
 	var lost []string
 	for _, m := range missing {
 		answer, ok := running[m]
+		if answer {
+			f.heard[m] = true
+		}
 		if !ok || answer {
 			delete(f.idle, m) // still running it, or did not answer
 			continue

@@ -42,7 +42,12 @@ func (l *Layer) retry(ctx context.Context, test bool, w *watch, outage func(time
 	if test {
 		limit = min(l.dryRetry, l.timeout)
 	}
-	rctx, cancel := context.WithTimeout(ctx, limit)
+	return l.retryUntil(ctx, l.now().Add(limit), w, outage, fn)
+}
+
+// retryUntil is retry with the bound given: no attempt starts after until.
+func (l *Layer) retryUntil(ctx context.Context, until time.Time, w *watch, outage func(time.Duration, error), fn func(context.Context) error) error {
+	rctx, cancel := context.WithDeadline(ctx, until)
 	defer cancel()
 	var last error
 	err := executor.Retry(rctx, l.backoff, func(down time.Duration, err error) {
