@@ -71,26 +71,28 @@
 // A stopped master is seen differently: salt-api keeps the /events stream open but silent,
 // and holds each request until the master is back (its ZeroMQ request waits), answering 503
 // only after minutes, or sooner with 401 and then 503 to a new login. So the "waiting for"
-// notice comes before each look at /jobs, and a look at /jobs that takes 10 s or more counts
-// as the master having been away. Measured with salt-master stopped 3 s into an apply and
-// started again: the look at /jobs took about 35 s; the minion's return came through after
-// the master's restart in one run and was lost in another.
+// notice comes before each look at /jobs, a look at /jobs that takes 10 s or more counts as
+// the master having been away, and a request held past HTTPTimeout is retried. Measured with
+// salt-master stopped 3 s into an apply and started again as soon as the progress said it
+// waited (about 10 runs): the look at /jobs was held 9 to 35 s; the minion's return mostly came
+// through after the restart, and was lost in about one run in four, the later states' events
+// with it.
 //
 // A minion that returns while the master is away retries a few times, then gives up: its
 // return is lost, and an outage as short as the master's restart does not always show as one
 // through salt-api. So a minion that has shown nothing for 30 s is asked whether it still runs
 // the job (saltutil.find_job); one that says twice, 30 s apart, that it does not, while /jobs
-// has no return from it, ends the wait: its end is unknown. One that does not answer is waited
-// for until the timeout.
+// (looked at in full once more) has no return from it, ends the wait: its end is unknown.
 //
-// When Eos cannot see how an apply ended, because salt-api or the master did not answer again
-// before the deadline after the job was submitted (or answered only errors), or because a
-// minion's return was lost (as above, or missing at the timeout after salt-api or the master
-// was away meanwhile), Apply returns an executor.UnknownError naming "the 3
-// states of job J on eos-minion" and the check "salt-run jobs.lookup_jid J". The runner marks
-// the layer unknown and rolls nothing back: states nobody saw end are neither kept nor undone.
-// A minion that does not return while salt-api answers throughout still fails the layer, as
-// before. A rollback that ends unknown says so in its error.
+// When Eos cannot see how an apply ended, Apply returns an executor.UnknownError naming "the 3
+// states of job J on eos-minion" and the check "salt-run jobs.lookup_jid J": salt-api or the
+// master did not answer again before the deadline after the job was submitted (or answered
+// only errors); or a minion's return was lost (as above); or a minion had not returned at the
+// timeout although it was heard running the job (a state's event, or find_job) or salt-api or
+// the master was away meanwhile. The runner marks the layer unknown and rolls nothing back:
+// states nobody saw end are neither kept nor undone. A minion never heard from that does not
+// return while salt-api answers throughout still fails the layer as unreachable, as before. A
+// rollback that ends unknown says so in its error.
 //
 // # Targets
 //
