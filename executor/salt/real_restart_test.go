@@ -195,6 +195,11 @@ func TestRealApplyThroughAMasterRestartEndsSeenOrUnknown(t *testing.T) {
 		}
 	}
 	t.Logf("notices: %q", notices)
+	for _, line := range strings.Split(logs.String(), "\n") {
+		if strings.Contains(line, "still run the job") || strings.Contains(line, "slow to answer") {
+			t.Log(line) // what the minion said when asked whether it still ran the job
+		}
+	}
 	var unknown *executor.UnknownError
 	switch {
 	case res.err == nil && res.res.Status == executor.ResultOK && res.res.Done == 3:
