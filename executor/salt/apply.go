@@ -3,6 +3,7 @@ package salt
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -36,7 +37,13 @@ func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.Lay
 	joined := l.reportNewcomers(ctx, units, ps.Targets, report)
 	tally, err := l.applyUnits(ctx, units, ps.Targets, ps.States, report)
 	res.Done, res.Total, res.Elapsed = tally.done, max(ps.States, tally.done), l.now().Sub(start)
-	if err != nil {
+	var unknown *executor.UnknownError
+	switch {
+	case errors.As(err, &unknown):
+		// Nothing failed that Eos saw: the runner neither rolls back nor calls it applied.
+		res.Status, res.Error, res.Check = executor.ResultUnknown, unknown.Message(), unknown.Check
+		return res, err
+	case err != nil:
 		res.Status, res.Failed, res.Error = executor.ResultFailed, tally.failed, err.Error()
 		if ctx.Err() != nil {
 			res.Status = executor.ResultCancelled
@@ -71,6 +78,10 @@ func (l *Layer) Rollback(ctx context.Context, spec executor.Spec, previous *exec
 		return "Salt states kept (re-apply is safe)", nil
 	}
 	if _, err := l.applyUnits(ctx, units, nil, 0, report); err != nil {
+		if unknown := (*executor.UnknownError)(nil); errors.As(err, &unknown) {
+			return "re-applying the previous Salt states: outcome unknown", fmt.Errorf("re-applying the previous Salt states of %s: %s (check: %s)",
+				strings.Join(names, ", "), unknown.Message(), unknown.Check)
+		}
 		return "re-applying the previous Salt states failed", err
 	}
 	return "re-applied the previous Salt states of " + strings.Join(names, ", "), nil
@@ -85,7 +96,14 @@ func (l *Layer) applyUnits(ctx context.Context, units []executor.Unit, on map[st
 	for _, u := range units {
 		p := newUnitProgress(l, u.Service, t, total, report)
 		p.output = func(line string) { executor.Output(ctx, executor.Salt, line) }
-		rets, err := l.runUnit(ctx, u, on[u.Service], false, &watch{state: p.state, ret: p.ret})
+		what := "the " + u.Service + " states"
+		if len(units) == 1 && total > 0 {
+			what = "the " + plural(total, "state")
+		}
+		rets, err := l.runUnit(ctx, u, on[u.Service], false, &watch{state: p.state, ret: p.ret, notice: p.notice, what: what})
+		if errors.As(err, new(*executor.UnknownError)) {
+			return *t, fmt.Errorf("%s: %w", u.Service, err)
+		}
 		if err != nil {
 			if t.failed == nil {
 				t.failed = &executor.Change{Unit: u.Service, Action: executor.Update, Address: u.Service, Detail: err.Error()}

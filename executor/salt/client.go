@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/eosbot/eos/executor"
 )
 
 // renewBefore is how long before its announced expiry a salt-api token is replaced.
@@ -149,18 +151,18 @@ func (c *client) send(ctx context.Context, method, path, token string, body, out
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", method, u.Redacted(), err)
+		return nil, heldTooLong(ctx, fmt.Errorf("%s %s: %w", method, u.Redacted(), err))
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: reading the answer: %w", method, u.Redacted(), err)
+		return nil, heldTooLong(ctx, fmt.Errorf("%s %s: reading the answer: %w", method, u.Redacted(), err))
 	}
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized:
 		return nil, errUnauthorized
 	case resp.StatusCode/100 != 2:
-		return nil, fmt.Errorf("%s %s: salt-api answered %s: %s", method, u.Redacted(), resp.Status, excerpt(data))
+		return nil, answered(method, u, resp, data)
 	}
 	if out != nil {
 		if err := json.Unmarshal(data, out); err != nil {
@@ -168,6 +170,43 @@ func (c *client) send(ctx context.Context, method, path, token string, body, out
 		}
 	}
 	return resp.Header, nil
+}
+
+// heldTooLong marks the client's own timeout (HTTPTimeout) as transient: salt-api held the
+// request, as it does while its master is away. The timeout wraps context.DeadlineExceeded,
+// which executor.Transient takes for the caller's deadline, not a server's absence (even
+// when marked), so only its text is kept.
+func heldTooLong(ctx context.Context, err error) error {
+	if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		return executor.MarkTransient(errors.New(err.Error()))
+	}
+	return err
+}
+
+// statusError is salt-api's (or a proxy's) answer other than 2xx and 401.
+type statusError struct {
+	code         int
+	status, body string
+	msg          string
+	// cherrypy says salt-api itself answered (its Server header or error page), not a
+	// proxy in front of it.
+	cherrypy bool
+}
+
+func (e *statusError) Error() string { return e.msg }
+
+// answered is the error for an answer other than 2xx and 401. A 502, 503 or 504 is
+// transient (executor.Transient): a proxy whose salt-api is restarting, or salt-api whose
+// master is down ("Salt Master is not available.") or did not take the request in time.
+func answered(method string, u *url.URL, resp *http.Response, data []byte) error {
+	err := &statusError{code: resp.StatusCode, status: resp.Status, body: excerpt(data),
+		msg:      fmt.Sprintf("%s %s: salt-api answered %s: %s", method, u.Redacted(), resp.Status, excerpt(data)),
+		cherrypy: strings.HasPrefix(resp.Header.Get("Server"), "CherryPy") || bytes.Contains(data, []byte("CherryPy"))}
+	switch resp.StatusCode {
+	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return executor.MarkTransient(err)
+	}
+	return err
 }
 
 // excerpt shortens an error body for a message.

@@ -94,8 +94,14 @@ type Layer struct {
 	// looked at while the stream is up, in case it lost a return.
 	events bool
 	safety time.Duration
-	log    *slog.Logger
-	now    func() time.Time
+	// backoff paces retries while salt-api or the master does not answer; dryRetry bounds
+	// them in a dry run; waitNotice is how long a job may go silent before the progress
+	// names the minions it waits for (retry.go).
+	backoff    executor.Backoff
+	dryRetry   time.Duration
+	waitNotice time.Duration
+	log        *slog.Logger
+	now        func() time.Time
 }
 
 var _ executor.Layer = (*Layer)(nil)
@@ -149,6 +155,9 @@ func New(cfg Config) (*Layer, error) {
 		pingTimeout: cfg.PingTimeout,
 		events:      !cfg.DisableEvents,
 		safety:      max(safetyPoll, cfg.PollInterval),
+		backoff:     executor.DefaultBackoff,
+		dryRetry:    dryRetry,
+		waitNotice:  waitNotice,
 		log:         logger,
 		now:         time.Now,
 	}, nil

@@ -42,6 +42,58 @@
 // polling, which finishes it with the right result. A 401 on /events logs in again once. The layer's timeout
 // and the context bound the run in every case.
 //
+// # When salt-api or the master restarts
+//
+// A server that restarts is not a failed run. Every request that is safe to repeat (the state
+// file write, which is content-addressed; test.ping; show_low_sls; key.list_all; GET /jobs) is
+// retried with executor.Retry and executor.DefaultBackoff while it fails transiently: a refused
+// or reset connection, a network timeout, a 502, 503 or 504 (salt-api answers 503 while its
+// master is down). A 401 makes the client log in again, as a restarted salt-api may have
+// forgotten its tokens. An apply retries within the layer's timeout and its context's
+// deadline, a plan or drift check for 30 s at most, so that a wrong URL fails a preview soon.
+//
+// A job is submitted once. The layer chooses its jid (local_async takes a jid argument, which
+// the master uses as it is) and sends the submission again only when that is certain to be
+// harmless: the connection was refused, so nothing was sent, or salt-api answered 401. When
+// the answer is lost after the request may have been sent (a reset, a timeout, a 502-504), the
+// layer looks for the job under its jid in /jobs/<jid> until salt-api answers: found, it is
+// followed; unknown to the master ("no job with this jid"), it is sent again under the same
+// jid. Should the master still publish the first one late, a minion ignores a jid it already
+// started (its jid_queue), so the states run once. A job being followed is never submitted
+// again: /jobs/<jid> is looked at again until salt-api answers. The event stream, which Salt
+// does not replay, is not reopened; polling finishes the job.
+//
+// The run's progress says why it waits, at most every 5 s, in an event without a resource
+// that keeps the last counts: "salt-api not answering for 40 s, retrying" ("the Salt master"
+// when salt-api answers 503 for it), then "salt-api answering again" once it does, and, when a
+// job shows no state and no return for 30 s, "waiting for eos-minion to return job J (2 min)".
+//
+// A stopped master is seen differently: salt-api keeps the /events stream open but silent,
+// and holds each request until the master is back (its ZeroMQ request waits), answering 503
+// only after minutes, or sooner with 401 and then 503 to a new login. So the "waiting for"
+// notice comes before each look at /jobs, a look at /jobs that takes 10 s or more counts as
+// the master having been away, and a request held past HTTPTimeout is retried. Measured with
+// salt-master stopped 3 s into an apply and started again as soon as the progress said it
+// waited (about 10 runs): the look at /jobs was held 9 to 35 s; the minion's return mostly came
+// through after the restart, and was lost in about one run in four, the later states' events
+// with it.
+//
+// A minion that returns while the master is away retries a few times, then gives up: its
+// return is lost, and an outage as short as the master's restart does not always show as one
+// through salt-api. So a minion that has shown nothing for 30 s is asked whether it still runs
+// the job (saltutil.find_job); one that says twice, 30 s apart, that it does not, while /jobs
+// (looked at in full once more) has no return from it, ends the wait: its end is unknown.
+//
+// When Eos cannot see how an apply ended, Apply returns an executor.UnknownError naming "the 3
+// states of job J on eos-minion" and the check "salt-run jobs.lookup_jid J": salt-api or the
+// master did not answer again before the deadline after the job was submitted (or answered
+// only errors); or a minion's return was lost (as above); or a minion had not returned at the
+// timeout although it was heard running the job (a state's event, or find_job) or salt-api or
+// the master was away meanwhile. The runner marks the layer unknown and rolls nothing back:
+// states nobody saw end are neither kept nor undone. A minion never heard from that does not
+// return while salt-api answers throughout still fails the layer as unreachable, as before. A
+// rollback that ends unknown says so in its error.
+//
 // # Targets
 //
 // Before each dry run (a plan or a drift check) the unit's targets are resolved with a
@@ -82,9 +134,12 @@
 // The tests run against a real Salt 3006.9 master, minion and salt-api that
 // scripts/testenv/salt.sh starts (real_*_test.go): plan, apply with per-state progress from
 // /events, a failing state and rollback, a stopped minion, an expired token, a wrong password,
-// drift, and a stream cut mid-apply. The contract server (fake_test.go, fake_events_test.go)
+// drift, a stream cut mid-apply, salt-api stopped mid-apply and started again (the job is
+// followed to its end and ran once), and the master stopped mid-apply and started again (the
+// apply ends applied or unknown, never failed, and the job ran once). The contract server (fake_test.go, fake_events_test.go)
 // stays for what a real master cannot be made to do on cue (returns in a chosen order, a lost
-// return event, buffering proxies); it answers as the real one does where they were compared.
+// return event, buffering proxies, a submission's answer lost after the master took it, a
+// salt-api that never comes back); it answers as the real one does where they were compared.
 // Plans and drift checks (test=True) do not open the stream.
 //
 // state.template_str would avoid the file write, but Salt's template_str ignores both the
@@ -93,9 +148,11 @@
 //
 // The salt-api user needs, in the master's external_auth: "state.apply" and "test.ping" on the
 // targets, "state.show_low_sls" and "config.get" (a destroy names what it keeps, and
-// destroy --purge-data removes what lies under the minion's eos_data_dir: purge.go), "@wheel" (file_roots.write, key.list_all) and "@jobs" (jobs.list_job). The event stream
-// needs no permission beyond a valid token: rest_cherrypy's /events does not check eauth
-// permissions, and shows the whole bus to any logged-in user.
+// destroy --purge-data removes what lies under the minion's eos_data_dir: purge.go), "@wheel"
+// (file_roots.write, key.list_all) and "@jobs" (jobs.list_job); and "saltutil.find_job" to
+// tell a lost return from a running job (without it the wait for a lost return lasts until the
+// timeout). The event stream needs no permission beyond a valid token: rest_cherrypy's /events
+// does not check eauth permissions, and shows the whole bus to any logged-in user.
 //
 // It imports executor and nothing else of Eos; it never knows it is driven from chat.
 package salt

@@ -46,6 +46,21 @@ type fakeSaltAPI struct {
 	pings []string
 	jobs  map[string]*fakeJob
 	jid   int
+	// Faults (fake_faults_test.go): afterWrite runs once a state file was written, before
+	// the answer is sent; lostSubmit, when it returns true, cuts the connection after a job was
+	// published, before its answer; onPoll, when it returns true, cuts a GET /jobs/<jid>.
+	// They are called with mu held.
+	afterWrite func()
+	lostSubmit func(jid string) bool
+	onPoll     func(jid string) bool
+	// masterDown makes salt-api answer 503 as it does while its master is down; holdJobs,
+	// when set, holds each GET /jobs/<jid> until it is closed, as salt-api holds requests
+	// while its master is away.
+	masterDown bool
+	holdJobs   chan struct{}
+	// lostReturns are minions that run a job but whose return never reaches the master:
+	// neither /jobs nor the stream ever shows it, and saltutil.find_job answers {}.
+	lostReturns map[string]bool
 	// The event stream: see fakeStream.
 	fakeStream
 }
@@ -96,6 +111,9 @@ func (f *fakeSaltAPI) login(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.unavailable(w) {
+		return
+	}
 	if in.Username != f.user || in.Password != f.password || in.Eauth != f.eauth {
 		http.Error(w, "401 Unauthorized: Could not authenticate using provided credentials", http.StatusUnauthorized)
 		return
@@ -136,6 +154,15 @@ func (f *fakeSaltAPI) lowstate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var out []any
+	wrote, lost := false, false
+	defer func() {
+		if wrote && f.afterWrite != nil {
+			f.afterWrite()
+		}
+		if lost {
+			panic(http.ErrAbortHandler) // the connection breaks before the answer
+		}
+	}()
 	for _, c := range chunks {
 		switch {
 		case c["client"] == "wheel" && c["fun"] == "file_roots.write":
@@ -146,6 +173,7 @@ func (f *fakeSaltAPI) lowstate(w http.ResponseWriter, r *http.Request) {
 				continue
 			}
 			f.files[p] = data
+			wrote = true
 			out = append(out, map[string]any{"tag": "salt/wheel/1", "data": map[string]any{
 				"fun": "wheel.file_roots.write", "jid": "1", "return": "Wrote data to file /srv/salt/" + p, "success": true, "user": f.user,
 			}})
@@ -193,12 +221,19 @@ func (f *fakeSaltAPI) lowstate(w http.ResponseWriter, r *http.Request) {
 				answers[m] = ""
 			}
 			out = append(out, answers)
+		case c["client"] == "local" && c["fun"] == "saltutil.find_job":
+			out = append(out, f.findJob(c))
 		case c["client"] == "wheel" && c["fun"] == "key.list_all":
 			out = append(out, map[string]any{"tag": "salt/wheel/2", "data": map[string]any{
 				"fun": "wheel.key.list_all", "return": map[string]any{"minions": f.minions, "minions_pre": []string{}}, "success": true,
 			}})
 		case c["client"] == "local_async" && c["fun"] == "state.apply":
-			out = append(out, f.startJob(c))
+			started := f.startJob(c)
+			if jid, _ := started.(map[string]any)["jid"].(string); jid != "" && f.lostSubmit != nil && f.lostSubmit(jid) {
+				lost = true
+				return
+			}
+			out = append(out, started)
 		default:
 			f.t.Errorf("the fake salt-api got an unexpected lowstate chunk %v", c)
 			http.Error(w, "unsupported", http.StatusBadRequest)
@@ -230,10 +265,13 @@ func (f *fakeSaltAPI) startJob(c map[string]any) any {
 	f.calls = append(f.calls, applyCall{Tgt: tgt, TgtType: tgtType, SLS: sls, Text: text, Pillar: pillar, Test: test, StateEvents: stateEvents, Queue: queue})
 	f.jid++
 	jid := fmt.Sprintf("20240101000000%06d", f.jid)
+	if passed, _ := c["jid"].(string); passed != "" {
+		jid = passed // as local_cache.prep_jid: a passed jid is used as it is
+	}
 	j := &fakeJob{minions: matched, returns: map[string]any{}, released: map[string]bool{}}
 	for _, m := range matched {
 		switch {
-		case f.down[m]:
+		case f.down[m], f.lostReturns[m]:
 		case !found:
 			j.returns[m] = []any{fmt.Sprintf("No matching sls found for '%s' in env 'base'", sls)}
 		default:
@@ -273,8 +311,23 @@ func (f *fakeSaltAPI) job(w http.ResponseWriter, r *http.Request) {
 	}
 	j, ok := f.jobs[r.PathValue("jid")]
 	if !ok {
-		writeJSON(w, map[string]any{"info": []any{map[string]any{"Result": map[string]any{}}}, "return": []any{map[string]any{}}})
+		writeJSON(w, map[string]any{"info": []any{map[string]any{"jid": r.PathValue("jid"), "Error": "Cannot contact returner or no job with this jid", "Result": map[string]any{}}},
+			"return": []any{map[string]any{}}})
 		return
+	}
+	if f.onPoll != nil && f.onPoll(r.PathValue("jid")) {
+		panic(http.ErrAbortHandler) // the connection breaks before the answer
+	}
+	if f.unavailable(w) {
+		return
+	}
+	if hold := f.holdJobs; hold != nil {
+		f.mu.Unlock()
+		select {
+		case <-hold:
+		case <-r.Context().Done():
+		}
+		f.mu.Lock()
 	}
 	j.polls++
 	var returned []string

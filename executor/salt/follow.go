@@ -3,6 +3,7 @@ package salt
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -32,27 +33,51 @@ const (
 // came, so every state the stream reported before it is handed on first. Without a stream, or
 // once it ends, follow polls /jobs as minions finish, taking whatever is there. Minions that
 // have not returned when the timeout passes are reported as unreachable.
+//
+// The job is never submitted again: while salt-api or the master does not answer, /jobs is
+// looked at again with backoff (w.notice hears "salt-api not answering for 40 s, retrying"),
+// and when a job goes waitNotice without a state or a return, w.notice hears which minions it
+// waits for. For an apply, an end Eos could not see (salt-api not back in time, or a minion's
+// return missing at the timeout after salt-api stopped answering) is an executor.UnknownError.
 func (l *Layer) follow(ctx context.Context, j job, es *eventStream, w *watch) error {
-	f := &follower{l: l, j: j, w: w, seen: map[string]bool{}, signalled: map[string]bool{}}
+	f := &follower{l: l, j: j, w: w, seen: map[string]bool{}, signalled: map[string]bool{}, heard: map[string]bool{}}
 	var events <-chan busEvent
 	if es != nil {
 		events = es.events
 	}
-	deadline := l.now().Add(l.timeout)
+	start := l.now()
+	deadline := start.Add(l.timeout)
+	f.progress, f.told, f.until = start, start, deadline
 	wait := firstPoll
 	poll, all := events == nil, true
 	for {
+		// Before looking at /jobs, which may hang while the master is away.
+		f.waiting()
 		if poll {
 			if err := f.poll(ctx, all || events == nil); err != nil {
-				return err
+				switch {
+				case errors.Is(ctx.Err(), context.Canceled):
+					return ctx.Err()
+				case f.lastDown == nil && ctx.Err() != nil && f.unsure():
+					return f.timedOut(l.now().Sub(start).Round(time.Second))
+				case f.lastDown == nil && ctx.Err() != nil:
+					return ctx.Err()
+				}
+				return f.unseen(err)
 			}
 			if len(f.seen) == len(j.minions) {
+				return nil
+			}
+			if err := f.checkLost(ctx); err != nil {
+				return err
+			}
+			if len(f.seen) == len(j.minions) { // checkLost's last look took the returns
 				return nil
 			}
 		}
 		left := deadline.Sub(l.now())
 		if left <= 0 {
-			return f.timedOut()
+			return f.timedOut(l.timeout)
 		}
 		next := wait
 		if events != nil && !f.awaiting() {
@@ -60,10 +85,18 @@ func (l *Layer) follow(ctx context.Context, j job, es *eventStream, w *watch) er
 		} else {
 			wait = min(2*wait, l.poll)
 		}
-		t := time.NewTimer(min(next, left))
+		// Wake up too when the progress may have to say which minions the job waits for.
+		tell := f.progress
+		if f.told.After(tell) {
+			tell = f.told
+		}
+		t := time.NewTimer(min(next, left, max(tell.Add(l.waitNotice).Sub(l.now()), firstPoll)))
 		select {
 		case <-ctx.Done():
 			t.Stop()
+			if f.unsure() && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return f.timedOut(l.now().Sub(start).Round(time.Second))
+			}
 			return ctx.Err()
 		case <-t.C:
 			poll, all = true, events == nil || !f.awaiting()
@@ -90,6 +123,89 @@ type follower struct {
 	// seen are the minions whose return was taken from /jobs; signalled those whose return
 	// event came through the stream.
 	seen, signalled map[string]bool
+	// progress is when the job last showed a state or a return; told when the progress last
+	// said which minions it waits for.
+	progress, told time.Time
+	// down is the longest time salt-api (or the master) did not answer, lastDown why, and
+	// downSince when the last such time began.
+	down      time.Duration
+	lastDown  error
+	downSince time.Time
+	// slowest is the longest a look at /jobs took when it took slowAnswer or more: salt-api
+	// holds a request while its master is away (its ZeroMQ request waits for the master to
+	// come back), so a slow answer is an outage too.
+	slowest time.Duration
+	// checked is when the minions were last asked whether they still run the job; idle
+	// when each first said it did not (lost.go).
+	checked time.Time
+	idle    map[string]time.Time
+	// until is when the follow ends: no new look at /jobs is retried after it.
+	until time.Time
+	// heard are the minions known to have run the job: a state of theirs came through the
+	// stream, or saltutil.find_job found them running it.
+	heard map[string]bool
+}
+
+// meanwhile says how salt-api or the master was away while the job ran.
+func (f *follower) meanwhile() string {
+	if f.lastDown != nil {
+		return fmt.Sprintf("%s stopped answering for %s meanwhile", who(f.lastDown), roughly(f.down))
+	}
+	return fmt.Sprintf("salt-api once took %s to answer meanwhile, as it does while its master is away", roughly(f.slowest))
+}
+
+// troubled reports whether salt-api or the master was away while the job ran, so that a
+// return may have been lost with it.
+func (f *follower) troubled() bool { return f.lastDown != nil || f.slowest > 0 }
+
+// unsure reports whether a minion that has not returned may have applied states: salt-api or
+// the master was away meanwhile, or the minion was heard running the job (a state's event, or
+// saltutil.find_job), so its return is late or lost rather than never coming.
+func (f *follower) unsure() bool {
+	if f.troubled() {
+		return true
+	}
+	for _, m := range f.missing() {
+		if f.heard[m] {
+			return true
+		}
+	}
+	return false
+}
+
+// waiting tells the progress which minions the job waits for when it has shown nothing for
+// waitNotice: "waiting for eos-minion to return job J (2 min)", again every waitNotice.
+func (f *follower) waiting() {
+	now := f.l.now()
+	if f.w == nil || f.w.notice == nil || now.Sub(f.progress) < f.l.waitNotice || now.Sub(f.told) < f.l.waitNotice {
+		return
+	}
+	f.told = now
+	f.w.notice(fmt.Sprintf("waiting for %s to return job %s (%s)", strings.Join(f.missing(), ", "), f.j.jid, roughly(now.Sub(f.progress))), false)
+}
+
+// missing are the minions that have not returned.
+func (f *follower) missing() []string {
+	var out []string
+	for _, m := range f.j.minions {
+		if !f.seen[m] {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// unseen is the error for a job Eos stopped following because salt-api did not answer (or
+// answered an error): for an apply, the job may still be running, so its end is unknown.
+func (f *follower) unseen(err error) error {
+	err = fmt.Errorf("following job %s: %w", f.j.jid, err)
+	if f.j.test {
+		return err
+	}
+	if f.lastDown != nil && (executor.Transient(err) || errors.Is(err, context.DeadlineExceeded)) {
+		err = &outageError{who: who(f.lastDown), down: f.l.now().Sub(f.downSince), err: f.lastDown}
+	}
+	return executor.Unknown(whatOf(f.w, f.j), "salt-run jobs.lookup_jid "+f.j.jid, err)
 }
 
 // awaiting reports whether a minion's return event came but /jobs did not show the return yet.
@@ -121,6 +237,8 @@ func (f *follower) event(ctx context.Context, ev busEvent) bool {
 			executor.Log(ctx, f.l.log).Warn("skipping a state progress event", "tag", ev.Tag, "err", err)
 			return false
 		}
+		f.progress = f.l.now()
+		f.heard[t.minion] = true
 		f.w.state(t.minion, s)
 	}
 	return false
@@ -132,8 +250,18 @@ func (f *follower) poll(ctx context.Context, all bool) error {
 	var out struct {
 		Return []map[string]json.RawMessage `json:"return"`
 	}
-	if err := f.l.api.call(ctx, http.MethodGet, "/jobs/"+url.PathEscape(f.j.jid), nil, &out); err != nil {
-		return fmt.Errorf("following job %s: %w", f.j.jid, err)
+	outage := func(down time.Duration, err error) {
+		f.down, f.lastDown, f.downSince = max(f.down, down), err, f.l.now().Add(-down)
+	}
+	asked := f.l.now()
+	if err := f.l.retryUntil(ctx, f.until, f.w, outage, func(ctx context.Context) error {
+		return f.l.api.call(ctx, http.MethodGet, "/jobs/"+url.PathEscape(f.j.jid), nil, &out)
+	}); err != nil {
+		return err
+	}
+	if took := f.l.now().Sub(asked); took >= slowAnswer && f.lastDown == nil {
+		executor.Log(ctx, f.l.log).Warn("salt-api was slow to answer; the master may have been away", "jid", f.j.jid, "took", took.Round(time.Millisecond))
+		f.slowest = max(f.slowest, took)
 	}
 	if len(out.Return) == 0 {
 		return nil
@@ -144,6 +272,7 @@ func (f *follower) poll(ctx context.Context, all bool) error {
 			continue
 		}
 		f.seen[m] = true
+		f.progress = f.l.now()
 		if f.w != nil && f.w.ret != nil {
 			f.w.ret(parseReturn(m, raw))
 		}
@@ -151,13 +280,19 @@ func (f *follower) poll(ctx context.Context, all bool) error {
 	return nil
 }
 
-// timedOut names the minions that did not return.
-func (f *follower) timedOut() error {
-	var missing []string
-	for _, m := range f.j.minions {
-		if !f.seen[m] {
-			missing = append(missing, m)
+// timedOut names the minions that did not return. For an apply, when a missing minion was
+// heard running the job, or salt-api or the master was away meanwhile, its return is late or
+// was lost rather than never coming: the apply's end is unknown. A minion never heard from is
+// unreachable, and fails the layer.
+func (f *follower) timedOut(within time.Duration) error {
+	missing := strings.Join(f.missing(), ", ")
+	if f.unsure() && !f.j.test {
+		why := "it was running the job: still running, or its return was lost"
+		if f.troubled() {
+			why = f.meanwhile() + ": its return may have been lost"
 		}
+		return executor.Unknown(whatOf(f.w, f.j), "salt-run jobs.lookup_jid "+f.j.jid, fmt.Errorf(
+			"minion %s had not returned job %s within %s, and %s", missing, f.j.jid, within, why))
 	}
-	return fmt.Errorf("minion %s did not return within %s (unreachable, or still running job %s)", strings.Join(missing, ", "), f.l.timeout, f.j.jid)
+	return fmt.Errorf("minion %s did not return within %s (unreachable, or still running job %s)", missing, within, f.j.jid)
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/eosbot/eos/executor"
@@ -25,29 +24,31 @@ func (l *Layer) slsFor(u executor.Unit) (path, sls string, err error) {
 }
 
 // writeState puts a unit's state file into the master's file_roots (wheel file_roots.write).
-func (l *Layer) writeState(ctx context.Context, u executor.Unit) (string, error) {
+// Writing the same content-addressed file again is harmless, so it is retried while salt-api
+// or the master restarts.
+func (l *Layer) writeState(ctx context.Context, u executor.Unit, test bool, w *watch) (string, error) {
 	path, sls, err := l.slsFor(u)
 	if err != nil {
 		return "", err
 	}
-	ret, err := l.api.lowstate(ctx, map[string]any{
+	ret, err := l.read(ctx, test, w, map[string]any{
 		"client": "wheel", "fun": "file_roots.write",
 		"data": u.Salt.Text, "path": path, "saltenv": l.saltEnv,
 	})
 	if err != nil {
 		return "", fmt.Errorf("writing %s to the Salt master: %w", path, err)
 	}
-	var w struct {
+	var wrote struct {
 		Data struct {
 			Return  any  `json:"return"`
 			Success bool `json:"success"`
 		} `json:"data"`
 	}
-	if err := json.Unmarshal(ret[0], &w); err != nil {
+	if err := json.Unmarshal(ret[0], &wrote); err != nil {
 		return "", fmt.Errorf("writing %s to the Salt master: reading the answer: %w", path, err)
 	}
-	msg := fmt.Sprint(w.Data.Return)
-	if !w.Data.Success || !strings.HasPrefix(msg, "Wrote data to file") {
+	msg := fmt.Sprint(wrote.Data.Return)
+	if !wrote.Data.Success || !strings.HasPrefix(msg, "Wrote data to file") {
 		return "", fmt.Errorf("writing %s to the Salt master: %s", path, msg)
 	}
 	return sls, nil
@@ -65,10 +66,11 @@ func (l *Layer) target(u executor.Unit) (tgt, tgtType string, list []string) {
 	return strings.Join(ts, ","), "list", ts
 }
 
-// job is a started state run.
+// job is a started state run; test says it is a dry run.
 type job struct {
 	jid     string
 	minions []string
+	test    bool
 }
 
 // watch receives what a run reports as it goes: a state that finished (from the event
@@ -78,6 +80,21 @@ type watch struct {
 	state func(minion string, s stateResult)
 	// ret gets a minion's return.
 	ret func(minionReturn)
+	// notice gets what the run waits for while it makes no progress ("salt-api not
+	// answering for 40 s, retrying"), and passed when that wait ended ("salt-api answering
+	// again").
+	notice func(msg string, passed bool)
+	// what names the run's states for an executor.UnknownError ("the 3 states").
+	what string
+}
+
+// whatOf is how an unknown outcome names a job: "the 3 states of job J on node1".
+func whatOf(w *watch, j job) string {
+	what := "the states"
+	if w != nil && w.what != "" {
+		what = w.what
+	}
+	return fmt.Sprintf("%s of job %s on %s", what, j.jid, strings.Join(j.minions, ", "))
 }
 
 // onList is how a run names the minions a plan resolved its targets to: a list target.
@@ -85,54 +102,12 @@ func onList(on []string) (tgt, tgtType string, list []string) {
 	return strings.Join(on, ","), "list", on
 }
 
-// startJob starts state.apply of sls on the minions on (or, when nil, the unit's targets) with
-// the pillar as data (test=True for a dry run), asynchronously; stateEvents asks the minions
-// to fire an event per state.
-func (l *Layer) startJob(ctx context.Context, u executor.Unit, on []string, sls string, test, stateEvents bool) (job, error) {
-	tgt, tgtType, list := l.target(u)
-	if on != nil {
-		tgt, tgtType, list = onList(on)
-	}
-	pillar := u.Salt.Pillar
-	if pillar == nil {
-		pillar = map[string]any{}
-	}
-	// queue: a minion already running states (another unit's, a scheduled highstate) runs
-	// this one after it instead of refusing it; the layer's timeout still bounds the wait.
-	kwarg := map[string]any{"pillar": pillar, "test": test, "saltenv": l.saltEnv, "queue": true}
-	if stateEvents {
-		kwarg["state_events"] = true
-	}
-	ret, err := l.api.lowstate(ctx, map[string]any{
-		"client": "local_async", "tgt": tgt, "tgt_type": tgtType,
-		"fun": "state.apply", "arg": []any{sls}, "kwarg": kwarg,
-	})
-	if err != nil {
-		return job{}, fmt.Errorf("starting state.apply %s on %s: %w", sls, tgt, err)
-	}
-	var started struct {
-		JID     string   `json:"jid"`
-		Minions []string `json:"minions"`
-	}
-	// No matching minion makes salt-api return an empty string or object instead.
-	_ = json.Unmarshal(ret[0], &started)
-	if started.JID == "" || len(started.Minions) == 0 {
-		return job{}, fmt.Errorf("no minion matches %s %q (are their keys accepted on the master?)", tgtType, tgt)
-	}
-	if missing := minus(list, started.Minions); len(missing) > 0 {
-		return job{}, fmt.Errorf("minion %s is not known to the Salt master (no accepted key)", strings.Join(missing, ", "))
-	}
-	sort.Strings(started.Minions)
-	executor.Log(ctx, l.log).Info("started state.apply", "unit", u.Service, "sls", sls, "jid", started.JID, "minions", started.Minions, "test", test, "state_events", stateEvents)
-	return job{jid: started.JID, minions: started.Minions}, nil
-}
-
 // runUnit writes the unit's state file, runs it on the minions on (nil: the unit's targets)
 // and collects every minion's return. With a watch that takes states (an apply) it first opens the event stream,
 // when the layer follows it, so that each state can be reported as it finishes; if the stream
 // cannot be opened the run is followed through /jobs alone.
 func (l *Layer) runUnit(ctx context.Context, u executor.Unit, on []string, test bool, w *watch) ([]minionReturn, error) {
-	sls, err := l.writeState(ctx, u)
+	sls, err := l.writeState(ctx, u, test, w)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +124,7 @@ func (l *Layer) runUnit(ctx context.Context, u executor.Unit, on []string, test 
 			defer es.close()
 		}
 	}
-	j, err := l.startJob(ctx, u, on, sls, test, es != nil)
+	j, err := l.startJob(ctx, u, on, sls, test, es != nil, w)
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +136,7 @@ func (l *Layer) runUnit(ctx context.Context, u executor.Unit, on []string, test 
 		}
 	}}
 	if w != nil {
-		collect.state = w.state
+		collect.state, collect.notice, collect.what = w.state, w.notice, w.what
 	}
 	err = l.follow(ctx, j, es, collect)
 	return rets, err

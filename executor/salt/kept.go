@@ -57,7 +57,7 @@ func (l *Layer) keptBy(ctx context.Context, u executor.Unit) (_ map[string][]str
 	if err != nil {
 		return nil, nil, err
 	}
-	sls, err := l.writeState(ctx, u)
+	sls, err := l.writeState(ctx, u, true, nil)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -47,7 +47,7 @@ func (l *Layer) lowStates(ctx context.Context, sls string, on []string, pillar m
 		pillar = map[string]any{}
 	}
 	tgt, tgtType, _ := onList(on)
-	ret, err := l.api.lowstate(ctx, map[string]any{
+	ret, err := l.read(ctx, true, nil, map[string]any{
 		"client": "local", "tgt": tgt, "tgt_type": tgtType, "fun": "state.show_low_sls",
 		"arg": []any{sls}, "kwarg": map[string]any{"pillar": pillar, "saltenv": l.saltEnv},
 	})

@@ -3,6 +3,7 @@ package salt
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/eosbot/eos/executor"
 )
@@ -31,6 +32,29 @@ type unitProgress struct {
 	err      error
 	// output, when set, receives one line per state result ("node1: file.managed x: changed").
 	output func(line string)
+	// noticed is when the last notice was reported.
+	noticed time.Time
+}
+
+// notice reports what the run waits for ("salt-api not answering for 40 s, retrying"), with
+// the counts of the last event, at most once every noticeEvery; one that says the wait passed
+// ("salt-api answering again", passed) is always reported, so the post does not keep the last.
+func (p *unitProgress) notice(msg string, passed bool) {
+	now := p.l.now()
+	if !passed && !p.noticed.IsZero() && now.Sub(p.noticed) < noticeEvery {
+		return
+	}
+	p.noticed = now
+	ev := executor.Event{Layer: executor.Salt, Unit: p.unit, Done: p.t.done, Total: p.total, Message: msg, Time: now}
+	if p.total > 0 {
+		ev.Total = max(p.total, p.t.done)
+	}
+	if p.report != nil {
+		p.report(ev)
+	}
+	if p.output != nil {
+		p.output(msg)
+	}
 }
 
 func newUnitProgress(l *Layer, unit string, t *tally, total int, report func(executor.Event)) *unitProgress {

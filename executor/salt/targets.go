@@ -20,7 +20,7 @@ const DefaultPingTimeout = 10 * time.Second
 // response]…" instead of true. Salt 3006 answers the same for the IDs of a list target that
 // have no accepted key; resolve tells those apart.
 func (l *Layer) ping(ctx context.Context, tgt, tgtType string) (up, silent []string, err error) {
-	ret, err := l.api.lowstate(ctx, map[string]any{
+	ret, err := l.read(ctx, true, nil, map[string]any{
 		"client": "local", "tgt": tgt, "tgt_type": tgtType, "fun": "test.ping",
 		"timeout": int(l.pingTimeout.Round(time.Second) / time.Second),
 	})
@@ -96,7 +96,7 @@ func targetNote(tgt string, minions []string) string {
 
 // acceptedKeys lists the minions whose keys the master accepted (wheel key.list_all).
 func (l *Layer) acceptedKeys(ctx context.Context) ([]string, error) {
-	ret, err := l.api.lowstate(ctx, map[string]any{"client": "wheel", "fun": "key.list_all"})
+	ret, err := l.read(ctx, true, nil, map[string]any{"client": "wheel", "fun": "key.list_all"})
 	if err != nil {
 		return nil, fmt.Errorf("listing the master's minion keys: %w", err)
 	}

@@ -14,6 +14,10 @@
 #   salt.sh minion start|stop STATE_DIR [ID]
 #                                start or stop one minion of a running master (default: the
 #                                first one), for tests of unreachable and added minions
+#   salt.sh api start|stop STATE_DIR
+#   salt.sh master start|stop STATE_DIR
+#                                stop salt-api (or the master), or start it again with the
+#                                same configuration, for tests of restarts while a job runs
 #
 # STATE_DIR/env is a sourceable file exporting:
 #   EOS_TEST_SALT_URL        http://127.0.0.1:PORT (salt-api; no TLS)
@@ -311,6 +315,24 @@ minion() {
 	esac
 }
 
+# restart_cmd NAME PROGRAM ACTION STATE stops one of the master's daemons (api: salt-api,
+# master: salt-master) or starts it again with the same configuration (its ports are in it).
+restart_cmd() {
+	local name=$1 prog=$2 action=${3:-} state=${4:-}
+	[[ -n $state ]] || die "usage: $0 $name start|stop STATE_DIR"
+	state=$(cd "$state" && pwd)
+	case "$action" in
+	start)
+		alive "$state/$name.pid" && die "$prog already runs"
+		daemon "$name" "$state" "$state/conf" "$prog"
+		;;
+	stop) end_session "$state/$name.pid" TERM ;;
+	*) die "usage: $0 $name start|stop STATE_DIR" ;;
+	esac
+}
+api() { restart_cmd api salt-api "$@"; }
+master() { restart_cmd master salt-master "$@"; }
+
 cmd=${1:-}
 case "$cmd" in
 build) build ;;
@@ -319,9 +341,9 @@ start | stop)
 	[[ $# -eq 2 ]] || die "usage: $0 $cmd STATE_DIR"
 	"$cmd" "$2"
 	;;
-minion)
+minion | api | master)
 	shift
-	minion "$@"
+	"$cmd" "$@"
 	;;
-*) die "usage: $0 build | present | start STATE_DIR | stop STATE_DIR | minion start|stop STATE_DIR [ID]" ;;
+*) die "usage: $0 build | present | start STATE_DIR | stop STATE_DIR | minion start|stop STATE_DIR [ID] | api|master start|stop STATE_DIR" ;;
 esac
