@@ -32,12 +32,17 @@ func MarkTransient(err error) error {
 // on the network, or an error marked with MarkTransient. A request error, a refusal by a
 // server that answered, or a cancelled context is not transient.
 func Transient(err error) bool {
-	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	if err == nil {
 		return false
 	}
+	// A mark wins over what it wraps: an HTTP client's own time-out wraps DeadlineExceeded,
+	// and a layer marks it when it means a server holding requests while it restarts.
 	var te transientError
 	if errors.As(err, &te) {
 		return true
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
 	}
 	if errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
 		errors.Is(err, syscall.ECONNABORTED) || errors.Is(err, syscall.EPIPE) ||

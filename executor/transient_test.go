@@ -28,6 +28,8 @@ func TestTransientTellsARestartingServerFromARefusal(t *testing.T) {
 		{MarkTransient(errors.New("salt-api answered 503")), true},
 		{errors.New("salt-api answered 400: bad request"), false},
 		{fmt.Errorf("wrapped: %w", context.Canceled), false},
+		{fmt.Errorf("GET /jobs: %w", context.DeadlineExceeded), false},
+		{MarkTransient(fmt.Errorf("GET /jobs: client timeout: %w", context.DeadlineExceeded)), true},
 		{nil, false},
 	} {
 		if got := Transient(c.err); got != c.want {
