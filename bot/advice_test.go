@@ -121,8 +121,16 @@ func TestProgressShowsALayerWaitingForItsServer(t *testing.T) {
 	if strings.Contains(got, "not answering") || !strings.Contains(got, "Salt ⏳ 3/3 eos-minion: file.managed grafana.ini…") {
 		t.Errorf("the next step does not replace the note: %q", got)
 	}
-	tr.advance(executor.Event{Layer: executor.Nomad, Resource: "job grafana", Done: 1, Total: 2, Message: "Nomad not answering for 12 s, retrying"})
+	tr.advance(executor.Event{Layer: executor.Nomad, Resource: "job grafana", Done: 1, Total: 2, Message: "Nomad not answering for 12 s, retrying", Notice: true})
 	if got = progressDoc("5e1f0a2b", []string{"bob"}, tr.layers).Plain(); !strings.Contains(got, "Nomad ⏳ 1/2 · Nomad not answering for 12 s, retrying") {
 		t.Errorf("a wait named on a resource is not shown: %q", got)
+	}
+	// An allocation failing while Nomad's health is awaited is shown as it happens, and a
+	// status that is only a count is not a note.
+	tr.advance(executor.Event{Layer: executor.Nomad, Resource: "job grafana", Done: 1, Total: 2, Message: "1/2 allocations healthy"})
+	tr.advance(executor.Event{Layer: executor.Nomad, Resource: "job grafana", Done: 1, Total: 2, Notice: true,
+		Message: "allocation d877c090: task grafana exited 1 (restart 2 of 3)"})
+	if got = progressDoc("5e1f0a2b", []string{"bob"}, tr.layers).Plain(); !strings.Contains(got, "Nomad ⏳ 1/2 · allocation d877c090: task grafana exited 1 (restart 2 of 3)") {
+		t.Errorf("a failing allocation is not shown as it happens: %q", got)
 	}
 }

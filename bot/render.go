@@ -165,11 +165,11 @@ func (l layerState) line() string {
 }
 
 // waitingNote is the text of an event that reports a layer waiting rather than advancing: a
-// server that does not answer and is being retried ("salt-api not answering for 40 s,
-// retrying", see executor.Retry), or any event that names no resource but says something.
-// Empty for a step.
+// notice (a server that does not answer and is being retried, "salt-api not answering for
+// 40 s, retrying"; an allocation failing while Nomad's health is awaited), or any event that
+// names no resource but says something. Empty for a step.
 func waitingNote(ev executor.Event) string {
-	if ev.Message != "" && (ev.Resource == "" || strings.Contains(ev.Message, "not answering")) {
+	if ev.Message != "" && (ev.Notice || ev.Resource == "") {
 		return ev.Message
 	}
 	return ""

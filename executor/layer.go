@@ -139,6 +139,10 @@ type Event struct {
 	Total int `json:"total"`
 	// Message is a short human text ("creating", "2/3 allocations healthy").
 	Message string `json:"message,omitempty"`
+	// Notice marks a Message people should see while the layer waits, beside its count: a
+	// server not answering, an allocation failing ("allocation d877c090: task app exited 1
+	// (restart 1 of 2)"). An event with a Message and no Resource is one too.
+	Notice bool `json:"notice,omitempty"`
 	// Rollback marks a step of a rollback after a failure: it undoes, rather than advances,
 	// the run. The runner sets it.
 	Rollback bool      `json:"rollback,omitempty"`

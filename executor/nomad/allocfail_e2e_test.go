@@ -61,8 +61,8 @@ func TestFailingAllocationIsReportedAndEndsTheWait(t *testing.T) {
 		t.Errorf("error = %q, want the allocation, the exit code and the restarts", res.Error)
 	}
 	for _, m := range ev.all {
-		if strings.HasPrefix(m.Message, "allocation ") && (m.Layer != executor.Nomad || m.Total != 1 || m.Done != 0) {
-			t.Errorf("failure event %+v: want layer nomad, 0/1", m)
+		if strings.HasPrefix(m.Message, "allocation ") && (m.Layer != executor.Nomad || m.Total != 1 || m.Done != 0 || !m.Notice) {
+			t.Errorf("failure event %+v: want layer nomad, 0/1, a notice the progress post shows", m)
 		}
 	}
 	if n := count(ev.messages(), restart); n != 1 {

@@ -46,7 +46,7 @@ func (e *emitter) note(msg string) {
 	if e == nil {
 		return
 	}
-	e.post(e.done, msg)
+	e.postNotice(e.done, msg)
 }
 
 // notice reports a passing condition ("Nomad not answering for 40 s, retrying"): the next
@@ -56,10 +56,15 @@ func (e *emitter) notice(msg string) {
 		return
 	}
 	e.last = ""
-	e.post(e.done, msg)
+	e.postNotice(e.done, msg)
 }
 
-func (e *emitter) post(done int, msg string) {
+func (e *emitter) post(done int, msg string) { e.emit(done, msg, false) }
+
+// postNotice posts msg as a notice: the progress post shows it beside the count.
+func (e *emitter) postNotice(done int, msg string) { e.emit(done, msg, true) }
+
+func (e *emitter) emit(done int, msg string, notice bool) {
 	if e.report == nil && e.output == nil {
 		return
 	}
@@ -70,7 +75,7 @@ func (e *emitter) post(done int, msg string) {
 		return
 	}
 	ev := e.base
-	ev.Done, ev.Message, ev.Time = done, msg, time.Now()
+	ev.Done, ev.Message, ev.Notice, ev.Time = done, msg, notice, time.Now()
 	if ev.Total < done {
 		ev.Total = done
 	}
