@@ -5,11 +5,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path"
 	"slices"
 	"sort"
 	"strings"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/eosbot/eos/executor"
 )
@@ -41,24 +44,46 @@ type unitRun struct {
 // destroyed. A minion that returns no states (unreachable, a render error) fails it: nobody
 // approves half a picture.
 func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, error) {
-	var runs []unitRun
-	for _, u := range saltUnits(spec) {
-		on, err := l.resolve(ctx, u)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", u.Service, err)
-		}
-		rets, err := l.runUnit(ctx, u, on, true, nil)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", u.Service, err)
-		}
-		for _, m := range rets {
-			if m.Err != "" {
-				return nil, fmt.Errorf("%s: minion %s: %s", u.Service, m.Minion, m.Err)
+	units := saltUnits(spec)
+	runs := make([]unitRun, len(units))
+	errs := make([]error, len(units))
+	// The units' test runs go out side by side: on one minion Salt queues them (queue=True),
+	// on different minions they run at once. The answer is the same whatever order they end
+	// in; the first unit's failure (in the spec's order) is the one reported.
+	g, gctx := errgroup.WithContext(ctx)
+	for i, u := range units {
+		g.Go(func() error {
+			runs[i], errs[i] = l.dryRunUnit(gctx, u)
+			return errs[i]
+		})
+	}
+	if err := g.Wait(); err != nil {
+		for _, e := range errs {
+			if e != nil && !errors.Is(e, context.Canceled) {
+				return nil, e
 			}
 		}
-		runs = append(runs, unitRun{unit: u, on: on, rets: rets})
+		return nil, err
 	}
 	return runs, nil
+}
+
+// dryRunUnit runs one unit's state in test mode on the minions its targets resolve to.
+func (l *Layer) dryRunUnit(ctx context.Context, u executor.Unit) (unitRun, error) {
+	on, err := l.resolve(ctx, u)
+	if err != nil {
+		return unitRun{}, fmt.Errorf("%s: %w", u.Service, err)
+	}
+	rets, err := l.runUnit(ctx, u, on, true, nil)
+	if err != nil {
+		return unitRun{}, fmt.Errorf("%s: %w", u.Service, err)
+	}
+	for _, m := range rets {
+		if m.Err != "" {
+			return unitRun{}, fmt.Errorf("%s: minion %s: %s", u.Service, m.Minion, m.Err)
+		}
+	}
+	return unitRun{unit: u, on: on, rets: rets}, nil
 }
 
 // saltUnits are the units the layer runs states for.
