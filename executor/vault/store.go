@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/vault/api"
 
@@ -26,6 +27,10 @@ type Store struct {
 	log      *slog.Logger
 	// generate makes a new secret value; tests replace it.
 	generate func(n int) string
+	// runRetry bounds how long a run's secrets wait for a Vault that does not answer, paced
+	// by backoff (secrets.go); tests shorten them.
+	runRetry time.Duration
+	backoff  executor.Backoff
 
 	mu sync.Mutex
 	// auth is the token's authentication data (from the login, or from a lookup of the
@@ -60,6 +65,8 @@ func New(ctx context.Context, cfg Config) (*Store, error) {
 		appRole:  cfg.AppRole,
 		log:      logger.With("component", "vault"),
 		generate: generate,
+		runRetry: defaultRunRetry,
+		backoff:  executor.DefaultBackoff,
 	}
 	if err := s.checkSeal(ctx); err != nil {
 		return nil, err
