@@ -86,6 +86,10 @@ type Layer struct {
 
 	mu    sync.Mutex
 	units map[string]*unitDir
+	// initMu lets one terraform init run at a time: init fills the shared plugin cache, which
+	// Terraform does not make safe for concurrent use ("after installing … it is still not
+	// detected"), while plans of different units run side by side.
+	initMu sync.Mutex
 }
 
 var _ executor.Layer = (*Layer)(nil)

@@ -84,6 +84,8 @@ func (r *run) init(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	r.l.initMu.Lock()
+	defer r.l.initMu.Unlock()
 	// Not InitJSON: init -json needs Terraform 1.9, and its errors read as well from stderr.
 	err = r.exec(ctx, "init", nil, func(ctx context.Context, _ io.Writer) error {
 		return r.ud.tf.Init(ctx, opts...)
