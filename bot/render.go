@@ -27,8 +27,8 @@ func previewDoc(p *store.Plan, j judgement, vaultRow string) adapters.Doc {
 	}
 	blocks := []adapters.Block{adapters.Heading{Text: head}}
 	blocks = append(blocks, failureBlocks(p.Plan)...)
-	blocks = append(blocks, changesBlocks(spec)...)      // the values that change (request.go),
-	blocks = append(blocks, riskBlocks(p.Plan, p.ID)...) // then what they can hurt
+	blocks = append(blocks, riskBlocks(p.Plan, p.ID)...) // what can hurt first,
+	blocks = append(blocks, changesBlocks(spec)...)      // then the values that change (request.go)
 	blocks = append(blocks, adapters.Table{Header: []string{"layer", "what changes"}, Rows: rows})
 	blocks = append(blocks, dependencyBlocks(p.Plan)...)
 	var next []string

@@ -87,10 +87,10 @@ func TestPreviewShowsDeclaredValuesThatChange(t *testing.T) {
 	h.WaitText(p.ID, "Run "+id+" · done in")
 
 	up, uid := preview(t, h, "alice", "@eos update grafana --port 3002 --domain dash.example.org")
-	// The values the request changes come first, then what they can hurt (the domain's DNS
-	// record is replaced), then the table.
-	want := "\nDeclared values: --domain default → dash.example.org (Salt, Terraform, Nomad) · --port 3001 → 3002 (Nomad)\n" +
-		"± replaces grafana eoslab_dns_record.main — forced by zone, name\nlayer "
+	// What can hurt comes first (the domain's DNS record is replaced), then the values, then
+	// the table.
+	want := "\n± replaces grafana eoslab_dns_record.main — forced by zone, name\n" +
+		"Declared values: --domain default → dash.example.org (Salt, Terraform, Nomad) · --port 3001 → 3002 (Nomad)\nlayer "
 	if !strings.Contains(up.Text, want) {
 		t.Errorf("update preview lacks, after its heading,%s:\n%s", want, up.Text)
 	}
