@@ -1,0 +1,126 @@
+package bot
+
+import (
+	"strings"
+	"time"
+
+	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/executor"
+)
+
+// policyInput is the input document a plan's policy as code (bot/policy/rego) judges: one
+// document for the whole cross-layer plan, JSON-shaped (maps, slices, strings, numbers,
+// bools). It holds what the preview shows and nothing more: the request with every value it
+// set (secret values are never among them: a secret flag is refused before any plan), who
+// asked and on which platform, the plan layer by layer (each change's unit, action, address,
+// detail, every attribute line with sensitive values already masked, what forces it, data
+// loss, and what a layer says would fail), the secrets it creates or reuses by name, the
+// risk counts, the declared values before the change, and the time. requester.groups are the
+// entries the platform confirms for the person now ("group:sre").
+func policyInput(p *store.Plan, requester Person, declared map[string]map[string]string, now time.Time, zone *time.Location) map[string]any {
+	spec := p.Plan.Spec
+	units := make([]any, 0, len(spec.Units))
+	for _, u := range spec.Units {
+		unit := map[string]any{"service": u.Service, "destroy": u.Destroy, "values": stringMap(u.Values), "reason": u.Reason}
+		if u.Salt != nil {
+			unit["salt_targets"] = strs(u.Salt.Targets)
+		}
+		units = append(units, unit)
+	}
+	layers := map[string]any{}
+	var destroys, replaces int
+	dataLoss := false
+	for _, lp := range p.Plan.Layers {
+		changes := make([]any, 0, len(lp.Changes))
+		for _, c := range lp.Changes {
+			changes = append(changes, map[string]any{
+				"unit": c.Unit, "action": string(c.Action), "address": c.Address, "detail": c.Detail,
+				"attrs": strs(nonEmptyLines(c.Attrs)), "forces": strs(splitList(c.Forces)), "reason": c.Reason,
+				"data_loss": c.DataLoss, "size": c.Size,
+			})
+			switch c.Action {
+			case executor.Delete:
+				destroys++
+			case executor.Replace:
+				replaces++
+			}
+			dataLoss = dataLoss || c.DataLoss
+		}
+		layers[string(lp.Layer)] = map[string]any{"status": string(lp.Status), "summary": lp.Summary,
+			"changes": changes, "failures": strs(lp.Failures), "kept": lp.Kept}
+	}
+	secrets := map[string]any{"create": []any{}, "reuse": []any{}}
+	if sp := p.Plan.Secrets; sp != nil {
+		secrets["create"], secrets["reuse"] = strs(sp.Create), strs(sp.Reuse)
+	}
+	before := map[string]any{}
+	for svc, vals := range declared {
+		before[svc] = stringMap(vals)
+	}
+	if zone == nil {
+		zone = time.UTC
+	}
+	local := now.In(zone)
+	return map[string]any{
+		"request": map[string]any{
+			"verb": spec.Verb, "target": spec.Target, "environment": spec.Env, "asked": strs(spec.Asked),
+			"purge_secrets": spec.PurgeSecrets, "purge_data": spec.PurgeData, "adopt": spec.Adopt,
+			"units": units, "channel": p.Request.Platform + ":" + p.Request.Channel,
+			"requester": map[string]any{"platform": requester.Platform, "id": requester.ID, "handle": requester.Name,
+				"groups": strs(groupsOf(requester.Matches))},
+		},
+		"plan":     map[string]any{"id": p.ID, "hash": p.Plan.Hash, "layers": layers, "secrets": secrets},
+		"risk":     map[string]any{"data_loss": dataLoss, "destroys": destroys, "replaces": replaces},
+		"declared": before,
+		"time": map[string]any{"utc": now.UTC().Format(time.RFC3339), "zone": zone.String(), "local": local.Format(time.RFC3339),
+			"weekday": local.Weekday().String(), "hour": local.Hour(), "minute": local.Minute()},
+	}
+}
+
+// strs is a list as the document holds it: never null, so a rule can count it.
+func strs(l []string) []any {
+	out := make([]any, len(l))
+	for i, s := range l {
+		out[i] = s
+	}
+	return out
+}
+
+func stringMap(m map[string]string) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func nonEmptyLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// groupsOf keeps the group entries of a person's matches ("group:sre").
+func groupsOf(matches []string) []string {
+	var out []string
+	for _, m := range matches {
+		if strings.HasPrefix(m, groupPrefix) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
