@@ -3,6 +3,7 @@ package nomad
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/hashicorp/nomad/api"
 )
@@ -13,6 +14,12 @@ func (l *Layer) waitEval(ctx context.Context, evalID string, rt *retrier) (*api.
 	if evalID == "" {
 		return &api.Evaluation{}, nil
 	}
+	return l.waitEvalPast(ctx, evalID, rt, evalPending)
+}
+
+// waitEvalPast follows an evaluation with blocking queries until its status is none of
+// waiting; a failed or cancelled one is an error.
+func (l *Layer) waitEvalPast(ctx context.Context, evalID string, rt *retrier, waiting ...string) (*api.Evaluation, error) {
 	var index uint64
 	for {
 		var (
@@ -26,9 +33,9 @@ func (l *Layer) waitEval(ctx context.Context, evalID string, rt *retrier) (*api.
 		if err != nil {
 			return nil, fmt.Errorf("reading evaluation %s: %w", evalID, err)
 		}
-		switch ev.Status {
-		case evalPending:
-		case evalFailed, evalCancel:
+		switch {
+		case slices.Contains(waiting, ev.Status):
+		case ev.Status == evalFailed || ev.Status == evalCancel:
 			return nil, fmt.Errorf("evaluation %s %s: %s", evalID, ev.Status, ev.StatusDescription)
 		default:
 			return ev, nil
@@ -51,26 +58,5 @@ func noReadyNode(failed map[string]*api.AllocationMetric) bool {
 // waitUnblocked waits until Nomad has processed an evaluation it blocked until a node could
 // take its allocations, and returns it.
 func (l *Layer) waitUnblocked(ctx context.Context, evalID string, rt *retrier) (*api.Evaluation, error) {
-	var index uint64
-	for {
-		var (
-			ev *api.Evaluation
-			qm *api.QueryMeta
-		)
-		err := rt.do(ctx, func(c context.Context) (err error) {
-			ev, qm, err = l.client.Evaluations().Info(evalID, l.blocking(c, index))
-			return err
-		})
-		if err != nil {
-			return nil, fmt.Errorf("reading evaluation %s: %w", evalID, err)
-		}
-		switch ev.Status {
-		case evalPending, evalBlocked:
-		case evalFailed, evalCancel:
-			return nil, fmt.Errorf("evaluation %s %s: %s", evalID, ev.Status, ev.StatusDescription)
-		default:
-			return ev, nil
-		}
-		index = qm.LastIndex
-	}
+	return l.waitEvalPast(ctx, evalID, rt, evalPending, evalBlocked)
 }
