@@ -16,8 +16,18 @@ func TestUnitsAreDryRunSideBySide(t *testing.T) {
 	f.run = func(_ string, _ string, _ map[string]any, test bool) any { return lvmStates(test) }
 	l := newLayer(t, f, nil)
 	hold := make(chan struct{})
+	both := make(chan struct{})
+	submitted := 0
 	f.mu.Lock()
 	f.holdJobs = hold
+	// Called (with mu held) as each test job is published: the second one releases the looks.
+	f.lostSubmit = func(string) bool {
+		if submitted++; submitted == 2 {
+			f.holdJobs = nil
+			close(both)
+		}
+		return false
+	}
 	f.mu.Unlock()
 	spec := lvmSpec("node1")
 	second := spec.Units[0]
@@ -25,19 +35,13 @@ func TestUnitsAreDryRunSideBySide(t *testing.T) {
 	spec.Units = append(spec.Units, second)
 
 	go func() {
-		deadline := time.Now().Add(10 * time.Second)
-		for time.Now().Before(deadline) {
+		select {
+		case <-both:
+		case <-time.After(10 * time.Second): // one after another, the second never comes
 			f.mu.Lock()
-			n := len(f.jobs)
+			f.holdJobs = nil
 			f.mu.Unlock()
-			if n >= 2 {
-				break
-			}
-			time.Sleep(5 * time.Millisecond) // polls a real condition, bounded by the deadline
 		}
-		f.mu.Lock()
-		f.holdJobs = nil
-		f.mu.Unlock()
 		close(hold)
 	}()
 	start := time.Now()

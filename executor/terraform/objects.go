@@ -13,19 +13,13 @@ import (
 // state holds after its latest successful apply, for a remote backend (see owners.go).
 const objectsFile = "eos-objects.json"
 
-// recordedObject is one entry of objectsFile.
-type recordedObject struct {
-	Type string `json:"type"`
-	Name string `json:"name"`
-}
-
 // plannedNames are the names of the managed objects a plan leaves in the state: its planned
-// values, every module included. A destroy leaves none.
-func plannedNames(p *tfjson.Plan) []string {
+// values, every module included, sorted. A destroy leaves none.
+func plannedNames(p *tfjson.Plan) []objectName {
+	out := []objectName{}
 	if p == nil || p.PlannedValues == nil || p.PlannedValues.RootModule == nil {
-		return []string{}
+		return out
 	}
-	var out []string
 	var walk func(m *tfjson.StateModule)
 	walk = func(m *tfjson.StateModule) {
 		for _, r := range m.Resources {
@@ -33,8 +27,7 @@ func plannedNames(p *tfjson.Plan) []string {
 				continue
 			}
 			if n, ok := nameOf(r.Type, r.AttributeValues); ok {
-				raw, _ := json.Marshal(recordedObject{Type: n.Type, Name: n.Name})
-				out = append(out, string(raw))
+				out = append(out, n)
 			}
 		}
 		for _, c := range m.ChildModules {
@@ -42,10 +35,7 @@ func plannedNames(p *tfjson.Plan) []string {
 		}
 	}
 	walk(p.PlannedValues.RootModule)
-	sort.Strings(out)
-	if out == nil {
-		out = []string{}
-	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
 	return out
 }
 
@@ -53,7 +43,7 @@ func plannedNames(p *tfjson.Plan) []string {
 // plan) into the unit's directory; an empty list (a destroy) removes the record. A record
 // that cannot be written is logged: the apply stands, and a clash with it is found by the
 // next apply instead.
-func (l *Layer) recordObjects(dir string, objects []string) {
+func (l *Layer) recordObjects(dir string, objects []objectName) {
 	path := filepath.Join(dir, objectsFile)
 	if len(objects) == 0 {
 		if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
@@ -78,16 +68,9 @@ func recordedNames(file string) []objectName {
 	if err != nil {
 		return nil
 	}
-	var entries []string
-	if json.Unmarshal(raw, &entries) != nil {
-		return nil
-	}
 	var out []objectName
-	for _, e := range entries {
-		var o recordedObject
-		if json.Unmarshal([]byte(e), &o) == nil && o.Name != "" {
-			out = append(out, objectName{Type: o.Type, Name: o.Name})
-		}
+	if json.Unmarshal(raw, &out) != nil {
+		return nil
 	}
 	return out
 }

@@ -30,8 +30,8 @@ import (
 
 // objectName is what names a resource outside Terraform: its type and name.
 type objectName struct {
-	Type string // "eoslab_firewall"
-	Name string // "proxy-grafana", "grafana.local.test"
+	Type string `json:"type"` // "eoslab_firewall"
+	Name string `json:"name"` // "proxy-grafana", "grafana.local.test"
 }
 
 // String is the name as people read it: "firewall proxy-grafana", "dns record

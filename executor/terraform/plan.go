@@ -33,7 +33,7 @@ type unitPlan struct {
 	Apply bool `json:"apply"`
 	// Objects are the names of the objects the unit's state holds once the plan is applied,
 	// for a remote backend (objects.go); nil with the local backend, whose state is read.
-	Objects []string `json:"objects,omitempty"`
+	Objects []objectName `json:"objects,omitempty"`
 	// clashes are the objects the plan creates that another unit owns (owners.go): the
 	// plan's Failures, not part of its saved state; so is refused, why Terraform refused to
 	// plan the unit (planRefusal), in which case there is no saved plan.

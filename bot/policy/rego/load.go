@@ -34,7 +34,6 @@ type Set struct {
 	query   opa.PreparedEvalQuery
 	timeout time.Duration
 	sha     string
-	files   []string
 	// rules locates each deciding rule: "eos.firewall.deny" → "firewall.rego:12, 20".
 	rules map[string]string
 }
@@ -74,7 +73,7 @@ func Load(ctx context.Context, dirs []string, timeout time.Duration) (*Set, erro
 	if err != nil {
 		return nil, fmt.Errorf("preparing the policy query: %w", err)
 	}
-	return &Set{query: q, timeout: timeout, sha: hex.EncodeToString(h.Sum(nil)), files: files, rules: ruleLines(c.Modules)}, nil
+	return &Set{query: q, timeout: timeout, sha: hex.EncodeToString(h.Sum(nil)), rules: ruleLines(c.Modules)}, nil
 }
 
 // regoFiles lists the policy files under dirs, sorted, without tests.
@@ -129,6 +128,3 @@ func ruleLines(modules map[string]*ast.Module) map[string]string {
 // SHA256 is the hash of the set's files (names and contents): the audit log names it with
 // every decision, as proof of what judged a plan.
 func (s *Set) SHA256() string { return s.sha }
-
-// Files are the policy files the set was compiled from.
-func (s *Set) Files() []string { return slices.Clone(s.files) }
