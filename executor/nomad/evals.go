@@ -35,6 +35,22 @@ func (l *Layer) waitEvalPast(ctx context.Context, evalID string, rt *retrier, wa
 		}
 		switch {
 		case slices.Contains(waiting, ev.Status):
+		case ev.Status == evalCancel && ev.JobID != "":
+			// Nomad keeps one blocked evaluation per job and cancels any other (as when a
+			// write lands while the nodes restart): that one places the job's current
+			// version once a node is ready, so it is the one to follow.
+			blocked, err := l.blockedEvalOf(ctx, ev.JobID, evalID, rt)
+			if err != nil {
+				return nil, err
+			}
+			if blocked == "" {
+				return nil, fmt.Errorf("evaluation %s %s: %s", evalID, ev.Status, ev.StatusDescription)
+			}
+			evalID, index = blocked, 0
+			if !slices.Contains(waiting, evalBlocked) {
+				waiting = append(slices.Clone(waiting), evalBlocked)
+			}
+			continue
 		case ev.Status == evalFailed || ev.Status == evalCancel:
 			return nil, fmt.Errorf("evaluation %s %s: %s", evalID, ev.Status, ev.StatusDescription)
 		default:
@@ -59,4 +75,22 @@ func noReadyNode(failed map[string]*api.AllocationMetric) bool {
 // take its allocations, and returns it.
 func (l *Layer) waitUnblocked(ctx context.Context, evalID string, rt *retrier) (*api.Evaluation, error) {
 	return l.waitEvalPast(ctx, evalID, rt, evalPending, evalBlocked)
+}
+
+// blockedEvalOf returns the ID of the job's blocked evaluation other than except, or "".
+func (l *Layer) blockedEvalOf(ctx context.Context, jobID, except string, rt *retrier) (string, error) {
+	var evs []*api.Evaluation
+	err := rt.do(ctx, func(c context.Context) (err error) {
+		evs, _, err = l.client.Jobs().Evaluations(jobID, l.query(c))
+		return err
+	})
+	if err != nil {
+		return "", fmt.Errorf("reading the evaluations of nomad job %s: %w", jobID, err)
+	}
+	for _, ev := range evs {
+		if ev.Status == evalBlocked && ev.ID != except {
+			return ev.ID, nil
+		}
+	}
+	return "", nil
 }
