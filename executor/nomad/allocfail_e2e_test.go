@@ -135,6 +135,49 @@ func TestRescheduleAfterTheDeadlineEndsTheWait(t *testing.T) {
 	}
 }
 
+// A job that Nomad reschedules without limit (its default for services) ends the wait as soon
+// as the replacement Nomad placed fails the way the first allocation did: the failure is the
+// version's, not the placement's, and Nomad would only repeat it until the progress deadline.
+// Before, this wait lasted until the deployment's deadline or DeployTimeout (90 s here).
+func TestUnlimitedReschedulingEndsWhenTheReplacementFailsTheSameWay(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	const svc = "again"
+	s := e.spec(svc, map[string]any{"command": "/bin/sh", "args": []any{"-c", "exit 3"}})
+	// 5 s is the shortest delay Nomad 1.4 accepts; services default to 30 s, doubling.
+	s.Units[0].Nomad.Template = slowDeadlines(`    restart {
+      attempts = 0
+      mode     = "fail"
+    }`, `    reschedule {
+      unlimited      = true
+      delay          = "5s"
+      delay_function = "constant"
+    }`)
+	ev := &events{}
+	start := time.Now()
+	res, err := e.layer.Apply(testCtx(t), s, e.plan(t, s), ev.report)
+	took := time.Since(start)
+	t.Logf("Apply returned after %s: %s; events %q", took.Round(time.Millisecond), res.Error, ev.messages())
+	final := regexp.MustCompile(`^nomad job ` + regexp.QuoteMeta(e.id(svc)) + `: allocation ([0-9a-f]{8}): task main exited 3 and was not restarted; no allocation of version 0 can become healthy: it replaced allocation ([0-9a-f]{8}), which failed the same way; Nomad would keep rescheduling it every 5s: giving up$`)
+	g := final.FindStringSubmatch(res.Error)
+	if err == nil || res.Status != executor.ResultFailed || g == nil {
+		t.Fatalf("Apply = %+v, %v; want the replacement's failure and that Nomad would keep rescheduling it", res, err)
+	}
+	if took > 45*time.Second {
+		t.Errorf("Apply took %s: it waited for more than the replacement's failure", took)
+	}
+	failed := regexp.MustCompile(`^allocation ([0-9a-f]{8}): task main exited 3 and was not restarted$`)
+	var allocs []string
+	for _, m := range ev.messages() {
+		if f := failed.FindStringSubmatch(m); f != nil {
+			allocs = append(allocs, f[1])
+		}
+	}
+	if len(allocs) != 2 || allocs[0] != g[2] || allocs[1] != g[1] {
+		t.Errorf("failures reported for allocations %q, want %s and then its replacement %s", allocs, g[2], g[1])
+	}
+}
+
 func anyMatch(msgs []string, re *regexp.Regexp) bool { return count(msgs, re) > 0 }
 
 func count(msgs []string, re *regexp.Regexp) int {

@@ -11,11 +11,17 @@
 // ends the wait early, failing with the cause ("… task app exited 1 after 3 restarts"), once
 // no allocation of the deployment can become healthy: every one failed, Nomad will not
 // restart it (its task is dead), and it will not reschedule it (the group's reschedule policy
-// is spent) or only after the group's progress deadline (the follow-up evaluation's
-// WaitUntil), when the deployment has failed anyway. A job whose reschedule policy is
-// unlimited (Nomad's default for services) with a replacement due before the deadline can
-// still become healthy, so its wait still ends with the deployment's progress_deadline or
-// Config.DeployTimeout; its failures are reported all the same.
+// is spent), or only after the group's progress deadline (the follow-up evaluation's
+// WaitUntil), when the deployment has failed anyway, or it is itself the replacement Nomad
+// placed for an allocation that failed the same way (the same task's last failure event:
+// exit code, signal, message). A version that fails on a fresh placement as it did on the
+// first fails for what it is, not where it ran: Nomad's next attempts (without limit for
+// services by default, 30 s apart and doubling) would only repeat it until the progress
+// deadline, so the wait ends there, saying so ("it replaced allocation 1f0e9a2b, which failed
+// the same way; Nomad would keep rescheduling it every 30s or more: giving up"). A replacement
+// that failed otherwise keeps the wait going until one fails like the allocation it replaced.
+// A job version without a deployment (batch and system jobs) fails as soon as one of its
+// allocations fails or is lost.
 //
 // A Nomad agent that stops answering (an upgrade, a systemd restart: refused or reset
 // connections, "No cluster leader" while it starts, a proxy's 502/503/504) does not fail a

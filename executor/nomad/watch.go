@@ -134,11 +134,7 @@ func (l *Layer) watchDeployment(ctx, wctx context.Context, job *api.Job, deployI
 			}
 			return line, errors.New(msg)
 		}
-		if cause, late, ok := failures.hopeless(allocs, d); ok {
-			why := "Nomad will neither restart nor reschedule it"
-			if late {
-				why = "Nomad reschedules it only after the deployment's progress deadline"
-			}
+		if cause, why, ok := failures.hopeless(allocs, d); ok {
 			return line, fmt.Errorf("nomad job %s: %s; no allocation of version %d can become healthy: %s", id, cause, deref(job.Version), why)
 		}
 	}
@@ -321,9 +317,7 @@ func taskFailure(states map[string]*api.TaskState) string {
 			if e == nil {
 				continue
 			}
-			switch e.Type {
-			case api.TaskTerminated, api.TaskDriverFailure, api.TaskSetupFailure, api.TaskFailedValidation,
-				api.TaskArtifactDownloadFailed, taskHookFailed:
+			if failureEvent(e.Type) {
 				msg := e.DisplayMessage
 				if msg == "" {
 					msg = e.Type
