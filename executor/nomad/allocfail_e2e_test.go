@@ -1,6 +1,7 @@
 package nomad
 
 import (
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -175,6 +176,51 @@ func TestUnlimitedReschedulingEndsWhenTheReplacementFailsTheSameWay(t *testing.T
 	}
 	if len(allocs) != 2 || allocs[0] != g[2] || allocs[1] != g[1] {
 		t.Errorf("failures reported for allocations %q, want %s and then its replacement %s", allocs, g[2], g[1])
+	}
+}
+
+// A replacement that fails otherwise than the allocation it replaced is not yet the version's
+// failure (the first one may have met a passing fault): the wait goes on until a replacement
+// fails like the one before it.
+func TestReplacementFailingOtherwiseKeepsTheWaitGoing(t *testing.T) {
+	t.Parallel()
+	e := newE2E(t)
+	const svc = "otherwise"
+	// raw_exec runs on the host: the first attempt leaves a mark and exits 3, every later
+	// one exits 4.
+	mark := filepath.Join(t.TempDir(), "ran")
+	s := e.spec(svc, map[string]any{"command": "/bin/sh", "args": []any{"-c", `if [ -e "$0" ]; then exit 4; fi; touch "$0"; exit 3`, mark}})
+	s.Units[0].Nomad.Template = slowDeadlines(`    restart {
+      attempts = 0
+      mode     = "fail"
+    }`, `    reschedule {
+      unlimited      = true
+      delay          = "5s"
+      delay_function = "constant"
+    }`)
+	ev := &events{}
+	start := time.Now()
+	res, err := e.layer.Apply(testCtx(t), s, e.plan(t, s), ev.report)
+	took := time.Since(start)
+	t.Logf("Apply returned after %s: %s; events %q", took.Round(time.Millisecond), res.Error, ev.messages())
+	final := regexp.MustCompile(`: allocation ([0-9a-f]{8}): task main exited 4 and was not restarted; no allocation of version 0 can become healthy: it replaced allocation ([0-9a-f]{8}), which failed the same way; Nomad would keep rescheduling it every 5s: giving up$`)
+	g := final.FindStringSubmatch(res.Error)
+	if err == nil || g == nil {
+		t.Fatalf("Apply = %+v, %v; want the third allocation's failure, like the second's", res, err)
+	}
+	if took > 60*time.Second {
+		t.Errorf("Apply took %s", took)
+	}
+	failed := regexp.MustCompile(`^allocation ([0-9a-f]{8}): task main exited ([34]) and was not restarted$`)
+	var seen []string
+	for _, m := range ev.messages() {
+		if f := failed.FindStringSubmatch(m); f != nil {
+			seen = append(seen, f[1]+" exited "+f[2])
+		}
+	}
+	want := []string{"exited 3", g[2] + " exited 4", g[1] + " exited 4"}
+	if len(seen) != 3 || !strings.HasSuffix(seen[0], want[0]) || seen[1] != want[1] || seen[2] != want[2] {
+		t.Errorf("failures %q, want the first allocation exiting 3, then %q", seen, want[1:])
 	}
 }
 

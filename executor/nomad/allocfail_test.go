@@ -62,7 +62,10 @@ func TestHopelessOnlyWhenNothingCanBecomeHealthy(t *testing.T) {
 	now := time.Unix(1_000_000, 0)
 	dead := func(id string, exit int, reschedules ...int64) *api.AllocationListStub {
 		a := &api.AllocationListStub{ID: id, TaskGroup: "app", ClientStatus: allocFailed, TaskStates: map[string]*api.TaskState{
-			"main": {Failed: true, Events: []*api.TaskEvent{ev(api.TaskTerminated, 1, exit), ev(api.TaskNotRestarting, 2, 0)}},
+			// Nomad marks Not Restarting as failing the task; its message is the policy's, not the
+			// exit's.
+			"main": {Failed: true, Events: []*api.TaskEvent{ev(api.TaskTerminated, 1, exit),
+				{Type: api.TaskNotRestarting, Time: 2, FailsTask: true, DisplayMessage: `Exceeded allowed attempts 0 in interval 0s and mode is "fail"`}}},
 		}}
 		if len(reschedules) > 0 {
 			a.RescheduleTracker = &api.RescheduleTracker{}

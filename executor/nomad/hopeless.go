@@ -113,7 +113,8 @@ func failureKind(a *api.AllocationListStub) string {
 		}
 		for i := len(s.Events) - 1; i >= 0; i-- {
 			e := s.Events[i]
-			if e == nil || !(e.FailsTask || failureEvent(e.Type)) {
+			// Not Restarting fails the task too, but says only that the restart policy is spent.
+			if e == nil || e.Type == api.TaskNotRestarting || !(e.FailsTask || failureEvent(e.Type)) {
 				continue
 			}
 			msg := strings.ReplaceAll(e.DisplayMessage, a.ID, "")
