@@ -73,7 +73,8 @@ func (r *retrier) notice(time.Duration, error) {
 }
 
 // restarting marks as transient the answers an agent gives while it starts: a cluster
-// without a leader yet, a client without its servers, a proxy in front of it that cannot
+// without a leader yet or one that has not caught up ("Not ready to serve consistent
+// reads"), a client without its servers, a proxy in front of it that cannot
 // reach it.
 func restarting(err error) error {
 	var ure api.UnexpectedResponseError
@@ -85,7 +86,7 @@ func restarting(err error) error {
 		return executor.MarkTransient(err)
 	case http.StatusInternalServerError:
 		body := strings.ToLower(ure.Body())
-		for _, s := range []string{"no cluster leader", "no servers", "no known servers", "rpc error: eof", "connection refused"} {
+		for _, s := range []string{"no cluster leader", "not ready to serve consistent reads", "no servers", "no known servers", "rpc error: eof", "connection refused"} {
 			if strings.Contains(body, s) {
 				return executor.MarkTransient(err)
 			}

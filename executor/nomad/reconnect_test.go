@@ -40,6 +40,7 @@ func TestStartingAgentIsWaitedFor(t *testing.T) {
 		ok     bool
 	}{
 		{"no leader yet", http.StatusInternalServerError, "No cluster leader", 3, true},
+		{"leader not caught up", http.StatusInternalServerError, "Not ready to serve consistent reads", 3, true},
 		{"proxy without backend", http.StatusServiceUnavailable, "upstream unavailable", 3, true},
 		{"refused", http.StatusForbidden, "Permission denied", 1, false},
 	} {
