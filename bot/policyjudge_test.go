@@ -1,0 +1,205 @@
+package bot_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/eosbot/eos/bot/eostest"
+	"github.com/eosbot/eos/bot/policy/rego"
+	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/executor"
+)
+
+// policySet writes one Rego file and loads it as the policy in force.
+func policySet(t *testing.T, name, src string) *rego.Set {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set, err := rego.Load(context.Background(), []string{dir}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
+}
+
+const retiredPolicy = `package eos.retired
+
+deny contains msg if {
+	input.request.target == "grafana"
+	msg := "grafana is retired here: use the metrics stack"
+}
+`
+
+// policyAudit are the audit lines the policy set wrote about plan id.
+func policyAudit(t *testing.T, h *eostest.Harness, id string) []string {
+	t.Helper()
+	entries, err := h.Store.Audit(func(e *store.Entry) bool { return e.PlanID == id && e.Kind == "policy" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.Text)
+	}
+	return out
+}
+
+// A plan the policy denies shows ⛔ with the author's message and the rule (package, rule,
+// file:line) instead of the reaction prompt, and no approval runs it; the audit line names
+// the policy set's SHA-256, and `why` lists the decision.
+func TestAPlanThePolicyDeniesCannotBeApproved(t *testing.T) {
+	t.Parallel()
+	set := policySet(t, "retired.rego", retiredPolicy)
+	h := eostest.New(t, eostest.Options{Policy: bobApprovesPolicy(), PolicyCode: set})
+	after := h.Last()
+	h.Say("alice", "@eos create grafana")
+	p := h.WaitText(after, "Plan ", "⛔ The policy denies this plan, so it cannot be approved: grafana is retired here: use the metrics stack (eos.retired.deny, retired.rego:3)",
+		"No approval possible: nothing will run.")
+	if strings.Contains(p.Text, "React ✅") {
+		t.Errorf("a denied plan's preview offers the reaction prompt:\n%s", p.Text)
+	}
+	id := planIDRe.FindStringSubmatch(p.Text)[1]
+	recorded(t, h, id)
+	h.React("bob", p.ID, "+1")
+	h.WaitText(p.ID, "Plan "+id+" cannot be approved: the policy denies it.", "⛔ grafana is retired here")
+	h.Idle()
+	if r, err := h.Store.Run(id); err == nil {
+		t.Fatalf("a denied plan ran: %+v", r)
+	}
+	if pl, _ := h.Store.Plan(id); pl.State != store.PlanPending || len(pl.Approvals) != 0 {
+		t.Errorf("plan = %s with %d approvals, want pending with none counted", pl.State, len(pl.Approvals))
+	}
+	if got := policyAudit(t, h, id); len(got) != 1 || !strings.Contains(got[0], "deny: grafana is retired here") || !strings.Contains(got[0], "sha256:"+set.SHA256()) {
+		t.Errorf("policy audit lines = %q, want the deny with the set's SHA-256", got)
+	}
+	after = h.Last()
+	h.Say("alice", "@eos why "+id)
+	h.WaitText(after, "Policy set sha256:"+set.SHA256()[:12]+" decided:", "· deny: grafana is retired here: use the metrics stack (eos.retired.deny, retired.rego:3)",
+		"It cannot be approved: the policy denies it.")
+}
+
+// A require holds the plan until someone it names approves: bob's approval satisfies the
+// approval policy but not the rule, carol (not in group:sre) is refused, dave (in sre)
+// releases it and the plan runs once; the approval's audit line names the rule.
+func TestARequireHoldsThePlanUntilANamedPersonApproves(t *testing.T) {
+	t.Parallel()
+	set := policySet(t, "sre.rego", `package eos.sre
+
+require contains {"msg": "grafana changes need someone from SRE", "approvers": ["group:sre"], "approvals": 1} if {
+	input.request.target == "grafana"
+}
+`)
+	h := eostest.New(t, eostest.Options{Policy: bobApprovesPolicy(), PolicyCode: set, ConsoleGroups: map[string][]string{"sre": {"dave"}}})
+	p, id := preview(t, h, "alice", "@eos create grafana")
+	if !strings.Contains(p.Text, "1 from group:sre (eos.sre.require: grafana changes need someone from SRE)") {
+		t.Fatalf("the preview does not name the require rule:\n%s", p.Text)
+	}
+	recorded(t, h, id)
+	h.React("bob", p.ID, "+1")
+	waitPreview(t, h, p, "eos.sre.require: 0 of 1 from group:sre")
+	h.React("carol", p.ID, "+1")
+	h.WaitText(p.ID, "@carol can't approve local plans")
+	h.Idle()
+	if r, err := h.Store.Run(id); err == nil {
+		t.Fatalf("the plan ran without anyone from group:sre: %+v", r)
+	}
+	h.React("dave", p.ID, "+1")
+	h.WaitText(p.ID, "Run "+id+" · done in")
+	h.Idle()
+	if r, err := h.Store.Run(id); err != nil || !slices.Equal(r.Approvers, []string{"bob", "dave"}) {
+		t.Fatalf("run = %+v, %v; want one run approved by bob and dave", r, err)
+	}
+	runs, _ := h.Store.Audit(func(e *store.Entry) bool { return e.PlanID == id && e.Kind == "run" })
+	if len(runs) != 1 {
+		t.Errorf("%d run audit lines, want the plan to run once", len(runs))
+	}
+	approvals, _ := h.Store.Audit(func(e *store.Entry) bool { return e.PlanID == id && e.Kind == "approval" && e.User == "dave" })
+	if len(approvals) != 1 || !strings.Contains(approvals[0].Text, "eos.sre.require: 1 of 1 from @dave ✅") {
+		t.Errorf("dave's approval audit = %+v, want it to name the rule it released", approvals)
+	}
+	if got := policyAudit(t, h, id); len(got) != 1 || !strings.Contains(got[0], "require: grafana changes need someone from SRE (eos.sre.require, sre.rego:3) · needs 1 from group:sre") {
+		t.Errorf("policy audit lines = %q", got)
+	}
+}
+
+// A warning is shown in the preview and changes nothing: the approval policy's one approval
+// runs the plan.
+func TestAPolicyWarningIsShownAndChangesNothing(t *testing.T) {
+	t.Parallel()
+	set := policySet(t, "note.rego", `package eos.note
+
+warn contains "grafana keeps its dashboards in the database: back it up first" if input.request.target == "grafana"
+`)
+	h := eostest.New(t, eostest.Options{Policy: bobApprovesPolicy(), PolicyCode: set})
+	p, id := preview(t, h, "alice", "@eos create grafana")
+	for _, want := range []string{"⚠️ Policy warning: grafana keeps its dashboards in the database: back it up first (eos.note.warn, note.rego:3)",
+		"Needs 1 approval from @bob — not @alice (asked)", "React ✅ to approve"} {
+		if !strings.Contains(p.Text, want) {
+			t.Errorf("preview lacks %q:\n%s", want, p.Text)
+		}
+	}
+	h.React("bob", p.ID, "+1")
+	h.WaitText(p.ID, "Run "+id+" · done in")
+}
+
+// A policy reloaded while a plan waits judges it at once: the waiting preview now shows ⛔ and
+// no reaction prompt.
+func TestAReloadedPolicyDeniesAWaitingPlan(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{Policy: bobApprovesPolicy()})
+	p, id := preview(t, h, "alice", "@eos create grafana")
+	recorded(t, h, id)
+	h.Engine.SetPolicyCode(policySet(t, "retired.rego", retiredPolicy))
+	h.Engine.SetPolicy(context.Background(), h.Engine.Policy())
+	if got := postText(t, h, p.ID); !strings.Contains(got, "⛔ The policy denies this plan") || strings.Contains(got, "React ✅") {
+		t.Fatalf("the waiting preview after the reload:\n%s", got)
+	}
+	h.React("bob", p.ID, "+1")
+	h.WaitText(p.ID, "Plan "+id+" cannot be approved: the policy denies it.")
+	h.Idle()
+	if r, err := h.Store.Run(id); err == nil {
+		t.Fatalf("a plan the reloaded policy denies ran: %+v", r)
+	}
+}
+
+// A policy reloaded between the approval and the apply that now denies the plan halts it at
+// the re-plan before applying: nothing is applied (Salt's apply is never reached), so there is
+// nothing to roll back, and the thread and the audit log say why.
+func TestAReloadThatDeniesAnApprovedPlanHaltsItBeforeApplying(t *testing.T) {
+	t.Parallel()
+	applying := newGate()
+	salt := &replanGate{slowSalt: slowSalt{apply: map[string]*gate{"grafana": applying}}, replan: newGate(), plans: map[string]int{}}
+	h := eostest.New(t, eostest.Options{Layers: []executor.Layer{salt}, Policy: bobApprovesPolicy()})
+	t.Cleanup(applying.open)
+	t.Cleanup(salt.replan.open)
+	p, id := preview(t, h, "alice", "@eos create grafana")
+	h.React("bob", p.ID, "+1")
+	salt.replan.arrived(t, "the re-plan before applying")
+
+	set := policySet(t, "retired.rego", retiredPolicy)
+	h.Engine.SetPolicyCode(set)
+	h.Engine.SetPolicy(context.Background(), h.Engine.Policy())
+	salt.replan.open()
+	h.WaitText(p.ID, "Plan "+id+" was approved, but the policy in force now denies it, so it did not run:",
+		"⛔ grafana is retired here: use the metrics stack (eos.retired.deny, retired.rego:3)", "Nothing was applied, so nothing was rolled back.")
+	waitPreview(t, h, p, "cancelled: the policy in force denies it (eos.retired.deny) · nothing changed")
+	h.Idle()
+	select {
+	case <-applying.entered:
+		t.Fatal("Salt applied a plan the policy in force denies")
+	default:
+	}
+	if r, err := h.Store.Run(id); err == nil {
+		t.Fatalf("a run was recorded for a plan halted before applying: %+v", r)
+	}
+	halted, _ := h.Store.Audit(func(e *store.Entry) bool { return e.PlanID == id && e.Kind == "cancel" })
+	if len(halted) != 1 || !strings.Contains(halted[0].Text, "sha256:"+set.SHA256()) {
+		t.Errorf("halt audit = %+v, want one line naming the set's SHA-256", halted)
+	}
+}
