@@ -59,7 +59,7 @@ func TestAPlanThePolicyDeniesCannotBeApproved(t *testing.T) {
 	h := eostest.New(t, eostest.Options{Policy: bobApprovesPolicy(), PolicyCode: set})
 	after := h.Last()
 	h.Say("alice", "@eos create grafana")
-	p := h.WaitText(after, "Plan ", "⛔ The policy denies this plan, so it cannot be approved: grafana is retired here: use the metrics stack (eos.retired.deny, retired.rego:3)",
+	p := h.WaitText(after, "Plan ", "⛔ The policy denies this plan: grafana is retired here: use the metrics stack (eos.retired.deny, retired.rego:3)",
 		"No approval possible: nothing will run.")
 	if strings.Contains(p.Text, "React ✅") {
 		t.Errorf("a denied plan's preview offers the reaction prompt:\n%s", p.Text)
@@ -201,5 +201,76 @@ func TestAReloadThatDeniesAnApprovedPlanHaltsItBeforeApplying(t *testing.T) {
 	halted, _ := h.Store.Audit(func(e *store.Entry) bool { return e.PlanID == id && e.Kind == "cancel" })
 	if len(halted) != 1 || !strings.Contains(halted[0].Text, "sha256:"+set.SHA256()) {
 		t.Errorf("halt audit = %+v, want one line naming the set's SHA-256", halted)
+	}
+}
+
+// A rule that errs while judging denies the plan, naming the error (fail closed): OPA would
+// otherwise leave the rule undefined and let the plan through.
+func TestAPolicyThatErrsDeniesThePlan(t *testing.T) {
+	t.Parallel()
+	set := policySet(t, "broken.rego", `package eos.broken
+
+deny contains msg if {
+	n := to_number(input.request.target)
+	msg := sprintf("%d", [n])
+}
+`)
+	h := eostest.New(t, eostest.Options{Policy: bobApprovesPolicy(), PolicyCode: set})
+	after := h.Last()
+	h.Say("alice", "@eos create grafana")
+	p := h.WaitText(after, "⛔ The policy denies this plan: the policy could not judge this plan, so it cannot be approved:", "to_number",
+		"No approval possible")
+	h.React("bob", p.ID, "+1")
+	id := planIDRe.FindStringSubmatch(p.Text)[1]
+	h.WaitText(p.ID, "Plan "+id+" cannot be approved: the policy denies it.")
+	h.Idle()
+	if r, err := h.Store.Run(id); err == nil {
+		t.Fatalf("a plan the policy could not judge ran: %+v", r)
+	}
+}
+
+// Destroys are judged like every plan: a rule that denies destroying grafana lets it be
+// created and refuses its destroy.
+func TestAPolicyJudgesDestroys(t *testing.T) {
+	t.Parallel()
+	set := policySet(t, "keep.rego", `package eos.keep
+
+deny contains "grafana stays: it holds the on-call dashboards" if {
+	input.request.verb == "destroy"
+	input.request.target == "grafana"
+}
+`)
+	h := eostest.New(t, eostest.Options{Policy: bobApprovesPolicy(), PolicyCode: set})
+	p, id := preview(t, h, "alice", "@eos create grafana")
+	h.React("bob", p.ID, "+1")
+	h.WaitText(p.ID, "Run "+id+" · done in")
+	h.Idle()
+	after := h.Last()
+	h.Say("alice", "@eos destroy grafana")
+	d := h.WaitText(after, "Plan ", "destroy grafana", "⛔ The policy denies this plan: grafana stays: it holds the on-call dashboards (eos.keep.deny, keep.rego:3)")
+	if strings.Contains(d.Text, "React ✅") {
+		t.Errorf("the denied destroy offers the reaction prompt:\n%s", d.Text)
+	}
+}
+
+// After a restart the policy in force then judges a plan approved before it: a set that denies
+// it halts it before its run starts.
+func TestAfterARestartThePolicyInForceJudgesAnApprovedPlan(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	h := eostest.New(t, eostest.Options{DataDir: dir, Policy: bobApprovesPolicy()})
+	_, id := preview(t, h, "alice", "@eos create grafana")
+	recorded(t, h, id)
+	h.Stop()
+	approveOffline(t, dir, id, store.Vote{User: "bob", UserID: "bob", Platform: "console"})
+
+	h2 := eostest.New(t, eostest.Options{DataDir: dir, Policy: bobApprovesPolicy(), PolicyCode: policySet(t, "retired.rego", retiredPolicy)})
+	h2.WaitText(0, "Plan "+id+" was approved, but the policy in force now denies it, so it did not run:", "eos.retired.deny, retired.rego:3")
+	h2.Idle()
+	if r, err := h2.Store.Run(id); err == nil {
+		t.Fatalf("a plan the policy in force denies ran after the restart: %+v", r)
+	}
+	if pl, _ := h2.Store.Plan(id); pl.State != store.PlanCancelled {
+		t.Errorf("plan = %s, want cancelled", pl.State)
 	}
 }

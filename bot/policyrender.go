@@ -15,9 +15,9 @@ import (
 func codeBlocks(v codeVerdict) []adapters.Block {
 	var out []adapters.Block
 	if denies := denyLines(v); len(denies) == 1 {
-		out = append(out, adapters.Text{Text: "⛔ The policy denies this plan, so it cannot be approved: " + strings.TrimPrefix(denies[0], "⛔ ")})
+		out = append(out, adapters.Text{Text: "⛔ The policy denies this plan: " + strings.TrimPrefix(denies[0], "⛔ ")})
 	} else if len(denies) > 1 {
-		out = append(out, adapters.Text{Text: "⛔ The policy denies this plan, so it cannot be approved:"}, adapters.List{Items: denies})
+		out = append(out, adapters.Text{Text: "⛔ The policy denies this plan:"}, adapters.List{Items: denies})
 	}
 	for _, d := range v.of(rego.Warn) {
 		out = append(out, adapters.Text{Text: "⚠️ Policy warning: " + d.String()})
