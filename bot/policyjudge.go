@@ -131,18 +131,7 @@ func (e *Engine) evalCode(ctx context.Context, p *store.Plan, fresh bool) (codeV
 	if !fresh && last.sha == set.SHA256() && last.hash == p.Plan.Hash {
 		return last, nil
 	}
-	requester := Person{Platform: p.Request.Platform, ID: p.Requester.ID, Name: p.Requester.Name}
-	if a, ok := e.adapter(p.Request.Platform); ok && p.Requester.ID != "" {
-		requester = e.person(ctx, a, p.Requester, set.Groups())
-	}
-	declared := map[string]map[string]string{}
-	for _, u := range p.Plan.Spec.Units {
-		if d, err := e.st.Declared(u.Key(p.Plan.Spec.Env)); err == nil && !d.Destroyed && len(d.Spec.Units) == 1 {
-			declared[u.Service] = d.Spec.Units[0].Values
-		}
-	}
-	v := codeVerdict{sha: set.SHA256(), hash: p.Plan.Hash,
-		decisions: set.Judge(ctx, policyInput(p, requester, declared, e.now(), zone))}
+	v := codeVerdict{sha: set.SHA256(), hash: p.Plan.Hash, decisions: set.Judge(ctx, e.inputOf(ctx, p, set.Groups(), zone))}
 	e.code.mu.Lock()
 	if e.code.set == set {
 		if e.code.cache == nil {
@@ -155,6 +144,23 @@ func (e *Engine) evalCode(ctx context.Context, p *store.Plan, fresh bool) (codeV
 		return v, nil
 	}
 	return v, e.codeAudit(p, v)
+}
+
+// inputOf is plan p's input document now (policyinput.go): the requester with the groups
+// among groups the platform confirms, the declared values of p's units before the change, the
+// time in UTC and zone.
+func (e *Engine) inputOf(ctx context.Context, p *store.Plan, groups []string, zone *time.Location) map[string]any {
+	requester := Person{Platform: p.Request.Platform, ID: p.Requester.ID, Name: p.Requester.Name}
+	if a, ok := e.adapter(p.Request.Platform); ok && p.Requester.ID != "" {
+		requester = e.person(ctx, a, p.Requester, groups)
+	}
+	declared := map[string]map[string]string{}
+	for _, u := range p.Plan.Spec.Units {
+		if d, err := e.st.Declared(u.Key(p.Plan.Spec.Env)); err == nil && !d.Destroyed && len(d.Spec.Units) == 1 {
+			declared[u.Service] = d.Spec.Units[0].Values
+		}
+	}
+	return policyInput(p, requester, declared, e.now(), zone)
 }
 
 func sameDecision(a, b rego.Decision) bool {

@@ -2,11 +2,13 @@ package bot_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/eosbot/eos/bot/eostest"
 	"github.com/eosbot/eos/bot/policy/rego"
@@ -273,4 +275,37 @@ func TestAfterARestartThePolicyInForceJudgesAnApprovedPlan(t *testing.T) {
 	if pl, _ := h2.Store.Plan(id); pl.State != store.PlanCancelled {
 		t.Errorf("plan = %s, want cancelled", pl.State)
 	}
+}
+
+// The README's example of an input document is the one Eos builds for a real plan: an update
+// of grafana on the simulated cloud, asked by alice, who is in group:sre (a group the rules
+// name), with its declared values before the change. Plan ID and hash vary from run to run and
+// are shown fixed.
+func TestThePolicyInputDocumentOfARealPlan(t *testing.T) {
+	t.Parallel()
+	clock := eostest.NewClock(time.Date(2026, 11, 26, 14, 5, 0, 0, time.UTC))
+	set := policySet(t, "sre.rego", `package eos.sre
+
+warn contains "asked by SRE" if "group:sre" in input.request.requester.groups
+`)
+	h := eostest.New(t, eostest.Options{Policy: bobApprovesPolicy(), PolicyCode: set, Clock: clock, ConsoleGroups: map[string][]string{"sre": {"alice"}}})
+	p, id := preview(t, h, "alice", "@eos create grafana")
+	h.React("bob", p.ID, "+1")
+	h.WaitText(p.ID, "Run "+id+" · done in")
+	h.Idle()
+	up, uid := preview(t, h, "alice", "@eos update grafana --domain grafana.example.org")
+	if !strings.Contains(up.Text, "⚠️ Policy warning: asked by SRE") {
+		t.Errorf("the rule did not see alice's group:\n%s", up.Text)
+	}
+	in, err := h.Engine.PolicyInputOf(context.Background(), uid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := in["plan"].(map[string]any)
+	plan["id"], plan["hash"] = "7f3a9c21", "3b1f…"
+	raw, err := json.MarshalIndent(in, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	goldenText(t, "policy_input", string(raw))
 }
