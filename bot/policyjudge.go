@@ -128,14 +128,17 @@ func (e *Engine) evalCode(ctx context.Context, p *store.Plan, fresh bool) (codeV
 	if set == nil {
 		return codeVerdict{}, nil
 	}
-	if !fresh && last.sha == set.SHA256() && last.hash == p.Plan.Hash {
+	if !fresh && last.sha == set.SHA256() && last.hash == p.Plan.Hash || closed(p) {
+		if last.sha != set.SHA256() || last.hash != p.Plan.Hash {
+			last = codeVerdict{} // a plan that ended is not judged again: its audit lines say how it was
+		}
 		return last, nil
 	}
 	v := codeVerdict{sha: set.SHA256(), hash: p.Plan.Hash, decisions: set.Judge(ctx, e.inputOf(ctx, p, set.Groups(), zone))}
 	e.code.mu.Lock()
 	if e.code.set == set {
-		if e.code.cache == nil {
-			e.code.cache = map[string]codeVerdict{}
+		if e.code.cache == nil || len(e.code.cache) >= maxCodeCache {
+			e.code.cache = map[string]codeVerdict{} // judged again when asked: the set in force decides
 		}
 		e.code.cache[p.ID] = v
 	}
@@ -161,6 +164,20 @@ func (e *Engine) inputOf(ctx context.Context, p *store.Plan, groups []string, zo
 		}
 	}
 	return policyInput(p, requester, declared, e.now(), zone)
+}
+
+// maxCodeCache bounds the decisions kept in memory; past it they are forgotten and the plans
+// still open judged again when next asked.
+const maxCodeCache = 4096
+
+// closed reports whether p ended without running, or its run started: nothing the set decides
+// now could change it.
+func closed(p *store.Plan) bool {
+	switch p.State {
+	case store.PlanRejected, store.PlanExpired, store.PlanCancelled, store.PlanSuperseded:
+		return true
+	}
+	return !p.RunStarted.IsZero()
 }
 
 func sameDecision(a, b rego.Decision) bool {

@@ -275,6 +275,12 @@ func TestAfterARestartThePolicyInForceJudgesAnApprovedPlan(t *testing.T) {
 	if pl, _ := h2.Store.Plan(id); pl.State != store.PlanCancelled {
 		t.Errorf("plan = %s, want cancelled", pl.State)
 	}
+	// A plan that ended is not judged again: `why` shows what the audit log recorded.
+	h2.Stop()
+	h3 := eostest.New(t, eostest.Options{DataDir: dir, Policy: bobApprovesPolicy()})
+	after := h3.Last()
+	h3.Say("alice", "@eos why "+id)
+	h3.WaitText(after, "The policy decided, when it judged this plan:", "deny: grafana is retired here: use the metrics stack (eos.retired.deny, retired.rego:3) · policy set sha256:")
 }
 
 // The README's example of an input document is the one Eos builds for a real plan: an update

@@ -47,3 +47,17 @@ func codeWhy(v codeVerdict) []string {
 	}
 	return lines
 }
+
+// codeRecorded are `why`'s lines on a plan that ended: the decisions the audit log recorded
+// when it was judged, with the set that made them.
+func (e *Engine) codeRecorded(id string) []string {
+	entries, err := e.st.Audit(func(en *store.Entry) bool { return en.PlanID == id && en.Kind == "policy" })
+	if err != nil || len(entries) == 0 {
+		return nil
+	}
+	lines := []string{"The policy decided, when it judged this plan:"}
+	for _, en := range entries {
+		lines = append(lines, "· "+en.At.UTC().Format("15:04 UTC")+" "+en.Text)
+	}
+	return lines
+}

@@ -24,6 +24,9 @@ func (e *Engine) why(ctx context.Context, c conv, in *intents.Intent) {
 	lines := []string{fmt.Sprintf("Plan %s · %s · asked by @%s · %s", p.ID, requestLine(spec), p.Requester.Name, p.State),
 		"Rule: " + j.need(p.Requester.Name) + "."}
 	lines = append(lines, codeWhy(j.code)...) // policyrender.go
+	if j.code.sha == "" && closed(p) {
+		lines = append(lines, e.codeRecorded(p.ID)...)
+	}
 	var approvers []string
 	for _, v := range p.Approvals {
 		approvers = append(approvers, "@"+v.User+" at "+v.At.UTC().Format("15:04 UTC"))
