@@ -66,8 +66,7 @@ func (v codeVerdict) rules() []Rule {
 // nothing by itself: SetPolicy, which a reload calls after it, judges every waiting plan again.
 func (e *Engine) SetPolicyCode(set *rego.Set) {
 	e.code.mu.Lock()
-	e.code.set = set
-	e.code.cache = nil
+	e.code.set = set // decisions kept are keyed by the set's SHA-256: a changed set judges again
 	e.code.mu.Unlock()
 	if set != nil {
 		e.log.Info("policy set in force", "sha256", set.SHA256())

@@ -315,3 +315,24 @@ warn contains "asked by SRE" if "group:sre" in input.request.requester.groups
 	}
 	goldenText(t, "policy_input", string(raw))
 }
+
+// Drift's reconcile and adopt plans are judged like every plan: a volume grown by hand, and
+// a rule that denies taking drift in without a change ticket.
+func TestAPolicyJudgesReconcileAndAdoptPlans(t *testing.T) {
+	t.Parallel()
+	set := policySet(t, "drift.rego", `package eos.drift
+
+deny contains sprintf("%s of drift needs a change ticket first", [input.request.verb]) if input.request.verb in {"reconcile", "adopt"}
+`)
+	h := eostest.New(t, eostest.Options{Policy: bobApprovesPolicy(), PolicyCode: set})
+	deploy(t, h, "nextcloud --storage 200G")
+	growVolume(t, h, "data-nextcloud-local", 300)
+	for _, verb := range []string{"adopt", "reconcile"} {
+		after := h.Last()
+		h.Say("alice", "@eos "+verb+" nextcloud")
+		p := h.WaitText(after, "Plan ", verb+" nextcloud in local", "⛔ The policy denies this plan: "+verb+" of drift needs a change ticket first (eos.drift.deny, drift.rego:3)")
+		if strings.Contains(p.Text, "React ✅") {
+			t.Errorf("the denied %s offers the reaction prompt:\n%s", verb, p.Text)
+		}
+	}
+}
