@@ -138,7 +138,7 @@ func (e *Engine) rejudgePending(ctx context.Context, a adapters.Adapter, p *stor
 		// The preview is shown again only when what it says changed: its expiry, the count
 		// the rules ask, approvals to weigh (an edit would drop what a repost added), or the
 		// decisions of a policy set in force (a deny replaces the reaction prompt).
-		if needed := j.verdict.Counting(p.Approvals) + j.verdict.needed(); changed || needed != p.Needed || len(p.Approvals) > 0 || j.code.sha != "" {
+		if needed := j.verdict.Counting(p.Approvals) + j.verdict.needed(); changed || needed != p.Needed || len(p.Approvals) > 0 || e.codeShown() {
 			if needed != p.Needed {
 				_, _ = e.st.UpdatePlan(p.ID, func(sp *store.Plan) error { sp.Needed = needed; return nil })
 			}

@@ -28,6 +28,9 @@ type codeState struct {
 	set   *rego.Set
 	zone  *time.Location
 	cache map[string]codeVerdict // by plan id
+	// shown is true once a set was in force in this process: previews may show its decisions,
+	// so every re-judgement shows them again, also after a reload drops the set.
+	shown bool
 }
 
 // codeVerdict is what the set with SHA-256 sha decided about a plan with hash hash. A zero
@@ -67,6 +70,7 @@ func (v codeVerdict) rules() []Rule {
 func (e *Engine) SetPolicyCode(set *rego.Set) {
 	e.code.mu.Lock()
 	e.code.set = set // decisions kept are keyed by the set's SHA-256: a changed set judges again
+	e.code.shown = e.code.shown || set != nil
 	e.code.mu.Unlock()
 	if set != nil {
 		e.log.Info("policy set in force", "sha256", set.SHA256())
@@ -83,6 +87,14 @@ func (e *Engine) PolicyCodeSHA256() string {
 		return ""
 	}
 	return e.code.set.SHA256()
+}
+
+// codeShown reports whether a waiting plan's preview may show decisions of a set, now or
+// before a reload: a re-judgement then shows the preview again.
+func (e *Engine) codeShown() bool {
+	e.code.mu.Lock()
+	defer e.code.mu.Unlock()
+	return e.code.shown || e.code.set != nil
 }
 
 // cachedCode is the set in force's last decisions on p, without judging: zero when the set

@@ -168,6 +168,12 @@ func TestAReloadedPolicyDeniesAWaitingPlan(t *testing.T) {
 	if r, err := h.Store.Run(id); err == nil {
 		t.Fatalf("a plan the reloaded policy denies ran: %+v", r)
 	}
+	// A reload that drops the set shows the preview again with its reaction prompt.
+	h.Engine.SetPolicyCode(nil)
+	h.Engine.SetPolicy(context.Background(), h.Engine.Policy())
+	if got := postText(t, h, p.ID); strings.Contains(got, "⛔") || !strings.Contains(got, "React ✅") {
+		t.Fatalf("the waiting preview after the set was dropped:\n%s", got)
+	}
 }
 
 // A policy reloaded between the approval and the apply that now denies the plan halts it at
