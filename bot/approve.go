@@ -45,8 +45,12 @@ func (e *Engine) handleReaction(ctx context.Context, a adapters.Adapter, r adapt
 		e.log.Error("finding plan for reaction", "post", r.Post.ID, "err", err)
 		return
 	}
-	rules := e.policy().Rules(p.Plan)
+	code := e.judgeCode(ctx, p, false) // the policy as code's decisions (policyjudge.go)
+	rules := e.planRules(p)
 	who := e.person(ctx, a, r.User, approverLists(rules)...)
+	if e.refuseDenied(ctx, a, p, r, vote, who, code) {
+		return
+	}
 	known := map[string]Person{who.Platform + ":" + who.ID: who}
 	var d decision
 	var explain string
@@ -251,7 +255,7 @@ func (e *Engine) act(ctx context.Context, a adapters.Adapter, p *store.Plan, r a
 		e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Approval for plan %s from @%s: %s.", p.ID, r.User.Name, v.progress())))
 	}
 	if d == halting {
-		e.halt(ctx, a, p.Preview, p, r.User, e.person(ctx, a, r.User, approverLists(e.policy().Rules(p.Plan))...))
+		e.halt(ctx, a, p.Preview, p, r.User, e.person(ctx, a, r.User, approverLists(e.planRules(p))...))
 	}
 }
 

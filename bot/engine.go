@@ -22,6 +22,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/policy/rego"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/catalog"
 	"github.com/eosbot/eos/executor"
@@ -39,6 +40,11 @@ type Config struct {
 	Store *store.Store
 	// Policy is the approval policy; zero means DefaultPolicy().
 	Policy Policy
+	// PolicyCode is the policy as code in force (policy_dirs), nil for none: it judges every
+	// plan beside Policy (policyjudge.go). PolicyZone is the time zone its input document
+	// gives the time in besides UTC (default UTC).
+	PolicyCode *rego.Set
+	PolicyZone *time.Location
 	// Environments are the environments requests may name, besides DefaultEnv, the
 	// environments Policy has a rule for (when set), Variants' and Digests'; empty and
 	// without those, only DefaultEnv. A request for another one is refused with the list and
@@ -113,6 +119,7 @@ type Engine struct {
 	digestMu sync.Mutex   // one digest run at a time
 	statusMu sync.Mutex   // one edit of a preview's approval status at a time (approvalstatus.go)
 	polMu    sync.RWMutex // guards cfg.Policy, which SetPolicy replaces (judge.go)
+	code     codeState    // the policy as code in force and its decisions (policyjudge.go)
 	m        *metrics
 	states   map[string]string // adapter name → running / stopped[: reason]; Health adds the connection
 	watch    *runwatch.Hub     // runs in flight, for status pages watching them
@@ -197,13 +204,15 @@ func New(cfg Config) (*Engine, error) {
 				return 0
 			}))
 	}
-	return &Engine{
+	e := &Engine{
 		disp:    newDispatcher(cfg.MaxConcurrent, cfg.MaxQueued, m.reg),
 		digests: digests, m: m, states: map[string]string{},
 		cfg: cfg, parser: intents.NewParser(cfg.Catalog).WithBotName(cfg.BotName), st: cfg.Store, log: cfg.Logger, now: cfg.Now,
 		adapters: map[string]adapters.Adapter{}, runCtx: runCtx, stopRuns: stop, warned: map[string]bool{}, stops: map[string]*runStop{},
 		ready: make(chan struct{}), watch: runwatch.NewHub(cfg.Now),
-	}, nil
+	}
+	e.code.set, e.code.zone = cfg.PolicyCode, cfg.PolicyZone
+	return e, nil
 }
 
 // Attach makes an adapter known to the engine without running it (tests, and Run).

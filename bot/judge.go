@@ -48,6 +48,9 @@ func (e *Engine) SetPolicy(ctx context.Context, p Policy) {
 type judgement struct {
 	rules   []Rule
 	verdict Verdict
+	// code is the policy as code's decisions on the plan (policyjudge.go); its requires are
+	// among rules already.
+	code codeVerdict
 }
 
 // need states the rules, for the preview's rule line and `why`.
@@ -56,8 +59,9 @@ func (j judgement) need(requester string) string { return rulesNeed(j.rules, req
 // judge weighs p's recorded approvals by the rules in force now, asking a (the platform of
 // p's preview) who each approver is. Outside store transactions only: it does I/O.
 func (e *Engine) judge(ctx context.Context, a adapters.Adapter, p *store.Plan) judgement {
-	rules := e.policy().Rules(p.Plan)
-	return judgement{rules: rules, verdict: Judge(rules, e.voters(ctx, a, p, rules, nil))}
+	code := e.judgeCode(ctx, p, false)
+	rules := append(e.policy().Rules(p.Plan), code.rules()...)
+	return judgement{rules: rules, verdict: Judge(rules, e.voters(ctx, a, p, rules, nil)), code: code}
 }
 
 // voters resolves p's approvals into the people behind them now. known holds people resolved
@@ -83,8 +87,9 @@ func (e *Engine) voters(ctx context.Context, a adapters.Adapter, p *store.Plan, 
 
 // unjudged is the judgement of a plan nobody has approved yet, under the policy in force now.
 func (e *Engine) unjudged(p *store.Plan) judgement {
-	rules := e.policy().Rules(p.Plan)
-	return judgement{rules: rules, verdict: Judge(rules, nil)}
+	code := e.cachedCode(p)
+	rules := append(e.policy().Rules(p.Plan), code.rules()...)
+	return judgement{rules: rules, verdict: Judge(rules, nil), code: code}
 }
 
 // rejudge judges every pending plan by the policy in force now, at start-up and when the
@@ -129,10 +134,11 @@ func (e *Engine) rejudgePending(ctx context.Context, a adapters.Adapter, p *stor
 		return
 	}
 	j := e.judge(ctx, a, p)
-	if len(p.Approvals) == 0 || !j.verdict.Satisfied() {
+	if len(p.Approvals) == 0 || !j.verdict.Satisfied() || j.code.denied() {
 		// The preview is shown again only when what it says changed: its expiry, the count
-		// the rules ask, or approvals to weigh (an edit would drop what a repost added).
-		if needed := j.verdict.Counting(p.Approvals) + j.verdict.needed(); changed || needed != p.Needed || len(p.Approvals) > 0 {
+		// the rules ask, approvals to weigh (an edit would drop what a repost added), or the
+		// decisions of a policy set in force (a deny replaces the reaction prompt).
+		if needed := j.verdict.Counting(p.Approvals) + j.verdict.needed(); changed || needed != p.Needed || len(p.Approvals) > 0 || e.codeShown() {
 			if needed != p.Needed {
 				_, _ = e.st.UpdatePlan(p.ID, func(sp *store.Plan) error { sp.Needed = needed; return nil })
 			}

@@ -109,7 +109,7 @@ func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("There is no plan %s.", id)))
 		return
 	} else if err == nil {
-		who = e.person(ctx, c.a, c.m.Author, approverLists(e.policy().Rules(p.Plan))...)
+		who = e.person(ctx, c.a, c.m.Author, approverLists(e.planRules(p))...)
 	}
 	// An approval may land between reading the plan and cancelling it: then the approved
 	// plan is halted (before its run starts, or at the next safe point), never refused.
@@ -127,7 +127,7 @@ func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 // nothing, when the plan was approved meanwhile and the caller should halt it instead.
 func (e *Engine) cancelPending(ctx context.Context, c conv, id string, who Person) (approvedMeanwhile bool) {
 	p, err := e.st.UpdatePlan(id, func(p *store.Plan) error {
-		rules := e.policy().Rules(p.Plan)
+		rules := e.planRules(p)
 		if p.State == store.PlanApproved && p.RunStarted.IsZero() {
 			return errApprovedMeanwhile
 		}

@@ -113,6 +113,10 @@ func (e *Engine) recheck(ctx context.Context, a adapters.Adapter, p *store.Plan)
 		return nil, judgement{}, false
 	}
 	j := e.judge(ctx, a, p)
+	if j.code.denied() { // the policy in force now denies it (policyjudge.go)
+		e.haltDenied(ctx, a, p, j.code)
+		return nil, judgement{}, false
+	}
 	if j.verdict.Satisfied() {
 		return p, j, true
 	}

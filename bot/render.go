@@ -27,6 +27,7 @@ func previewDoc(p *store.Plan, j judgement, vaultRow string) adapters.Doc {
 	}
 	blocks := []adapters.Block{adapters.Heading{Text: head}}
 	blocks = append(blocks, failureBlocks(p.Plan)...)
+	blocks = append(blocks, codeBlocks(j.code)...)       // the policy's denies and warnings (policyrender.go)
 	blocks = append(blocks, riskBlocks(p.Plan, p.ID)...) // what can hurt first,
 	blocks = append(blocks, changesBlocks(spec)...)      // then the values that change (request.go)
 	blocks = append(blocks, adapters.Table{Header: []string{"layer", "what changes"}, Rows: rows})
@@ -38,6 +39,10 @@ func previewDoc(p *store.Plan, j judgement, vaultRow string) adapters.Doc {
 	case store.PlanBlocked:
 		next = append(next, blockedNote(p))
 	default:
+		if j.code.denied() && p.State == store.PlanPending {
+			next = append(next, deniedNote(p)) // no reaction prompt: none could run it
+			break
+		}
 		if !p.Plan.HasChanges() {
 			next = append(next, "Nothing to change: everything already matches. Approving records it as the declared state.")
 		}

@@ -94,11 +94,12 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 		Requester: c.m.Author, Request: c.m.Post, Plan: plan,
 		Created: now, Expires: now.Add(ep.TTL), Updated: now,
 	}
-	j := e.unjudged(p) // the plan's risks may ask more than its verb
+	_, judged := e.evalCode(ctx, p, false) // the policy as code judges it (policyjudge.go)
+	j := e.unjudged(p)                     // the plan's risks and the policy's requires may ask more than its verb
 	p.Needed = j.verdict.needed()
 	request := e.entry(store.Entry{Kind: "request", User: c.user(), Platform: c.a.Name(), PlanID: p.ID, Hash: plan.Hash,
 		Service: spec.Target, Env: spec.Env, Text: c.m.Text})
-	if err := e.st.CreatePlan(p, request); err != nil {
+	if err := e.st.CreatePlan(p, append([]store.Entry{request}, judged...)...); err != nil {
 		e.fail(ctx, c, "storing the plan", err)
 		return ""
 	}
@@ -262,5 +263,6 @@ func (e *Engine) Preview(ctx context.Context, text, user string) (adapters.Doc, 
 	now := e.now()
 	p := &store.Plan{ID: plan.Hash[:8], State: store.PlanPreview, Text: text, Requester: adapters.User{ID: user, Name: user},
 		Plan: plan, Created: now, Expires: now}
+	e.evalCode(ctx, p, false) // not recorded: this plan is not stored
 	return previewDoc(p, e.unjudged(p), render.VaultRow(plan, e.cfg.Runner.SecretsConfigured())), nil
 }

@@ -46,7 +46,8 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan,
 	}
 	p.Plan = fresh
 	// The policy in force now judges the plan once more: one changed since the approval
-	// (a reload) may no longer let it run.
+	// (a reload) may no longer let it run, and the policy as code judges it afresh.
+	e.judgeCode(ctx, p, true)
 	_, j, ok := e.recheck(ctx, a, p)
 	if !ok {
 		e.unlock(p)

@@ -77,7 +77,7 @@ func (e *Engine) stopOf(id string) (*runStop, bool) {
 // the caller answers as for any plan.
 func (e *Engine) halt(ctx context.Context, a adapters.Adapter, where adapters.PostRef, p *store.Plan, by adapters.User, who Person) bool {
 	spec := p.Plan.Spec
-	rules := e.policy().Rules(p.Plan)
+	rules := e.planRules(p)
 	entry := store.Entry{User: by.Name, UserID: by.ID, Platform: a.Name(), PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env}
 	s, inFlight := e.stopOf(p.ID)
 	if !MayReject(rules, who, who.Is(p.Request.Platform, p.Requester.ID)) {

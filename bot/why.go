@@ -23,6 +23,10 @@ func (e *Engine) why(ctx context.Context, c conv, in *intents.Intent) {
 	j := e.judge(ctx, c.a, p)
 	lines := []string{fmt.Sprintf("Plan %s · %s · asked by @%s · %s", p.ID, requestLine(spec), p.Requester.Name, p.State),
 		"Rule: " + j.need(p.Requester.Name) + "."}
+	lines = append(lines, codeWhy(j.code)...) // policyrender.go
+	if j.code.sha == "" && closed(p) {
+		lines = append(lines, e.codeRecorded(p.ID)...)
+	}
 	var approvers []string
 	for _, v := range p.Approvals {
 		approvers = append(approvers, "@"+v.User+" at "+v.At.UTC().Format("15:04 UTC"))
@@ -51,6 +55,8 @@ func (e *Engine) why(ctx context.Context, c conv, in *intents.Intent) {
 		lines = append(lines, fmt.Sprintf("It expired at %s: ask again for a fresh plan.", p.Expires.UTC().Format("15:04 UTC")))
 	case p.State == store.PlanBlocked:
 		lines = append(lines, "It cannot be approved: it would fail.\n"+strings.Join(p.Plan.Failures(), "\n"))
+	case p.State == store.PlanPending && j.code.denied():
+		lines = append(lines, "It cannot be approved: the policy denies it.")
 	case p.State == store.PlanPending:
 		n := j.verdict.needed()
 		lines = append(lines, fmt.Sprintf("Still needed: %d more approval%s before %s.", n, plural(n), p.Expires.UTC().Format("15:04 UTC")))

@@ -72,6 +72,13 @@ nomad {
   # token = "..."  # better: EOS_NOMAD_TOKEN
 }
 
+# Policy as code: Rego rules that judge every plan across Salt, Terraform, Nomad and Vault
+# (deny, require more approvers, warn), beside the policy blocks below; see README "Writing
+# policies". A set that does not compile refuses start-up; SIGHUP reloads it.
+# policy_dirs     = ["/etc/eos/policies"]
+# policy_timeout  = "1s"             # per plan; running out of time denies the plan
+# policy_timezone = "Europe/Berlin"  # input.time.local, hour and weekday (default UTC)
+
 # Anyone may ask for plans in staging; one approval from anyone else.
 policy "default" {
   approvals     = 1

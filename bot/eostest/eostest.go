@@ -20,6 +20,7 @@ import (
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/adapters/console"
 	"github.com/eosbot/eos/bot"
+	"github.com/eosbot/eos/bot/policy/rego"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/catalog"
 	"github.com/eosbot/eos/executor"
@@ -64,6 +65,8 @@ type Options struct {
 	OpsChannels []string
 	// ConsoleGroups are the console's user groups, for "group:NAME" in Policy.
 	ConsoleGroups map[string][]string
+	// PolicyCode is the policy as code in force (bot/policy/rego), nil for none.
+	PolicyCode *rego.Set
 	// Leader, when set, is the engine's leadership (replicas sharing a store).
 	Leader bot.Leadership
 	// Web is the status page's configuration (links in previews, `@eos web`).
@@ -132,7 +135,7 @@ func New(t testing.TB, opts Options) *Harness {
 	}
 	cfg := bot.Config{Catalog: cat, Runner: runner, Store: st, Policy: opts.Policy, DefaultEnv: opts.DefaultEnv, Environments: opts.Environments,
 		ProgressInterval: 10 * time.Millisecond, Logger: log, Digests: opts.Digests, SecretsPath: opts.SecretsPath, OpsChannels: opts.OpsChannels,
-		Leader: opts.Leader, Web: opts.Web, WorkDirs: []string{opts.DataDir, filepath.Join(opts.DataDir, "terraform")}}
+		Leader: opts.Leader, Web: opts.Web, PolicyCode: opts.PolicyCode, WorkDirs: []string{opts.DataDir, filepath.Join(opts.DataDir, "terraform")}}
 	if opts.Clock != nil {
 		cfg.Now = opts.Clock.Now
 	}

@@ -73,6 +73,9 @@ type planData struct {
 	Run    *store.Run
 	// Vault is the plan's secrets line, without values; empty when it needs none.
 	Vault string
+	// Policy are the audit lines of the policy set's decisions on the plan (each with its
+	// rule, file:line and the set's SHA-256), oldest first; none without policy_dirs.
+	Policy []store.Entry
 }
 
 type layerView struct {
@@ -114,6 +117,9 @@ func (s *server) plan(w http.ResponseWriter, r *http.Request, v *viewer) {
 		d.Layers = append(d.Layers, lv)
 	}
 	d.Vault = render.VaultSummary(p.Plan)
+	if d.Policy, err = s.st.Audit(func(e *store.Entry) bool { return e.PlanID == p.ID && e.Kind == "policy" }); err != nil {
+		s.log.Warn("reading a plan's policy decisions", "plan", p.ID, "err", err)
+	}
 	s.render(w, r, http.StatusOK, "plan", v, d)
 }
 

@@ -205,3 +205,22 @@ func TestThePlanPageShowsAFilesMaskedDiff(t *testing.T) {
 		t.Errorf("the plan page lacks the whole diff:\n%s", body)
 	}
 }
+
+// The plan page lists the policy set's decisions on the plan as the audit log recorded them:
+// each with its rule, file:line and the set's SHA-256.
+func TestThePlanPageListsThePolicyDecisions(t *testing.T) {
+	f := newFixture(t)
+	f.addPlan("7f3a9c21", "infra", store.PlanPending)
+	text := "deny: grafana is retired here (eos.retired.deny, retired.rego:3) · policy set sha256:ab12"
+	if err := f.st.Append(store.Entry{Kind: "policy", PlanID: "7f3a9c21", Text: text, At: time.Date(2026, 11, 26, 14, 5, 0, 0, time.UTC)}); err != nil {
+		t.Fatal(err)
+	}
+	_, body := f.get(f.signedIn(), "/plans/7f3a9c21")
+	if !strings.Contains(body, "Policy decisions") || !strings.Contains(body, text) {
+		t.Errorf("the plan page lacks the policy decision:\n%s", body)
+	}
+	f.addPlan("bbbb2222", "infra", store.PlanPending)
+	if _, body := f.get(f.signedIn(), "/plans/bbbb2222"); strings.Contains(body, "Policy decisions") {
+		t.Error("a plan no policy judged shows a policy section")
+	}
+}

@@ -27,6 +27,16 @@ type Config struct {
 	// OpsChannels see and act on the plans of every channel, as "platform:channel-id"
 	// ("console:local", "mattermost:<channel id>"); other channels see only their own plans.
 	OpsChannels []string `hcl:"ops_channels,optional"`
+	// PolicyDirs are folders of Rego rules (policy as code, see README "Writing policies")
+	// that judge every plan beside the policy blocks (EOS_POLICY_DIRS, separated by ':'). A
+	// set that does not compile refuses start-up; SIGHUP reloads it with the policy blocks.
+	PolicyDirs []string `hcl:"policy_dirs,optional"`
+	// PolicyTimeout bounds one evaluation of the rules over a plan, like "1s" (default); an
+	// evaluation that runs out of time denies the plan.
+	PolicyTimeout string `hcl:"policy_timeout,optional"`
+	// PolicyTimezone is the IANA zone the rules' input document gives the time in besides
+	// UTC (default UTC), for rules about change windows.
+	PolicyTimezone string `hcl:"policy_timezone,optional"`
 	// LogLevel is debug, info, warn or error (EOS_LOG_LEVEL).
 	LogLevel string `hcl:"log_level,optional"`
 	// LogFile, when set, is where eos serve appends its log instead of standard error

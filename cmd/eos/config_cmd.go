@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"maps"
@@ -80,6 +81,9 @@ func (c *Config) validate(warn io.Writer) (bot.Policy, error) {
 		return bot.Policy{}, err
 	}
 	if _, err := c.digests(); err != nil {
+		return bot.Policy{}, err
+	}
+	if _, _, err := c.policyCode(context.Background()); err != nil {
 		return bot.Policy{}, err
 	}
 	if _, err := newLogger(io.Discard, c.LogLevel); err != nil {

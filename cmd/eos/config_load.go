@@ -55,6 +55,9 @@ func (c *Config) applyEnv(getenv func(string) string) {
 	if v := getenv("EOS_CATALOG_DIRS"); v != "" {
 		c.CatalogDirs = filepath.SplitList(v)
 	}
+	if v := getenv("EOS_POLICY_DIRS"); v != "" {
+		c.PolicyDirs = filepath.SplitList(v)
+	}
 	if c.Terraform == nil {
 		c.Terraform = &TerraformConfig{}
 	}

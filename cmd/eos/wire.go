@@ -106,6 +106,10 @@ func build(ctx context.Context, cfg *Config, log *slog.Logger) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	code, zone, err := cfg.policyCode(ctx)
+	if err != nil {
+		return nil, err
+	}
 	digests, err := cfg.digests()
 	if err != nil {
 		return nil, err
@@ -125,7 +129,7 @@ func build(ctx context.Context, cfg *Config, log *slog.Logger) (*app, error) {
 	}
 	engine, err := bot.New(bot.Config{
 		Leader:  leading,
-		Catalog: cat, Runner: runner, Store: st, Policy: policy, Environments: cfg.environments(), OpsChannels: cfg.OpsChannels,
+		Catalog: cat, Runner: runner, Store: st, Policy: policy, PolicyCode: code, PolicyZone: zone, Environments: cfg.environments(), OpsChannels: cfg.OpsChannels,
 		DefaultEnv: cfg.DefaultEnv, BotName: cfg.BotName, Logger: log, SecretsPath: cfg.secretsPath(), Variants: cfg.Terraform.Variants, Digests: digests,
 		MaxConcurrent: cfg.MaxConcurrent, Web: web, WorkDirs: []string{cfg.DataDir, filepath.Join(cfg.DataDir, "terraform")},
 	})

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -36,6 +37,8 @@ type Set struct {
 	sha     string
 	// rules locates each deciding rule: "eos.firewall.deny" → "firewall.rego:12, 20".
 	rules map[string]string
+	// groups are the "group:NAME" strings the rules mention, sorted.
+	groups []string
 }
 
 // Load reads every .rego file under dirs (tests, *_test.rego, are left to `eos policy test`),
@@ -73,7 +76,7 @@ func Load(ctx context.Context, dirs []string, timeout time.Duration) (*Set, erro
 	if err != nil {
 		return nil, fmt.Errorf("preparing the policy query: %w", err)
 	}
-	return &Set{query: q, timeout: timeout, sha: hex.EncodeToString(h.Sum(nil)), rules: ruleLines(c.Modules)}, nil
+	return &Set{query: q, timeout: timeout, sha: hex.EncodeToString(h.Sum(nil)), rules: ruleLines(c.Modules), groups: groupsNamed(c.Modules)}, nil
 }
 
 // regoFiles lists the policy files under dirs, sorted, without tests.
@@ -128,3 +131,22 @@ func ruleLines(modules map[string]*ast.Module) map[string]string {
 // SHA256 is the hash of the set's files (names and contents): the audit log names it with
 // every decision, as proof of what judged a plan.
 func (s *Set) SHA256() string { return s.sha }
+
+// groupsNamed are the "group:NAME" strings the modules mention: the groups the engine asks the
+// platform about for a requester, so input.request.requester.groups holds every group a rule
+// could test.
+func groupsNamed(modules map[string]*ast.Module) []string {
+	seen := map[string]bool{}
+	for _, m := range modules {
+		ast.WalkTerms(m, func(t *ast.Term) bool {
+			if s, ok := t.Value.(ast.String); ok && strings.HasPrefix(string(s), "group:") && len(s) > len("group:") {
+				seen[string(s)] = true
+			}
+			return false
+		})
+	}
+	return slices.Sorted(maps.Keys(seen))
+}
+
+// Groups are the "group:NAME" strings the set's rules mention, sorted.
+func (s *Set) Groups() []string { return s.groups }

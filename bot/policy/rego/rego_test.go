@@ -54,6 +54,9 @@ func TestDecisionsNameTheirRule(t *testing.T) {
 	if r := got[1]; len(r.Approvers) != 1 || r.Approvers[0] != "group:capacity" || r.Approvals != 1 {
 		t.Errorf("require = %+v, want group:capacity ×1", r)
 	}
+	if g := s.Groups(); len(g) != 1 || g[0] != "group:capacity" {
+		t.Errorf("groups the rules name = %v, want [group:capacity]: the engine asks the platform about these for the requester", g)
+	}
 	if quiet := s.Judge(context.Background(), input("staging", []string{"443"}, 512)); len(quiet) != 1 || quiet[0].Kind != Warn {
 		t.Errorf("a plan the rules allow: %+v, want only the warning", quiet)
 	}
