@@ -135,15 +135,19 @@ func (p *packer) chunk(c Chunk) {
 			p.reopen(c)
 			head = len(p.cur)
 		}
-		for p.n+p.cost(l)+reserve > p.Limit {
-			// A line too long for any message: cut it, at least one rune per round.
+		whole := l
+		for l != "" && p.n+p.cost(l)+reserve > p.Limit {
+			// A line too long for any message: cut it, at least one rune per round (so a
+			// head and tail wider than a message on their own cannot keep this going).
 			part := p.cut(l, p.Limit-reserve-p.n-p.cost(""))
 			p.body(part)
 			l = l[len(part):]
 			p.reopen(c)
 			head = len(p.cur)
 		}
-		p.body(l)
+		if l != "" || whole == "" {
+			p.body(l)
+		}
 	}
 	if c.Tail != "" {
 		p.add(c.Tail)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -110,6 +111,31 @@ func TestPackGapAndTrim(t *testing.T) {
 		if got := tt.p.Pack(chunks); len(got) != 1 || got[0] != tt.want {
 			t.Errorf("Gap %v, Trim %v: Pack = %q, want [%q]", tt.p.Gap, tt.p.Trim, got, tt.want)
 		}
+	}
+}
+
+// A table header wider than a message (a cell as long as a message) must not keep the packer
+// cutting forever, as the old Discord and Mattermost packers did: every row is still sent, in
+// order, in as many messages (over the limit) as it takes.
+func TestPackHeaderWiderThanAMessageEnds(t *testing.T) {
+	p := Packing{Limit: 20, Length: Runes, Trim: true}
+	wide := strings.Repeat("h", 30)
+	done := make(chan []string, 1)
+	go func() {
+		done <- p.Pack([]Chunk{{Head: []string{"```", wide}, Body: []string{"row1", "row2"}, Tail: "```"}})
+	}()
+	select {
+	case got := <-done:
+		var rows string
+		for _, m := range got {
+			lines := strings.Split(m, "\n")
+			rows += strings.Join(lines[2:len(lines)-1], "")
+		}
+		if rows != "row1row2" {
+			t.Errorf("rows %q, want row1row2 in order: %q", rows, got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Pack did not end with a header wider than a message")
 	}
 }
 
