@@ -3,7 +3,10 @@
 // implements (Adapter, plus the optional Editor, Threader, Reactor, ReactionReader, Deleter,
 // GroupResolver, UserResolver, Whisperer, ChannelViewer and Connection), and the optional ChangeHandler through which a
 // handler hears of posts edited or deleted. Cursors is the one interface a store implements
-// for the adapters: where each channel's catch-up starts after a restart or a failover.
+// for the adapters: where each channel's catch-up starts after a restart or a failover. What
+// the platforms share lives here too: the one packer that cuts a long text into messages
+// (Packing, parametrised by each platform's limit and how it counts), the reconnect loop and
+// its backoff, and the names of the platforms (Platforms).
 //
 // It imports nothing of Eos. Each platform lives in its own sub-package and imports only this one;
 // the engine (package bot) never learns which platform it talks to.

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/eosbot/eos/adapters"
 )
 
 // EnvPolicy says who may ask for and approve changes in one environment.
@@ -106,8 +108,9 @@ func (p Person) Is(platform, id string) bool { return id != "" && p.ID == id && 
 // groupPrefix marks a policy entry naming a platform group instead of a person.
 const groupPrefix = "group:"
 
-// platforms are the prefixes a policy entry may carry to name someone on one platform only.
-var platforms = []string{"console", "mattermost", "slack", "discord"}
+// platforms are the prefixes a policy entry may carry to name someone on one platform only:
+// the adapters' names, which the engine does not know itself.
+var platforms = adapters.Platforms()
 
 // entry is one policy list entry taken apart: "mattermost:group:sre" is platform mattermost,
 // group sre; "bob" is handle bob on any platform.

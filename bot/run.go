@@ -74,11 +74,10 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan,
 	e.watch.Begin(run.ID)
 	defer e.watch.Publish(run.ID, runwatch.RunUpdate{Finished: true}) // after the outcome is stored
 	output := newOutputLog(e, run.ID)
-	ctx = executor.WithOutput(ctx, output.add)
 
 	t := newTracker(e, a, run, p.Plan)
 	t.post(ctx, p.Preview)
-	res := e.cfg.Runner.Apply(ctx, p.Plan, e.previousSpec(spec), t.report, executor.StopWhen(stop.ch))
+	res := e.cfg.Runner.Apply(ctx, p.Plan, e.previousSpec(spec), executor.Observe(t.report, output.add), executor.StopWhen(stop.ch))
 	t.stop()
 	output.close(context.WithoutCancel(ctx))
 

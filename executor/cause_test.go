@@ -72,7 +72,7 @@ func TestRunnerRecordsTheCauseOfAFailedLayer(t *testing.T) {
 				t.Fatal(err)
 			}
 			plan, _ := r.Plan(context.Background(), spec())
-			res := r.Apply(context.Background(), plan, nil, func(Event) {})
+			res := r.Apply(context.Background(), plan, nil, Observe(func(Event) {}, nil))
 			s := res.Layers[0]
 			if s.Status != ResultFailed || s.Cause == nil || s.Cause.Kind != c.want {
 				t.Errorf("salt = %+v (cause %+v), want failed with cause %s", s, s.Cause, c.want)

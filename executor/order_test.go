@@ -54,7 +54,7 @@ func TestDestroyRunsNomadThenTerraformThenSalt(t *testing.T) {
 			calls = nil
 			want := "apply " + strings.ReplaceAll(tc.order, ",", ",apply ")
 			var events []string
-			res := r.Apply(context.Background(), plan, nil, func(e Event) { events = append(events, string(e.Layer)) })
+			res := r.Apply(context.Background(), plan, nil, Observe(func(e Event) { events = append(events, string(e.Layer)) }, nil))
 			if got := strings.Join(calls, ","); got != want {
 				t.Errorf("calls = %s, want %s", got, want)
 			}
@@ -82,7 +82,7 @@ func TestDestroyRollbackBringsHostsBackBeforeWorkloads(t *testing.T) {
 	}
 	plan, _ := r.Plan(context.Background(), destroySpec())
 	calls = nil
-	res := r.Apply(context.Background(), plan, nil, func(Event) {})
+	res := r.Apply(context.Background(), plan, nil, Observe(func(Event) {}, nil))
 	want := "apply nomad,apply terraform,apply salt,rollback salt,rollback terraform,rollback nomad"
 	if got := strings.Join(calls, ","); got != want {
 		t.Errorf("calls = %s, want %s", got, want)

@@ -216,9 +216,16 @@ func (o applyOptions) stopped() bool {
 // fails, rolls back by policy (previous is the last approved spec of the same target, or
 // nil), and marks the later layers not started. Cancelling ctx stops the current layer; the
 // result then says cancelled. A layer that halts (returns a HaltError) stops the run with no
-// rollback at all, whatever the policy; so does a stop asked for with StopWhen.
-func (r *Runner) Apply(ctx context.Context, plan Plan, previous *Spec, report func(Event), opts ...ApplyOption) RunResult {
+// rollback at all, whatever the policy; so does a stop asked for with StopWhen. obs hears
+// the progress and the layers' own output; nil hears nothing. The layers are handed the
+// output sink in their context (WithOutput), replacing any the caller's ctx carries.
+func (r *Runner) Apply(ctx context.Context, plan Plan, previous *Spec, obs Observer, opts ...ApplyOption) RunResult {
 	start := r.now()
+	if obs == nil {
+		obs = Observe(nil, nil)
+	}
+	ctx = WithOutput(ctx, obs.Output)
+	report := obs.Event
 	var o applyOptions
 	for _, opt := range opts {
 		opt(&o)

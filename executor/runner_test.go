@@ -77,7 +77,7 @@ func TestRunnerOrderAndNotConfigured(t *testing.T) {
 	}
 	calls = nil
 	var events []LayerName
-	res := r.Apply(context.Background(), plan, nil, func(e Event) { events = append(events, e.Layer) })
+	res := r.Apply(context.Background(), plan, nil, Observe(func(e Event) { events = append(events, e.Layer) }, nil))
 	if got := strings.Join(calls, ","); got != "apply terraform,apply nomad" {
 		t.Errorf("calls = %s: layers must run in the order Salt, Terraform, Nomad", got)
 	}
@@ -117,13 +117,13 @@ func TestRunnerStopsAtFailureAndRollsBackByPolicy(t *testing.T) {
 			plan, _ := r.Plan(context.Background(), spec())
 			calls = nil
 			var events []string
-			res := r.Apply(context.Background(), plan, nil, func(e Event) {
+			res := r.Apply(context.Background(), plan, nil, Observe(func(e Event) {
 				s := string(e.Layer)
 				if e.Rollback {
 					s += " undo"
 				}
 				events = append(events, s)
-			})
+			}, nil))
 			if got := strings.Join(calls, ","); got != tc.calls {
 				t.Errorf("calls = %s, want %s", got, tc.calls)
 			}
@@ -193,7 +193,7 @@ func TestRunnerHaltNeverRollsBack(t *testing.T) {
 			}
 			plan, _ := r.Plan(context.Background(), spec())
 			calls = nil
-			res := r.Apply(context.Background(), plan, &Spec{Target: "svc"}, func(Event) {})
+			res := r.Apply(context.Background(), plan, &Spec{Target: "svc"}, Observe(func(Event) {}, nil))
 			if got := strings.Join(calls, ","); got != "apply salt,apply terraform" {
 				t.Errorf("calls = %s, want no rollback and nothing after terraform", got)
 			}

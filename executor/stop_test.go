@@ -35,7 +35,7 @@ func TestStopWaitsForTheLayerAndRollsNothingBack(t *testing.T) {
 			}
 			plan, _ := r.Plan(context.Background(), spec())
 			calls = nil
-			res := r.Apply(context.Background(), plan, &Spec{Target: "svc"}, func(Event) {}, StopWhen(stop))
+			res := r.Apply(context.Background(), plan, &Spec{Target: "svc"}, Observe(func(Event) {}, nil), StopWhen(stop))
 			if got := strings.Join(calls, ","); got != "apply salt,apply terraform" {
 				t.Errorf("calls = %s, want salt and terraform applied, nothing rolled back, nomad not started", got)
 			}
@@ -63,12 +63,12 @@ func TestStopBeforeTheFirstLayerAppliesNothing(t *testing.T) {
 	plan, _ := r.Plan(context.Background(), spec())
 	calls = nil
 	stop := make(chan struct{})
-	if res := r.Apply(context.Background(), plan, nil, func(Event) {}, StopWhen(stop)); res.Failed || res.Stopped {
+	if res := r.Apply(context.Background(), plan, nil, Observe(func(Event) {}, nil), StopWhen(stop)); res.Failed || res.Stopped {
 		t.Fatalf("an open stop channel stopped the run: %+v", res)
 	}
 	close(stop)
 	calls = nil
-	res := r.Apply(context.Background(), plan, nil, func(Event) {}, StopWhen(stop))
+	res := r.Apply(context.Background(), plan, nil, Observe(func(Event) {}, nil), StopWhen(stop))
 	if len(calls) != 0 || !res.Stopped {
 		t.Errorf("calls = %v, stopped = %v; want nothing applied and stopped", calls, res.Stopped)
 	}

@@ -98,7 +98,7 @@ func TestRunnerNeverRollsBackAnUnknownOutcome(t *testing.T) {
 	}
 	plan, _ := r.Plan(context.Background(), spec())
 	calls = nil
-	res := r.Apply(context.Background(), plan, nil, func(Event) {})
+	res := r.Apply(context.Background(), plan, nil, Observe(func(Event) {}, nil))
 	if len(calls) != 1 || calls[0] != "apply salt" {
 		t.Errorf("calls = %v, want only the Salt apply: no rollback, no later layer", calls)
 	}

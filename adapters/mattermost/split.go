@@ -38,88 +38,47 @@ func summary(doc adapters.Doc, limit int) string {
 	return b.String()
 }
 
-// split cuts markdown into pieces of at most limit runes, at line boundaries. A table cut in
-// two repeats its header row in the next piece, and a code block cut in two is closed and
-// reopened, so every piece renders on its own. Only a single line longer than a piece is cut
-// inside.
+// split cuts markdown into pieces of at most limit runes with the adapters' packer, at line
+// boundaries. A table cut in two repeats its header row in the next piece, and a code block
+// cut in two is closed and reopened, so every piece renders on its own. Only a single line
+// longer than a piece is cut inside.
 func split(text string, limit int) []string {
-	var (
-		pieces  []string
-		cur     []string
-		curLen  int
-		fenceAt string // opening line of the code block we are in, or ""
-		head    string // header and separator rows of the table we are in, or ""
-		carried int    // lines at the start of cur carried over from the previous piece
-	)
-	closing := func() string { return strings.TrimLeft(fenceAt, " ")[:fenceLen(fenceAt)] }
-	flush := func() {
-		if len(cur) <= carried {
-			return
-		}
-		if fenceAt != "" {
-			cur = append(cur, closing())
-		}
-		if s := strings.Trim(strings.Join(cur, "\n"), "\n"); s != "" {
-			pieces = append(pieces, s)
-		}
-		cur, curLen, carried = nil, 0, 0
-		switch {
-		case fenceAt != "":
-			cur, curLen, carried = []string{fenceAt}, utf8.RuneCountInString(fenceAt), 1
-		case head != "":
-			cur, curLen, carried = []string{head}, utf8.RuneCountInString(head), 1
-		}
-	}
-	add := func(u string) {
-		if len(cur) > 0 {
-			curLen++
-		}
-		cur = append(cur, u)
-		curLen += utf8.RuneCountInString(u)
-	}
-
-	units := tableUnits(strings.Split(text, "\n"))
-	for _, u := range units {
-		if fenceAt == "" && head != "" && !strings.HasPrefix(strings.TrimSpace(u), "|") {
-			head = "" // the table ended: the next piece needs no header
-		}
-		closesFence := fenceAt != "" && isClosingFence(u, fenceAt)
-		reserve := 0
-		if fenceAt != "" && !closesFence {
-			reserve = 1 + fenceLen(fenceAt)
-		}
-		size := utf8.RuneCountInString(u)
-		if len(cur) > carried && curLen+1+size+reserve > limit {
-			flush()
-		}
-		for sepLen(cur)+curLen+size+reserve > limit {
-			// A line too long for any piece: cut it (at least one rune per round, so this ends).
-			part := cutRunes(u, max(1, limit-reserve-curLen-sepLen(cur)))
-			add(part)
-			u = u[len(part):]
-			size = utf8.RuneCountInString(u)
-			flush()
-		}
-		add(u)
-		switch {
-		case closesFence:
-			fenceAt = ""
-		case fenceAt == "" && fenceLen(u) >= 3:
-			fenceAt = u
-		case fenceAt == "" && isTableHead(u):
-			head = u
-		}
-	}
-	fenceAt, head = "", ""
-	flush()
-	return pieces
+	return adapters.Packing{Limit: limit, Length: adapters.Runes, Trim: true}.Pack(markdownChunks(text))
 }
 
-func sepLen(cur []string) int {
-	if len(cur) == 0 {
-		return 0
+// markdownChunks takes markdown apart into the chunks the packer continues from one piece
+// to the next: a code block (its fences the head and tail), a table (its header and
+// separator rows the head), and the lines between them.
+func markdownChunks(text string) []adapters.Chunk {
+	var out []adapters.Chunk
+	units := tableUnits(strings.Split(text, "\n"))
+	for i := 0; i < len(units); {
+		u := units[i]
+		c := adapters.Chunk{Head: []string{u}}
+		i++
+		switch {
+		case fenceLen(u) >= 3:
+			for ; i < len(units) && !isClosingFence(units[i], u); i++ {
+				c.Body = append(c.Body, units[i])
+			}
+			c.Tail = strings.TrimLeft(u, " ")[:fenceLen(u)] // what closes a piece it is cut in
+			if i < len(units) {
+				c.Tail = units[i]
+				i++
+			}
+		case isTableHead(u):
+			for ; i < len(units) && strings.HasPrefix(strings.TrimSpace(units[i]), "|") && !isTableHead(units[i]); i++ {
+				c.Body = append(c.Body, units[i])
+			}
+		default:
+			c = adapters.Chunk{Body: []string{u}}
+			for ; i < len(units) && fenceLen(units[i]) < 3 && !isTableHead(units[i]); i++ {
+				c.Body = append(c.Body, units[i])
+			}
+		}
+		out = append(out, c)
 	}
-	return 1
+	return out
 }
 
 // tableUnits joins each table's header row with its separator row, so the two stay together.
@@ -161,17 +120,4 @@ func isClosingFence(line, opening string) bool {
 }
 
 // cutRunes returns the longest prefix of s with at most n runes.
-func cutRunes(s string, n int) string {
-	if n <= 0 {
-		return ""
-	}
-	i := 0
-	for range n {
-		if i >= len(s) {
-			return s
-		}
-		_, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-	}
-	return s[:i]
-}
+func cutRunes(s string, n int) string { return adapters.Cut(s, n, adapters.Runes) }

@@ -64,6 +64,9 @@ func TestSplit(t *testing.T) {
 		{"table header repeated", "| h |\n|---|\n| 1 |\n| 2 |\n\nafter", 17, []string{"| h |\n|---|\n| 1 |", "| h |\n|---|\n| 2 |", "after"}},
 		{"overlong line cut", "abcdefghij", 4, []string{"abcd", "efgh", "ij"}},
 		{"multibyte runes counted as one", "ééééé\nüü", 5, []string{"ééééé", "üü"}},
+		{"a table header never ends a piece alone", "aaaa\n| h |\n|---|\n| 1 |", 17, []string{"aaaa", "| h |\n|---|\n| 1 |"}},
+		{"a code fence never ends a piece alone", "aaaa\n```\n111\n```", 14, []string{"aaaa", "```\n111\n```"}},
+		{"an unclosed code block is closed where it is cut", "```\n111\n222", 11, []string{"```\n111\n```", "```\n222\n```"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

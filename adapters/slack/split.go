@@ -2,7 +2,8 @@ package slack
 
 import (
 	"strings"
-	"unicode/utf8"
+
+	"github.com/eosbot/eos/adapters"
 )
 
 // pack joins units (lines, list items, table rows) with newlines into texts of at most
@@ -13,76 +14,28 @@ func pack(units []string, head, open, close string) []string {
 	return packLimit(units, head, open, close, maxSectionText)
 }
 
+// packLimit packs with the adapters' packer, open and close being the fence of a code block
+// ("```\n", "\n```") or nothing.
 func packLimit(units []string, head, open, close string, limit int) []string {
-	fixed := utf8.RuneCountInString(open) + utf8.RuneCountInString(close)
-	if head != "" {
-		fixed += utf8.RuneCountInString(head) + 1
-	}
-	if limit-fixed < 1 {
+	if head != "" && limit-adapters.Runes(open+close+head)-1 < 1 {
 		// A header too wide to repeat: keep it only as the first unit.
 		units, head = append([]string{head}, units...), ""
-		fixed = utf8.RuneCountInString(open) + utf8.RuneCountInString(close)
 	}
-	room := max(1, limit-fixed)
-
-	var (
-		out []string
-		cur []string
-		n   int
-	)
-	flush := func() {
-		body := strings.Join(cur, "\n")
-		cur, n = nil, 0
-		if strings.TrimSpace(body) == "" {
-			return
-		}
-		if head != "" {
-			body = head + "\n" + body
-		}
-		out = append(out, open+body+close)
+	if strings.TrimSpace(strings.Join(units, "\n")) == "" {
+		units = nil // nothing to show but the header, if any
 	}
-	for _, u := range units {
-		size := utf8.RuneCountInString(u)
-		if size > room {
-			flush()
-			for size > room {
-				part := cutRunes(u, room)
-				cur = []string{part}
-				flush()
-				u = u[len(part):]
-				size = utf8.RuneCountInString(u)
-			}
-		}
-		sep := 0
-		if len(cur) > 0 {
-			sep = 1
-		}
-		if n+sep+size > room {
-			flush()
-			sep = 0
-		}
-		cur = append(cur, u)
-		n += sep + size
+	c := adapters.Chunk{Body: units, Tail: strings.TrimPrefix(close, "\n")}
+	if open != "" {
+		c.Head = []string{strings.TrimSuffix(open, "\n")}
 	}
-	flush()
-	if len(out) == 0 && head != "" {
-		out = append(out, open+head+close)
+	if head != "" {
+		c.Head = append(c.Head, head)
 	}
-	return out
+	if len(units) == 0 && head == "" {
+		return nil
+	}
+	return adapters.Packing{Limit: limit, Length: adapters.Runes}.Pack([]adapters.Chunk{c})
 }
 
 // cutRunes returns the longest prefix of s with at most n runes.
-func cutRunes(s string, n int) string {
-	if n <= 0 {
-		return ""
-	}
-	i := 0
-	for range n {
-		if i >= len(s) {
-			return s
-		}
-		_, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-	}
-	return s[:i]
-}
+func cutRunes(s string, n int) string { return adapters.Cut(s, n, adapters.Runes) }

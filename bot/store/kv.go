@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 )
@@ -14,9 +15,14 @@ import (
 // fn more than once (PostgreSQL retries a serialization failure), so fn must only change
 // state through its txn and variables it sets afresh on every run: a result flag set in an
 // attempt that was then retried must not survive into the next (TestDigestPostConcurrentClaimsAndHint).
+//
+// ctx bounds a transaction: on PostgreSQL its cancellation and deadline reach the database,
+// within the backend's own timeout; bbolt, local and short, stops waiting to start a write
+// once ctx is done. The store's exported methods take no context yet and pass
+// context.Background() (Store.view, Store.update); opening a store passes its own.
 type backend interface {
-	view(fn func(txn) error) error
-	update(fn func(txn) error) error
+	view(ctx context.Context, fn func(txn) error) error
+	update(ctx context.Context, fn func(txn) error) error
 	close() error
 }
 

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -51,16 +52,24 @@ func newBoltBackend(db *bolt.DB) *boltBackend {
 	return b
 }
 
-func (b *boltBackend) view(fn func(txn) error) error {
+func (b *boltBackend) view(ctx context.Context, fn func(txn) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	return b.db.View(func(tx *bolt.Tx) error { return fn(boltTxn{tx}) })
 }
 
-func (b *boltBackend) update(fn func(txn) error) error {
+func (b *boltBackend) update(ctx context.Context, fn func(txn) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	w := boltWrite{fn: fn, result: make(chan error, 1)}
 	select {
 	case b.writes <- w:
 	case <-b.stop:
 		return bolt.ErrDatabaseNotOpen
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 	err := <-w.result
 	var pe writePanic

@@ -63,7 +63,7 @@ func OpenPostgres(ctx context.Context, dsn string, opts PostgresOptions) (*Store
 		return nil, err
 	}
 	s := &Store{kv: &pgBackend{pool: pool, timeout: opts.Timeout}, kind: "postgres"}
-	if err := s.indexOpenPlans(); err != nil {
+	if err := s.indexOpenPlans(cctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("indexing the open plans: %w", err)
 	}
@@ -78,18 +78,20 @@ func redactDSN(err error, dsn string) error {
 	return err
 }
 
-func (p *pgBackend) view(fn func(txn) error) error {
-	return p.run(pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, fn)
+func (p *pgBackend) view(ctx context.Context, fn func(txn) error) error {
+	return p.run(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, fn)
 }
 
-func (p *pgBackend) update(fn func(txn) error) error {
-	return p.run(pgx.TxOptions{IsoLevel: pgx.Serializable}, fn)
+func (p *pgBackend) update(ctx context.Context, fn func(txn) error) error {
+	return p.run(ctx, pgx.TxOptions{IsoLevel: pgx.Serializable}, fn)
 }
 
 func (p *pgBackend) close() error { p.pool.Close(); return nil }
 
-func (p *pgBackend) run(opts pgx.TxOptions, fn func(txn) error) error {
-	ctx, cancel := context.WithTimeout(context.Background(), p.timeout)
+// run runs fn as one transaction bounded by ctx and, within it, by the backend's timeout
+// (retries included).
+func (p *pgBackend) run(ctx context.Context, opts pgx.TxOptions, fn func(txn) error) error {
+	ctx, cancel := context.WithTimeout(ctx, p.timeout)
 	defer cancel()
 	for attempt := 0; ; attempt++ {
 		err := pgx.BeginTxFunc(ctx, p.pool, opts, func(tx pgx.Tx) error {

@@ -1,5 +1,7 @@
 package store
 
+import "context"
+
 // Plans are kept forever (they are the record of what was asked and approved), so reading all
 // of them grows with the store's age. What the engine reads often — the expiry sweep, the
 // start-up catch-up, status answers, the status page's overview — wants only the plans that
@@ -64,15 +66,15 @@ func (s *Store) OpenPlans(keep func(*Plan) bool) ([]*Plan, error) {
 
 // indexOpenPlans builds the index of open plans once for a store written before it existed.
 // It is idempotent, so replicas opening one store together do no harm.
-func (s *Store) indexOpenPlans() error {
+func (s *Store) indexOpenPlans(ctx context.Context) error {
 	var done bool
-	if err := s.view(func(tx txn) error {
+	if err := s.kv.view(ctx, func(tx txn) error {
 		done = tx.bucket(bucketMeta).Get(keyOpenPlansIndexed) != nil
 		return nil
 	}); err != nil || done {
 		return err
 	}
-	return s.kv.update(func(tx txn) error {
+	return s.kv.update(ctx, func(tx txn) error {
 		var open []*Plan
 		if err := each(tx, bucketPlans, func(_ string, p *Plan) bool {
 			if p.Open() {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"testing"
@@ -79,7 +80,7 @@ func TestOpenPlansOfAnOlderStore(t *testing.T) {
 			}
 		}
 		// What an older Eos left: plans and runs, no index, no outcomes.
-		if err := s.kv.update(func(tx txn) error {
+		if err := s.kv.update(context.Background(), func(tx txn) error {
 			for id, st := range map[string]PlanState{"old-ran": PlanApproved, "old-running": PlanApproved, "old-rejected": PlanRejected} {
 				p, err := get[Plan](tx, bucketPlans, id)
 				if err != nil {

@@ -12,6 +12,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -85,7 +86,7 @@ func Open(path string, timeout time.Duration) (*Store, error) {
 		return nil, fmt.Errorf("preparing %s: %w", path, err)
 	}
 	s := &Store{kv: newBoltBackend(db), kind: "bbolt"}
-	if err := s.indexOpenPlans(); err != nil {
+	if err := s.indexOpenPlans(context.Background()); err != nil {
 		s.kv.close()
 		return nil, fmt.Errorf("indexing the open plans of %s: %w", path, err)
 	}
@@ -101,7 +102,7 @@ func (s *Store) Close() error { return s.kv.close() }
 // Writable checks that a write transaction commits, for /healthz. It is not fenced: a
 // follower's store is writable too.
 func (s *Store) Writable() error {
-	return s.kv.update(func(txn) error { return nil })
+	return s.kv.update(context.Background(), func(txn) error { return nil })
 }
 
-func (s *Store) view(fn func(txn) error) error { return s.kv.view(fn) }
+func (s *Store) view(fn func(txn) error) error { return s.kv.view(context.Background(), fn) }

@@ -307,7 +307,7 @@ func TestRunnerNeitherRollsBackNorCallsAppliedAJobItLostSightOf(t *testing.T) {
 	}
 	f.mu.Unlock()
 	previous := lvmSpec("node1")
-	res := runner.Apply(context.Background(), plan, &previous, func(executor.Event) {})
+	res := runner.Apply(context.Background(), plan, &previous, executor.Observe(func(executor.Event) {}, nil))
 	if len(res.Layers) == 0 {
 		t.Fatalf("result %+v has no layers", res)
 	}

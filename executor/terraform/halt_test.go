@@ -31,11 +31,11 @@ func TestStalePlanStopsTheRunWithoutRollback(t *testing.T) {
 	mustApply(t, l, meanwhile, mustPlan(t, l, meanwhile))
 
 	var rollbackSteps int
-	res := r.Apply(ctx, approved, &previous, func(e executor.Event) {
+	res := r.Apply(ctx, approved, &previous, executor.Observe(func(e executor.Event) {
 		if e.Rollback {
 			rollbackSteps++
 		}
-	})
+	}, nil))
 	tf, _ := layerResult(res, executor.Terraform)
 	want := "stopped before changing anything: the saved plan is stale (state changed since it was planned); nothing was rolled back"
 	if !res.Failed || !res.Halted || tf.Status != executor.ResultHalted || tf.Error != want {
