@@ -127,7 +127,7 @@ func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, 
 		p.Updated = now
 		v := judged()
 		if !v.Satisfied() {
-			p.State = store.PlanPending
+			p.State, p.Held = store.PlanPending, nil
 		}
 		return withdrawn, "", v
 	case r.Removed:
@@ -239,6 +239,9 @@ func (e *Engine) act(ctx context.Context, a adapters.Adapter, p *store.Plan, r a
 	e.m.approvals.WithLabelValues(outcomeOf(d, explain)).Inc()
 	if d == approved {
 		e.start(a, p) // first: its stop switch then exists for a cancel typed right after
+	}
+	if s, ok := e.stopOf(p.ID); ok && d == withdrawn {
+		s.poke() // a run waiting for space (held.go) looks at the plan now
 	}
 	shown := d != ignored && d != halting && e.showStatus(ctx, p.ID)
 	if d == rejected && !shown {

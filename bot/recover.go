@@ -108,8 +108,12 @@ func (e *Engine) recheck(ctx context.Context, a adapters.Adapter, p *store.Plan)
 			return nil, judgement{}, false
 		}
 		e.showStatus(ctx, p.ID)
-		e.sayAnywhere(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s was approved, but Eos stopped before it ran and it expired at %s: nothing ran. Ask again for a fresh plan: @eos %s",
-			p.ID, p.Expires.UTC().Format("15:04 UTC"), p.Text)))
+		why := "Eos stopped before it ran and it expired"
+		if p.Held != nil {
+			why = strings.TrimSuffix(p.Held.Reason, " is full") + " stayed full until it expired"
+		}
+		e.sayAnywhere(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s was approved, but %s at %s: nothing ran. Ask again for a fresh plan: @eos %s",
+			p.ID, why, p.Expires.UTC().Format("15:04 UTC"), p.Text)))
 		return nil, judgement{}, false
 	}
 	j := e.judge(ctx, a, p)
@@ -120,7 +124,7 @@ func (e *Engine) recheck(ctx context.Context, a adapters.Adapter, p *store.Plan)
 		if p.State != store.PlanApproved {
 			return nil, errNotPending
 		}
-		p.State, p.Updated = store.PlanPending, now
+		p.State, p.Updated, p.Held = store.PlanPending, now, nil
 		return []store.Entry{e.entry(store.Entry{Kind: "refusal", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env,
 			Text: "approved, but under the current policy its approvals do not suffice: " + j.verdict.progress()})}, nil
 	}); err != nil {
