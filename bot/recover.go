@@ -16,8 +16,9 @@ import (
 const sweepInterval = time.Minute
 
 // Recover repairs what a previous process left behind: runs still marked running were
-// interrupted (their lock is released and their progress post says so), and plans approved
-// but never started are started now, so nothing approved is lost.
+// interrupted (their lock is released and their progress post says so), plans approved but
+// never started are started now (or wait for space again, held.go), so nothing approved is
+// lost, and checks of unknown outcomes still pending are resumed.
 func (e *Engine) Recover(ctx context.Context) error {
 	running, err := e.st.Runs(func(r *store.Run) bool { return r.State == store.RunRunning })
 	if err != nil {
@@ -84,6 +85,7 @@ func (e *Engine) Recover(ctx context.Context) error {
 			e.start(a, p)
 		}
 	}
+	e.resumeOutcomeChecks() // unknown.go
 	return nil
 }
 

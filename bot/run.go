@@ -195,49 +195,6 @@ func (e *Engine) replan(ctx context.Context, a adapters.Adapter, p *store.Plan) 
 	return executor.Plan{}, false, false
 }
 
-// notStarted explains why an approved plan could not start. A full work directory holds the
-// approval (held.go) and it reports true; any other cause puts the plan back to pending, so a
-// later approval can start it. When Eos is stopping, it leaves the plan approved: the next
-// process starts it (Recover).
-func (e *Engine) notStarted(ctx context.Context, a adapters.Adapter, p *store.Plan, err error) (held bool) {
-	if errors.Is(err, store.ErrAlreadyRun) {
-		return false // a redelivered approval: the run exists already
-	}
-	if ctx.Err() != nil {
-		e.log.Warn("an approved plan did not start: Eos is stopping; the next start takes it up", "plan", p.ID, "err", err)
-		return false
-	}
-	if dir, ok := e.holdable(err); ok {
-		herr := e.hold(ctx, a, p, dir)
-		if herr == nil {
-			return true
-		}
-		if errors.Is(herr, errNotPending) {
-			return false // withdrawn or cancelled meanwhile, which said so
-		}
-		e.log.Error("recording that an approved plan waits for space", "plan", p.ID, "err", herr)
-		err = unkept{err, herr}
-	}
-	var locked *store.LockedError
-	msg := fmt.Sprintf("Plan %s was approved but %s.", p.ID, e.startAdvice(err))
-	if errors.As(err, &locked) {
-		msg = fmt.Sprintf("Plan %s was approved but %s is busy with run %s. Nothing changed; remove and add your ✅ again when that run is done.",
-			p.ID, locked.Lock.Key, locked.Lock.Holder)
-	}
-	if _, uerr := e.st.UpdatePlan(p.ID, func(p *store.Plan) error {
-		if p.State != store.PlanApproved || !p.RunStarted.IsZero() {
-			return errNotPending // a cancel reached it first
-		}
-		p.State, p.Approvals, p.Held = store.PlanPending, nil, nil
-		return nil
-	}); uerr != nil {
-		e.log.Error("returning plan to pending", "plan", p.ID, "err", uerr)
-	}
-	e.showStatus(ctx, p.ID)
-	e.say(ctx, a, p.Preview, reply(msg))
-	return false
-}
-
 // voterIDs names the approvers by platform and ID, for the audit log: "mattermost:u1, …".
 func voterIDs(vs []store.Vote) string {
 	out := make([]string, len(vs))
