@@ -186,3 +186,62 @@ func TestAHeldApprovalIsKeptAcrossARestart(t *testing.T) {
 		t.Errorf("the restarted Eos said the hold again: %q", said)
 	}
 }
+
+// With the whole data directory full, the store itself may fail to write (bbolt's file needs
+// new blocks for some commits and not others, so which write fails first varies from run to
+// run). Whichever it is, the approver is told, and what they are told is what the store
+// holds: the approval held (then the run starts by itself once there is space), or not kept
+// or not recorded (then nothing runs, and a new ✅ after space is freed runs the plan). Never
+// silence, never a run the answer did not promise.
+func TestAnApprovalOnAFullDataDirIsNeverDroppedInSilence(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	fill := fullDisk(t, data)
+	h := eostest.New(t, eostest.Options{DataDir: data})
+	p, id := preview(t, h, "alice", "@eos create grafana")
+	free := fill()
+	after := h.Last()
+	h.React("bob", p.ID, "+1")
+	h.WaitPost(after, func(console.Post) bool { return true }) // the answer, whichever it is
+	h.Idle()
+	var said []string
+	for _, q := range h.Console.Posts()[after:] {
+		if q.Author == "eos" && q.ID != p.ID {
+			said = append(said, q.Text)
+		}
+	}
+	got, err := h.Store.Plan(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ranErr := h.Store.Run(id)
+	held := got.State == store.PlanApproved && got.Held != nil
+	switch {
+	case len(said) != 1:
+		t.Fatalf("the approval on a full data directory got %d answers, want 1: %q\n%s", len(said), said, h.Log.String())
+	case ranErr == nil:
+		t.Fatalf("a run started on a full data directory; the thread said %q", said[0])
+	case strings.Contains(said[0], "The approval is kept"):
+		if !held {
+			t.Fatalf("the thread says the approval is kept, but the store has %s, held %+v", got.State, got.Held)
+		}
+		t.Logf("held: %s", said[0])
+		free()
+		h.WaitText(p.ID, "Run "+id+" · done in")
+	case strings.Contains(said[0], "your approval is not kept") || strings.Contains(said[0], "Eos could not record your ✅ on plan "+id):
+		if held {
+			t.Fatalf("the thread says the approval is not kept, but the store holds it: %q", said[0])
+		}
+		t.Logf("not kept (the store has the plan %s): %s", got.State, said[0])
+		free()
+		h.Unreact("bob", p.ID, "+1")
+		h.React("bob", p.ID, "+1")
+		h.WaitText(p.ID, "Run "+id+" · done in")
+	default:
+		t.Fatalf("the answer neither keeps the approval nor says it is not kept: %q", said[0])
+	}
+	h.Idle()
+	if n := runsStarted(t, h.Store, id); n != 1 {
+		t.Errorf("%d runs started, want 1", n)
+	}
+}
