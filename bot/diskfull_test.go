@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/eosbot/eos/adapters/console"
 	"github.com/eosbot/eos/bot/eostest"
@@ -115,10 +116,14 @@ func TestAnApprovalUnderAFullDiskIsKeptAndRunsWhenThereIsSpace(t *testing.T) {
 		t.Errorf("health with the disk full = %+v, want not ready naming %s", hl, work)
 	}
 	free()
+	freed := time.Now()
 	if hl := h.Engine.Health(context.Background()); !hl.OK {
 		t.Errorf("health once space is freed = %+v, want ok", hl)
 	}
+	h.WaitLog("space again: starting the approved plan that waited for it")
+	started := time.Since(freed)
 	h.WaitText(p.ID, "Run "+id+" · done in")
+	t.Logf("the held plan started %s after space was freed, and was done %s after", started.Round(time.Millisecond), time.Since(freed).Round(time.Millisecond))
 	waitPreview(t, h, p, "approved by @bob ✅ · run "+id+" done")
 	h.Idle()
 	if n := runsStarted(t, h.Store, id); n != 1 {
@@ -153,6 +158,28 @@ func TestAHeldApprovalWithdrawnWhileWaitingRunsNothing(t *testing.T) {
 	h.WaitText(p.ID, "Run "+id+" · done in")
 	if n := runsStarted(t, h.Store, id); n != 1 {
 		t.Errorf("%d runs started, want 1", n)
+	}
+}
+
+// A held plan cancelled while the disk is full ends the wait at once, and freeing space
+// starts nothing.
+func TestAHeldPlanCancelledWhileWaitingRunsNothing(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	work := filepath.Join(data, "terraform")
+	fill := fullDisk(t, work)
+	h := eostest.New(t, eostest.Options{DataDir: data})
+	p, id, free := approveOnFullDisk(t, h, work, fill)
+	h.Say("alice", "@eos cancel "+id)
+	h.WaitText(p.ID, "Plan "+id+" cancelled by @alice before its run started. Nothing changed.")
+	h.WaitLog("an approved plan stopped waiting for space: it was cancelled")
+	free()
+	h.Idle()
+	if got, err := h.Store.Plan(id); err != nil || got.State != store.PlanCancelled {
+		t.Fatalf("plan after the cancel: %+v, %v; want cancelled", got, err)
+	}
+	if r, err := h.Store.Run(id); err == nil {
+		t.Fatalf("a cancelled held plan ran once space was freed: %+v", r)
 	}
 }
 

@@ -152,7 +152,8 @@ func (e *Engine) awaitSpace(a adapters.Adapter, id string, stop *runStop) *store
 			return nil
 		case <-stop.ch:
 			t.Stop()
-			return nil // cancelled: halt said so
+			log.Info("an approved plan stopped waiting for space: it was cancelled") // halt said so
+			return nil
 		case <-stop.kick:
 			t.Stop()
 		case <-t.C:
