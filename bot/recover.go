@@ -72,6 +72,7 @@ func (e *Engine) Recover(ctx context.Context) error {
 		return err
 	}
 	e.rejudge(ctx) // the policy in force now judges every plan that waited across the restart
+	e.catchUpWithdrawals(ctx, approved)
 	for _, p := range approved {
 		if _, err := e.st.Run(p.ID); err == nil {
 			continue
@@ -79,6 +80,9 @@ func (e *Engine) Recover(ctx context.Context) error {
 		a, ok := e.adapter(p.Preview.Platform)
 		if !ok {
 			continue
+		}
+		if p, err = e.st.Plan(p.ID); err != nil || p.State != store.PlanApproved {
+			continue // an approval taken back while Eos was down left too few
 		}
 		if p, _, ok := e.recheck(ctx, a, p); ok {
 			e.log.Info("starting a plan approved before the restart", "plan", p.ID)
@@ -140,6 +144,44 @@ func (e *Engine) recheck(ctx context.Context, a adapters.Adapter, p *store.Plan)
 	}
 	e.sayAnywhere(ctx, a, p.Preview, reply(msg+" Nothing ran; it waits for approval again: "+j.need(p.Requester.Name)+"."))
 	return nil, judgement{}, false
+}
+
+// catchUpWithdrawals takes back, on plans approved whose run has not started (one waiting
+// for space may wait long, held.go), each approval whose ✅ is no longer on the preview: it
+// was removed while Eos was down, and platforms do not deliver a removal later. Where the
+// platform cannot list reactions, or the preview is gone, the approvals stay as recorded.
+func (e *Engine) catchUpWithdrawals(ctx context.Context, approved []*store.Plan) {
+	for _, p := range approved {
+		if !p.RunStarted.IsZero() || p.Preview.ID == "" {
+			continue
+		}
+		a, ok := e.adapter(p.Preview.Platform)
+		if !ok {
+			continue
+		}
+		rr, ok := a.(adapters.ReactionReader)
+		if !ok {
+			continue
+		}
+		reactions, err := rr.Reactions(ctx, p.Preview)
+		if err != nil {
+			e.log.Warn("reading reactions on an approved plan", "plan", p.ID, "err", err)
+			continue
+		}
+		still := map[string]bool{}
+		for _, r := range reactions {
+			if adapters.VoteOf(r.Emoji) == adapters.Approve && !r.Removed {
+				still[r.User.ID] = true
+			}
+		}
+		for _, v := range p.Approvals {
+			if v.Platform != a.Name() || still[v.UserID] {
+				continue
+			}
+			e.log.Info("an approval was taken back while Eos was down", "plan", p.ID, "user", v.User)
+			e.handleReaction(ctx, a, adapters.Reaction{Post: p.Preview, User: adapters.User{ID: v.UserID, Name: v.User}, Emoji: "+1", Removed: true, At: e.now()})
+		}
+	}
 }
 
 // catchUpReactions reads the reactions on every pending plan's preview, for platforms that
