@@ -43,6 +43,9 @@ func approvalStatus(p *store.Plan, v Verdict) string {
 		if p.Outcome != nil {
 			return fmt.Sprintf("approved by %s · run %s %s", votes(p.Approvals, "✅"), p.ID, outcomeWords(*p.Outcome))
 		}
+		if p.Held != nil && p.RunStarted.IsZero() {
+			return fmt.Sprintf("approved by %s · the approval is kept: run %s starts when there is space (%s)", votes(p.Approvals, "✅"), p.ID, p.Held.Reason)
+		}
 		return fmt.Sprintf("approved by %s: running as run %s", votes(p.Approvals, "✅"), p.ID)
 	case store.PlanRejected:
 		by := "someone"

@@ -80,9 +80,25 @@ func (e *Engine) handleReaction(ctx context.Context, a adapters.Adapter, r adapt
 	}
 	if err != nil {
 		e.log.Error("recording reaction", "plan", id, "err", err)
+		e.say(ctx, a, r.Post, reply(unrecorded(id, r, vote, err)))
 		return
 	}
 	e.act(ctx, a, p, r, d, explain, verdict)
+}
+
+// unrecorded answers a reaction the store could not record (its disk full, its database
+// gone): never in silence, and saying what still holds, since nothing changed.
+func unrecorded(id string, r adapters.Reaction, vote adapters.Vote, err error) string {
+	emoji := "✅"
+	if vote == adapters.Reject {
+		emoji = "❌"
+	}
+	if r.Removed {
+		return fmt.Sprintf("@%s, Eos could not record the removal of your %s on plan %s: its store cannot be written (%v). Nothing changed: it still counts. Add and remove it again once the store can be written (/healthz says).",
+			r.User.Name, emoji, id, err)
+	}
+	return fmt.Sprintf("@%s, Eos could not record your %s on plan %s: its store cannot be written (%v). Nothing changed and nothing starts from it: remove and add it again once the store can be written (/healthz says).",
+		r.User.Name, emoji, id, err)
 }
 
 // errUnresolved says a plan gained an approval whose person was not asked of the platform
@@ -131,7 +147,7 @@ func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, 
 		p.Updated = now
 		v := judged()
 		if !v.Satisfied() {
-			p.State = store.PlanPending
+			p.State, p.Held = store.PlanPending, nil
 		}
 		return withdrawn, "", v
 	case r.Removed:
@@ -243,6 +259,9 @@ func (e *Engine) act(ctx context.Context, a adapters.Adapter, p *store.Plan, r a
 	e.m.approvals.WithLabelValues(outcomeOf(d, explain)).Inc()
 	if d == approved {
 		e.start(a, p) // first: its stop switch then exists for a cancel typed right after
+	}
+	if s, ok := e.stopOf(p.ID); ok && d == withdrawn {
+		s.poke() // a run waiting for space (held.go) looks at the plan now
 	}
 	shown := d != ignored && d != halting && e.showStatus(ctx, p.ID)
 	if d == rejected && !shown {

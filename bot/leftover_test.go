@@ -121,3 +121,36 @@ func TestUnknownOutcomeIsCheckedOnceTheServerAnswers(t *testing.T) {
 		t.Errorf("status after the check still says pending, or not what the check found:\n%s", got)
 	}
 }
+
+// The check of an unknown outcome survives a restart: an Eos stopped between the unknown
+// outcome and the server answering again leaves it pending in the store, and the next one
+// resumes it, says what it found in the run's channel (the console's thread is gone with the
+// earlier session), records it so status stops saying pending, and forgets the pending check.
+func TestAnUnknownOutcomeIsStillCheckedAfterARestart(t *testing.T) {
+	t.Parallel()
+	data := t.TempDir()
+	salt := &scriptedSalt{lose: true}
+	salt.down.Store(true)
+	h := eostest.New(t, eostest.Options{DataDir: data, Layers: []executor.Layer{salt}})
+	p, id := preview(t, h, "alice", "@eos create grafana")
+	h.React("bob", p.ID, "+1")
+	h.WaitText(p.ID, "Run "+id+" · outcome unknown")
+	h.Idle()
+	h.Stop()
+
+	h2 := eostest.New(t, eostest.Options{DataDir: data, Layers: []executor.Layer{salt}})
+	if pending, err := h2.Store.OutcomeChecks(); err != nil || len(pending) != 1 || pending[0].RunID != id || pending[0].Layer != executor.Salt {
+		t.Fatalf("pending checks after the restart = %+v, %v; want run %s's Salt", pending, err, id)
+	}
+	salt.down.Store(false) // salt-api is back
+	h2.WaitText(0, "Salt answers again, and what run "+id+" gave it is in place: its apply did finish.")
+	after := h2.Last()
+	h2.Say("alice", "@eos status grafana")
+	got := h2.WaitText(after, "What run "+id).Text
+	if !strings.Contains(got, "outcome of run "+id+" unknown in Salt: checked at") || strings.Contains(got, "pending") {
+		t.Errorf("status after the resumed check still says pending, or not what the check found:\n%s", got)
+	}
+	if pending, err := h2.Store.OutcomeChecks(); err != nil || len(pending) != 0 {
+		t.Errorf("pending checks after the check = %+v, %v; want none", pending, err)
+	}
+}

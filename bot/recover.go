@@ -16,8 +16,9 @@ import (
 const sweepInterval = time.Minute
 
 // Recover repairs what a previous process left behind: runs still marked running were
-// interrupted (their lock is released and their progress post says so), and plans approved
-// but never started are started now, so nothing approved is lost.
+// interrupted (their lock is released and their progress post says so), plans approved but
+// never started are started now (or wait for space again, held.go), so nothing approved is
+// lost, and checks of unknown outcomes still pending are resumed.
 func (e *Engine) Recover(ctx context.Context) error {
 	running, err := e.st.Runs(func(r *store.Run) bool { return r.State == store.RunRunning })
 	if err != nil {
@@ -71,6 +72,7 @@ func (e *Engine) Recover(ctx context.Context) error {
 		return err
 	}
 	e.rejudge(ctx) // the policy in force now judges every plan that waited across the restart
+	e.catchUpWithdrawals(ctx, approved)
 	for _, p := range approved {
 		if _, err := e.st.Run(p.ID); err == nil {
 			continue
@@ -79,11 +81,15 @@ func (e *Engine) Recover(ctx context.Context) error {
 		if !ok {
 			continue
 		}
+		if p, err = e.st.Plan(p.ID); err != nil || p.State != store.PlanApproved {
+			continue // an approval taken back while Eos was down left too few
+		}
 		if p, _, ok := e.recheck(ctx, a, p); ok {
 			e.log.Info("starting a plan approved before the restart", "plan", p.ID)
 			e.start(a, p)
 		}
 	}
+	e.resumeOutcomeChecks() // unknown.go
 	return nil
 }
 
@@ -108,8 +114,12 @@ func (e *Engine) recheck(ctx context.Context, a adapters.Adapter, p *store.Plan)
 			return nil, judgement{}, false
 		}
 		e.showStatus(ctx, p.ID)
-		e.sayAnywhere(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s was approved, but Eos stopped before it ran and it expired at %s: nothing ran. Ask again for a fresh plan: @eos %s",
-			p.ID, p.Expires.UTC().Format("15:04 UTC"), p.Text)))
+		why := "Eos stopped before it ran and it expired"
+		if p.Held != nil {
+			why = strings.TrimSuffix(p.Held.Reason, " is full") + " stayed full until it expired"
+		}
+		e.sayAnywhere(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s was approved, but %s at %s: nothing ran. Ask again for a fresh plan: @eos %s",
+			p.ID, why, p.Expires.UTC().Format("15:04 UTC"), p.Text)))
 		return nil, judgement{}, false
 	}
 	j := e.judge(ctx, a, p)
@@ -124,7 +134,7 @@ func (e *Engine) recheck(ctx context.Context, a adapters.Adapter, p *store.Plan)
 		if p.State != store.PlanApproved {
 			return nil, errNotPending
 		}
-		p.State, p.Updated = store.PlanPending, now
+		p.State, p.Updated, p.Held = store.PlanPending, now, nil
 		return []store.Entry{e.entry(store.Entry{Kind: "refusal", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env,
 			Text: "approved, but under the current policy its approvals do not suffice: " + j.verdict.progress()})}, nil
 	}); err != nil {
@@ -138,6 +148,44 @@ func (e *Engine) recheck(ctx context.Context, a adapters.Adapter, p *store.Plan)
 	}
 	e.sayAnywhere(ctx, a, p.Preview, reply(msg+" Nothing ran; it waits for approval again: "+j.need(p.Requester.Name)+"."))
 	return nil, judgement{}, false
+}
+
+// catchUpWithdrawals takes back, on plans approved whose run has not started (one waiting
+// for space may wait long, held.go), each approval whose ✅ is no longer on the preview: it
+// was removed while Eos was down, and platforms do not deliver a removal later. Where the
+// platform cannot list reactions, or the preview is gone, the approvals stay as recorded.
+func (e *Engine) catchUpWithdrawals(ctx context.Context, approved []*store.Plan) {
+	for _, p := range approved {
+		if !p.RunStarted.IsZero() || p.Preview.ID == "" {
+			continue
+		}
+		a, ok := e.adapter(p.Preview.Platform)
+		if !ok {
+			continue
+		}
+		rr, ok := a.(adapters.ReactionReader)
+		if !ok {
+			continue
+		}
+		reactions, err := rr.Reactions(ctx, p.Preview)
+		if err != nil {
+			e.log.Warn("reading reactions on an approved plan", "plan", p.ID, "err", err)
+			continue
+		}
+		still := map[string]bool{}
+		for _, r := range reactions {
+			if adapters.VoteOf(r.Emoji) == adapters.Approve && !r.Removed {
+				still[r.User.ID] = true
+			}
+		}
+		for _, v := range p.Approvals {
+			if v.Platform != a.Name() || still[v.UserID] {
+				continue
+			}
+			e.log.Info("an approval was taken back while Eos was down", "plan", p.ID, "user", v.User)
+			e.handleReaction(ctx, a, adapters.Reaction{Post: p.Preview, User: adapters.User{ID: v.UserID, Name: v.User}, Emoji: "+1", Removed: true, At: e.now()})
+		}
+	}
 }
 
 // catchUpReactions reads the reactions on every pending plan's preview, for platforms that

@@ -24,25 +24,46 @@ func (e *Engine) start(a adapters.Adapter, p *store.Plan) {
 	stop, stoppable := e.stoppable(p.ID)
 	e.runs.Add(1)
 	go func() {
-		defer e.runs.Done()
 		defer stoppable()
-		e.execute(e.runCtx, a, p, stop)
+		if !e.execute(e.runCtx, a, p, stop) {
+			e.runs.Done()
+			return
+		}
+		// Held (held.go): it waits for space as a follower, which Wait does not wait for,
+		// and counts as a run again only while it tries to start.
+		e.follow.Add(1)
+		e.runs.Done()
+		defer e.follow.Done()
+		for held := true; held; {
+			if p = e.awaitSpace(a, p.ID, stop); p == nil {
+				return
+			}
+			e.runs.Add(1)
+			held = e.execute(e.runCtx, a, p, stop)
+			e.runs.Done()
+		}
 	}()
 }
 
 // execute applies an approved plan: take the lock and create the run in one transaction,
 // post the progress post, apply layer by layer editing it, record the outcome and the
-// declared state, release the lock.
-func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan, stop *runStop) {
+// declared state, release the lock. It reports true when the run could not start because
+// a work directory's disk is full and the approval is held (held.go): start then waits for
+// space and calls it again.
+func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan, stop *runStop) (held bool) {
 	spec := p.Plan.Spec
+	// A full work directory is found before planning again, which would only fail on it.
+	if _, err := e.unwritableWorkDir(); err != nil && diskFull(err) {
+		return e.notStarted(ctx, a, p, err)
+	}
 	ctx = executor.WithLog(ctx, e.log.With("conv", convID(p.Request), "plan", p.ID))
 	run := &store.Run{
 		ID: p.ID, State: store.RunRunning, Verb: spec.Verb, Target: spec.Target, Env: spec.Env, Hash: p.Plan.Hash,
 		Request: p.Text, Requester: p.Requester.Name, Approvers: voters(p.Approvals), Started: e.now(), Keys: p.Keys(),
 	}
-	fresh, ok := e.replan(ctx, a, p)
+	fresh, ok, held := e.replan(ctx, a, p)
 	if !ok {
-		return
+		return held
 	}
 	p.Plan = fresh
 	// The policy in force now judges the plan once more: one changed since the approval
@@ -51,12 +72,12 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan,
 	_, j, ok := e.recheck(ctx, a, p)
 	if !ok {
 		e.unlock(p)
-		return
+		return false
 	}
 	run.Approvers, p.Approvals = voters(j.verdict.counting(p.Approvals)), j.verdict.counting(p.Approvals)
 	if stop.asker() != "" {
 		e.unlock(p) // cancelled before it started: halt (stop.go) said so
-		return
+		return false
 	}
 	started := e.entry(store.Entry{Kind: "run", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env, Platform: a.Name(),
 		Text: "run started, approved by " + mentions(run.Approvers) + " (" + voterIDs(p.Approvals) + ")"})
@@ -64,10 +85,12 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan,
 		// A cancel, a rejection or a withdrawal reached the plan first and said so.
 		e.unlock(p)
 		e.log.Info("run not started: the plan is no longer approved", "plan", p.ID, "err", err)
-		return
+		return false
 	} else if err != nil {
-		e.notStarted(ctx, a, p, err)
-		return
+		return e.notStarted(ctx, a, p, storeError{err})
+	}
+	if p.Held != nil {
+		e.showStatus(ctx, p.ID) // no longer waiting for space: running
 	}
 	log := executor.Log(ctx, e.log).With("service", spec.Target, "env", spec.Env)
 	log.Info("run started", "approvers", run.Approvers)
@@ -110,7 +133,7 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan,
 	final, err := e.st.FinishRun(run.ID, state, layers, e.now(), declared)
 	if err != nil {
 		log.Error("recording run outcome", "err", err)
-		return
+		return false
 	}
 	log.Info("run finished", "state", state, "elapsed", res.Elapsed)
 	e.m.runs.WithLabelValues(string(state)).Inc()
@@ -131,27 +154,31 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan,
 	e.showStatus(context.WithoutCancel(ctx), p.ID)
 	logFailures(log, final)        // advice.go
 	e.watchOutcome(a, final, spec) // unknown.go
+	return false
 }
 
 // replan plans the approved spec again just before applying. The approval holds only for the
 // exact plan it was given on: when the fresh plan's hash differs (someone changed things in
 // between), the old plan is superseded and the fresh one is posted for approval instead.
-func (e *Engine) replan(ctx context.Context, a adapters.Adapter, p *store.Plan) (executor.Plan, bool) {
+// held is true when the plan could not be made because a work directory's disk is full and
+// the approval is held (held.go).
+func (e *Engine) replan(ctx context.Context, a adapters.Adapter, p *store.Plan) (_ executor.Plan, ok, held bool) {
 	unlock, err := e.st.TryLock(p.Keys(), p.ID, e.now())
 	if err != nil {
-		e.notStarted(ctx, a, p, err)
-		return executor.Plan{}, false
+		if !errors.As(err, new(*store.LockedError)) {
+			err = storeError{err}
+		}
+		return executor.Plan{}, false, e.notStarted(ctx, a, p, err)
 	}
 	pctx, cancel := context.WithTimeout(ctx, planTimeout)
 	defer cancel()
 	fresh, err := e.cfg.Runner.Plan(pctx, p.Plan.Spec)
 	if err == nil && fresh.Hash == p.Plan.Hash {
-		return fresh, true // the lock stays: StartRun takes it over for the same holder
+		return fresh, true, false // the lock stays: StartRun takes it over for the same holder
 	}
 	unlock()
 	if err != nil {
-		e.notStarted(ctx, a, p, fmt.Errorf("planning again before applying: %w", err))
-		return executor.Plan{}, false
+		return executor.Plan{}, false, e.notStarted(ctx, a, p, fmt.Errorf("planning again before applying: %w", err))
 	}
 	if _, uerr := e.st.UpdatePlan(p.ID, func(p *store.Plan) error {
 		p.State, p.Updated = store.PlanSuperseded, e.now()
@@ -165,29 +192,7 @@ func (e *Engine) replan(ctx context.Context, a adapters.Adapter, p *store.Plan) 
 	e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s changed since it was approved (something else changed %s in %s meanwhile): nothing was applied. Here is the plan as it stands now; it needs approval again.",
 		p.ID, p.Plan.Spec.Target, p.Plan.Spec.Env)))
 	e.propose(ctx, conv{a: a, m: adapters.Message{Post: p.Request, Author: p.Requester, Text: p.Text}}, p.Plan.Spec, store.PlanPending)
-	return executor.Plan{}, false
-}
-
-// notStarted explains why an approved plan could not start and puts it back to pending, so a
-// later approval can start it.
-func (e *Engine) notStarted(ctx context.Context, a adapters.Adapter, p *store.Plan, err error) {
-	if errors.Is(err, store.ErrAlreadyRun) {
-		return // a redelivered approval: the run exists already
-	}
-	var locked *store.LockedError
-	msg := fmt.Sprintf("Plan %s was approved but %s.", p.ID, e.startAdvice(err))
-	if errors.As(err, &locked) {
-		msg = fmt.Sprintf("Plan %s was approved but %s is busy with run %s. Nothing changed; remove and add your ✅ again when that run is done.",
-			p.ID, locked.Lock.Key, locked.Lock.Holder)
-	}
-	if _, uerr := e.st.UpdatePlan(p.ID, func(p *store.Plan) error {
-		p.State, p.Approvals = store.PlanPending, nil
-		return nil
-	}); uerr != nil {
-		e.log.Error("returning plan to pending", "plan", p.ID, "err", uerr)
-	}
-	e.showStatus(ctx, p.ID)
-	e.say(ctx, a, p.Preview, reply(msg))
+	return executor.Plan{}, false, false
 }
 
 // voterIDs names the approvers by platform and ID, for the audit log: "mattermost:u1, …".

@@ -24,6 +24,17 @@ type runStop struct {
 	once sync.Once
 	mu   sync.Mutex
 	by   string // who asked first; set before ch closes
+	// kick wakes a run that waits for space before it starts (held.go) to look at its plan
+	// again now: a withdrawal may have ended the wait.
+	kick chan struct{}
+}
+
+// poke wakes the waiting run, if it waits; it never blocks.
+func (s *runStop) poke() {
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
 }
 
 // ask records that by wants the run stopped; it reports false, with the first asker, when
@@ -49,7 +60,7 @@ func (s *runStop) asker() string {
 
 // stoppable makes run id's stop switch, findable by cancel until done is called.
 func (e *Engine) stoppable(id string) (s *runStop, done func()) {
-	s = &runStop{ch: make(chan struct{})}
+	s = &runStop{ch: make(chan struct{}), kick: make(chan struct{}, 1)}
 	e.mu.Lock()
 	e.stops[id] = s
 	e.mu.Unlock()

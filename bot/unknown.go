@@ -16,68 +16,117 @@ import (
 // check: Eos checks the layer against the run's plan once its server answers again, posts what
 // it finds in the run's thread and records it (the audit's outcome-check entry), so `status
 // SERVICE` stops saying "drift check pending". Until then, the next digest checks the service
-// first.
+// first. The pending check is kept in the store (store.OutcomeCheck) until it ends, so an Eos
+// started again resumes it (Recover calls resumeOutcomeChecks), within the same hour.
 
-// outcomeWatch bounds how long Eos waits for the layer's server to answer again.
+// outcomeWatch bounds how long Eos waits for the layer's server to answer again, counted from
+// the run's end (a restart does not extend it).
 const outcomeWatch = time.Hour
 
 // outcomeBackoff spaces the checks while the server does not answer.
 var outcomeBackoff = executor.Backoff{Min: 2 * time.Second, Max: time.Minute}
 
-// watchOutcome starts the check of run's unknown outcome, if it has one. It ends on
-// shutdown; the next process leaves it to the digest (status still says it is pending).
+// watchOutcome starts the check of run's unknown outcome, if it has one, and records it as
+// pending. It ends on shutdown, and the next process resumes it.
 func (e *Engine) watchOutcome(a adapters.Adapter, run *store.Run, spec executor.Spec) {
 	lr := unknownLayer(run)
 	if lr == nil {
 		return
 	}
-	layer := lr.Layer
+	c := store.OutcomeCheck{RunID: run.ID, Layer: lr.Layer, Spec: spec, Thread: run.Progress, Since: run.Finished, Until: run.Finished.Add(outcomeWatch)}
+	if err := e.st.AddOutcomeCheck(c); err != nil {
+		// Checked in this process all the same; after a restart the digest checks it first.
+		e.log.Error("recording the pending check of an unknown outcome", "run", run.ID, "err", err)
+	}
+	e.followCheck(a, c)
+}
+
+func (e *Engine) followCheck(a adapters.Adapter, c store.OutcomeCheck) {
 	e.follow.Add(1)
 	go func() {
 		defer e.follow.Done()
-		e.checkOutcome(e.runCtx, a, run, layer, spec)
+		e.checkOutcome(e.runCtx, a, c)
 	}()
 }
 
-// checkOutcome checks layer of spec until its check does not fail (the server answers), then
+// resumeOutcomeChecks resumes the checks a previous process left pending; one whose time is
+// up is left to the digest.
+func (e *Engine) resumeOutcomeChecks() {
+	checks, err := e.st.OutcomeChecks()
+	if err != nil {
+		e.log.Error("reading the pending checks of unknown outcomes", "err", err)
+		return
+	}
+	for _, c := range checks {
+		if !e.now().Before(c.Until) {
+			e.endCheck(c, "the outcome of the run is still unknown: its layer's server did not answer in time; the next drift digest checks the service first")
+			continue
+		}
+		a, ok := e.adapter(c.Thread.Platform)
+		if !ok {
+			e.log.Warn("not resuming the check of an unknown outcome: its platform is not connected", "run", c.RunID, "platform", c.Thread.Platform)
+			continue
+		}
+		e.log.Info("resuming the check of a run's unknown outcome", "run", c.RunID, "layer", c.Layer)
+		e.followCheck(a, c)
+	}
+}
+
+// endCheck forgets check c without a finding, and logs why.
+func (e *Engine) endCheck(c store.OutcomeCheck, why string) {
+	if _, err := e.st.EndOutcomeCheck(c.RunID); err != nil {
+		e.log.Error("ending the check of an unknown outcome", "run", c.RunID, "err", err)
+	}
+	e.log.Warn(why, "run", c.RunID, "layer", c.Layer)
+}
+
+// checkOutcome checks c's layer until its check does not fail (the server answers), then
 // says what it found.
-func (e *Engine) checkOutcome(ctx context.Context, a adapters.Adapter, run *store.Run, layer executor.LayerName, spec executor.Spec) {
-	ctx, cancel := context.WithTimeout(ctx, outcomeWatch)
+func (e *Engine) checkOutcome(ctx context.Context, a adapters.Adapter, c store.OutcomeCheck) {
+	wctx, cancel := context.WithTimeout(ctx, c.Until.Sub(e.now())) // the engine's clock, as the run's end
 	defer cancel()
-	log := e.log.With("run", run.ID, "layer", layer)
-	key := run.Env + "/" + run.Target
+	log := e.log.With("run", c.RunID, "layer", c.Layer)
 	for n := 0; ; n++ {
-		if latest := e.unfinishedKeys(func(string, string) bool { return true })[key]; latest == nil || latest.ID != run.ID {
-			log.Info("not checking the run's unknown outcome: a later run on the service superseded it")
+		run, err := e.st.Run(c.RunID)
+		if err != nil {
+			log.Error("reading the run whose outcome is unknown", "err", err)
+		} else if latest := e.unfinishedKeys(func(string, string) bool { return true })[run.Env+"/"+run.Target]; latest == nil || latest.ID != run.ID {
+			e.endCheck(c, "not checking the run's unknown outcome: a later run on the service superseded it")
 			return
 		}
 		var got *executor.LayerDrift
-		if e.inFlight(run.Env, run.Target) == "" { // a run on it now: check once it is done
-			dctx, dcancel := context.WithTimeout(ctx, driftTimeout)
-			for _, d := range e.cfg.Runner.Drift(dctx, spec) {
-				if d.Layer == layer {
+		if err == nil && e.inFlight(run.Env, run.Target) == "" { // a run on it now: check once it is done
+			dctx, dcancel := context.WithTimeout(wctx, driftTimeout)
+			for _, d := range e.cfg.Runner.Drift(dctx, c.Spec) {
+				if d.Layer == c.Layer {
 					got = &d
 				}
 			}
 			dcancel()
 		}
 		if got != nil && got.Status != executor.DriftUnknown {
-			e.outcomeFound(ctx, a, run, *got)
+			e.outcomeFound(wctx, a, run, c, *got)
 			return
 		}
 		t := time.NewTimer(outcomeBackoff.Delay(n))
 		select {
-		case <-ctx.Done():
+		case <-wctx.Done():
 			t.Stop()
-			log.Warn("the outcome of the run is still unknown: its layer's server did not answer; the next drift digest checks the service first")
+			if ctx.Err() != nil {
+				log.Info("stopping with the check of an unknown outcome pending: the next start resumes it")
+				return
+			}
+			e.endCheck(c, "the outcome of the run is still unknown: its layer's server did not answer; the next drift digest checks the service first")
 			return
 		case <-t.C:
 		}
 	}
 }
 
-// outcomeFound records and posts what the check of run's unknown layer found.
-func (e *Engine) outcomeFound(ctx context.Context, a adapters.Adapter, run *store.Run, d executor.LayerDrift) {
+// outcomeFound records what the check of run's unknown layer found, ending the pending check
+// in the same transaction, and posts it in the run's thread (or its channel, when the thread
+// is gone). A check another process ended already is not said twice.
+func (e *Engine) outcomeFound(ctx context.Context, a adapters.Adapter, run *store.Run, c store.OutcomeCheck, d executor.LayerDrift) {
 	t := d.Layer.Title()
 	var text string
 	switch d.Status {
@@ -89,8 +138,17 @@ func (e *Engine) outcomeFound(ctx context.Context, a adapters.Adapter, run *stor
 		text = fmt.Sprintf("%s answers again, and what run %s gave it is not all in place: %s.", t, run.ID, strings.Join(changeTexts(d.Changes), "; "))
 	}
 	next := "Nothing was rolled back, and the layers after it did not start: ask again to finish the change · @eos status " + run.Target
-	e.audit(store.Entry{Kind: outcomeCheckKind, PlanID: run.ID, Service: run.Target, Env: run.Env, Text: text})
-	e.say(ctx, a, run.Progress, reply(text, next))
+	entry := e.entry(store.Entry{Kind: outcomeCheckKind, PlanID: run.ID, Service: run.Target, Env: run.Env, Text: text})
+	ended, err := e.st.EndOutcomeCheck(run.ID, entry)
+	switch {
+	case err != nil:
+		e.log.Error("recording the check of an unknown outcome", "run", run.ID, "err", err)
+		e.audit(entry)
+	case !ended:
+		e.log.Info("the check of the run's unknown outcome was ended elsewhere: not saying it again", "run", run.ID)
+		return
+	}
+	e.sayAnywhere(ctx, a, c.Thread, reply(text, next))
 }
 
 // outcomesFirst orders a digest's services so those marked for a drift check (the latest run

@@ -53,20 +53,39 @@ func diskFull(err error) bool {
 // A full disk names the directory when Eos can tell which (the path of the failed write, or the
 // work directory a probe cannot write now).
 func (e *Engine) startAdvice(err error) string {
+	var se storeError
+	var uk unkept
+	switch {
+	case errors.As(err, &uk):
+		return fmt.Sprintf("could not start: %s is full (no space left on device), and Eos could not record that it keeps the approval (store: %v). Nothing changed, and your approval is not kept: free space there, then remove and add your ✅ again",
+			e.fullWhere(uk.cause), uk.store)
+	case errors.As(err, &se):
+		return fmt.Sprintf("could not start: Eos could not write to its store (%v). Nothing changed, and your approval is not kept: once the store can be written again (/healthz says), remove and add your ✅ again", se.error)
+	}
 	if !diskFull(err) {
 		return fmt.Sprintf("could not start: %s. Nothing changed, and your approval is not kept: once that is fixed, remove and add your ✅ again", err)
 	}
-	where := ""
+	return fmt.Sprintf("could not start: %s is full (no space left on device). Nothing changed, and your approval is not kept: free space there, then remove and add your ✅ again", e.fullWhere(err))
+}
+
+// unkept is a full work directory whose hold the store could not record (held.go): the
+// approval is not kept, and the answer says why.
+type unkept struct{ cause, store error }
+
+func (u unkept) Error() string { return u.cause.Error() + "; recording the hold: " + u.store.Error() }
+func (u unkept) Unwrap() error { return u.cause }
+
+// fullWhere names the full disk of err: the disk holding a work directory, when Eos can tell
+// which (the path of the failed write, or the work directory a probe cannot write now).
+func (e *Engine) fullWhere(err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		where = e.workDirOf(pe.Path)
-	} else if d, perr := e.unwritableWorkDir(); perr != nil {
-		where = d
+		return "the disk holding " + e.workDirOf(pe.Path)
 	}
-	if where == "" {
-		return "could not start: the disk Eos writes its working files to is full (no space left on device). Nothing changed, and your approval is not kept: free space on it, then remove and add your ✅ again"
+	if d, perr := e.unwritableWorkDir(); perr != nil {
+		return "the disk holding " + d
 	}
-	return fmt.Sprintf("could not start: the disk holding %s is full (no space left on device). Nothing changed, and your approval is not kept: free space there, then remove and add your ✅ again", where)
+	return "the disk Eos writes its working files to"
 }
 
 // workDirOf names the configured work directory that holds path (the innermost one), or the

@@ -84,6 +84,7 @@ type Harness struct {
 	// Terraform is the harness's Terraform layer (eoslab), for tests that call it directly.
 	Terraform executor.Layer
 
+	logw   *syncWriter
 	in     *io.PipeWriter
 	cancel context.CancelFunc
 	done   chan error
@@ -105,7 +106,8 @@ func New(t testing.TB, opts Options) *Harness {
 		t.Fatalf("loading the catalog: %v", err)
 	}
 	logs := &strings.Builder{}
-	log := slog.New(slog.NewTextHandler(&syncWriter{w: logs}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	logw := &syncWriter{w: logs}
+	log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	env := map[string]string{"EOSLAB_ROOT": filepath.Join(opts.DataDir, "cloud")}
 	if opts.Delay > 0 {
 		env["EOSLAB_DELAY"] = opts.Delay.String()
@@ -150,7 +152,7 @@ func New(t testing.TB, opts Options) *Harness {
 	}
 	con := console.New(console.Config{In: r, Out: transcript, Echo: true, Idle: engine.Wait, Groups: opts.ConsoleGroups})
 	ctx, cancel := context.WithCancel(context.Background())
-	h := &Harness{t: t, Engine: engine, Console: con, Store: st, DataDir: opts.DataDir, Log: logs, Terraform: tf, in: w, cancel: cancel, done: make(chan error, 1)}
+	h := &Harness{t: t, Engine: engine, Console: con, Store: st, DataDir: opts.DataDir, Log: logs, logw: logw, Terraform: tf, in: w, cancel: cancel, done: make(chan error, 1)}
 	go func() { h.done <- engine.Run(ctx, append([]adapters.Adapter{con}, opts.Adapters...)...) }()
 	t.Cleanup(h.Stop)
 	select {
@@ -334,6 +336,25 @@ func (h *Harness) WaitText(after int, texts ...string) console.Post {
 		}
 		return true
 	})
+}
+
+// WaitLog waits until the engine's log holds text: for what the engine does without a word
+// in chat (a background wait that ends).
+func (h *Harness) WaitLog(text string) {
+	h.t.Helper()
+	deadline := time.Now().Add(Timeout)
+	for {
+		h.logw.mu.Lock()
+		found := strings.Contains(h.Log.String(), text)
+		h.logw.mu.Unlock()
+		if found {
+			return
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("the log did not say %q within %s", text, Timeout)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // Last is the number of the latest post.

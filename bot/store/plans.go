@@ -68,6 +68,19 @@ type Plan struct {
 	// before it an approved plan may still be cancelled, rejected or sent back to pending,
 	// and StartRun then refuses to start it.
 	RunStarted time.Time `json:"run_started,omitzero"`
+	// Held is why an approved plan's run waits to start (the disk it writes its working files
+	// to is full): the approval is kept and Eos starts the run once the cause clears. Nil
+	// otherwise; StartRun clears it, and so does the plan going back to pending.
+	Held *Hold `json:"held,omitempty"`
+}
+
+// Hold is what an approved plan's run waits for before it can start.
+type Hold struct {
+	// Reason is why, as the thread says it: "the disk holding /var/lib/eos/terraform is full".
+	Reason string `json:"reason"`
+	// Dir is the directory without space, when Eos can tell which.
+	Dir   string    `json:"dir,omitempty"`
+	Since time.Time `json:"since"`
 }
 
 // Outcome is how a plan's run ended.

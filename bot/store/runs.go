@@ -74,7 +74,7 @@ func (s *Store) StartRun(r *Run, audit ...Entry) error {
 			return err
 		}
 		if p != nil {
-			p.RunStarted = r.Started
+			p.RunStarted, p.Held = r.Started, nil
 			if err := putPlan(tx, p); err != nil {
 				return err
 			}

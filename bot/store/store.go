@@ -1,6 +1,7 @@
 // Package store owns Eos's database: pending plans and their approvals, runs, locks, the
 // declared (deployed) state of every service, drift history, digest marks, the chat catch-up
-// cursors, and the append-only audit log. Everything that must survive a restart or a
+// cursors, the pending checks of runs whose outcome Eos did not see, and the append-only audit
+// log. Everything that must survive a restart or a
 // failover lives here.
 //
 // It has two backends behind one small transactional key-value interface (kv.go): a bbolt

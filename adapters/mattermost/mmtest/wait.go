@@ -150,3 +150,13 @@ func (p *Person) React(t testing.TB, post, emoji string) {
 		t.Fatalf("%s reacting %s on %s: %v", p.User.Username, emoji, post, err)
 	}
 }
+
+// Unreact removes p's emoji from post.
+func (p *Person) Unreact(t testing.TB, post, emoji string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
+	defer cancel()
+	if _, err := p.Client.DeleteReaction(ctx, &model.Reaction{UserId: p.User.Id, PostId: post, EmojiName: emoji}); err != nil {
+		t.Fatalf("%s removing %s from %s: %v", p.User.Username, emoji, post, err)
+	}
+}
