@@ -50,6 +50,8 @@ func (e *HeldError) Error() string {
 type Store struct {
 	kv   backend
 	kind string // "bbolt" or "postgres", for logs and /healthz
+	// bodies are the plan bodies decoded last (bodycache.go).
+	bodies *bodyCache
 
 	// epoch is the leadership this Store writes for (0: unfenced); see fence.go.
 	epoch    atomic.Uint64
@@ -84,7 +86,7 @@ func Open(path string, timeout time.Duration) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("preparing %s: %w", path, err)
 	}
-	s := &Store{kv: newBoltBackend(db), kind: "bbolt"}
+	s := &Store{kv: newBoltBackend(db), kind: "bbolt", bodies: newBodyCache()}
 	if err := s.indexOpenPlans(); err != nil {
 		s.kv.close()
 		return nil, fmt.Errorf("indexing the open plans of %s: %w", path, err)
