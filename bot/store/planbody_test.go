@@ -252,3 +252,27 @@ func TestUpdatePlanThatChangesTheBodyWritesIt(t *testing.T) {
 		check(s2, "the store reopened")
 	})
 }
+
+// PlanState answers from the state record alone: it works without reading the body (here
+// removed, which Plan reports), and says ErrNotFound for a plan that does not exist.
+func TestPlanStateReadsTheStateAlone(t *testing.T) {
+	conformEach(t, func(t *testing.T, s *Store) {
+		p := bigPlan("p1")
+		p.State = PlanCancelled
+		if err := s.CreatePlan(p); err != nil { // never read whole, so its body is not kept
+			t.Fatal(err)
+		}
+		if err := s.update(func(tx txn) error { return tx.bucket(bucketPlanBodies).Delete([]byte("p1")) }); err != nil {
+			t.Fatal(err)
+		}
+		if st, err := s.PlanState("p1"); err != nil || st != PlanCancelled {
+			t.Errorf("PlanState = %s, %v; want cancelled", st, err)
+		}
+		if _, err := s.Plan("p1"); err == nil || !strings.Contains(err.Error(), "body of plan p1") {
+			t.Errorf("Plan without its body record = %v, want an error naming it", err)
+		}
+		if _, err := s.PlanState("nope"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("PlanState of a missing plan = %v, want ErrNotFound", err)
+		}
+	})
+}

@@ -135,6 +135,19 @@ func (s *Store) Plan(id string) (*Plan, error) {
 	return p, err
 }
 
+// PlanState reads only the state of plan id: cheaper than Plan, which reads its body too.
+func (s *Store) PlanState(id string) (PlanState, error) {
+	var state PlanState
+	err := s.view(func(tx txn) error {
+		sp, err := getHead(tx, id)
+		if err == nil {
+			state = sp.State
+		}
+		return err
+	})
+	return state, err
+}
+
 // PlanByPost finds the plan a preview post shows.
 func (s *Store) PlanByPost(ref adapters.PostRef) (*Plan, error) {
 	var p *Plan
