@@ -111,16 +111,22 @@ func cloneInto(dst, src reflect.Value) {
 			dst.SetZero()
 			return
 		}
-		n := reflect.MakeMapWithSize(src.Type(), src.Len())
-		elem := src.Type().Elem()
+		t := src.Type()
+		n := reflect.MakeMapWithSize(t, src.Len())
+		k, v := reflect.New(t.Key()).Elem(), reflect.New(t.Elem()).Elem()
+		var c reflect.Value // SetMapIndex copies: one of each serves every entry
+		if deep(t.Elem().Kind()) {
+			c = reflect.New(t.Elem()).Elem()
+		}
 		for it := src.MapRange(); it.Next(); {
-			v := it.Value()
-			if deep(elem.Kind()) {
-				c := reflect.New(elem).Elem()
+			k.SetIterKey(it) // keys decoded from JSON are strings
+			v.SetIterValue(it)
+			if c.IsValid() {
 				cloneInto(c, v)
-				v = c
+				n.SetMapIndex(k, c)
+			} else {
+				n.SetMapIndex(k, v)
 			}
-			n.SetMapIndex(it.Key(), v) // keys decoded from JSON are strings
 		}
 		dst.Set(n)
 	case reflect.Interface:
@@ -129,6 +135,10 @@ func cloneInto(dst, src reflect.Value) {
 			return
 		}
 		v := src.Elem()
+		if !deep(v.Kind()) {
+			dst.Set(src) // a string, a number, a bool: nothing to share
+			return
+		}
 		c := reflect.New(v.Type()).Elem()
 		cloneInto(c, v)
 		dst.Set(c)
