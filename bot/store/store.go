@@ -7,8 +7,10 @@
 // file, the embedded default for one process, and PostgreSQL, which several replicas share
 // (kv_postgres.go). Every read-modify-write is one transaction (serializable on PostgreSQL),
 // so check-and-set (approve a plan, take a lock, start a run) is atomic across goroutines and
-// processes, and every write is fenced by the leadership epoch (fence.go). It imports adapters
-// and executor for the plain data it stores, never bot.
+// processes, and every write is fenced by the leadership epoch (fence.go). A plan's body (its
+// spec and layer plans) is stored once, apart from its state, which every step of a
+// conversation rewrites (planbody.go). It imports adapters and executor for the plain data it
+// stores, never bot.
 package store
 
 import (
