@@ -3,6 +3,7 @@ package store
 import (
 	"reflect"
 	"sync"
+	"unique"
 
 	"github.com/eosbot/eos/executor"
 )
@@ -144,6 +145,65 @@ func cloneInto(dst, src reflect.Value) {
 		dst.Set(c)
 	default:
 		dst.Set(src)
+	}
+}
+
+// internFrom is the length from which the texts of cached bodies are shared.
+const internFrom = 256
+
+// intern makes every long string in v (settable) the one canonical copy of its text: plans of
+// one blueprint carry the same module files, templates and states, so the bodies the cache
+// keeps share them instead of holding a copy each (a body of two units is about 25 KB decoded,
+// nine tenths of it those texts). unique forgets a text once no body holds it.
+func intern(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.String:
+		if s := v.String(); len(s) >= internFrom {
+			v.SetString(unique.Make(s).Value())
+		}
+	case reflect.Pointer:
+		if !v.IsNil() {
+			intern(v.Elem())
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if f := v.Field(i); f.CanSet() {
+				intern(f)
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if k := v.Type().Elem().Kind(); k == reflect.String || deep(k) {
+			for i := 0; i < v.Len(); i++ {
+				intern(v.Index(i))
+			}
+		}
+	case reflect.Map:
+		et := v.Type().Elem()
+		if et.Kind() != reflect.String && !deep(et.Kind()) {
+			return
+		}
+		k, c := reflect.New(v.Type().Key()).Elem(), reflect.New(et).Elem()
+		for it := v.MapRange(); it.Next(); {
+			c.SetIterValue(it)
+			if et.Kind() == reflect.String && len(c.String()) < internFrom {
+				continue // nothing to share: leave the entry as it is
+			}
+			k.SetIterKey(it)
+			intern(c)
+			v.SetMapIndex(k, c) // an existing key: the map does not grow
+		}
+	case reflect.Interface:
+		if v.IsNil() {
+			return
+		}
+		e := v.Elem()
+		if e.Kind() == reflect.String && len(e.String()) < internFrom || e.Kind() != reflect.String && !deep(e.Kind()) {
+			return // a number, a bool, a short string
+		}
+		c := reflect.New(e.Type()).Elem()
+		c.Set(e)
+		intern(c)
+		v.Set(c)
 	}
 }
 

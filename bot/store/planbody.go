@@ -122,6 +122,7 @@ func (s *Store) readBody(tx txn, sp *storedPlan) error {
 		if err := json.Unmarshal(raw, body); err != nil {
 			return fmt.Errorf("decoding %s %q: %w", bucketPlanBodies, sp.ID, err)
 		}
+		intern(reflect.ValueOf(body).Elem())
 		s.bodies.add(sp.ID, sp.tag, body)
 	}
 	sp.read = body

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/executor"
@@ -275,4 +276,31 @@ func TestPlanStateReadsTheStateAlone(t *testing.T) {
 			t.Errorf("PlanState of a missing plan = %v, want ErrNotFound", err)
 		}
 	})
+}
+
+// The bodies the store keeps share their long texts: plans of one blueprint carry the same
+// module files, and a thousand open plans must not hold a thousand copies of them.
+func TestKeptBodiesShareTheirTexts(t *testing.T) {
+	s, _ := freshBolt(t)
+	for _, id := range []string{"p1", "p2"} {
+		if err := s.CreatePlan(bigPlan(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, err := s.Plan("p1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.Plan("p2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ta, tb := a.Plan.Spec.Units[0].Terraform.Files["main.tf"], b.Plan.Spec.Units[0].Terraform.Files["main.tf"]
+	na, nb := a.Plan.Spec.Units[0].Nomad.Template, b.Plan.Spec.Units[0].Nomad.Template
+	if ta != tb || len(ta) < internFrom || unsafe.StringData(ta) != unsafe.StringData(tb) || unsafe.StringData(na) != unsafe.StringData(nb) {
+		t.Errorf("two plans' bodies hold their own copies of the same module file and job template")
+	}
+	if want := bigPlan("p1").Plan; !reflect.DeepEqual(a.Plan, want) {
+		t.Errorf("body read = %+v\nwant %+v", a.Plan, want)
+	}
 }
