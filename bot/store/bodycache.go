@@ -22,7 +22,8 @@ import (
 // when each read decoded afresh.
 
 // bodyCacheSize bounds the bodies kept: enough for a burst of conversations in flight at
-// once (BenchmarkConcurrentConversations has 500), about 15 KB each.
+// once (BenchmarkConcurrentConversations has 500), about 7 KB each once their texts are shared
+// (intern).
 const bodyCacheSize = 1024
 
 type cachedBody struct {
