@@ -116,7 +116,7 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 		Text: fmt.Sprintf("preview posted, %s", planCounts(plan))})
 	if err := e.st.SetPreview(p.ID, ref, shown); err != nil {
 		e.log.Error("recording preview post", "plan", p.ID, "err", err)
-	} else if cur, err := e.st.Plan(p.ID); err == nil && cur.State != state {
+	} else if cur, err := e.st.PlanState(p.ID); err == nil && cur != state {
 		// Changed (a cancel from another thread) before the preview was recorded, so the
 		// change could not edit it: show it now (approvalstatus.go).
 		e.showStatus(pctx, p.ID)

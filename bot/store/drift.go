@@ -176,7 +176,7 @@ func (s *Store) ClaimDigestPost(ref adapters.PostRef, user string, at time.Time,
 			case c.PlanID == "" && at.Sub(c.At) < stale:
 				live = c
 			case c.PlanID != "":
-				if plan, err := get[Plan](tx, bucketPlans, c.PlanID); err == nil && plan.State == PlanPending {
+				if plan, err := getHead(tx, c.PlanID); err == nil && plan.State == PlanPending {
 					live = c
 				}
 			}

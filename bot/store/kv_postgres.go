@@ -62,7 +62,7 @@ func OpenPostgres(ctx context.Context, dsn string, opts PostgresOptions) (*Store
 		pool.Close()
 		return nil, err
 	}
-	s := &Store{kv: &pgBackend{pool: pool, timeout: opts.Timeout}, kind: "postgres"}
+	s := &Store{kv: &pgBackend{pool: pool, timeout: opts.Timeout}, kind: "postgres", bodies: newBodyCache()}
 	if err := s.indexOpenPlans(cctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("indexing the open plans: %w", err)

@@ -11,11 +11,7 @@ import (
 // migrations bring a PostgreSQL store's schema from one version to the next. They only ever
 // grow: a released migration is never edited, a change is a new one. eos_schema records each
 // one applied, so every replica agrees on the version and an older Eos refuses a newer schema.
-var migrations = []struct {
-	version int
-	name    string
-	sql     string
-}{
+var migrations = []migrationStep{
 	{1, "buckets of JSON values and their sequences", `
 CREATE TABLE eos_kv (
 	bucket text  NOT NULL,
@@ -27,6 +23,16 @@ CREATE TABLE eos_seq (
 	bucket text   PRIMARY KEY,
 	n      bigint NOT NULL
 );`},
+	// Plans keep their body in bucket plan_bodies (planbody.go). The tables do not change, but
+	// an Eos from before reads such a plan without its spec, so it must refuse this schema.
+	{2, "plans keep their body apart", `
+COMMENT ON TABLE eos_kv IS 'Eos store: buckets of JSON values; a plan''s body is in bucket plan_bodies';`},
+}
+
+type migrationStep struct {
+	version int
+	name    string
+	sql     string
 }
 
 // migrationLock is the advisory lock replicas starting together take, so one migrates and

@@ -25,11 +25,9 @@ func (p *Plan) Open() bool {
 	return p.State == PlanPending || p.State == PlanApproved && p.Outcome == nil
 }
 
-// putPlan writes p and keeps the index of open plans in step with it.
-func putPlan(tx txn, p *Plan) error {
-	if err := put(tx, bucketPlans, p.ID, p); err != nil {
-		return err
-	}
+// indexOpen keeps the index of open plans in step with p; putStored calls it with every
+// write of a plan.
+func indexOpen(tx txn, p *Plan) error {
 	idx := tx.bucket(bucketOpenPlans)
 	if p.Open() {
 		return idx.Put([]byte(p.ID), []byte(p.State))
@@ -51,11 +49,11 @@ func (s *Store) OpenPlans(keep func(*Plan) bool) ([]*Plan, error) {
 			return err
 		}
 		for _, id := range ids {
-			p, err := get[Plan](tx, bucketPlans, id)
+			sp, err := s.getPlan(tx, id)
 			if err != nil {
 				return err
 			}
-			if p.Open() && keep(p) {
+			if p := sp.Plan; p.Open() && keep(p) {
 				out = append(out, p)
 			}
 		}
@@ -75,14 +73,20 @@ func (s *Store) indexOpenPlans(ctx context.Context) error {
 		return err
 	}
 	return s.kv.update(ctx, func(tx txn) error {
+		// Only the plans' states are read: their bodies are not needed.
 		var open []*Plan
-		if err := each(tx, bucketPlans, func(_ string, p *Plan) bool {
-			if p.Open() {
-				open = append(open, p)
+		var derr error
+		if err := tx.bucket(bucketPlans).Scan(nil, func(k, raw []byte) bool {
+			var sp *storedPlan
+			if sp, derr = decodeHead(string(k), raw); derr == nil && sp.Open() {
+				open = append(open, sp.Plan)
 			}
-			return true
+			return derr == nil
 		}); err != nil {
 			return err
+		}
+		if derr != nil {
+			return derr
 		}
 		// An Eos from before outcomes were recorded on plans left approved plans whose run
 		// ended without one: their run says they are closed.

@@ -138,22 +138,41 @@ func (s *Store) CreatePlan(p *Plan, audit ...Entry) error {
 // Plan reads a plan by id.
 func (s *Store) Plan(id string) (*Plan, error) {
 	var p *Plan
-	err := s.view(func(tx txn) (err error) {
-		p, err = get[Plan](tx, bucketPlans, id)
+	err := s.view(func(tx txn) error {
+		sp, err := s.getPlan(tx, id)
+		if err == nil {
+			p = sp.Plan
+		}
 		return err
 	})
 	return p, err
 }
 
+// PlanState reads only the state of plan id: cheaper than Plan, which reads its body too.
+func (s *Store) PlanState(id string) (PlanState, error) {
+	var state PlanState
+	err := s.view(func(tx txn) error {
+		sp, err := getHead(tx, id)
+		if err == nil {
+			state = sp.State
+		}
+		return err
+	})
+	return state, err
+}
+
 // PlanByPost finds the plan a preview post shows.
 func (s *Store) PlanByPost(ref adapters.PostRef) (*Plan, error) {
 	var p *Plan
-	err := s.view(func(tx txn) (err error) {
+	err := s.view(func(tx txn) error {
 		id := tx.bucket(bucketPosts).Get([]byte(postKey(ref)))
 		if id == nil {
 			return fmt.Errorf("post %s: %w", postKey(ref), ErrNotFound)
 		}
-		p, err = get[Plan](tx, bucketPlans, string(id))
+		sp, err := s.getPlan(tx, string(id))
+		if err == nil {
+			p = sp.Plan
+		}
 		return err
 	})
 	return p, err
@@ -163,7 +182,7 @@ func (s *Store) PlanByPost(ref adapters.PostRef) (*Plan, error) {
 // audit entries about it, in one transaction.
 func (s *Store) SetPreview(id string, ref adapters.PostRef, audit ...Entry) error {
 	return s.update(func(tx txn) error {
-		p, err := get[Plan](tx, bucketPlans, id)
+		p, err := getHead(tx, id) // the preview post is state: the body stays as it is
 		if err != nil {
 			return err
 		}
@@ -176,7 +195,7 @@ func (s *Store) SetPreview(id string, ref adapters.PostRef, audit ...Entry) erro
 				return err
 			}
 		}
-		return putPlan(tx, p)
+		return putStored(tx, p)
 	})
 }
 
@@ -187,14 +206,16 @@ func (s *Store) SetPreview(id string, ref adapters.PostRef, audit ...Entry) erro
 // alone and set every result it hands out on each run.
 func (s *Store) UpdatePlan(id string, fn func(p *Plan) error) (*Plan, error) {
 	var p *Plan
-	err := s.update(func(tx txn) (err error) {
-		if p, err = get[Plan](tx, bucketPlans, id); err != nil {
+	err := s.update(func(tx txn) error {
+		sp, err := s.getPlan(tx, id)
+		if err != nil {
 			return err
 		}
+		p = sp.Plan
 		if err := fn(p); err != nil {
 			return err
 		}
-		return putPlan(tx, p)
+		return putStored(tx, sp) // the body only if fn changed it
 	})
 	if err != nil {
 		return nil, err
@@ -207,10 +228,12 @@ func (s *Store) UpdatePlan(id string, fn func(p *Plan) error) (*Plan, error) {
 // approval is never recorded without its audit line nor the other way round.
 func (s *Store) UpdatePlanAudited(id string, fn func(p *Plan) ([]Entry, error)) (*Plan, error) {
 	var p *Plan
-	err := s.update(func(tx txn) (err error) {
-		if p, err = get[Plan](tx, bucketPlans, id); err != nil {
+	err := s.update(func(tx txn) error {
+		sp, err := s.getPlan(tx, id)
+		if err != nil {
 			return err
 		}
+		p = sp.Plan
 		audit, err := fn(p)
 		if err != nil {
 			return err
@@ -220,7 +243,7 @@ func (s *Store) UpdatePlanAudited(id string, fn func(p *Plan) ([]Entry, error)) 
 				return err
 			}
 		}
-		return putPlan(tx, p)
+		return putStored(tx, sp) // the body only if fn changed it
 	})
 	if err != nil {
 		return nil, err
@@ -232,7 +255,8 @@ func (s *Store) UpdatePlanAudited(id string, fn func(p *Plan) ([]Entry, error)) 
 func (s *Store) Plans(keep func(*Plan) bool) ([]*Plan, error) {
 	var out []*Plan
 	err := s.view(func(tx txn) error {
-		return each(tx, bucketPlans, func(_ string, p *Plan) bool {
+		out = nil // a view is not retried, but start over all the same
+		return s.eachPlan(tx, func(p *Plan) bool {
 			if keep(p) {
 				out = append(out, p)
 			}

@@ -51,11 +51,11 @@ func (s *Store) PlansByRequest(ref adapters.PostRef) ([]*Plan, error) {
 			return err
 		}
 		for _, id := range ids {
-			p, err := get[Plan](tx, bucketPlans, id)
+			sp, err := s.getPlan(tx, id)
 			if err != nil {
 				return err
 			}
-			out = append(out, p)
+			out = append(out, sp.Plan)
 		}
 		return nil
 	})

@@ -61,7 +61,7 @@ func (s *Store) StartRun(r *Run, audit ...Entry) error {
 		}
 		// A run starts only from a plan approved now: a cancel, a rejection or a withdrawal
 		// that reached the plan first wins, and the run never starts.
-		p, err := get[Plan](tx, bucketPlans, r.ID)
+		p, err := getHead(tx, r.ID) // the run's start is state: the body stays as it is
 		switch {
 		case errors.Is(err, ErrNotFound):
 			p = nil // a run without a plan (tests, imports)
@@ -75,7 +75,7 @@ func (s *Store) StartRun(r *Run, audit ...Entry) error {
 		}
 		if p != nil {
 			p.RunStarted, p.Held = r.Started, nil
-			if err := putPlan(tx, p); err != nil {
+			if err := putStored(tx, p); err != nil {
 				return err
 			}
 		}
@@ -114,9 +114,9 @@ func (s *Store) FinishRun(id string, state RunState, layers []executor.LayerResu
 		}
 		r.State, r.Layers, r.Finished = state, layers, at
 		unlock(tx, r.LockKeys(), r.ID)
-		if p, err := get[Plan](tx, bucketPlans, id); err == nil {
+		if p, err := getHead(tx, id); err == nil {
 			p.Outcome = &Outcome{State: state, RolledBack: rolledBack(layers), Unknown: unknown(layers)}
-			if err := putPlan(tx, p); err != nil {
+			if err := putStored(tx, p); err != nil {
 				return err
 			}
 		} else if !errors.Is(err, ErrNotFound) {

@@ -8,8 +8,10 @@
 // file, the embedded default for one process, and PostgreSQL, which several replicas share
 // (kv_postgres.go). Every read-modify-write is one transaction (serializable on PostgreSQL),
 // so check-and-set (approve a plan, take a lock, start a run) is atomic across goroutines and
-// processes, and every write is fenced by the leadership epoch (fence.go). It imports adapters
-// and executor for the plain data it stores, never bot.
+// processes, and every write is fenced by the leadership epoch (fence.go). A plan's body (its
+// spec and layer plans) is stored once, apart from its state, which every step of a
+// conversation rewrites (planbody.go). It imports adapters and executor for the plain data it
+// stores, never bot.
 package store
 
 import (
@@ -52,6 +54,8 @@ func (e *HeldError) Error() string {
 type Store struct {
 	kv   backend
 	kind string // "bbolt" or "postgres", for logs and /healthz
+	// bodies are the plan bodies decoded last (bodycache.go).
+	bodies *bodyCache
 
 	// epoch is the leadership this Store writes for (0: unfenced); see fence.go.
 	epoch    atomic.Uint64
@@ -86,7 +90,7 @@ func Open(path string, timeout time.Duration) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("preparing %s: %w", path, err)
 	}
-	s := &Store{kv: newBoltBackend(db), kind: "bbolt"}
+	s := &Store{kv: newBoltBackend(db), kind: "bbolt", bodies: newBodyCache()}
 	if err := s.indexOpenPlans(context.Background()); err != nil {
 		s.kv.close()
 		return nil, fmt.Errorf("indexing the open plans of %s: %w", path, err)
