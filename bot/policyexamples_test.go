@@ -113,7 +113,7 @@ func TestExamplePoliciesOnRealTerraformPlans(t *testing.T) {
 
 	open := planned(t, h, "@eos create bastion in production")
 	wantDecisions(t, "SSH open to the world in production", decisions(set, keptInput(t, h, open)),
-		"deny eos.public_ssh.deny: eoslab_firewall.main opens SSH (port 22) to 0.0.0.0/0 in production: allow only your admin network (or a VPN) on port 22")
+		"deny eos.public_ssh.deny: bastion: eoslab_firewall.main opens SSH (port 22) to 0.0.0.0/0 in production: allow only your admin network (or a VPN) on port 22")
 	cancel(h, open)
 	narrow := planned(t, h, "@eos create bastion --ssh-from 10.8.0.0/16 in production")
 	wantDecisions(t, "SSH open to an admin network", decisions(set, keptInput(t, h, narrow)))
@@ -126,7 +126,7 @@ func TestExamplePoliciesOnRealTerraformPlans(t *testing.T) {
 	destroy := planned(t, h, "@eos destroy nextcloud")
 	doc := keptInput(t, h, destroy)
 	wantDecisions(t, "data loss on Monday morning", decisions(set, doc),
-		"require eos.change_window.require: nextcloud in local loses data (eoslab_volume.data) outside the change window (Tuesday and Thursday 18:00–21:00 UTC): someone from group:sre must approve too [group:sre ×1]")
+		"require eos.change_window.require: nextcloud in local loses data (nextcloud eoslab_volume.data) outside the change window (Tuesday and Thursday 18:00–21:00 UTC): someone from group:sre must approve too [group:sre ×1]")
 	wantDecisions(t, "data loss in the change window", decisions(set, at(doc, "Thursday", 19)))
 }
 

@@ -79,7 +79,7 @@ func TestPolicyTestFailsOnAFailingTest(t *testing.T) {
 // sshInput is an input document of a production plan whose firewall opens SSH to the world.
 func sshInput(id string) json.RawMessage {
 	return json.RawMessage(`{"request":{"verb":"create","target":"bastion","environment":"production"},
-		"plan":{"id":"` + id + `","layers":{"terraform":{"changes":[{"address":"eoslab_firewall.main","action":"create","detail":"",
+		"plan":{"id":"` + id + `","layers":{"terraform":{"changes":[{"unit":"bastion","address":"eoslab_firewall.main","action":"create","detail":"",
 		"attrs":["rules = [{\"direction\":\"in\",\"port\":\"22\",\"protocol\":\"tcp\",\"source_ips\":[\"0.0.0.0/0\"]}]"]}]}}},
 		"risk":{"data_loss":false},"time":{"weekday":"Monday","hour":10,"minute":0,"zone":"UTC"}}`)
 }
@@ -141,7 +141,7 @@ func TestPolicyReplayPrintsWhatTheCandidateDecidesOtherwise(t *testing.T) {
 			}
 			for _, want := range []string{
 				"Plan new00002 · create bastion in production · ",
-				"(no policy was in force)\n  ⛔ would deny: eoslab_firewall.main opens SSH (port 22) to 0.0.0.0/0 in production: allow only your admin network (or a VPN) on port 22 (eos.public_ssh.deny, public_ssh.rego:",
+				"(no policy was in force)\n  ⛔ would deny: bastion: eoslab_firewall.main opens SSH (port 22) to 0.0.0.0/0 in production: allow only your admin network (or a VPN) on port 22 (eos.public_ssh.deny, public_ssh.rego:",
 				"Plan loose004 · update grafana in staging · ",
 				"(policy in force 0123456789ab)\n  ✅ would no longer warn: grafana changes on a Monday (eos.old.warn)",
 				"Replayed 3 plans kept since ",

@@ -5,7 +5,7 @@ import data.eos.change_window
 plan(data_loss, weekday, hour) := {
 	"request": {"target": "nextcloud", "environment": "production"},
 	"risk": {"data_loss": data_loss},
-	"plan": {"layers": {"terraform": {"changes": [{"address": "eoslab_volume.data", "action": "delete", "data_loss": data_loss}]}}},
+	"plan": {"layers": {"terraform": {"changes": [{"unit": "nextcloud", "address": "eoslab_volume.data", "action": "delete", "data_loss": data_loss}]}}},
 	"time": {"weekday": weekday, "hour": hour, "zone": "Europe/Berlin"},
 }
 

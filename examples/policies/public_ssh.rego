@@ -17,7 +17,7 @@ deny contains msg if {
 	opens_22(rule.port)
 	some src in rule.source_ips
 	src in world
-	msg := sprintf("%s opens SSH (port 22) to %s in production: allow only your admin network (or a VPN) on port 22", [c.address, src])
+	msg := sprintf("%s: %s opens SSH (port 22) to %s in production: allow only your admin network (or a VPN) on port 22", [c.unit, c.address, src])
 }
 
 opens_22(port) if port == "22"

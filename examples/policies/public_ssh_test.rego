@@ -5,7 +5,7 @@ import data.eos.public_ssh
 firewall(env, action, rules_line) := {
 	"request": {"environment": env},
 	"plan": {"layers": {"terraform": {"changes": [{
-		"address": "eoslab_firewall.main", "action": action, "detail": "",
+		"unit": "bastion", "address": "eoslab_firewall.main", "action": action, "detail": "",
 		"attrs": ["name = \"bastion\"", rules_line],
 	}]}}},
 }
