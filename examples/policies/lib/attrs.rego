@@ -16,19 +16,19 @@ lines(c) := split(c.detail, ", ") if {
 # learns it only while applying, when it is sensitive, or when c does not set it.
 after(c, name) := json.unmarshal(v) if {
 	some line in lines(c)
-	startswith(line, concat("", [name, " = "]))
-	v := substring(line, count(name) + 3, -1)
+	startswith(line, concat("", [name, " "]))
+	v := value_after(substring(line, count(name) + 1, -1))
 	json.is_valid(v)
 }
 
-after(c, name) := json.unmarshal(v) if {
-	some line in lines(c)
-	startswith(line, concat("", [name, " "]))
-	not startswith(line, concat("", [name, " = "]))
-	parts := split(line, " → ")
+# value_after reads what follows an attribute's name: "= VALUE" (a create) or
+# "BEFORE → AFTER" (an update).
+value_after(rest) := substring(rest, 2, -1) if startswith(rest, "= ")
+
+value_after(rest) := trim_space(parts[1]) if {
+	not startswith(rest, "= ")
+	parts := split(rest, " → ")
 	count(parts) == 2
-	v := trim_space(parts[1])
-	json.is_valid(v)
 }
 
 # changes(layer) are the changes a layer's plan makes ("terraform", "salt", "nomad").
