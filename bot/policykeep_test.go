@@ -69,3 +69,34 @@ func TestEachPlansPolicyInputIsKeptForReplay(t *testing.T) {
 		t.Errorf("after 31 days, %d policy inputs are still kept", len(left))
 	}
 }
+
+// A sensitive Terraform value never enters a kept input document: the document holds
+// "(sensitive)" where the value would be, for the create and for an update that changes it.
+func TestKeptPolicyInputsHoldNoSensitiveValue(t *testing.T) {
+	t.Parallel()
+	const secret = "s3cr3t-api-key-never-shown"
+	h := eostest.New(t, eostest.Options{CatalogDirs: []string{"testdata/sensitive"}})
+	p, id := preview(t, h, "alice", "@eos create apikey")
+	h.React("bob", p.ID, "+1")
+	h.WaitText(p.ID, "Run "+id+" · done in")
+	_, uid := preview(t, h, "alice", "@eos update apikey --label two")
+
+	kept := map[string]string{}
+	if err := h.Store.EachPolicyInput(time.Time{}, func(in *store.PolicyInput) error {
+		kept[in.PlanID] = string(in.Input)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, pid := range []string{id, uid} {
+		doc, ok := kept[pid]
+		switch {
+		case !ok:
+			t.Errorf("plan %s's input document was not kept", pid)
+		case strings.Contains(doc, secret):
+			t.Errorf("plan %s's kept input document holds the sensitive value:\n%s", pid, doc)
+		case !strings.Contains(doc, "(sensitive)"):
+			t.Errorf("plan %s's kept input document does not mark the sensitive value:\n%s", pid, doc)
+		}
+	}
+}
