@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"time"
 
 	"github.com/eosbot/eos/bot/policy/rego"
@@ -43,7 +44,15 @@ func (e *Engine) keepPolicyInput(p *store.Plan, input map[string]any, sha string
 func (e *Engine) planInput(ctx context.Context, c conv, p *store.Plan) map[string]any {
 	spec := p.Plan.Spec
 	ep := e.policy().For(spec.Env, spec.Verb)
-	requester := e.person(ctx, c.a, c.m.Author, ep.Requesters, ep.Approvers)
+	// Only the groups are asked about (the document lists the requester's groups): a handle
+	// would cost the platform a look-up for nothing.
+	var groups []string
+	for _, entry := range append(slices.Clone(ep.Requesters), ep.Approvers...) {
+		if parseEntry(entry).group {
+			groups = append(groups, entry)
+		}
+	}
+	requester := e.person(ctx, c.a, c.m.Author, groups)
 	declared := map[string]map[string]string{}
 	for _, u := range spec.Units {
 		if d, err := e.st.Declared(u.Key(spec.Env)); err == nil && !d.Destroyed {

@@ -13,15 +13,17 @@ import (
 )
 
 // Each stored plan's policy input document is kept for eos policy replay, the one the rules
-// judge (the request, the plan layer by layer), with no policy in force recorded yet; a
-// prune past the 30-day window forgets it.
+// judge (the request, who asked with the groups of the approval policy the platform says they
+// are in, the plan layer by layer), with no policy in force recorded yet; a prune past the
+// 30-day window forgets it.
 func TestEachPlansPolicyInputIsKeptForReplay(t *testing.T) {
 	t.Parallel()
 	start := time.Date(2026, 11, 23, 7, 59, 0, 0, time.UTC)
 	clock := eostest.NewClock(start)
 	h := eostest.New(t, eostest.Options{Clock: clock, Digests: []bot.Digest{
 		{Name: "daily", Platform: "console", Channel: "local", Schedule: "0 8 * * *"},
-	}})
+	}, Policy: bot.Policy{Default: bot.EnvPolicy{Approvers: []string{"bob", "group:sre", "group:dev"}, Approvals: 1}, Envs: map[string]bot.EnvPolicy{}},
+		ConsoleGroups: map[string][]string{"dev": {"alice"}, "sre": {"bob"}}})
 	_, id := preview(t, h, "alice", "@eos create grafana")
 	h.Engine.RunDueDigests(context.Background()) // the first call starts the schedule
 
@@ -40,7 +42,10 @@ func TestEachPlansPolicyInputIsKeptForReplay(t *testing.T) {
 	var doc struct {
 		Request struct {
 			Verb, Target string
-			Requester    struct{ Handle string }
+			Requester    struct {
+				Handle string
+				Groups []string
+			}
 		}
 		Plan struct {
 			ID     string
@@ -57,6 +62,7 @@ func TestEachPlansPolicyInputIsKeptForReplay(t *testing.T) {
 		addrs = append(addrs, c.Action+" "+c.Address)
 	}
 	if doc.Request.Verb != "create" || doc.Request.Target != "grafana" || doc.Request.Requester.Handle != "alice" || doc.Plan.ID != id ||
+		len(doc.Request.Requester.Groups) != 1 || doc.Request.Requester.Groups[0] != "group:dev" ||
 		!strings.Contains(strings.Join(addrs, ","), "create eoslab_server.main") {
 		t.Errorf("the kept document: %s", got[0].Input)
 	}
