@@ -109,7 +109,7 @@ func (e *Engine) RunDueDigests(ctx context.Context) int {
 }
 
 // prune forgets digest posts older than digestPostTTL, expired sign-in links and sessions,
-// the output of runs older than outputRetention,
+// the output of runs older than outputRetention, policy inputs older than policyInputRetention,
 // and drift checks older than driftRetention, keeping each service's latest check and, for a digest whose previous run
 // is older than the window, every check since that run, which its next run compares with.
 func (e *Engine) prune() {
@@ -142,6 +142,7 @@ func (e *Engine) prune() {
 	} else if n > 0 {
 		e.log.Info("forgot the output of old runs", "runs", n)
 	}
+	e.prunePolicyInputs(now)
 	if n, err := e.st.PruneWeb(now); err != nil {
 		e.log.Error("pruning sign-in links and sessions", "err", err)
 	} else if n > 0 {

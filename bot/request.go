@@ -103,6 +103,7 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 		e.fail(ctx, c, "storing the plan", err)
 		return ""
 	}
+	e.keepPolicyInput(p, e.planInput(ctx, c, p), "", nil) // for eos policy replay (policykeep.go)
 	e.m.plans.WithLabelValues(spec.Verb, spec.Env).Inc()
 	// A stored plan's preview is posted and recorded even if Eos is shutting down meanwhile:
 	// a preview on the platform that the store does not know would ignore its reactions.

@@ -42,7 +42,7 @@ func rootCmd() *cobra.Command {
 	}
 	root.PersistentFlags().StringVar(&configPath, "config", os.Getenv("EOS_CONFIG"), "configuration file (HCL); EOS_* variables override it")
 	cfg := func() (*Config, error) { return loadConfig(configPath) }
-	root.AddCommand(serveCmd(cfg), chatCmd(cfg), parseCmd(cfg), planCmd(cfg), auditCmd(cfg), exportCmd(cfg), catalogCmd(cfg), configCmd(cfg), storeCmd(cfg), versionCmd())
+	root.AddCommand(serveCmd(cfg), chatCmd(cfg), parseCmd(cfg), planCmd(cfg), auditCmd(cfg), exportCmd(cfg), catalogCmd(cfg), configCmd(cfg), storeCmd(cfg), policyCmd(cfg), versionCmd())
 	return root
 }
 

@@ -8,6 +8,7 @@
 //	GET  /v1/audit?service=NAME  the audit entries (all, or one service's), as JSON
 //	GET  /v1/declared            every deployed service's declared state, as JSON
 //	POST /v1/plan                {"text", "user"} → {"text": the preview, "failed"}
+//	GET  /v1/policy-inputs?since=T  past plans' policy input documents, as JSON lines (policy_replay.go)
 //
 // The tools format and write what they get with the same code as when they open the store
 // themselves, so their output is the same either way (toolclient.go).
@@ -119,6 +120,7 @@ func toolsHandler(a *app) http.Handler {
 		}
 		writeJSON(w, all)
 	})
+	mux.HandleFunc("GET /v1/policy-inputs", servePolicyInputs(a.store))
 	mux.HandleFunc("POST /v1/plan", func(w http.ResponseWriter, r *http.Request) {
 		var req planRequest
 		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&req); err != nil {

@@ -1,0 +1,74 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"time"
+
+	"github.com/eosbot/eos/bot/policy/rego"
+	"github.com/eosbot/eos/bot/store"
+)
+
+// policyInputRetention is how long each plan's policy input document is kept for
+// `eos policy replay` (prune forgets older ones).
+const policyInputRetention = 30 * 24 * time.Hour
+
+// keepPolicyInput stores the input document plan p was judged on, with the SHA-256 of the
+// policy set in force and its decisions (sha "" and no decisions: no policy in force), so that
+// `eos policy replay` can judge a candidate set over past plans and compare. The document is
+// the one the rules see: secret values are never in it. A failure is logged, never in the
+// way of the plan.
+func (e *Engine) keepPolicyInput(p *store.Plan, input map[string]any, sha string, decisions []rego.Decision) {
+	raw, err := json.Marshal(input)
+	if err != nil {
+		e.log.Error("encoding a plan's policy input for replay", "plan", p.ID, "err", err)
+		return
+	}
+	kept := &store.PolicyInput{PlanID: p.ID, At: p.Created, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env,
+		Input: raw, PolicySHA: sha}
+	if kept.At.IsZero() {
+		kept.At = e.now()
+	}
+	for _, d := range decisions {
+		kept.Decisions = append(kept.Decisions, store.PolicyDecision{Kind: d.Kind, Msg: d.Msg, Rule: d.Rule})
+	}
+	if err := e.st.KeepPolicyInput(kept); err != nil {
+		e.log.Error("keeping a plan's policy input for replay", "plan", p.ID, "err", err)
+	}
+}
+
+// planInput is the input document of plan p, proposed in conversation c: the requester with
+// the groups of the plan's approval policy the platform confirms, and the declared values of
+// its services before the change.
+func (e *Engine) planInput(ctx context.Context, c conv, p *store.Plan) map[string]any {
+	spec := p.Plan.Spec
+	ep := e.policy().For(spec.Env, spec.Verb)
+	// Only the groups are asked about (the document lists the requester's groups): a handle
+	// would cost the platform a look-up for nothing.
+	var groups []string
+	for _, entry := range append(slices.Clone(ep.Requesters), ep.Approvers...) {
+		if parseEntry(entry).group {
+			groups = append(groups, entry)
+		}
+	}
+	requester := e.person(ctx, c.a, c.m.Author, groups)
+	declared := map[string]map[string]string{}
+	for _, u := range spec.Units {
+		if d, err := e.st.Declared(u.Key(spec.Env)); err == nil && !d.Destroyed {
+			if du := targetUnit(d.Spec); du != nil {
+				declared[u.Service] = du.Values
+			}
+		}
+	}
+	return policyInput(p, requester, declared, e.now(), time.UTC)
+}
+
+// prunePolicyInputs forgets the input documents older than the replay window.
+func (e *Engine) prunePolicyInputs(now time.Time) {
+	if n, err := e.st.PrunePolicyInputs(now.Add(-policyInputRetention)); err != nil {
+		e.log.Error("pruning policy inputs", "err", err)
+	} else if n > 0 {
+		e.log.Info("forgot the policy inputs of old plans", "plans", n)
+	}
+}

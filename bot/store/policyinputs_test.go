@@ -1,0 +1,86 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+)
+
+func policyInputAt(id string, at time.Time) *PolicyInput {
+	return &PolicyInput{PlanID: id, At: at, Service: "nextcloud", Env: "production",
+		Input:     json.RawMessage(fmt.Sprintf(`{"plan":{"id":%q}}`, id)),
+		PolicySHA: "abc", Decisions: []PolicyDecision{{Kind: "warn", Msg: "a firewall changes", Rule: "eos.firewall.warn"}}}
+}
+
+func replayIDs(t *testing.T, s *Store, since time.Time) []string {
+	t.Helper()
+	var ids []string
+	err := s.EachPolicyInput(since, func(in *PolicyInput) error {
+		var doc struct{ Plan struct{ ID string } }
+		if err := json.Unmarshal(in.Input, &doc); err != nil || doc.Plan.ID != in.PlanID {
+			t.Errorf("%s's document came back as %s (%v)", in.PlanID, in.Input, err)
+		}
+		ids = append(ids, in.PlanID)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+// Kept input documents come back oldest first from any time on, across hours (within an hour
+// by time to the nanosecond, not by key text), with what the policy in force decided; a
+// caller's error stops the walk; pruning forgets those before the cut-off, keeping one made
+// exactly at it, and forgets hours left empty.
+func TestPolicyInputsReplayAndPrune(t *testing.T) {
+	conformEach(t, func(t *testing.T, s *Store) {
+		ats := map[string]time.Time{
+			"p1": t0,
+			"p2": t0.Add(30 * time.Minute),
+			"p3": t0.Add(30*time.Minute + 500*time.Millisecond),
+			"p4": t0.Add(26 * time.Hour),
+			"p5": t0.Add(40 * 24 * time.Hour),
+		}
+		for _, id := range []string{"p5", "p3", "p1", "p4", "p2"} {
+			if err := s.KeepPolicyInput(policyInputAt(id, ats[id])); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.KeepPolicyInput(&PolicyInput{PlanID: "p6", At: t0}); err == nil {
+			t.Error("a policy input without a document was kept")
+		}
+		if got := replayIDs(t, s, time.Time{}); !slices.Equal(got, []string{"p1", "p2", "p3", "p4", "p5"}) {
+			t.Errorf("every input: %v, want p1…p5 oldest first", got)
+		}
+		if got := replayIDs(t, s, ats["p3"]); !slices.Equal(got, []string{"p3", "p4", "p5"}) {
+			t.Errorf("since p3: %v, want p3 p4 p5", got)
+		}
+		var first *PolicyInput
+		stop := errors.New("stop")
+		if err := s.EachPolicyInput(t0, func(in *PolicyInput) error { first = in; return stop }); err != stop {
+			t.Errorf("a caller's error: %v, want it back", err)
+		}
+		if first == nil || first.PolicySHA != "abc" || len(first.Decisions) != 1 || first.Decisions[0].Rule != "eos.firewall.warn" ||
+			!first.At.Equal(t0) || first.Env != "production" {
+			t.Errorf("the first input came back as %+v", first)
+		}
+
+		n, err := s.PrunePolicyInputs(ats["p3"])
+		if err != nil || n != 2 {
+			t.Errorf("PrunePolicyInputs = %d, %v; want p1 and p2 forgotten", n, err)
+		}
+		if got := replayIDs(t, s, time.Time{}); !slices.Equal(got, []string{"p3", "p4", "p5"}) {
+			t.Errorf("after pruning: %v, want p3 p4 p5", got)
+		}
+		if n, err := s.PrunePolicyInputs(ats["p5"].Add(-time.Hour)); err != nil || n != 2 {
+			t.Errorf("PrunePolicyInputs = %d, %v; want p3 and p4 forgotten", n, err)
+		}
+		if hours, err := s.policyHours(); err != nil || len(hours) != 1 {
+			t.Errorf("hours left: %v, %v; want only p5's", hours, err)
+		}
+	})
+}

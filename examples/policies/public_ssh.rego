@@ -1,0 +1,29 @@
+# No firewall in production opens SSH (port 22) to the whole internet.
+#
+# Reads eoslab_firewall resources (internal/eoslab: rules of direction, protocol, port or
+# "from-to" range, source_ips) in the Terraform plan, created, updated or replaced.
+package eos.public_ssh
+
+world := {"0.0.0.0/0", "::/0"}
+
+deny contains msg if {
+	input.request.environment == "production"
+	some c in data.eos.lib.changes("terraform")
+	startswith(c.address, "eoslab_firewall.")
+	c.action in {"create", "update", "replace"}
+	some rule in data.eos.lib.after(c, "rules")
+	rule.direction == "in"
+	rule.protocol == "tcp"
+	opens_22(rule.port)
+	some src in rule.source_ips
+	src in world
+	msg := sprintf("%s: %s opens SSH (port 22) to %s in production: allow only your admin network (or a VPN) on port 22", [c.unit, c.address, src])
+}
+
+opens_22(port) if port == "22"
+
+opens_22(port) if {
+	[from, to] := split(port, "-")
+	to_number(from) <= 22
+	to_number(to) >= 22
+}
