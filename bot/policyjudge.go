@@ -133,19 +133,27 @@ func (e *Engine) judgeCode(ctx context.Context, p *store.Plan, fresh bool) codeV
 // evalCode is judgeCode without writing the audit lines: it returns them, for a caller that
 // writes them in its own transaction (propose, with the plan).
 func (e *Engine) evalCode(ctx context.Context, p *store.Plan, fresh bool) (codeVerdict, []store.Entry) {
+	v, entries, _ := e.evalCodeInput(ctx, p, fresh)
+	return v, entries
+}
+
+// evalCodeInput is evalCode that also returns the input document the set judged (nil when it
+// judged nothing now: no set, or its decisions were kept), for a caller that keeps it.
+func (e *Engine) evalCodeInput(ctx context.Context, p *store.Plan, fresh bool) (codeVerdict, []store.Entry, map[string]any) {
 	e.code.mu.Lock()
 	set, zone, last := e.code.set, e.code.zone, e.code.cache[p.ID]
 	e.code.mu.Unlock()
 	if set == nil {
-		return codeVerdict{}, nil
+		return codeVerdict{}, nil, nil
 	}
 	if !fresh && last.sha == set.SHA256() && last.hash == p.Plan.Hash || closed(p) {
 		if last.sha != set.SHA256() || last.hash != p.Plan.Hash {
 			last = codeVerdict{} // a plan that ended is not judged again: its audit lines say how it was
 		}
-		return last, nil
+		return last, nil, nil
 	}
-	v := codeVerdict{sha: set.SHA256(), hash: p.Plan.Hash, decisions: set.Judge(ctx, e.inputOf(ctx, p, set.Groups(), zone))}
+	input := e.inputOf(ctx, p, set.Groups(), zone)
+	v := codeVerdict{sha: set.SHA256(), hash: p.Plan.Hash, decisions: set.Judge(ctx, input)}
 	e.code.mu.Lock()
 	if e.code.set == set {
 		if e.code.cache == nil || len(e.code.cache) >= maxCodeCache {
@@ -155,9 +163,9 @@ func (e *Engine) evalCode(ctx context.Context, p *store.Plan, fresh bool) (codeV
 	}
 	e.code.mu.Unlock()
 	if last.sha == v.sha && last.hash == v.hash && slices.EqualFunc(last.decisions, v.decisions, sameDecision) {
-		return v, nil
+		return v, nil, input
 	}
-	return v, e.codeAudit(p, v)
+	return v, e.codeAudit(p, v), input
 }
 
 // inputOf is plan p's input document now (policyinput.go): the requester with the groups

@@ -106,3 +106,31 @@ func TestKeptPolicyInputsHoldNoSensitiveValue(t *testing.T) {
 		}
 	}
 }
+
+// With a policy set in force, the kept document is the one the set judged, recorded with the
+// set's SHA-256 and what it decided: replay compares a candidate set against it.
+func TestAKeptPolicyInputRecordsTheSetInForceAndItsDecisions(t *testing.T) {
+	t.Parallel()
+	set := policySet(t, "note.rego", `package eos.note
+
+warn contains msg if {
+	input.request.target == "grafana"
+	msg := "grafana moves to the metrics stack next quarter"
+}
+`)
+	h := eostest.New(t, eostest.Options{Policy: bobApprovesPolicy(), PolicyCode: set})
+	_, id := preview(t, h, "alice", "@eos create grafana")
+	var got []*store.PolicyInput
+	if err := h.Store.EachPolicyInput(time.Time{}, func(in *store.PolicyInput) error { got = append(got, in); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].PlanID != id || got[0].PolicySHA != set.SHA256() {
+		t.Fatalf("kept %+v, want plan %s's document judged by set %s", got, id, set.SHA256())
+	}
+	if d := got[0].Decisions; len(d) != 1 || d[0].Kind != "warn" || d[0].Msg != "grafana moves to the metrics stack next quarter" {
+		t.Errorf("kept decisions %+v, want the set's one warning", d)
+	}
+	if !strings.Contains(string(got[0].Input), `"target":"grafana"`) {
+		t.Errorf("kept document %s does not hold the request", got[0].Input)
+	}
+}

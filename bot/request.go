@@ -94,8 +94,8 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 		Requester: c.m.Author, Request: c.m.Post, Plan: plan,
 		Created: now, Expires: now.Add(ep.TTL), Updated: now,
 	}
-	_, judged := e.evalCode(ctx, p, false) // the policy as code judges it (policyjudge.go)
-	j := e.unjudged(p)                     // the plan's risks and the policy's requires may ask more than its verb
+	verdict, judged, input := e.evalCodeInput(ctx, p, false) // the policy as code judges it (policyjudge.go)
+	j := e.unjudged(p)                                       // the plan's risks and the policy's requires may ask more than its verb
 	p.Needed = j.verdict.needed()
 	request := e.entry(store.Entry{Kind: "request", User: c.user(), Platform: c.a.Name(), PlanID: p.ID, Hash: plan.Hash,
 		Service: spec.Target, Env: spec.Env, Text: c.m.Text})
@@ -103,7 +103,10 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 		e.fail(ctx, c, "storing the plan", err)
 		return ""
 	}
-	e.keepPolicyInput(p, e.planInput(ctx, c, p), "", nil) // for eos policy replay (policykeep.go)
+	if input == nil { // no policy set in force: the document a set would have judged
+		input = e.planInput(ctx, c, p)
+	}
+	e.keepPolicyInput(p, input, verdict.sha, verdict.decisions) // for eos policy replay (policykeep.go)
 	e.m.plans.WithLabelValues(spec.Verb, spec.Env).Inc()
 	// A stored plan's preview is posted and recorded even if Eos is shutting down meanwhile:
 	// a preview on the platform that the store does not know would ignore its reactions.
