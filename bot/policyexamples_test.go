@@ -158,7 +158,7 @@ func TestExamplePoliciesOnARealNomadJobPlan(t *testing.T) {
 	}
 	t.Cleanup(func() { _, _, _ = client.Jobs().Deregister(id, true, nil) })
 	h := eostest.New(t, eostest.Options{Layers: []executor.Layer{layer}, CatalogDirs: []string{filepath.Join("testdata", "policyexamples")},
-		Environments: []string{env}})
+		Environments: []string{env, env + "n"}})
 
 	loose := planned(t, h, "@eos create imgapp --image nginx:latest --memory 9000 in "+env)
 	wantDecisions(t, "nginx:latest with 9000 MiB", decisions(set, keptInput(t, h, loose)),
@@ -166,6 +166,13 @@ func TestExamplePoliciesOnARealNomadJobPlan(t *testing.T) {
 		"require eos.memory_owner.require: "+id+"/web: task server would get 9000 MiB of memory (MemoryMB), more than 8192 MiB: @carol, who owns capacity, must approve too [@carol ×1]")
 	pinned := planned(t, h, "@eos create imgapp --image nginx:1.27.3 --memory 512 in "+env)
 	wantDecisions(t, "nginx:1.27.3 with 512 MiB", decisions(set, keptInput(t, h, pinned)))
+	// A job Nomad has never seen is judged the same: its plan lists every setting of its new
+	// tasks, so a create cannot slip past a rule written against an update's diff.
+	fresh := nomad.JobID("imgapp", env+"n")
+	created := planned(t, h, "@eos create imgapp --image nginx:latest --memory 9000 in "+env+"n")
+	wantDecisions(t, "a new job with nginx:latest and 9000 MiB", decisions(set, keptInput(t, h, created)),
+		"deny eos.nomad_images.deny: "+fresh+"/web: task server would run nginx:latest, which is not pinned: name a version tag (nginx:1.2.3) or a digest, never latest",
+		"require eos.memory_owner.require: "+fresh+"/web: task server would get 9000 MiB of memory (MemoryMB), more than 8192 MiB: @carol, who owns capacity, must approve too [@carol ×1]")
 }
 
 // On the Salt test master's test mode: a configuration change that restarts a service in

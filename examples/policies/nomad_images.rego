@@ -2,7 +2,8 @@
 # "nginx", "nginx:latest" and "registry:5000/app" are not pinned; "nginx:1.27.3" and
 # "nginx@sha256:…" are.
 #
-# Reads the Nomad job diff's lines: `task server Config.image "nginx:1.25" → "nginx:latest"`.
+# Reads the Nomad job diff's lines: `task server Config.image "nginx:1.25" → "nginx:latest"` on an
+# update, `task server Config.image (none) → "nginx:latest"` for a new job, group or task.
 package eos.nomad_images
 
 deny contains msg if {

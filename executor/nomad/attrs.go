@@ -8,7 +8,8 @@ import (
 )
 
 // A change's Detail names at most maxDetailNames settings, without their values; its Attrs
-// (the full plan) list every changed field, deep and whole: `task web Config.image
+// (the full plan) list every changed field, deep and whole, and every field of a new group
+// or task: `task web Config.image
 // "nginx:1.25" → "nginx:1.27"`. A job spec holds no secrets (they reach a task through a Vault
 // template at run time), so values are shown as they are.
 
@@ -20,7 +21,10 @@ func changeAttrs(head string, fields []*api.FieldDiff, objects []*api.ObjectDiff
 		switch {
 		case t == nil || t.Type == diffNone:
 		case t.Type == diffAdded:
+			// A new task's settings are all new: listed, so the full plan (and a policy
+			// reading it) sees what a create will run, its image and resources included.
 			lines = append(lines, "new task "+t.Name)
+			lines = append(lines, fieldLines("task "+t.Name+" ", t.Fields, t.Objects)...)
 		case t.Type == diffDeleted:
 			lines = append(lines, "removed task "+t.Name)
 		default:

@@ -62,3 +62,33 @@ func TestCountOnlyChangeHasNoAttrs(t *testing.T) {
 		t.Errorf("Attrs = %q, want none", gp.change.Attrs)
 	}
 }
+
+// A new group lists every setting of its new tasks, so the full plan of a create shows the
+// image and resources it will run, and a policy reading the plan judges a create as it judges
+// an update.
+func TestNewGroupListsItsTasksSettings(t *testing.T) {
+	t.Parallel()
+	added := func(name, v string) *api.FieldDiff { return &api.FieldDiff{Type: diffAdded, Name: name, New: v} }
+	g := &api.TaskGroupDiff{Type: diffAdded, Name: "app", Updates: map[string]uint64{updCreate: 1},
+		Fields: []*api.FieldDiff{added("Count", "1")},
+		Tasks: []*api.TaskDiff{{Type: diffAdded, Name: "web", Fields: []*api.FieldDiff{added("Driver", "docker")},
+			Objects: []*api.ObjectDiff{
+				{Type: diffAdded, Name: "Config", Fields: []*api.FieldDiff{added("image", "nginx:latest")}},
+				{Type: diffAdded, Name: "Resources", Fields: []*api.FieldDiff{added("MemoryMB", "9000")}},
+			}}},
+	}
+	gp, ok := groupPlanOf("svc", "svc-local", nil, g)
+	if !ok || gp.change.Action != "create" {
+		t.Fatalf("change %+v, want a create", gp.change)
+	}
+	want := []string{
+		`count (none) → "1"`,
+		"new task web",
+		`task web Driver (none) → "docker"`,
+		`task web Config.image (none) → "nginx:latest"`,
+		`task web Resources.MemoryMB (none) → "9000"`,
+	}
+	if got := gp.change.Attrs; got != strings.Join(want, "\n") {
+		t.Errorf("Attrs:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
+	}
+}
