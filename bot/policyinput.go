@@ -13,7 +13,8 @@ import (
 // bools). It holds what the preview shows and nothing more: the request with every value it
 // set (secret values are never among them: a secret flag is refused before any plan), who
 // asked and on which platform, the plan layer by layer (each change's unit, action, address,
-// detail, every attribute line with sensitive values already masked, what forces it, data
+// detail, every attribute line with sensitive values already masked, Terraform's values
+// before and after as data (policyattrs.go), what forces it, data
 // loss, and what a layer says would fail), the secrets it creates or reuses by name, the
 // risk counts, the declared values before the change, and the time. requester.groups are the
 // entries the platform confirms for the person now ("group:sre").
@@ -33,7 +34,8 @@ func policyInput(p *store.Plan, requester Person, declared map[string]map[string
 	for _, lp := range p.Plan.Layers {
 		changes := make([]any, 0, len(lp.Changes))
 		for _, c := range lp.Changes {
-			changes = append(changes, map[string]any{
+			before, after := attrValues(lp.Layer, c) // policyattrs.go
+			changes = append(changes, map[string]any{"before": before, "after": after,
 				"unit": c.Unit, "action": string(c.Action), "address": c.Address, "detail": c.Detail,
 				"attrs": strs(nonEmptyLines(c.Attrs)), "forces": strs(splitList(c.Forces)), "reason": c.Reason,
 				"data_loss": c.DataLoss, "size": c.Size,

@@ -13,8 +13,15 @@ lines(c) := split(c.detail, ", ") if {
 }
 
 # after(c, name) is the value attribute name has after change c; undefined when Terraform
-# learns it only while applying, when it is sensitive, or when c does not set it.
+# learns it only while applying, when it is sensitive, or when c does not set it. Terraform's
+# changes carry their values as data (c.after); other layers' are read from their lines.
+after(c, name) := v if {
+	v := c.after[name]
+	not v in {"(known after apply)", "(sensitive)"}
+}
+
 after(c, name) := json.unmarshal(v) if {
+	not c.after[name]
 	some line in lines(c)
 	startswith(line, concat("", [name, " "]))
 	v := value_after(substring(line, count(name) + 1, -1))
