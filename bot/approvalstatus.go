@@ -32,11 +32,11 @@ func approvalStatus(p *store.Plan, v Verdict) string {
 	switch p.State {
 	case store.PlanPending:
 		var parts []string
-		if len(p.Approvals) > 0 || !v.single() {
-			parts = append(parts, v.progress())
+		if len(p.Approvals) > 0 || !v.Single() {
+			parts = append(parts, progress(v))
 		}
 		if len(v.Discounted) > 0 {
-			parts = append(parts, v.discountedText())
+			parts = append(parts, discountedText(v))
 		}
 		return strings.Join(append(parts, react), " · ")
 	case store.PlanApproved:

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/policy"
 	"github.com/eosbot/eos/bot/store"
 )
 
@@ -47,7 +48,7 @@ func (e *Engine) handleReaction(ctx context.Context, a adapters.Adapter, r adapt
 	}
 	code := e.judgeCode(ctx, p, false) // the policy as code's decisions (policyjudge.go)
 	rules := e.planRules(p)
-	who := e.person(ctx, a, r.User, approverLists(rules)...)
+	who := e.person(ctx, a, r.User, policy.ApproverLists(rules)...)
 	if e.refuseDenied(ctx, a, p, r, vote, who, code) {
 		return
 	}
@@ -183,7 +184,7 @@ func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, 
 	p.Approvals = append(p.Approvals, store.Vote{User: user, UserID: r.User.ID, Platform: r.Post.Platform, At: now})
 	p.Updated = now
 	v := judged()
-	p.Needed = v.Counting(p.Approvals) + v.needed()
+	p.Needed = v.Counting(p.Approvals) + v.Needed()
 	if !v.Satisfied() {
 		return counted, "", v
 	}
@@ -240,11 +241,11 @@ func (e *Engine) auditOf(a adapters.Adapter, p *store.Plan, r adapters.Reaction,
 		Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env})
 	switch {
 	case d == counted || d == approved:
-		entry.Kind, entry.Text = "approval", "approval: "+v.progress()
+		entry.Kind, entry.Text = "approval", "approval: "+progress(v)
 	case d == rejected:
 		entry.Kind, entry.Text = "rejection", "rejected"
 	case d == withdrawn:
-		entry.Kind, entry.Text = "withdrawal", "approval withdrawn: "+v.progress()
+		entry.Kind, entry.Text = "withdrawal", "approval withdrawn: "+progress(v)
 	case explain != "" && r.User.Name != "":
 		entry.Kind, entry.Text = "refusal", explain
 	default:
@@ -271,10 +272,10 @@ func (e *Engine) act(ctx context.Context, a adapters.Adapter, p *store.Plan, r a
 		e.say(ctx, a, p.Preview, reply(explain))
 	}
 	if d == counted && !shown {
-		e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Approval for plan %s from @%s: %s.", p.ID, r.User.Name, v.progress())))
+		e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Approval for plan %s from @%s: %s.", p.ID, r.User.Name, progress(v))))
 	}
 	if d == halting {
-		e.halt(ctx, a, p.Preview, p, r.User, e.person(ctx, a, r.User, approverLists(e.planRules(p))...))
+		e.halt(ctx, a, p.Preview, p, r.User, e.person(ctx, a, r.User, policy.ApproverLists(e.planRules(p))...))
 	}
 }
 

@@ -145,7 +145,7 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.DefaultEnv == "" {
 		cfg.DefaultEnv = "local"
 	}
-	configured := !cfg.Policy.unset()
+	configured := !cfg.Policy.Unset()
 	cfg.Environments = declaredEnvs(cfg, configured)
 	if !configured {
 		cfg.Policy = DefaultPolicy()

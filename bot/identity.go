@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/policy"
 )
 
 // lookupTimeout bounds asking a platform who holds a handle or whether someone is in a group.
@@ -27,15 +28,15 @@ func (e *Engine) person(ctx context.Context, a adapters.Adapter, u adapters.User
 				continue
 			}
 			seen[raw] = true
-			en := parseEntry(raw)
-			if en.platform != "" && en.platform != p.Platform {
+			en := policy.ParseEntry(raw)
+			if en.Platform != "" && en.Platform != p.Platform {
 				continue
 			}
 			var ok bool
-			if en.group {
-				ok = e.inGroup(ctx, a, u, en.name)
+			if en.Group {
+				ok = e.inGroup(ctx, a, u, en.Name)
 			} else {
-				ok = e.holds(ctx, a, u, en.name)
+				ok = e.holds(ctx, a, u, en.Name)
 			}
 			if ok {
 				p.Matches = append(p.Matches, raw)

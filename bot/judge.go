@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/policy"
 	"github.com/eosbot/eos/bot/store"
 )
 
@@ -28,7 +29,7 @@ func (e *Engine) policy() Policy {
 // lets run go back to waiting, and a plan whose approvals now suffice runs. A zero p means
 // DefaultPolicy, as in New.
 func (e *Engine) SetPolicy(ctx context.Context, p Policy) {
-	if p.unset() {
+	if p.Unset() {
 		p = DefaultPolicy()
 	}
 	e.polMu.Lock()
@@ -74,7 +75,7 @@ func (e *Engine) voters(ctx context.Context, a adapters.Adapter, p *store.Plan, 
 		if !ok {
 			who = Person{Platform: v.Platform, ID: v.UserID, Name: v.User}
 			if a != nil && (v.Platform == "" || v.Platform == a.Name()) {
-				who = e.person(ctx, a, adapters.User{ID: v.UserID, Name: v.User}, approverLists(rules)...)
+				who = e.person(ctx, a, adapters.User{ID: v.UserID, Name: v.User}, policy.ApproverLists(rules)...)
 			}
 		}
 		if who.Platform == "" && a != nil {
@@ -138,7 +139,7 @@ func (e *Engine) rejudgePending(ctx context.Context, a adapters.Adapter, p *stor
 		// The preview is shown again only when what it says changed: its expiry, the count
 		// the rules ask, approvals to weigh (an edit would drop what a repost added), or the
 		// decisions of a policy set in force (a deny replaces the reaction prompt).
-		if needed := j.verdict.Counting(p.Approvals) + j.verdict.needed(); changed || needed != p.Needed || len(p.Approvals) > 0 || e.codeShown() {
+		if needed := j.verdict.Counting(p.Approvals) + j.verdict.Needed(); changed || needed != p.Needed || len(p.Approvals) > 0 || e.codeShown() {
 			if needed != p.Needed {
 				_, _ = e.st.UpdatePlan(p.ID, func(sp *store.Plan) error { sp.Needed = needed; return nil })
 			}
@@ -152,13 +153,13 @@ func (e *Engine) rejudgePending(ctx context.Context, a adapters.Adapter, p *stor
 		}
 		sp.State, sp.Updated = store.PlanApproved, e.now()
 		return []store.Entry{e.entry(store.Entry{Kind: "approval", PlanID: sp.ID, Hash: sp.Plan.Hash, Service: sp.Plan.Spec.Target, Env: sp.Plan.Spec.Env,
-			Text: "approved: under the current policy the approvals it has suffice (" + j.verdict.progress() + ")"})}, nil
+			Text: "approved: under the current policy the approvals it has suffice (" + progress(j.verdict) + ")"})}, nil
 	})
 	if errors.Is(err, errNotPending) || err != nil {
 		return
 	}
 	e.showStatus(ctx, p.ID)
-	e.sayAnywhere(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s: under the current policy the approvals it has suffice (%s). Running it.", p.ID, j.verdict.progress())))
+	e.sayAnywhere(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s: under the current policy the approvals it has suffice (%s). Running it.", p.ID, progress(j.verdict))))
 	e.start(a, p)
 }
 

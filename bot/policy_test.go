@@ -65,20 +65,3 @@ func TestPolicyMatchesResolvedEntriesOnly(t *testing.T) {
 		}
 	}
 }
-
-func TestParseEntry(t *testing.T) {
-	for in, want := range map[string]entry{
-		"bob":                  {name: "bob"},
-		"@bob":                 {name: "bob"},
-		"mattermost:bob":       {platform: "mattermost", name: "bob"},
-		"group:sre":            {group: true, name: "sre"},
-		"discord:group:sre":    {platform: "discord", group: true, name: "sre"},
-		"unknownplatform:bob":  {name: "unknownplatform:bob"},
-		"slack:@bob":           {platform: "slack", name: "bob"},
-		"console:group:admins": {platform: "console", group: true, name: "admins"},
-	} {
-		if got := parseEntry(in); got != want {
-			t.Errorf("parseEntry(%q) = %+v, want %+v", in, got, want)
-		}
-	}
-}

@@ -13,9 +13,9 @@ import (
 	"github.com/eosbot/eos/intents"
 )
 
-// Describe says in one line what ep asks: who may ask, who may approve, how many approvals,
+// describeEnv says in one line what ep asks: who may ask, who may approve, how many approvals,
 // self-approval and how long a plan waits.
-func (ep EnvPolicy) Describe() string {
+func describeEnv(ep EnvPolicy) string {
 	self := "off"
 	if ep.SelfApproval {
 		self = "on"
@@ -24,9 +24,9 @@ func (ep EnvPolicy) Describe() string {
 		mentions(ep.Requesters), mentions(ep.Approvers), ep.Approvals, plural(ep.Approvals), self, shortDuration(ep.TTL))
 }
 
-// describe says in one line what a risk rule asks besides the verb's rule (ep): "also 2
+// describeRisk says in one line what a risk rule asks besides the verb's rule (ep): "also 2
 // approvals from @dave, @erin · self-approval off".
-func (rp RiskPolicy) describe(ep EnvPolicy) string {
+func describeRisk(rp RiskPolicy, ep EnvPolicy) string {
 	approvers := rp.Approvers
 	if len(approvers) == 0 {
 		approvers = ep.Approvers
@@ -51,21 +51,21 @@ func shortDuration(d time.Duration) string {
 	return s
 }
 
-// Rows lists the effective policy of env: one row for the environment and one for each verb
+// policyRows lists the effective policy of env: one row for the environment and one for each verb
 // that has its own rule.
-func (p Policy) Rows(env string) [][]string {
+func policyRows(p Policy, env string) [][]string {
 	ep := p.For(env, "")
-	rows := [][]string{{env, "every verb", ep.Describe()}}
+	rows := [][]string{{env, "every verb", describeEnv(ep)}}
 	base, ok := p.Envs[env]
 	if !ok {
 		base = p.Default
 	}
 	for _, verb := range slices.Sorted(maps.Keys(base.Verbs)) {
-		rows = append(rows, []string{env, verb, p.For(env, verb).Describe()})
+		rows = append(rows, []string{env, verb, describeEnv(p.For(env, verb))})
 	}
 	for _, risk := range slices.Sorted(maps.Keys(base.Risks)) {
 		rp := base.Risks[risk]
-		rows = append(rows, []string{env, "risk " + risk, rp.describe(ep)})
+		rows = append(rows, []string{env, "risk " + risk, describeRisk(rp, ep)})
 	}
 	return rows
 }
@@ -86,7 +86,7 @@ func (e *Engine) policyEnvs() []string { return e.knownEnvs() }
 // leftOutNote says what happens to requests for environments not declared.
 func (e *Engine) leftOutNote() string {
 	return "Requests for other environments are refused, except in one that still holds services: there destroy, status, drift and history work, under the rule for environments without their own (" +
-		e.policy().Default.withDefaults().Describe() + ")."
+		describeEnv(e.policy().Default.WithDefaults()) + ")."
 }
 
 // answerPolicy answers `policy [ENV]` and `help policy`: the rule that governs each environment,
@@ -98,7 +98,7 @@ func (e *Engine) answerPolicy(ctx context.Context, c conv, in *intents.Intent) {
 	}
 	var rows [][]string
 	for _, env := range envs {
-		rows = append(rows, e.policy().Rows(env)...)
+		rows = append(rows, policyRows(e.policy(), env)...)
 	}
 	note := "People are judged by their platform account, not their name: a handle in the policy counts for whoever holds it at the moment of the reaction." + riskNote(rows)
 	note += " " + e.leftOutNote()
@@ -110,7 +110,7 @@ func (e *Engine) answerPolicy(ctx context.Context, c conv, in *intents.Intent) {
 // so an operator sees at start-up exactly what governs approvals.
 func (e *Engine) LogPolicy(log *slog.Logger) {
 	for _, env := range e.policyEnvs() {
-		for _, r := range e.policy().Rows(env) {
+		for _, r := range policyRows(e.policy(), env) {
 			log.Info("approval policy", "env", r[0], "verb", r[1], "rule", r[2])
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/eosbot/eos/bot/policy"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 )
@@ -120,7 +121,7 @@ func splitList(s string) []string {
 func groupsOf(matches []string) []string {
 	var out []string
 	for _, m := range matches {
-		if strings.HasPrefix(m, groupPrefix) {
+		if strings.HasPrefix(m, policy.GroupPrefix) {
 			out = append(out, m)
 		}
 	}

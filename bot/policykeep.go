@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/eosbot/eos/bot/policy"
 	"github.com/eosbot/eos/bot/policy/rego"
 	"github.com/eosbot/eos/bot/store"
 )
@@ -48,7 +49,7 @@ func (e *Engine) planInput(ctx context.Context, c conv, p *store.Plan) map[strin
 	// would cost the platform a look-up for nothing.
 	var groups []string
 	for _, entry := range append(slices.Clone(ep.Requesters), ep.Approvers...) {
-		if parseEntry(entry).group {
+		if policy.ParseEntry(entry).Group {
 			groups = append(groups, entry)
 		}
 	}

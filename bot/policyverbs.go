@@ -1,8 +1,6 @@
 package bot
 
 import (
-	"strings"
-
 	"github.com/eosbot/eos/intents"
 )
 
@@ -25,26 +23,3 @@ func PolicyVerbs(p *intents.Parser) []intents.VerbWord {
 	}
 	return append(out, intents.VerbWord{Word: VerbSnooze})
 }
-
-// PolicyEntry is one entry of a policy's list taken apart, for the configuration's checks:
-// "mattermost:group:sre" is platform mattermost, group sre; "bob" is the handle bob on any
-// platform. Platform is "" when the entry names none; Prefix is what came before a ':' that
-// is not a platform Eos knows ("teams" in "teams:bob"), which no one can match.
-type PolicyEntry struct {
-	Platform, Prefix string
-	Group            bool
-	Name             string
-}
-
-// ParsePolicyEntry takes s apart as the policy reads it.
-func ParsePolicyEntry(s string) PolicyEntry {
-	e := parseEntry(s)
-	pe := PolicyEntry{Platform: e.platform, Group: e.group, Name: e.name}
-	if prefix, _, ok := strings.Cut(e.name, ":"); ok && !e.group {
-		pe.Prefix = prefix
-	}
-	return pe
-}
-
-// Platforms are the platforms a policy entry may name.
-func Platforms() []string { return append([]string(nil), platforms...) }

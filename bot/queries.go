@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/policy"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/intents"
 )
@@ -109,7 +110,7 @@ func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("There is no plan %s.", id)))
 		return
 	} else if err == nil {
-		who = e.person(ctx, c.a, c.m.Author, approverLists(e.planRules(p))...)
+		who = e.person(ctx, c.a, c.m.Author, policy.ApproverLists(e.planRules(p))...)
 	}
 	// An approval may land between reading the plan and cancelling it: then the approved
 	// plan is halted (before its run starts, or at the next safe point), never refused.

@@ -136,15 +136,15 @@ func (e *Engine) recheck(ctx context.Context, a adapters.Adapter, p *store.Plan)
 		}
 		p.State, p.Updated, p.Held = store.PlanPending, now, nil
 		return []store.Entry{e.entry(store.Entry{Kind: "refusal", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env,
-			Text: "approved, but under the current policy its approvals do not suffice: " + j.verdict.progress()})}, nil
+			Text: "approved, but under the current policy its approvals do not suffice: " + progress(j.verdict)})}, nil
 	}); err != nil {
 		e.log.Error("returning a plan to pending under the current policy", "plan", p.ID, "err", err)
 		return nil, judgement{}, false
 	}
 	e.showStatus(ctx, p.ID)
-	msg := fmt.Sprintf("Plan %s was approved, but under the current policy its approvals do not suffice (%s).", p.ID, j.verdict.progress())
+	msg := fmt.Sprintf("Plan %s was approved, but under the current policy its approvals do not suffice (%s).", p.ID, progress(j.verdict))
 	if len(j.verdict.Discounted) > 0 {
-		msg += " " + j.verdict.discountedText() + "."
+		msg += " " + discountedText(j.verdict) + "."
 	}
 	e.sayAnywhere(ctx, a, p.Preview, reply(msg+" Nothing ran; it waits for approval again: "+j.need(p.Requester.Name)+"."))
 	return nil, judgement{}, false

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/policy"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 )
@@ -280,14 +281,14 @@ func mentions(users []string) string {
 	}
 	out := make([]string, len(users))
 	for i, u := range users {
-		en := parseEntry(u)
-		if en.group {
-			out[i] = "anyone in group " + en.name
+		en := policy.ParseEntry(u)
+		if en.Group {
+			out[i] = "anyone in group " + en.Name
 		} else {
-			out[i] = "@" + en.name
+			out[i] = "@" + en.Name
 		}
-		if en.platform != "" {
-			out[i] += " on " + en.platform
+		if en.Platform != "" {
+			out[i] += " on " + en.Platform
 		}
 	}
 	return strings.Join(out, ", ")

@@ -96,7 +96,7 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 	}
 	verdict, judged, input := e.evalCodeInput(ctx, p, false) // the policy as code judges it (policyjudge.go)
 	j := e.unjudged(p)                                       // the plan's risks and the policy's requires may ask more than its verb
-	p.Needed = j.verdict.needed()
+	p.Needed = j.verdict.Needed()
 	request := e.entry(store.Entry{Kind: "request", User: c.user(), Platform: c.a.Name(), PlanID: p.ID, Hash: plan.Hash,
 		Service: spec.Target, Env: spec.Env, Text: c.m.Text})
 	if err := e.st.CreatePlan(p, append([]store.Entry{request}, judged...)...); err != nil {

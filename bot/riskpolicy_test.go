@@ -3,6 +3,7 @@ package bot
 import (
 	"testing"
 
+	"github.com/eosbot/eos/bot/policy"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 )
@@ -33,13 +34,13 @@ func TestEveryRuleOnAPlanMustHoldOnItsOwn(t *testing.T) {
 		t.Fatalf("rules = %+v", rules)
 	}
 	if v := Judge(rules, []Voter{voter("mallory", false)}); v.Satisfied() {
-		t.Fatalf("mallory alone satisfies a destroy that the destroy rule gives to bob: %s", v.progress())
+		t.Fatalf("mallory alone satisfies a destroy that the destroy rule gives to bob: %s", progress(v))
 	}
 	v := Judge(rules, []Voter{voter("mallory", false), voter("bob", false)})
 	if !v.Satisfied() {
-		t.Fatalf("bob and mallory together do not satisfy it: %s", v.progress())
+		t.Fatalf("bob and mallory together do not satisfy it: %s", progress(v))
 	}
-	if got, want := Judge(rules, []Voter{voter("mallory", false)}).progress(),
+	if got, want := progress(Judge(rules, []Voter{voter("mallory", false)})),
 		"destroy rule: 0 of 1 from @bob · data-loss rule: 1 of 1 from @mallory ✅"; got != want {
 		t.Errorf("progress = %q\nwant       %q", got, want)
 	}
@@ -50,7 +51,7 @@ func TestEveryRuleOnAPlanMustHoldOnItsOwn(t *testing.T) {
 	both := Policy{Envs: map[string]EnvPolicy{"production": {Approvers: []string{"bob", "dave"}, Approvals: 1,
 		Risks: map[string]RiskPolicy{RiskDataLoss: {Approvers: []string{"dave"}, Approvals: 1}}}}}
 	if v := Judge(both.Rules(lossPlan("production", "update")), []Voter{voter("dave", false)}); !v.Satisfied() {
-		t.Errorf("dave's one approval should count for both rules: %s", v.progress())
+		t.Errorf("dave's one approval should count for both rules: %s", progress(v))
 	}
 	// A plan that loses nothing is judged by its verb's rule alone.
 	if rules := p.Rules(executor.Plan{Spec: executor.Spec{Verb: "destroy", Env: "production"}}); len(rules) != 1 {
@@ -67,10 +68,10 @@ func TestSelfApprovalOnlyWhenEveryRuleAllowsIt(t *testing.T) {
 		t.Errorf("alice approving her own data-loss plan: %v %q", ok, why)
 	}
 	if v := Judge(rules, []Voter{voter("alice", true)}); v.Satisfied() || len(v.Discounted) != 1 {
-		t.Errorf("alice's own approval counted: %s", v.progress())
+		t.Errorf("alice's own approval counted: %s", progress(v))
 	}
 	if v := Judge(p.Rules(executor.Plan{Spec: executor.Spec{Verb: "create", Env: "local"}}), []Voter{voter("alice", true)}); !v.Satisfied() {
-		t.Errorf("self-approval in local, no risk: %s", v.progress())
+		t.Errorf("self-approval in local, no risk: %s", progress(v))
 	}
 }
 
@@ -95,7 +96,7 @@ func TestARiskRuleWithoutApproversRaisesTheCount(t *testing.T) {
 	}
 	for _, tt := range tests {
 		rules := p.Rules(tt.plan)
-		if len(rules) != 1 || rules[0].Approvals != tt.approvals || selfAllowed(rules) != tt.self {
+		if len(rules) != 1 || rules[0].Approvals != tt.approvals || policy.SelfAllowed(rules) != tt.self {
 			t.Errorf("%s: %+v", tt.name, rules)
 		}
 	}
@@ -103,7 +104,7 @@ func TestARiskRuleWithoutApproversRaisesTheCount(t *testing.T) {
 	if got := rulesNeed(p.Rules(lossPlan("production", "update")), "alice"); got != want {
 		t.Errorf("needs = %q\nwant    %q", got, want)
 	}
-	rows := p.Rows("production")
+	rows := policyRows(p, "production")
 	if last := rows[len(rows)-1]; last[1] != "risk data-loss" || last[2] != "also, beside the verb's rule: 2 approvals from @bob, @dave, @erin · self-approval off" {
 		t.Errorf("policy row = %q", last)
 	}

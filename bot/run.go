@@ -74,7 +74,7 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan,
 		e.unlock(p)
 		return false
 	}
-	run.Approvers, p.Approvals = voters(j.verdict.counting(p.Approvals)), j.verdict.counting(p.Approvals)
+	run.Approvers, p.Approvals = voters(j.verdict.CountingVotes(p.Approvals)), j.verdict.CountingVotes(p.Approvals)
 	if stop.asker() != "" {
 		e.unlock(p) // cancelled before it started: halt (stop.go) said so
 		return false

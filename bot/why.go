@@ -32,12 +32,12 @@ func (e *Engine) why(ctx context.Context, c conv, in *intents.Intent) {
 		approvers = append(approvers, "@"+v.User+" at "+v.At.UTC().Format("15:04 UTC"))
 	}
 	if len(approvers) > 0 {
-		lines = append(lines, fmt.Sprintf("Approved by %s (%s).", strings.Join(approvers, ", "), j.verdict.tally()))
+		lines = append(lines, fmt.Sprintf("Approved by %s (%s).", strings.Join(approvers, ", "), tally(j.verdict)))
 	} else {
-		lines = append(lines, fmt.Sprintf("No approval counts yet (%s).", j.verdict.tally()))
+		lines = append(lines, fmt.Sprintf("No approval counts yet (%s).", tally(j.verdict)))
 	}
 	if len(j.verdict.Discounted) > 0 {
-		lines = append(lines, j.verdict.discountedText()+".")
+		lines = append(lines, discountedText(j.verdict)+".")
 	}
 	if p.Rejection != nil {
 		lines = append(lines, fmt.Sprintf("Rejected by @%s at %s.", p.Rejection.User, p.Rejection.At.UTC().Format("15:04 UTC")))
@@ -58,7 +58,7 @@ func (e *Engine) why(ctx context.Context, c conv, in *intents.Intent) {
 	case p.State == store.PlanPending && j.code.denied():
 		lines = append(lines, "It cannot be approved: the policy denies it.")
 	case p.State == store.PlanPending:
-		n := j.verdict.needed()
+		n := j.verdict.Needed()
 		lines = append(lines, fmt.Sprintf("Still needed: %d more approval%s before %s.", n, plural(n), p.Expires.UTC().Format("15:04 UTC")))
 	}
 	if run, err := e.st.Run(p.ID); err == nil {

@@ -18,10 +18,11 @@ var mayImport = map[string][]string{
 	"executor/":        {"executor", "catalog"},
 	"internal/":        {},
 	"bot/store":        {"adapters", "executor", "catalog"},
-	"leader":           {},  // the election: PostgreSQL only
-	"bot/policy/rego":  {},  // policy as code: OPA only
-	"bot/store/pgtest": nil, // test support: anything
-	"bot":              {"adapters", "intents", "catalog", "executor", "bot/store", "bot/render", "bot/runwatch", "bot/webapi"},
+	"leader":           {},                                    // the election: PostgreSQL only
+	"bot/policy":       {"adapters", "executor", "bot/store"}, // the approval policy as data and decisions: never the engine
+	"bot/policy/rego":  {},                                    // policy as code: OPA only
+	"bot/store/pgtest": nil,                                   // test support: anything
+	"bot":              {"adapters", "intents", "catalog", "executor", "bot/store", "bot/policy", "bot/policy/rego", "bot/render", "bot/runwatch", "bot/webapi"},
 	"bot/eostest":      nil,                                                                                          // test support: anything
 	"bot/web":          {"adapters", "executor", "catalog", "bot/store", "bot/render", "bot/runwatch", "bot/webapi"}, // the status page: never the engine
 	"bot/render":       {"adapters", "executor"},                                                                     // texts the engine and the page share

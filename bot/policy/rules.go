@@ -1,9 +1,7 @@
-package bot
+package policy
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
@@ -13,7 +11,7 @@ import (
 // environment and verb (For), and the rule of every risk the plan carries. One approval may
 // count for several rules. The list is always taken from the policy in force now, never from
 // anything stored with the plan, so a policy changed while a plan waits governs it (see
-// Engine.rejudge). A policy-as-code engine adds its rules to the same list.
+// the engine's rejudge). A policy-as-code engine adds its rules to the same list.
 
 // Rule is one approval rule a plan must satisfy by itself: Approvals distinct approvals from
 // people its Approvers name (anyone when empty).
@@ -43,7 +41,7 @@ func (p Policy) Rules(plan executor.Plan) []Rule {
 	if !ok {
 		envRule = p.Default
 	}
-	for _, risk := range planRisks(plan) {
+	for _, risk := range PlanRisks(plan) {
 		rp, ok := envRule.Risks[risk]
 		if !ok {
 			continue
@@ -84,9 +82,9 @@ func sameNames(a, b []string) bool {
 	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
 }
 
-// selfAllowed reports whether the requester's own approval may count: only if every rule
+// SelfAllowed reports whether the requester's own approval may count: only if every rule
 // allows it.
-func selfAllowed(rules []Rule) bool {
+func SelfAllowed(rules []Rule) bool {
 	for _, r := range rules {
 		if !r.SelfApproval {
 			return false
@@ -97,7 +95,7 @@ func selfAllowed(rules []Rule) bool {
 
 // countsFor reports whether p, who asked for the plan when self, counts for rule r.
 func (r Rule) countsFor(p Person, self bool, rules []Rule) bool {
-	return allowed(r.Approvers, p) && (!self || selfAllowed(rules))
+	return Allowed(r.Approvers, p) && (!self || SelfAllowed(rules))
 }
 
 // Voter is a recorded approval with the person behind it as the platform says they are now.
@@ -116,10 +114,21 @@ type RuleProgress struct {
 // Done reports whether the rule holds.
 func (rp RuleProgress) Done() bool { return len(rp.Counted) >= rp.Rule.Approvals }
 
+// Refusal is why someone's approval counts for no rule: they are no approver of any, or they
+// asked for the plan and the rules do not let the requester's own approval count.
+type Refusal int
+
+const (
+	// NotApprover: no rule names them.
+	NotApprover Refusal = iota + 1
+	// OwnApproval: a rule names them, but they asked for the plan and self-approval is off.
+	OwnApproval
+)
+
 // Discounted is a recorded approval that counts for no rule now, and why.
 type Discounted struct {
 	Vote store.Vote
-	Why  string
+	Why  Refusal
 }
 
 // Verdict is a plan's approvals judged by its rules.
@@ -144,9 +153,9 @@ func Judge(rules []Rule, voters []Voter) Verdict {
 			}
 		}
 		if !counted {
-			why := "not an approver under the current policy"
-			if vt.Self && slices.ContainsFunc(rules, func(r Rule) bool { return allowed(r.Approvers, vt.Person) }) {
-				why = "the requester's own approval does not count under the current policy"
+			why := NotApprover
+			if vt.Self && slices.ContainsFunc(rules, func(r Rule) bool { return Allowed(r.Approvers, vt.Person) }) {
+				why = OwnApproval
 			}
 			v.Discounted = append(v.Discounted, Discounted{Vote: vt.Vote, Why: why})
 		}
@@ -167,8 +176,8 @@ func (v Verdict) Satisfied() bool {
 // Counting is how many recorded approvals count for at least one rule.
 func (v Verdict) Counting(all []store.Vote) int { return len(all) - len(v.Discounted) }
 
-// counting are the recorded approvals that count for at least one rule, in their order.
-func (v Verdict) counting(all []store.Vote) []store.Vote {
+// CountingVotes are the recorded approvals that count for at least one rule, in their order.
+func (v Verdict) CountingVotes(all []store.Vote) []store.Vote {
 	var out []store.Vote
 	for _, vt := range all {
 		if !slices.ContainsFunc(v.Discounted, func(d Discounted) bool { return d.Vote == vt }) {
@@ -178,11 +187,11 @@ func (v Verdict) counting(all []store.Vote) []store.Vote {
 	return out
 }
 
-// single reports whether one rule judges the plan, which the preview words as it always has.
-func (v Verdict) single() bool { return len(v.Rules) == 1 }
+// Single reports whether one rule judges the plan, which the preview words as it always has.
+func (v Verdict) Single() bool { return len(v.Rules) == 1 }
 
-// needed is how many more approvals the plan needs at least: the most any one rule lacks.
-func (v Verdict) needed() int {
+// Needed is how many more approvals the plan needs at least: the most any one rule lacks.
+func (v Verdict) Needed() int {
 	n := 0
 	for _, rp := range v.Rules {
 		n = max(n, rp.Rule.Approvals-len(rp.Counted))
@@ -191,19 +200,19 @@ func (v Verdict) needed() int {
 }
 
 // MayApprove reports whether p's approval would count for at least one of rules; if not,
-// why, in the words of the refusal.
-func MayApprove(rules []Rule, p Person, self bool) (bool, string) {
+// why.
+func MayApprove(rules []Rule, p Person, self bool) (bool, Refusal) {
 	for _, r := range rules {
 		if r.countsFor(p, self, rules) {
-			return true, ""
+			return true, 0
 		}
 	}
 	for _, r := range rules {
-		if allowed(r.Approvers, p) {
-			return false, "the requester's own approval does not count here"
+		if Allowed(r.Approvers, p) {
+			return false, OwnApproval
 		}
 	}
-	return false, "approvers: " + rulesWho(rules)
+	return false, NotApprover
 }
 
 // MayReject reports whether p may reject or cancel: the requester (self), or an approver of
@@ -213,113 +222,18 @@ func MayReject(rules []Rule, p Person, self bool) bool {
 		return true
 	}
 	for _, r := range rules {
-		if allowed(r.Approvers, p) {
+		if Allowed(r.Approvers, p) {
 			return true
 		}
 	}
 	return false
 }
 
-// rulesWho names who may approve under rules: "@bob" or "@bob (destroy rule), @mallory
-// (data-loss rule)".
-func rulesWho(rules []Rule) string {
-	if len(rules) == 1 {
-		return mentions(rules[0].Approvers)
-	}
-	parts := make([]string, len(rules))
-	for i, r := range rules {
-		parts[i] = mentions(r.Approvers) + " (" + r.Name + ")"
-	}
-	return strings.Join(parts, ", ")
-}
-
-// approverLists are the approver lists of rules, for resolving a person against all of them.
-func approverLists(rules []Rule) [][]string {
+// ApproverLists are the approver lists of rules, for resolving a person against all of them.
+func ApproverLists(rules []Rule) [][]string {
 	out := make([][]string, len(rules))
 	for i, r := range rules {
 		out[i] = r.Approvers
 	}
 	return out
-}
-
-// rulesNeed states the rules a plan is judged by, for the preview and `why`. One rule reads as
-// it always has ("Needs 2 approvals from @bob or @dave — not @alice (asked)"); several name
-// each: "Needs 1 approval from @bob (destroy rule) and 1 from @mallory (data-loss rule: this
-// plan loses data) — not @alice (asked)".
-func rulesNeed(rules []Rule, requester string) string {
-	var s, because string
-	if len(rules) == 1 {
-		r := rules[0]
-		s = fmt.Sprintf("Needs %d approval%s from %s", r.Approvals, plural(r.Approvals), ruleNames(r.Approvers))
-		if r.Risk != "" {
-			because = fmt.Sprintf(" · the %q rule of %s, since %s", r.Risk, r.Env, r.Because)
-		}
-	} else {
-		parts := make([]string, len(rules))
-		for i, r := range rules {
-			what := r.Name
-			if r.Because != "" {
-				what += ": " + r.Because
-			}
-			if i == 0 {
-				parts[i] = fmt.Sprintf("%d approval%s from %s (%s)", r.Approvals, plural(r.Approvals), ruleNames(r.Approvers), what)
-			} else {
-				parts[i] = fmt.Sprintf("%d from %s (%s)", r.Approvals, ruleNames(r.Approvers), what)
-			}
-		}
-		s = "Needs " + strings.Join(parts, " and ")
-	}
-	if !selfAllowed(rules) {
-		s += " — not @" + requester + " (asked)"
-	}
-	return s + because
-}
-
-// progress says how far each rule is, for the status line and `why`: "1 of 2: @bob ✅ ·
-// waiting for one more" for one rule; "destroy rule: 0 of 1 from @bob · data-loss rule: 1 of
-// 1 from @mallory ✅" for several (a rule partly there: "1 of 2 from @bob or @dave: @bob ✅").
-func (v Verdict) progress() string {
-	if v.single() {
-		rp := v.Rules[0]
-		s := fmt.Sprintf("%d of %d", len(rp.Counted), rp.Rule.Approvals)
-		if len(rp.Counted) > 0 {
-			s += ": " + votes(rp.Counted, "✅")
-		}
-		if !rp.Done() {
-			s += " · waiting for " + howMany(rp.Rule.Approvals-len(rp.Counted))
-		}
-		return s
-	}
-	parts := make([]string, len(v.Rules))
-	for i, rp := range v.Rules {
-		parts[i] = fmt.Sprintf("%s: %d of %d from ", rp.Rule.Name, len(rp.Counted), rp.Rule.Approvals)
-		switch {
-		case rp.Done():
-			parts[i] += votes(rp.Counted, "✅")
-		case len(rp.Counted) > 0:
-			parts[i] += ruleNames(rp.Rule.Approvers) + ": " + votes(rp.Counted, "✅")
-		default:
-			parts[i] += ruleNames(rp.Rule.Approvers)
-		}
-	}
-	return strings.Join(parts, " · ")
-}
-
-// tally is how far the rules are in a few words, for `why`: "1 of 2" for one rule, progress
-// for several.
-func (v Verdict) tally() string {
-	if v.single() {
-		return fmt.Sprintf("%d of %d", len(v.Rules[0].Counted), v.Rules[0].Rule.Approvals)
-	}
-	return v.progress()
-}
-
-// discountedText says whose approvals no longer count: "@carol no longer counts: not an
-// approver under the current policy".
-func (v Verdict) discountedText() string {
-	parts := make([]string, len(v.Discounted))
-	for i, d := range v.Discounted {
-		parts[i] = "@" + d.Vote.User + " no longer counts: " + d.Why
-	}
-	return strings.Join(parts, " · ")
 }

@@ -1,4 +1,4 @@
-package bot
+package policy
 
 import (
 	"github.com/eosbot/eos/executor"
@@ -21,8 +21,8 @@ type RiskPolicy struct {
 	SelfApproval bool
 }
 
-// planRisks lists the risks plan carries.
-func planRisks(plan executor.Plan) []string {
+// PlanRisks lists the risks plan carries.
+func PlanRisks(plan executor.Plan) []string {
 	var out []string
 	if plan.LosesData() {
 		out = append(out, RiskDataLoss)

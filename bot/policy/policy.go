@@ -1,4 +1,4 @@
-package bot
+package policy
 
 import (
 	"reflect"
@@ -26,7 +26,7 @@ type EnvPolicy struct {
 	// approvals where create needs one.
 	Verbs map[string]VerbPolicy
 	// Risks make plans that carry a risk stricter, whatever their verb: risk "data-loss"
-	// { approvals = 2 } (riskpolicy.go).
+	// { approvals = 2 } (risk.go).
 	Risks map[string]RiskPolicy
 }
 
@@ -53,10 +53,10 @@ func DefaultPolicy() Policy {
 	}
 }
 
-// unset reports whether p is the zero Policy, which New replaces with DefaultPolicy. A
+// Unset reports whether p is the zero Policy, which the engine replaces with DefaultPolicy. A
 // configured policy always has Envs (perhaps empty), so even an empty `policy "default" {}`
 // block is the whole policy, never the built-ins.
-func (p Policy) unset() bool { return p.Envs == nil && reflect.DeepEqual(p.Default, EnvPolicy{}) }
+func (p Policy) Unset() bool { return p.Envs == nil && reflect.DeepEqual(p.Default, EnvPolicy{}) }
 
 // For returns the policy for verb in env, with defaults filled in.
 func (p Policy) For(env, verb string) EnvPolicy {
@@ -76,11 +76,11 @@ func (p Policy) For(env, verb string) EnvPolicy {
 		}
 		ep.SelfApproval = vp.SelfApproval
 	}
-	return ep.withDefaults()
+	return ep.WithDefaults()
 }
 
-// withDefaults fills in what an unset field means: one approval, 30 minutes.
-func (ep EnvPolicy) withDefaults() EnvPolicy {
+// WithDefaults fills in what an unset field means: one approval, 30 minutes.
+func (ep EnvPolicy) WithDefaults() EnvPolicy {
 	if ep.Approvals < 1 {
 		ep.Approvals = 1
 	}
@@ -105,11 +105,11 @@ type Person struct {
 // Is reports whether the person is the user with id on platform. An empty id is nobody.
 func (p Person) Is(platform, id string) bool { return id != "" && p.ID == id && p.Platform == platform }
 
-// groupPrefix marks a policy entry naming a platform group instead of a person.
-const groupPrefix = "group:"
+// GroupPrefix marks a policy entry naming a platform group instead of a person.
+const GroupPrefix = "group:"
 
 // platforms are the prefixes a policy entry may carry to name someone on one platform only:
-// the adapters' names, which the engine does not know itself.
+// the adapters' names, which the policy does not know itself.
 var platforms = adapters.Platforms()
 
 // entry is one policy list entry taken apart: "mattermost:group:sre" is platform mattermost,
@@ -120,19 +120,22 @@ type entry struct {
 	name     string
 }
 
+// parseEntry takes a policy list entry apart.
 func parseEntry(s string) entry {
 	var e entry
 	if p, rest, ok := strings.Cut(s, ":"); ok && slices.Contains(platforms, p) {
 		e.platform, s = p, rest
 	}
-	if g, ok := strings.CutPrefix(s, groupPrefix); ok {
+	if g, ok := strings.CutPrefix(s, GroupPrefix); ok {
 		e.group, s = true, g
 	}
 	e.name = strings.TrimPrefix(s, "@")
 	return e
 }
 
-func allowed(list []string, p Person) bool {
+// Allowed reports whether list names p: an empty list names anyone, else one of the entries
+// the engine resolved for p must be in it.
+func Allowed(list []string, p Person) bool {
 	if len(list) == 0 {
 		return true
 	}
@@ -145,27 +148,27 @@ func allowed(list []string, p Person) bool {
 }
 
 // MayRequest reports whether p may ask for plans in this environment.
-func (ep EnvPolicy) MayRequest(p Person) bool { return allowed(ep.Requesters, p) }
+func (ep EnvPolicy) MayRequest(p Person) bool { return Allowed(ep.Requesters, p) }
 
-// ruleNames names a policy list as the rule is written: "@bob, @dave or group:sre", "@bob on
-// mattermost", or "anyone" for an empty list.
-func ruleNames(list []string) string {
-	if len(list) == 0 {
-		return "anyone"
+// Platforms are the platforms a policy entry may name.
+func Platforms() []string { return append([]string(nil), platforms...) }
+
+// Entry is one entry of a policy's list taken apart: "mattermost:group:sre" is platform
+// mattermost, group sre; "bob" is the handle bob on any platform. Platform is "" when the
+// entry names none; Prefix is what came before a ':' that is not a platform Eos knows ("teams"
+// in "teams:bob"), which no one can match.
+type Entry struct {
+	Platform, Prefix string
+	Group            bool
+	Name             string
+}
+
+// ParseEntry takes s apart as the policy reads it.
+func ParseEntry(s string) Entry {
+	e := parseEntry(s)
+	pe := Entry{Platform: e.platform, Group: e.group, Name: e.name}
+	if prefix, _, ok := strings.Cut(e.name, ":"); ok && !e.group {
+		pe.Prefix = prefix
 	}
-	names := make([]string, len(list))
-	for i, s := range list {
-		en := parseEntry(s)
-		names[i] = "@" + en.name
-		if en.group {
-			names[i] = groupPrefix + en.name
-		}
-		if en.platform != "" {
-			names[i] += " on " + en.platform
-		}
-	}
-	if len(names) == 1 {
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return pe
 }
