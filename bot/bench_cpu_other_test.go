@@ -1,0 +1,8 @@
+//go:build !linux
+
+package bot
+
+import "time"
+
+// threadCPU is not measured outside Linux: benchmarks report wall time only.
+func threadCPU() time.Duration { return 0 }
