@@ -15,16 +15,16 @@ import (
 // `eos policy replay` (prune forgets older ones).
 const policyInputRetention = 30 * 24 * time.Hour
 
-// keepPolicyInput stores the input document plan p was judged on, with the SHA-256 of the
-// policy set in force and its decisions (sha "" and no decisions: no policy in force), so that
-// `eos policy replay` can judge a candidate set over past plans and compare. The document is
-// the one the rules see: secret values are never in it. A failure is logged, never in the
-// way of the plan.
-func (e *Engine) keepPolicyInput(p *store.Plan, input map[string]any, sha string, decisions []rego.Decision) {
+// keptInput is the record `eos policy replay` keeps of plan p: the input document it was
+// judged on, with the SHA-256 of the policy set in force and its decisions (sha "" and no
+// decisions: no policy in force). The document is the one the rules see: secret values are
+// never in it. Nil (logged) when the document cannot be encoded: keeping it is never in the
+// way of the plan. CreatePlanKeeping stores it with the plan, in one commit.
+func (e *Engine) keptInput(p *store.Plan, input map[string]any, sha string, decisions []rego.Decision) *store.PolicyInput {
 	raw, err := json.Marshal(input)
 	if err != nil {
 		e.log.Error("encoding a plan's policy input for replay", "plan", p.ID, "err", err)
-		return
+		return nil
 	}
 	kept := &store.PolicyInput{PlanID: p.ID, At: p.Created, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env,
 		Input: raw, PolicySHA: sha}
@@ -34,9 +34,7 @@ func (e *Engine) keepPolicyInput(p *store.Plan, input map[string]any, sha string
 	for _, d := range decisions {
 		kept.Decisions = append(kept.Decisions, store.PolicyDecision{Kind: d.Kind, Msg: d.Msg, Rule: d.Rule})
 	}
-	if err := e.st.KeepPolicyInput(kept); err != nil {
-		e.log.Error("keeping a plan's policy input for replay", "plan", p.ID, "err", err)
-	}
+	return kept
 }
 
 // planInput is the input document of plan p, proposed in conversation c: the requester with

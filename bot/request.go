@@ -99,14 +99,14 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 	p.Needed = j.verdict.Needed()
 	request := e.entry(store.Entry{Kind: "request", User: c.user(), Platform: c.a.Name(), PlanID: p.ID, Hash: plan.Hash,
 		Service: spec.Target, Env: spec.Env, Text: c.m.Text})
-	if err := e.st.CreatePlan(p, append([]store.Entry{request}, judged...)...); err != nil {
-		e.fail(ctx, c, "storing the plan", err)
-		return ""
-	}
 	if input == nil { // no policy set in force: the document a set would have judged
 		input = e.planInput(ctx, c, p)
 	}
-	e.keepPolicyInput(p, input, verdict.sha, verdict.decisions) // for eos policy replay (policykeep.go)
+	kept := e.keptInput(p, input, verdict.sha, verdict.decisions) // for eos policy replay (policykeep.go)
+	if err := e.st.CreatePlanKeeping(p, kept, append([]store.Entry{request}, judged...)...); err != nil {
+		e.fail(ctx, c, "storing the plan", err)
+		return ""
+	}
 	e.m.plans.WithLabelValues(spec.Verb, spec.Env).Inc()
 	// A stored plan's preview is posted and recorded even if Eos is shutting down meanwhile:
 	// a preview on the platform that the store does not know would ignore its reactions.

@@ -114,7 +114,23 @@ func postKey(ref adapters.PostRef) string { return ref.Platform + "/" + ref.Chan
 // CreatePlan stores a new plan, and the audit entries about it, in one transaction. Its id
 // must be new.
 func (s *Store) CreatePlan(p *Plan, audit ...Entry) error {
+	return s.CreatePlanKeeping(p, nil, audit...)
+}
+
+// CreatePlanKeeping is CreatePlan that also keeps the plan's policy input document (when in is
+// not nil) in the same transaction: one commit, so a preview waits for one fsync, not two.
+func (s *Store) CreatePlanKeeping(p *Plan, in *PolicyInput, audit ...Entry) error {
+	if in != nil {
+		if err := in.valid(); err != nil {
+			return err
+		}
+	}
 	return s.update(func(tx txn) error {
+		if in != nil {
+			if err := keepPolicyInputTx(tx, in); err != nil {
+				return err
+			}
+		}
 		if tx.bucket(bucketPlans).Get([]byte(p.ID)) != nil {
 			return fmt.Errorf("plan %s already exists", p.ID)
 		}

@@ -59,26 +59,36 @@ func policyInputKey(in *PolicyInput) (hour, key string) {
 
 // KeepPolicyInput stores in (a plan judged again, at another time, is kept again).
 func (s *Store) KeepPolicyInput(in *PolicyInput) error {
+	if err := in.valid(); err != nil {
+		return err
+	}
+	return s.update(func(tx txn) error { return keepPolicyInputTx(tx, in) })
+}
+
+func (in *PolicyInput) valid() error {
 	if in.PlanID == "" || in.At.IsZero() || len(in.Input) == 0 {
 		return fmt.Errorf("keeping a policy input: plan id, time and document are required")
 	}
+	return nil
+}
+
+// keepPolicyInputTx keeps in within transaction tx, counting it in its hour's index.
+func keepPolicyInputTx(tx txn, in *PolicyInput) error {
 	hour, key := policyInputKey(in)
-	return s.update(func(tx txn) error {
-		hours := tx.bucket(bucketPolicyHours)
-		n := 0
-		if raw := hours.Get([]byte(hour)); raw != nil {
-			if err := json.Unmarshal(raw, &n); err != nil {
-				return fmt.Errorf("decoding %s %q: %w", bucketPolicyHours, hour, err)
-			}
+	hours := tx.bucket(bucketPolicyHours)
+	n := 0
+	if raw := hours.Get([]byte(hour)); raw != nil {
+		if err := json.Unmarshal(raw, &n); err != nil {
+			return fmt.Errorf("decoding %s %q: %w", bucketPolicyHours, hour, err)
 		}
-		if tx.bucket(bucketPolicyInputs).Get([]byte(key)) == nil {
-			n++
-		}
-		if err := put(tx, bucketPolicyHours, hour, n); err != nil {
-			return err
-		}
-		return put(tx, bucketPolicyInputs, key, in)
-	})
+	}
+	if tx.bucket(bucketPolicyInputs).Get([]byte(key)) == nil {
+		n++
+	}
+	if err := put(tx, bucketPolicyHours, hour, n); err != nil {
+		return err
+	}
+	return put(tx, bucketPolicyInputs, key, in)
 }
 
 // EachPolicyInput calls fn with every input document kept at or after since, oldest first,

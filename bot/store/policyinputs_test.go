@@ -84,3 +84,29 @@ func TestPolicyInputsReplayAndPrune(t *testing.T) {
 		}
 	})
 }
+
+// A plan and its policy input document are stored in one transaction: both, or neither (a
+// plan whose id is taken keeps no document).
+func TestCreatePlanKeepingStoresThePlanAndItsDocumentTogether(t *testing.T) {
+	conformEach(t, func(t *testing.T, s *Store) {
+		p := samplePlan("kp1")
+		if err := s.CreatePlanKeeping(p, policyInputAt("kp1", t0)); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := s.Plan("kp1"); err != nil || got.ID != "kp1" {
+			t.Fatalf("Plan(kp1) = %v, %v", got, err)
+		}
+		if err := s.CreatePlanKeeping(samplePlan("kp1"), policyInputAt("kp1-again", t0.Add(time.Minute))); err == nil {
+			t.Fatal("a second plan with the same id was stored")
+		}
+		if err := s.CreatePlanKeeping(samplePlan("kp2"), &PolicyInput{PlanID: "kp2", At: t0}); err == nil {
+			t.Error("a plan was stored with a policy input without a document")
+		}
+		if _, err := s.Plan("kp2"); err == nil {
+			t.Error("plan kp2 was stored though its policy input was refused")
+		}
+		if got := replayIDs(t, s, time.Time{}); !slices.Equal(got, []string{"kp1"}) {
+			t.Errorf("kept documents %v, want only kp1's", got)
+		}
+	})
+}
