@@ -24,7 +24,7 @@ func changeAttrs(head string, fields []*api.FieldDiff, objects []*api.ObjectDiff
 			// A new task's settings are all new: listed, so the full plan (and a policy
 			// reading it) sees what a create will run, its image and resources included.
 			lines = append(lines, "new task "+t.Name)
-			lines = append(lines, fieldLines("task "+t.Name+" ", t.Fields, t.Objects)...)
+			lines = append(lines, newTaskLines(t)...)
 		case t.Type == diffDeleted:
 			lines = append(lines, "removed task "+t.Name)
 		default:
@@ -45,6 +45,64 @@ func changeAttrs(head string, fields []*api.FieldDiff, objects []*api.ObjectDiff
 	}
 	return strings.Join(lines, "\n")
 }
+
+// newTaskSettings are the settings of a new task its lines show: what it runs and with how
+// much. Nomad's defaults (restart timings, log rotation, zero resources) are left out: a
+// reader looks for the image, the command and the memory, and so does a policy.
+var newTaskSettings = map[string]bool{"Driver": true, "User": true, "Config": true, "Resources": true, "Env": true}
+
+// newTaskLines are a new task's settings as lines ("task web Config.image (none) →
+// "nginx:1.27""), those newTaskSettings names with a value that is not zero.
+func newTaskLines(t *api.TaskDiff) []string {
+	var fields []*api.FieldDiff
+	for _, f := range t.Fields {
+		if f != nil && newTaskSettings[f.Name] && !zeroValue(f.New) {
+			fields = append(fields, f)
+		}
+	}
+	var objects []*api.ObjectDiff
+	for _, o := range t.Objects {
+		if o != nil && newTaskSettings[o.Name] {
+			if nz := nonZero(o); !emptyObject(nz) {
+				objects = append(objects, nz)
+			}
+		}
+	}
+	return fieldLines("task "+t.Name+" ", fields, objects)
+}
+
+// nonZero is o without its fields whose new value is zero, deep.
+func nonZero(o *api.ObjectDiff) *api.ObjectDiff {
+	out := &api.ObjectDiff{Type: o.Type, Name: o.Name}
+	for _, f := range o.Fields {
+		if f != nil && !zeroValue(f.New) {
+			out.Fields = append(out.Fields, f)
+		}
+	}
+	for _, inner := range o.Objects {
+		if inner != nil {
+			if nz := nonZero(inner); !emptyObject(nz) {
+				out.Objects = append(out.Objects, nz)
+			}
+		}
+	}
+	return out
+}
+
+// emptyObject reports whether o has no field at any depth.
+func emptyObject(o *api.ObjectDiff) bool {
+	if len(o.Fields) > 0 {
+		return false
+	}
+	for _, inner := range o.Objects {
+		if !emptyObject(inner) {
+			return false
+		}
+	}
+	return true
+}
+
+func zeroValue(v string) bool { return v == "" || v == "0" || v == "false" }
 
 // fieldLines lists changed fields as "prefixName old → new", and objects' fields under
 // "prefixObject.": an object added or removed without fields is named alone.

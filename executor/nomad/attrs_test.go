@@ -71,18 +71,21 @@ func TestNewGroupListsItsTasksSettings(t *testing.T) {
 	added := func(name, v string) *api.FieldDiff { return &api.FieldDiff{Type: diffAdded, Name: name, New: v} }
 	g := &api.TaskGroupDiff{Type: diffAdded, Name: "app", Updates: map[string]uint64{updCreate: 1},
 		Fields: []*api.FieldDiff{added("Count", "1")},
-		Tasks: []*api.TaskDiff{{Type: diffAdded, Name: "web", Fields: []*api.FieldDiff{added("Driver", "docker")},
+		Objects: []*api.ObjectDiff{{Type: diffAdded, Name: "RestartPolicy", Fields: []*api.FieldDiff{added("Delay", "15000000000")}}},
+		Tasks: []*api.TaskDiff{{Type: diffAdded, Name: "web", Fields: []*api.FieldDiff{added("Driver", "docker"), added("KillTimeout", "5000000000"), added("Leader", "false")},
 			Objects: []*api.ObjectDiff{
 				{Type: diffAdded, Name: "Config", Fields: []*api.FieldDiff{added("image", "nginx:latest")}},
-				{Type: diffAdded, Name: "Resources", Fields: []*api.FieldDiff{added("MemoryMB", "9000")}},
+				{Type: diffAdded, Name: "Resources", Fields: []*api.FieldDiff{added("MemoryMB", "9000"), added("Cores", "0")}},
+				{Type: diffAdded, Name: "LogConfig", Fields: []*api.FieldDiff{added("MaxFiles", "10")}},
 			}}},
 	}
 	gp, ok := groupPlanOf("svc", "svc-local", nil, g)
 	if !ok || gp.change.Action != "create" {
 		t.Fatalf("change %+v, want a create", gp.change)
 	}
+	// What the task runs and with how much; not Nomad's defaults, not zero values, not the
+	// group's policies, not the count (the detail says it).
 	want := []string{
-		`count (none) → "1"`,
 		"new task web",
 		`task web Driver (none) → "docker"`,
 		`task web Config.image (none) → "nginx:latest"`,

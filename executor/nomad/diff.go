@@ -75,7 +75,7 @@ func groupPlanOf(unit, id string, job *api.Job, g *api.TaskGroupDiff) (groupPlan
 			n = groupCount(job, g.Name)
 		}
 		c.Action, c.Detail = executor.Create, fmt.Sprintf("new group, %s", allocs(n))
-		c.Attrs = changeAttrs("", g.Fields, g.Objects, g.Tasks)
+		c.Attrs = changeAttrs("", nil, nil, g.Tasks) // the count is in the detail; the group's policies are Nomad's defaults or the blueprint's
 		return groupPlan{change: c, phrase: fmt.Sprintf("new group %s ×%d", g.Name, n)}, true
 	case diffDeleted:
 		c.Action, c.Detail = executor.Delete, "group removed"

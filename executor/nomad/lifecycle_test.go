@@ -25,7 +25,10 @@ func TestLifecycle(t *testing.T) {
 		if p.Status != executor.PlanChanges || p.Summary != "job "+id+": new, group app ×1" {
 			t.Errorf("plan = %s %q, want changes: job "+id+": new, group app ×1", p.Status, p.Summary)
 		}
-		want := []executor.Change{{Unit: svc, Action: executor.Create, Address: id + "/app", Detail: "new group, 1 allocation"}}
+		// A new group lists what its new task runs, and with how much: the full plan shows it.
+		want := []executor.Change{{Unit: svc, Action: executor.Create, Address: id + "/app", Detail: "new group, 1 allocation",
+			Attrs: strings.Join([]string{"new task main", `task main Driver (none) → "raw_exec"`, `task main Config.args[0] (none) → "3600"`,
+				`task main Config.command (none) → "/bin/sleep"`, `task main Resources.CPU (none) → "20"`, `task main Resources.MemoryMB (none) → "16"`}, "\n")}}
 		if !slices.Equal(p.Changes, want) {
 			t.Errorf("changes = %+v, want %+v", p.Changes, want)
 		}
