@@ -70,7 +70,7 @@ func TestNewGroupListsItsTasksSettings(t *testing.T) {
 	t.Parallel()
 	added := func(name, v string) *api.FieldDiff { return &api.FieldDiff{Type: diffAdded, Name: name, New: v} }
 	g := &api.TaskGroupDiff{Type: diffAdded, Name: "app", Updates: map[string]uint64{updCreate: 1},
-		Fields: []*api.FieldDiff{added("Count", "1")},
+		Fields:  []*api.FieldDiff{added("Count", "1")},
 		Objects: []*api.ObjectDiff{{Type: diffAdded, Name: "RestartPolicy", Fields: []*api.FieldDiff{added("Delay", "15000000000")}}},
 		Tasks: []*api.TaskDiff{{Type: diffAdded, Name: "web", Fields: []*api.FieldDiff{added("Driver", "docker"), added("KillTimeout", "5000000000"), added("Leader", "false")},
 			Objects: []*api.ObjectDiff{
