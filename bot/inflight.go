@@ -36,8 +36,8 @@ func (e *Engine) inFlight(env, service string) string {
 				what += " (and with it " + service + ")"
 			}
 		}
-		return fmt.Sprintf("But run %s %s in %s right now (since %s), so this answer may change when it ends: ask again when it is done (@eos status %s), or stop it with @eos cancel %s.",
-			l.Holder, what, env, l.Since.UTC().Format("15:04 UTC"), service, l.Holder)
+		return fmt.Sprintf("But run %s %s in %s right now (since %s), so this answer may change when it ends: ask again when it is done (@eos status %s%s), or stop it with @eos cancel %s.",
+			l.Holder, what, env, l.Since.UTC().Format("15:04 UTC"), service, e.inEnv(env), l.Holder)
 	}
 	return ""
 }

@@ -65,3 +65,19 @@ func TestAnswerAboutADependencyNamesTheRunThatHoldsIt(t *testing.T) {
 		t.Errorf("the answer lacks %q:\n%s", want, got.Text)
 	}
 }
+
+// In an environment other than the default, the status command the answer suggests names it:
+// `@eos status grafana` alone would answer about the default environment.
+func TestAnswerAboutARunInFlightElsewhereSuggestsItsEnvironment(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{Environments: []string{"local", "staging"}})
+	if _, err := h.Store.TryLock([]string{"staging/grafana"}, "cafebabe", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	after := h.Last()
+	h.Say("carol", "@eos destroy grafana in staging")
+	got := h.WaitText(after, "grafana is not deployed in staging: nothing to destroy.")
+	if want := "ask again when it is done (@eos status grafana in staging), or stop it with @eos cancel cafebabe."; !strings.Contains(got.Text, want) {
+		t.Errorf("the answer lacks %q:\n%s", want, got.Text)
+	}
+}
