@@ -41,7 +41,9 @@ func parseLow(raw json.RawMessage) lowIndex {
 }
 
 // lowStates compiles a unit's state on the minions on with its pillar (state.show_low_sls,
-// which runs nothing) and returns each minion's index.
+// which runs nothing) and returns each minion's index. With queue=True: like state.apply, Salt
+// refuses show_low_sls while the minion runs states ("The function "state.apply" is running
+// as PID …"), which left a restart's triggers unnamed whenever another job ran.
 func (l *Layer) lowStates(ctx context.Context, sls string, on []string, pillar map[string]any) (map[string]lowIndex, error) {
 	if pillar == nil {
 		pillar = map[string]any{}
@@ -49,7 +51,7 @@ func (l *Layer) lowStates(ctx context.Context, sls string, on []string, pillar m
 	tgt, tgtType, _ := onList(on)
 	ret, err := l.read(ctx, true, nil, map[string]any{
 		"client": "local", "tgt": tgt, "tgt_type": tgtType, "fun": "state.show_low_sls",
-		"arg": []any{sls}, "kwarg": map[string]any{"pillar": pillar, "saltenv": l.saltEnv},
+		"arg": []any{sls}, "kwarg": map[string]any{"pillar": pillar, "saltenv": l.saltEnv, "queue": true},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("state.show_low_sls %s on %s: %w", sls, tgt, err)
