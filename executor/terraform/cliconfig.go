@@ -10,6 +10,7 @@ import (
 //
 //	disable_checkpoint = true
 //	plugin_cache_dir   = "/var/lib/eos/plugins"
+//	plugin_cache_may_break_dependency_lock_file = true
 //
 //	provider_installation {
 //	  filesystem_mirror {
@@ -26,6 +27,12 @@ func cliConfig(cfg Config) ([]byte, error) {
 	body.SetAttributeValue("disable_checkpoint", cty.True)
 	if cfg.PluginCacheDir != "" {
 		body.SetAttributeValue("plugin_cache_dir", cty.StringVal(cfg.PluginCacheDir))
+		// Without it, Terraform ≥ 1.4 installs a provider again into the cache on every new
+		// unit's first init (no lock entry to check the cached copy against), replacing the
+		// files other units' plans and applies are executing through their links: they fail
+		// with "fork/exec …terraform-provider-…: no such file or directory". The cache is
+		// Eos's own directory, filled from the operator's mirror, so its copy is trusted.
+		body.SetAttributeValue("plugin_cache_may_break_dependency_lock_file", cty.True)
 	}
 	if cfg.Mirror != "" {
 		include := make([]cty.Value, 0, len(cfg.MirrorInclude))

@@ -22,8 +22,9 @@ func TestCLIConfigText(t *testing.T) {
 				Mirror:         "/var/lib/eos/mirror",
 				MirrorInclude:  []string{"registry.terraform.io/eos/*", "example.org/a/b"},
 			},
-			want: `disable_checkpoint = true
-plugin_cache_dir   = "/var/lib/eos/plug\"ins\\x"
+			want: `disable_checkpoint                          = true
+plugin_cache_dir                            = "/var/lib/eos/plug\"ins\\x"
+plugin_cache_may_break_dependency_lock_file = true
 
 provider_installation {
   filesystem_mirror {
