@@ -178,8 +178,13 @@ func (e *Engine) inputOf(ctx context.Context, p *store.Plan, groups []string, zo
 	}
 	declared := map[string]map[string]string{}
 	for _, u := range p.Plan.Spec.Units {
-		if d, err := e.st.Declared(u.Key(p.Plan.Spec.Env)); err == nil && !d.Destroyed && len(d.Spec.Units) == 1 {
-			declared[u.Service] = d.Spec.Units[0].Values
+		if d, err := e.st.Declared(u.Key(p.Plan.Spec.Env)); err == nil && !d.Destroyed {
+			// The declaring run's spec may hold other units too (nextcloud's holds authentik).
+			for _, du := range d.Spec.Units {
+				if du.Service == u.Service {
+					declared[u.Service] = du.Values
+				}
+			}
 		}
 	}
 	return policyInput(p, requester, declared, e.now(), zone)

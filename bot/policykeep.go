@@ -37,30 +37,18 @@ func (e *Engine) keptInput(p *store.Plan, input map[string]any, sha string, deci
 	return kept
 }
 
-// planInput is the input document of plan p, proposed in conversation c: the requester with
-// the groups of the plan's approval policy the platform confirms, and the declared values of
-// its services before the change.
-func (e *Engine) planInput(ctx context.Context, c conv, p *store.Plan) map[string]any {
-	spec := p.Plan.Spec
-	ep := e.policy().For(spec.Env, spec.Verb)
-	// Only the groups are asked about (the document lists the requester's groups): a handle
-	// would cost the platform a look-up for nothing.
+// planInput is the input document of plan p when no policy set is in force: the one inputOf
+// builds, with the groups of the plan's approval policy the platform confirms for the
+// requester (only groups: a handle would cost the platform a look-up for nothing), in UTC.
+func (e *Engine) planInput(ctx context.Context, p *store.Plan) map[string]any {
+	ep := e.policy().For(p.Plan.Spec.Env, p.Plan.Spec.Verb)
 	var groups []string
 	for _, entry := range append(slices.Clone(ep.Requesters), ep.Approvers...) {
 		if policy.ParseEntry(entry).Group {
 			groups = append(groups, entry)
 		}
 	}
-	requester := e.person(ctx, c.a, c.m.Author, groups)
-	declared := map[string]map[string]string{}
-	for _, u := range spec.Units {
-		if d, err := e.st.Declared(u.Key(spec.Env)); err == nil && !d.Destroyed {
-			if du := targetUnit(d.Spec); du != nil {
-				declared[u.Service] = du.Values
-			}
-		}
-	}
-	return policyInput(p, requester, declared, e.now(), time.UTC)
+	return e.inputOf(ctx, p, groups, time.UTC)
 }
 
 // prunePolicyInputs forgets the input documents older than the replay window.

@@ -100,7 +100,7 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 	request := e.entry(store.Entry{Kind: "request", User: c.user(), Platform: c.a.Name(), PlanID: p.ID, Hash: plan.Hash,
 		Service: spec.Target, Env: spec.Env, Text: c.m.Text})
 	if input == nil { // no policy set in force: the document a set would have judged
-		input = e.planInput(ctx, c, p)
+		input = e.planInput(ctx, p)
 	}
 	kept := e.keptInput(p, input, verdict.sha, verdict.decisions) // for eos policy replay (policykeep.go)
 	if err := e.st.CreatePlanKeeping(p, kept, append([]store.Entry{request}, judged...)...); err != nil {
