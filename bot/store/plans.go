@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -119,15 +120,29 @@ func (s *Store) CreatePlan(p *Plan, audit ...Entry) error {
 
 // CreatePlanKeeping is CreatePlan that also keeps the plan's policy input document (when in is
 // not nil) in the same transaction: one commit, so a preview waits for one fsync, not two.
+//
+// The plan and the document are encoded before the transaction, in the caller's goroutine:
+// on bbolt every write runs in the one writer, so what is done there is done for a burst of
+// requests one after another, while the encoding (most of a new plan's cost) can run beside
+// the others'. The transaction only checks, puts the bytes and numbers the audit entries.
 func (s *Store) CreatePlanKeeping(p *Plan, in *PolicyInput, audit ...Entry) error {
+	var inRaw []byte
 	if in != nil {
 		if err := in.valid(); err != nil {
 			return err
 		}
+		var err error
+		if inRaw, err = json.Marshal(in); err != nil {
+			return fmt.Errorf("encoding %s: %w", bucketPolicyInputs, err)
+		}
+	}
+	enc, err := encodeNewPlan(p)
+	if err != nil {
+		return err
 	}
 	return s.update(func(tx txn) error {
 		if in != nil {
-			if err := keepPolicyInputTx(tx, in); err != nil {
+			if err := keepPolicyInputRaw(tx, in, inRaw); err != nil {
 				return err
 			}
 		}
@@ -147,7 +162,7 @@ func (s *Store) CreatePlanKeeping(p *Plan, in *PolicyInput, audit ...Entry) erro
 				return err
 			}
 		}
-		return putPlan(tx, p)
+		return enc.put(tx, p)
 	})
 }
 
