@@ -330,3 +330,29 @@ func TestCreatePlanStoresWhatWritingInTheTransactionStores(t *testing.T) {
 		}
 	})
 }
+
+// The preview learns from recording its post whether the plan changed before (a cancel from
+// another thread, which could not edit a post it did not know), with no read of its own.
+func TestRecordPreviewSaysTheStateItRecordedIn(t *testing.T) {
+	conformEach(t, func(t *testing.T, s *Store) {
+		p := bigPlan("p1")
+		p.Preview = adapters.PostRef{}
+		if err := s.CreatePlan(p); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.UpdatePlan("p1", func(p *Plan) error { p.State = PlanCancelled; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		ref := adapters.PostRef{Platform: "console", Channel: "local", ID: "9"}
+		state, err := s.RecordPreview("p1", ref)
+		if err != nil || state != PlanCancelled {
+			t.Errorf("RecordPreview: %q, %v; want %q", state, err, PlanCancelled)
+		}
+		if got, err := s.PlanByPost(ref); err != nil || got.ID != "p1" || got.Preview != ref {
+			t.Errorf("the post was not recorded: %+v, %v", got, err)
+		}
+		if _, err := s.RecordPreview("nope", ref); !errors.Is(err, ErrNotFound) {
+			t.Errorf("RecordPreview of no plan: %v, want ErrNotFound", err)
+		}
+	})
+}

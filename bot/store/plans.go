@@ -212,11 +212,21 @@ func (s *Store) PlanByPost(ref adapters.PostRef) (*Plan, error) {
 // SetPreview records the post that shows plan id, so reactions on it find the plan, and the
 // audit entries about it, in one transaction.
 func (s *Store) SetPreview(id string, ref adapters.PostRef, audit ...Entry) error {
-	return s.update(func(tx txn) error {
+	_, err := s.RecordPreview(id, ref, audit...)
+	return err
+}
+
+// RecordPreview is SetPreview that also returns the plan's state as the post was recorded: a
+// change made before (a cancel from another thread) could not edit the post, one made after
+// finds it. It saves the preview a read of its own.
+func (s *Store) RecordPreview(id string, ref adapters.PostRef, audit ...Entry) (PlanState, error) {
+	var state PlanState
+	err := s.update(func(tx txn) error {
 		p, err := getHead(tx, id) // the preview post is state: the body stays as it is
 		if err != nil {
 			return err
 		}
+		state = p.State
 		p.Preview = ref
 		if err := tx.bucket(bucketPosts).Put([]byte(postKey(ref)), []byte(id)); err != nil {
 			return err
@@ -228,6 +238,7 @@ func (s *Store) SetPreview(id string, ref adapters.PostRef, audit ...Entry) erro
 		}
 		return putStored(tx, p)
 	})
+	return state, err
 }
 
 // UpdatePlan reads plan id, lets fn change it, and writes it back, all in one transaction:
