@@ -118,9 +118,9 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 	}
 	shown := e.entry(store.Entry{Kind: "preview", Platform: c.a.Name(), PlanID: p.ID, Hash: plan.Hash, Service: spec.Target, Env: spec.Env,
 		Text: fmt.Sprintf("preview posted, %s", planCounts(plan))})
-	if err := e.st.SetPreview(p.ID, ref, shown); err != nil {
+	if cur, err := e.st.RecordPreview(p.ID, ref, shown); err != nil {
 		e.log.Error("recording preview post", "plan", p.ID, "err", err)
-	} else if cur, err := e.st.PlanState(p.ID); err == nil && cur != state {
+	} else if cur != state {
 		// Changed (a cancel from another thread) before the preview was recorded, so the
 		// change could not edit it: show it now (approvalstatus.go).
 		e.showStatus(pctx, p.ID)

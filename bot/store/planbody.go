@@ -130,11 +130,6 @@ func (s *Store) readBody(tx txn, sp *storedPlan) error {
 	return nil
 }
 
-// putPlan writes a new plan whole: its body and its state.
-func putPlan(tx txn, p *Plan) error {
-	return putStored(tx, &storedPlan{Plan: p})
-}
-
 // putStored writes sp back: its state always; its body only when it is new, was changed since
 // it was read, or was inline (layout 1: the record moves to this layout, the inline bytes
 // becoming the body as they are).
@@ -163,6 +158,38 @@ func putStored(tx txn, sp *storedPlan) error {
 		return err
 	}
 	return indexOpen(tx, sp.Plan)
+}
+
+// newPlan is a new plan encoded ahead of its transaction: its body, the body's tag, and its
+// state record naming that tag.
+type newPlan struct {
+	body, record []byte
+	tag          string
+}
+
+// encodeNewPlan encodes p as putStored writes a new plan (&storedPlan{Plan: p}).
+func encodeNewPlan(p *Plan) (newPlan, error) {
+	body, err := json.Marshal(&p.Plan)
+	if err != nil {
+		return newPlan{}, fmt.Errorf("encoding %s %q: %w", bucketPlanBodies, p.ID, err)
+	}
+	tag := bodyTag(body)
+	record, err := json.Marshal(planRecord{planFields: (*planFields)(p), Body: tag})
+	if err != nil {
+		return newPlan{}, fmt.Errorf("encoding %s %q: %w", bucketPlans, p.ID, err)
+	}
+	return newPlan{body: body, record: record, tag: tag}, nil
+}
+
+// put writes the encoded plan p in tx: what putStored(tx, &storedPlan{Plan: p}) writes.
+func (n newPlan) put(tx txn, p *Plan) error {
+	if err := tx.bucket(bucketPlanBodies).Put([]byte(p.ID), n.body); err != nil {
+		return err
+	}
+	if err := tx.bucket(bucketPlans).Put([]byte(p.ID), n.record); err != nil {
+		return err
+	}
+	return indexOpen(tx, p)
 }
 
 func writeBody(tx txn, sp *storedPlan, raw []byte) error {

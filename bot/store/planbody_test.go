@@ -304,3 +304,55 @@ func TestKeptBodiesShareTheirTexts(t *testing.T) {
 		t.Errorf("body read = %+v\nwant %+v", a.Plan, want)
 	}
 }
+
+// CreatePlan encodes a new plan before its transaction (so a burst's encoding is not done in
+// bbolt's one writer, one plan after another); what it stores must be, byte for byte, what
+// writing the plan inside the transaction stores, on both backends.
+func TestCreatePlanStoresWhatWritingInTheTransactionStores(t *testing.T) {
+	conformEach(t, func(t *testing.T, s *Store) {
+		if err := s.CreatePlan(bigPlan("p1")); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.update(func(tx txn) error { return putStored(tx, &storedPlan{Plan: bigPlan("p2")}) }); err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range [][]byte{bucketPlans, bucketPlanBodies} {
+			got, want := rawRecord(t, s, b, "p1"), rawRecord(t, s, b, "p2")
+			want = bytes.ReplaceAll(want, []byte(`"p2"`), []byte(`"p1"`))
+			want = bytes.ReplaceAll(want, []byte(`post-p2`), []byte(`post-p1`))
+			if len(got) == 0 || !bytes.Equal(got, want) {
+				t.Errorf("%s: CreatePlan stored\n%s\nwriting in the transaction stores\n%s", b, got, want)
+			}
+		}
+		open := rawRecord(t, s, bucketOpenPlans, "p1")
+		if string(open) != string(PlanPending) {
+			t.Errorf("open plans index: %q, want %q", open, PlanPending)
+		}
+	})
+}
+
+// The preview learns from recording its post whether the plan changed before (a cancel from
+// another thread, which could not edit a post it did not know), with no read of its own.
+func TestRecordPreviewSaysTheStateItRecordedIn(t *testing.T) {
+	conformEach(t, func(t *testing.T, s *Store) {
+		p := bigPlan("p1")
+		p.Preview = adapters.PostRef{}
+		if err := s.CreatePlan(p); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.UpdatePlan("p1", func(p *Plan) error { p.State = PlanCancelled; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		ref := adapters.PostRef{Platform: "console", Channel: "local", ID: "9"}
+		state, err := s.RecordPreview("p1", ref)
+		if err != nil || state != PlanCancelled {
+			t.Errorf("RecordPreview: %q, %v; want %q", state, err, PlanCancelled)
+		}
+		if got, err := s.PlanByPost(ref); err != nil || got.ID != "p1" || got.Preview != ref {
+			t.Errorf("the post was not recorded: %+v, %v", got, err)
+		}
+		if _, err := s.RecordPreview("nope", ref); !errors.Is(err, ErrNotFound) {
+			t.Errorf("RecordPreview of no plan: %v, want ErrNotFound", err)
+		}
+	})
+}

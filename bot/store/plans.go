@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -119,15 +120,29 @@ func (s *Store) CreatePlan(p *Plan, audit ...Entry) error {
 
 // CreatePlanKeeping is CreatePlan that also keeps the plan's policy input document (when in is
 // not nil) in the same transaction: one commit, so a preview waits for one fsync, not two.
+//
+// The plan and the document are encoded before the transaction, in the caller's goroutine:
+// on bbolt every write runs in the one writer, so what is done there is done for a burst of
+// requests one after another, while the encoding (most of a new plan's cost) can run beside
+// the others'. The transaction only checks, puts the bytes and numbers the audit entries.
 func (s *Store) CreatePlanKeeping(p *Plan, in *PolicyInput, audit ...Entry) error {
+	var inRaw []byte
 	if in != nil {
 		if err := in.valid(); err != nil {
 			return err
 		}
+		var err error
+		if inRaw, err = json.Marshal(in); err != nil {
+			return fmt.Errorf("encoding %s: %w", bucketPolicyInputs, err)
+		}
+	}
+	enc, err := encodeNewPlan(p)
+	if err != nil {
+		return err
 	}
 	return s.update(func(tx txn) error {
 		if in != nil {
-			if err := keepPolicyInputTx(tx, in); err != nil {
+			if err := keepPolicyInputRaw(tx, in, inRaw); err != nil {
 				return err
 			}
 		}
@@ -147,7 +162,7 @@ func (s *Store) CreatePlanKeeping(p *Plan, in *PolicyInput, audit ...Entry) erro
 				return err
 			}
 		}
-		return putPlan(tx, p)
+		return enc.put(tx, p)
 	})
 }
 
@@ -197,11 +212,21 @@ func (s *Store) PlanByPost(ref adapters.PostRef) (*Plan, error) {
 // SetPreview records the post that shows plan id, so reactions on it find the plan, and the
 // audit entries about it, in one transaction.
 func (s *Store) SetPreview(id string, ref adapters.PostRef, audit ...Entry) error {
-	return s.update(func(tx txn) error {
+	_, err := s.RecordPreview(id, ref, audit...)
+	return err
+}
+
+// RecordPreview is SetPreview that also returns the plan's state as the post was recorded: a
+// change made before (a cancel from another thread) could not edit the post, one made after
+// finds it. It saves the preview a read of its own.
+func (s *Store) RecordPreview(id string, ref adapters.PostRef, audit ...Entry) (PlanState, error) {
+	var state PlanState
+	err := s.update(func(tx txn) error {
 		p, err := getHead(tx, id) // the preview post is state: the body stays as it is
 		if err != nil {
 			return err
 		}
+		state = p.State
 		p.Preview = ref
 		if err := tx.bucket(bucketPosts).Put([]byte(postKey(ref)), []byte(id)); err != nil {
 			return err
@@ -213,6 +238,7 @@ func (s *Store) SetPreview(id string, ref adapters.PostRef, audit ...Entry) erro
 		}
 		return putStored(tx, p)
 	})
+	return state, err
 }
 
 // UpdatePlan reads plan id, lets fn change it, and writes it back, all in one transaction:

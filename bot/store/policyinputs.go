@@ -18,8 +18,12 @@ import (
 // hold any, so neither replay nor pruning has to guess where the documents start.
 var (
 	bucketPolicyInputs = []byte("policy_inputs")
-	bucketPolicyHours  = []byte("policy_input_hours") // "2026-11-26T14" → how many documents
+	bucketPolicyHours  = []byte("policy_input_hours") // "2026-11-26T14" → hourHolds (older Eos: a count)
 )
+
+// hourHolds is the value of an hour that holds documents; only the keys of bucketPolicyHours
+// are read.
+var hourHolds = []byte("1")
 
 func init() { allBuckets = append(allBuckets, bucketPolicyInputs, bucketPolicyHours) }
 
@@ -73,20 +77,21 @@ func (in *PolicyInput) valid() error {
 }
 
 // keepPolicyInputTx keeps in within transaction tx, counting it in its hour's index.
-func keepPolicyInputTx(tx txn, in *PolicyInput) error {
+func keepPolicyInputTx(tx txn, in *PolicyInput) error { return keepPolicyInputRaw(tx, in, nil) }
+
+// keepPolicyInputRaw is keepPolicyInputTx with in already encoded as raw (nil: encode it here).
+func keepPolicyInputRaw(tx txn, in *PolicyInput, raw []byte) error {
 	hour, key := policyInputKey(in)
-	hours := tx.bucket(bucketPolicyHours)
-	n := 0
-	if raw := hours.Get([]byte(hour)); raw != nil {
-		if err := json.Unmarshal(raw, &n); err != nil {
-			return fmt.Errorf("decoding %s %q: %w", bucketPolicyHours, hour, err)
+	// The hour's row is written by its first document only: every plan writing it (it was a
+	// count until 2026-11-26) made a burst's plans collide on PostgreSQL, and fail after their
+	// retries ("could not serialize access due to concurrent update").
+	if hours := tx.bucket(bucketPolicyHours); hours.Get([]byte(hour)) == nil {
+		if err := hours.Put([]byte(hour), hourHolds); err != nil {
+			return err
 		}
 	}
-	if tx.bucket(bucketPolicyInputs).Get([]byte(key)) == nil {
-		n++
-	}
-	if err := put(tx, bucketPolicyHours, hour, n); err != nil {
-		return err
+	if raw != nil {
+		return tx.bucket(bucketPolicyInputs).Put([]byte(key), raw)
 	}
 	return put(tx, bucketPolicyInputs, key, in)
 }
@@ -191,7 +196,7 @@ func (s *Store) PrunePolicyInputs(keepFrom time.Time) (int, error) {
 			if left == 0 {
 				return tx.bucket(bucketPolicyHours).Delete([]byte(h))
 			}
-			return put(tx, bucketPolicyHours, h, left)
+			return nil
 		})
 		if err != nil {
 			return total, fmt.Errorf("pruning policy inputs: %w", err)

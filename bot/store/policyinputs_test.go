@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -109,4 +110,52 @@ func TestCreatePlanKeepingStoresThePlanAndItsDocumentTogether(t *testing.T) {
 			t.Errorf("kept documents %v, want only kp1's", got)
 		}
 	})
+}
+
+// Two plans judged in the same hour keep their documents at the same time without one
+// waiting for the other: on PostgreSQL every document used to rewrite its hour's row (a
+// count), so the second transaction waited on the first's row lock and then one of them
+// failed to serialize; in a burst of 500 requests a plan failed once its retries ran out.
+func TestDocumentsOfOneHourAreKeptAtOnceWithoutColliding(t *testing.T) {
+	s, _ := freshPostgres(t)
+	if err := s.KeepPolicyInput(policyInputAt("a", t0)); err != nil {
+		t.Fatal(err)
+	}
+	var runs atomic.Int32
+	inside, release := make(chan struct{}), make(chan struct{})
+	first := make(chan error, 1)
+	go func() {
+		first <- s.update(func(tx txn) error {
+			if runs.Add(1) > 1 {
+				return keepPolicyInputTx(tx, policyInputAt("b", t0.Add(time.Second)))
+			}
+			if err := keepPolicyInputTx(tx, policyInputAt("b", t0.Add(time.Second))); err != nil {
+				return err
+			}
+			close(inside)
+			<-release // held open until the second has committed
+			return nil
+		})
+	}()
+	<-inside
+	second := make(chan error, 1)
+	go func() { second <- s.KeepPolicyInput(policyInputAt("c", t0.Add(2*time.Second))) }()
+	select {
+	case err := <-second:
+		if err != nil {
+			t.Errorf("the second document: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("the second document waited for the first transaction to end")
+	}
+	close(release)
+	if err := <-first; err != nil {
+		t.Errorf("the first document: %v", err)
+	}
+	if n := runs.Load(); n != 1 {
+		t.Errorf("the first transaction ran %d times: the two collided", n)
+	}
+	if got := replayIDs(t, s, t0); !slices.Equal(got, []string{"a", "b", "c"}) {
+		t.Errorf("kept %v, want a, b, c", got)
+	}
 }
