@@ -21,6 +21,25 @@ func toValue(input any) (ast.Value, error) {
 type converter struct {
 	// keys are the object keys converted so far, each one term.
 	keys map[string]*ast.Term
+	// terms, pairs and ptrs are what is left of the chunks the terms of objects and lists
+	// are cut from: a few allocations per document instead of three per object or list.
+	terms []ast.Term
+	pairs [][2]*ast.Term
+	ptrs  []*ast.Term
+}
+
+// chunk is the size of the chunks: a plan's document holds thousands of terms.
+const chunk = 256
+
+// cut takes n elements off the front of *buf, allocating a new chunk when too few are left.
+// Each piece is capped at n, so appending to it never writes into the next.
+func cut[T any](buf *[]T, n int) []T {
+	if len(*buf) < n {
+		*buf = make([]T, max(n, chunk))
+	}
+	out := (*buf)[:n:n]
+	*buf = (*buf)[n:]
+	return out
 }
 
 func (c *converter) key(k string) *ast.Term {
@@ -42,8 +61,8 @@ func (c *converter) value(x any) (ast.Value, error) {
 		if len(x) == 0 {
 			return ast.InternedEmptyObjectValue, nil
 		}
-		terms := make([]ast.Term, len(x))
-		kvs := make([][2]*ast.Term, len(x))
+		terms := cut(&c.terms, len(x))
+		kvs := cut(&c.pairs, len(x))
 		i := 0
 		for k, v := range x {
 			val, err := c.value(v)
@@ -59,8 +78,8 @@ func (c *converter) value(x any) (ast.Value, error) {
 		if len(x) == 0 {
 			return ast.InternedEmptyArrayValue, nil
 		}
-		terms := make([]ast.Term, len(x))
-		ptrs := make([]*ast.Term, len(x))
+		terms := cut(&c.terms, len(x))
+		ptrs := cut(&c.ptrs, len(x))
 		for i, e := range x {
 			val, err := c.value(e)
 			if err != nil {
