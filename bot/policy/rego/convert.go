@@ -6,11 +6,11 @@ import (
 
 // toValue converts a JSON-shaped input document (maps, slices, strings, numbers, bools, nil)
 // into OPA's value, giving what ast.InterfaceToValue gives, for less: converting the document
-// is most of what judging a large plan costs (BenchmarkPolicyExamplesOverABigPlan, issue #31),
-// and most of that is allocating. An object's keys are the same few field names in every
+// is a large part of what judging a large plan costs (BenchmarkPolicyExamplesOverABigPlan,
+// issue #31), and most of that is allocating. An object's keys are the same few field names in every
 // change of a plan ("unit", "action", "address", …), so each distinct key is one term shared
 // by every object of the document instead of one term per object; empty objects and lists
-// are OPA's interned ones; each object's and list's terms are allocated together. A type it
+// are OPA's interned ones; the terms of objects and lists are cut from shared chunks. A type it
 // does not know (a struct, a typed slice or map) goes to ast.InterfaceToValue, so a field the
 // engine adds to the document in any shape converts as it did.
 func toValue(input any) (ast.Value, error) {
