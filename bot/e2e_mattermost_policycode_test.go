@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -105,4 +106,38 @@ warn contains "grafana keeps its dashboards in the database: back it up first" i
 	}
 	s.Bob.React(t, preview.Id, "white_check_mark")
 	botSays(t, s, req.Id, "Run "+id+" · done in")
+}
+
+// A policy set reloaded while a plan waits judges it again: its preview on Mattermost is
+// edited to ⛔ with the rule and loses the reaction prompt, bob's ✅ is refused, nothing runs;
+// a reload that drops the set brings the prompt back.
+func TestE2EMattermostAReloadedPolicyDeniesAWaitingPlan(t *testing.T) {
+	t.Parallel()
+	s := mmtest.Real(t)
+	ch := s.Channel(t, "e2e-policy-reload")
+	b := startMMBot(t, s, ch, eostest.Options{Policy: bobApprovesMM()})
+	req, preview, id := ask(t, s, ch, s.Alice, "@eos create grafana")
+	if !strings.Contains(preview.Message, "React ✅") {
+		t.Fatalf("the preview before any policy as code has no reaction prompt:\n%s", preview.Message)
+	}
+	waitPreviewRecorded(t, b, id, preview)
+
+	b.Engine.SetPolicyCode(policySet(t, "retired.rego", retiredPolicy))
+	b.Engine.SetPolicy(context.Background(), b.Engine.Policy())
+	s.WaitPost(t, req.Id, func(p *model.Post) bool {
+		return p.Id == preview.Id && strings.Contains(p.Message, "⛔ The policy denies this plan: grafana is retired here: use the metrics stack (eos.retired.deny, retired.rego:3)") &&
+			!strings.Contains(p.Message, "React ✅")
+	})
+	s.Bob.React(t, preview.Id, "white_check_mark")
+	botSays(t, s, req.Id, "Plan "+id+" cannot be approved: the policy denies it.", "⛔ grafana is retired here")
+	b.Idle()
+	if runs, _ := b.Store.Runs(nil); len(runs) != 0 {
+		t.Fatalf("bob's ✅ ran a plan the reloaded policy denies: %d runs", len(runs))
+	}
+
+	b.Engine.SetPolicyCode(nil)
+	b.Engine.SetPolicy(context.Background(), b.Engine.Policy())
+	s.WaitPost(t, req.Id, func(p *model.Post) bool {
+		return p.Id == preview.Id && !strings.Contains(p.Message, "⛔") && strings.Contains(p.Message, "React ✅")
+	})
 }

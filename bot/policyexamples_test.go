@@ -7,11 +7,13 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hashicorp/nomad/api"
+	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/eosbot/eos/adapters/console"
 	"github.com/eosbot/eos/bot/eostest"
@@ -52,10 +54,25 @@ func keptInput(t *testing.T, h *eostest.Harness, id string) map[string]any {
 	return doc
 }
 
-// decisions are what set decides on doc, one "kind rule: message" a line.
+// decisions are what set decides on doc, one "kind rule: message" a line. The same document
+// converted for OPA by OPA itself (ast.InterfaceToValue) must be judged the same: the set's
+// own converter (rego/convert.go) is there to be cheaper, never to decide otherwise; when it
+// is not, a last line says so, and the test's wanted lines no longer match.
 func decisions(set *rego.Set, doc map[string]any) []string {
+	out := decisionLines(set.Judge(context.Background(), doc))
+	v, err := ast.InterfaceToValue(doc)
+	if err != nil {
+		return append(out, "OPA cannot convert the document: "+err.Error())
+	}
+	if byOPA := decisionLines(set.Judge(context.Background(), v)); !slices.Equal(out, byOPA) {
+		out = append(out, "converted by OPA itself, the document is judged differently:\n"+strings.Join(byOPA, "\n"))
+	}
+	return out
+}
+
+func decisionLines(ds []rego.Decision) []string {
 	var out []string
-	for _, d := range set.Judge(context.Background(), doc) {
+	for _, d := range ds {
 		line := d.Kind + " " + d.Rule + ": " + d.Msg
 		if d.Kind == rego.Require {
 			line += fmt.Sprintf(" [%s ×%d]", strings.Join(d.Approvers, " "), d.Approvals)

@@ -20,9 +20,10 @@ deny contains msg if {
 	msg := sprintf("%s: %s opens SSH (port 22) to %s in production: allow only your admin network (or a VPN) on port 22", [c.unit, c.address, src])
 }
 
+# opens_22: port 22, or a "from-to" range around it (the range is read only when the port is
+# not "22" itself).
 opens_22(port) if port == "22"
-
-opens_22(port) if {
+else if {
 	[from, to] := split(port, "-")
 	to_number(from) <= 22
 	to_number(to) >= 22

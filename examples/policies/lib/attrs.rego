@@ -14,13 +14,13 @@ lines(c) := split(c.detail, ", ") if {
 
 # after(c, name) is the value attribute name has after change c; undefined when Terraform
 # learns it only while applying, when it is sensitive, or when c does not set it. Terraform's
-# changes carry their values as data (c.after); other layers' are read from their lines.
+# changes carry their values as data (c.after); other layers' are read from their lines (so are
+# Terraform's in documents kept before they carried them). The lines are read only `else`:
+# when the value is there as data, the second body is not evaluated at all.
 after(c, name) := v if {
 	v := c.after[name]
 	not v in {"(known after apply)", "(sensitive)"}
-}
-
-after(c, name) := json.unmarshal(v) if {
+} else := json.unmarshal(v) if {
 	not c.after[name]
 	some line in lines(c)
 	startswith(line, concat("", [name, " "]))

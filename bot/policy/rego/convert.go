@@ -1,0 +1,94 @@
+package rego
+
+import (
+	"github.com/open-policy-agent/opa/v1/ast"
+)
+
+// toValue converts a JSON-shaped input document (maps, slices, strings, numbers, bools, nil)
+// into OPA's value, giving what ast.InterfaceToValue gives, for less: converting the document
+// is a large part of what judging a large plan costs (BenchmarkPolicyExamplesOverABigPlan,
+// issue #31), and most of that is allocating. An object's keys are the same few field names in every
+// change of a plan ("unit", "action", "address", …), so each distinct key is one term shared
+// by every object of the document instead of one term per object; empty objects and lists
+// are OPA's interned ones; the terms of objects and lists are cut from shared chunks. A type it
+// does not know (a struct, a typed slice or map) goes to ast.InterfaceToValue, so a field the
+// engine adds to the document in any shape converts as it did.
+func toValue(input any) (ast.Value, error) {
+	c := converter{keys: make(map[string]*ast.Term, 128)}
+	return c.value(input)
+}
+
+type converter struct {
+	// keys are the object keys converted so far, each one term.
+	keys map[string]*ast.Term
+	// terms, pairs and ptrs are what is left of the chunks the terms of objects and lists
+	// are cut from: a few allocations per document instead of three per object or list.
+	terms []ast.Term
+	pairs [][2]*ast.Term
+	ptrs  []*ast.Term
+}
+
+// chunk is the size of the chunks: a plan's document holds thousands of terms.
+const chunk = 256
+
+// cut takes n elements off the front of *buf, allocating a new chunk when too few are left.
+// Each piece is capped at n, so appending to it never writes into the next.
+func cut[T any](buf *[]T, n int) []T {
+	if len(*buf) < n {
+		*buf = make([]T, max(n, chunk))
+	}
+	out := (*buf)[:n:n]
+	*buf = (*buf)[n:]
+	return out
+}
+
+func (c *converter) key(k string) *ast.Term {
+	t, ok := c.keys[k]
+	if !ok {
+		t = ast.StringTerm(k)
+		c.keys[k] = t
+	}
+	return t
+}
+
+func (c *converter) value(x any) (ast.Value, error) {
+	switch x := x.(type) {
+	case string:
+		return ast.String(x), nil
+	case bool:
+		return ast.Boolean(x), nil
+	case map[string]any:
+		if len(x) == 0 {
+			return ast.InternedEmptyObjectValue, nil
+		}
+		terms := cut(&c.terms, len(x))
+		kvs := cut(&c.pairs, len(x))
+		i := 0
+		for k, v := range x {
+			val, err := c.value(v)
+			if err != nil {
+				return nil, err
+			}
+			terms[i].Value = val
+			kvs[i] = [2]*ast.Term{c.key(k), &terms[i]}
+			i++
+		}
+		return ast.NewObject(kvs...), nil
+	case []any:
+		if len(x) == 0 {
+			return ast.InternedEmptyArrayValue, nil
+		}
+		terms := cut(&c.terms, len(x))
+		ptrs := cut(&c.ptrs, len(x))
+		for i, e := range x {
+			val, err := c.value(e)
+			if err != nil {
+				return nil, err
+			}
+			terms[i].Value = val
+			ptrs[i] = &terms[i]
+		}
+		return ast.NewArray(ptrs...), nil
+	}
+	return ast.InterfaceToValue(x)
+}
