@@ -19,7 +19,7 @@ import (
 // bigPlan is a synthetic cross-layer plan in production: 500 Terraform resource changes
 // (servers, firewalls, DNS records, volumes; some firewalls open SSH to the world, some
 // volumes holding data are destroyed), 20 Nomad groups (images, memory), 200 Salt states
-// (some restart a service), shaped as the layers report them.
+// (some restart a service), shaped as the layers report them, lines and data.
 func bigPlan() *store.Plan {
 	var tf, nomad, salt []executor.Change
 	for i := range 500 {
@@ -56,16 +56,27 @@ func bigPlan() *store.Plan {
 		if i == 13 {
 			memory = 9000
 		}
-		nomad = append(nomad, executor.Change{Unit: fmt.Sprintf("app%02d", i), Action: executor.Update, Address: fmt.Sprintf("app%02d--production/web", i),
+		str, num := func(s string) *string { return &s }, func(n int) *int { return &n }
+		job := fmt.Sprintf("app%02d--production", i)
+		nomad = append(nomad, executor.Change{Unit: fmt.Sprintf("app%02d", i), Action: executor.Update, Address: job + "/web",
 			Detail: "in-place update ×2: Config, Resources",
-			Attrs:  fmt.Sprintf("in-place update ×2\ntask server Config.image \"nginx:1.25\" → %q\ntask server Resources.MemoryMB \"256\" → \"%d\"", image, memory)})
+			Attrs:  fmt.Sprintf("in-place update ×2\ntask server Config.image \"nginx:1.25\" → %q\ntask server Resources.MemoryMB \"256\" → \"%d\"", image, memory),
+			Nomad: &executor.NomadGroup{Job: job, Group: "web", Count: executor.IntChange{Before: num(2), After: num(2)}, Fields: []executor.FieldChange{},
+				Tasks: []executor.NomadTask{{Name: "server", Action: executor.Update,
+					Driver: executor.StringChange{Before: str("docker"), After: str("docker")}, Image: executor.StringChange{Before: str("nginx:1.25"), After: str(image)},
+					CPU: executor.IntChange{Before: num(100), After: num(100)}, MemoryMB: executor.IntChange{Before: num(256), After: num(memory)},
+					Fields: []executor.FieldChange{{Name: "Config.image", Before: str("nginx:1.25"), After: str(image)},
+						{Name: "Resources.MemoryMB", Before: str("256"), After: str(fmt.Sprint(memory))}}}}}})
 	}
 	for i := range 200 {
 		c := executor.Change{Unit: fmt.Sprintf("svc%03d", i/2), Action: executor.Update, Address: fmt.Sprintf("minion1: file.managed cfg-%03d (/etc/svc%03d.conf)", i, i),
-			Detail: "content changes"}
+			Detail: "content changes", Salt: &executor.SaltState{Minion: "minion1", ID: fmt.Sprintf("cfg-%03d", i), Function: "file.managed",
+				Name: fmt.Sprintf("/etc/svc%03d.conf", i), Changes: map[string]any{"diff": "--- \n+++ \n@@ -1 +1 @@\n-port=80\n+port=8080"}, Triggers: []string{}}}
 		if i%20 == 0 {
 			c.Address = fmt.Sprintf("minion1: service.running svc-%03d (svc%03d)", i, i)
 			c.Forces = fmt.Sprintf("service svc%03d would restart (watch: file /etc/svc%03d.conf)", i, i)
+			c.Salt = &executor.SaltState{Minion: "minion1", ID: fmt.Sprintf("svc-%03d", i), Function: "service.running", Name: fmt.Sprintf("svc%03d", i),
+				Changes: map[string]any{}, Restart: "restart", Service: fmt.Sprintf("svc%03d", i), Triggers: []string{fmt.Sprintf("watch: file /etc/svc%03d.conf", i)}}
 		}
 		salt = append(salt, c)
 	}

@@ -51,3 +51,31 @@ func attrValue(s string) any {
 	}
 	return v
 }
+
+// changeData is what a Salt or Nomad change says of itself as data (executor.SaltState,
+// executor.NomadGroup), as the document's fields beside the change's lines: a Salt state's
+// minion, id, function, name, changes (masked by the Salt layer) and disruption marks; a
+// Nomad group's job, group, count, tasks and fields. Nothing for other changes, or for a
+// plan kept from before changes carried data.
+func changeData(c executor.Change) map[string]any {
+	var data any
+	switch {
+	case c.Salt != nil:
+		data = c.Salt
+	case c.Nomad != nil:
+		data = c.Nomad
+	default:
+		return nil
+	}
+	// Through JSON, so that the document holds only maps, lists, texts, numbers, bools and
+	// nulls, as the document read back from the store does.
+	raw, err := json.Marshal(data)
+	if err != nil {
+		return nil
+	}
+	var out map[string]any
+	if json.Unmarshal(raw, &out) != nil {
+		return nil
+	}
+	return out
+}

@@ -178,7 +178,9 @@ func TestExamplePoliciesOnARealNomadJobPlan(t *testing.T) {
 		Environments: []string{env, env + "n"}})
 
 	loose := planned(t, h, "@eos create imgapp --image nginx:latest --memory 9000 in "+env)
-	wantDecisions(t, "nginx:latest with 9000 MiB", decisions(set, keptInput(t, h, loose)),
+	looseDoc := keptInput(t, h, loose)
+	layerGolden(t, "policy_input_nomad", looseDoc, "nomad", strings.NewReplacer(env, "production"))
+	wantDecisions(t, "nginx:latest with 9000 MiB", decisions(set, looseDoc),
 		"deny eos.nomad_images.deny: "+id+"/web: task server would run nginx:latest, which is not pinned: name a version tag (nginx:1.2.3) or a digest, never latest",
 		"require eos.memory_owner.require: "+id+"/web: task server would get 9000 MiB of memory (MemoryMB), more than 8192 MiB: @carol, who owns capacity, must approve too [@carol ×1]")
 	pinned := planned(t, h, "@eos create imgapp --image nginx:1.27.3 --memory 512 in "+env)
@@ -215,4 +217,20 @@ func TestExamplePoliciesOnARealSaltPlan(t *testing.T) {
 	wantDecisions(t, "a restart on Wednesday morning", decisions(set, doc),
 		"warn eos.salt_restart.warn: "+minion+": service.running webcfg-service (eos-demo-webcfg): service eos-demo-webcfg would restart (watch: file "+conf+"), during business hours (Wednesday 10:00 UTC)")
 	wantDecisions(t, "a restart after hours", decisions(set, at(doc, "Wednesday", 18)))
+	layerGolden(t, "policy_input_salt", doc, "salt", strings.NewReplacer(data, "/srv/eos", minion, "eos-minion"))
+}
+
+// layerGolden keeps the changes of one layer of doc in testdata/NAME.golden (the README's
+// example of that layer's fields), with what differs between machines replaced by r.
+func layerGolden(t *testing.T, name string, doc map[string]any, layer string, r *strings.Replacer) {
+	t.Helper()
+	changes := doc["plan"].(map[string]any)["layers"].(map[string]any)[layer].(map[string]any)["changes"]
+	var raw strings.Builder
+	enc := json.NewEncoder(&raw)
+	enc.SetEscapeHTML(false) // "<secret masked>" reads as itself
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(changes); err != nil {
+		t.Fatal(err)
+	}
+	goldenText(t, name, r.Replace(strings.TrimSuffix(raw.String(), "\n")))
 }

@@ -15,7 +15,8 @@ import (
 // set (secret values are never among them: a secret flag is refused before any plan), who
 // asked and on which platform, the plan layer by layer (each change's unit, action, address,
 // detail, every attribute line with sensitive values already masked, Terraform's values
-// before and after as data (policyattrs.go), what forces it, data
+// before and after as data, a Salt state's or a Nomad group's data (policyattrs.go), what
+// forces it, data
 // loss, and what a layer says would fail), the secrets it creates or reuses by name, the
 // risk counts, the declared values before the change, and the time. requester.groups are the
 // entries the platform confirms for the person now ("group:sre").
@@ -36,11 +37,15 @@ func policyInput(p *store.Plan, requester Person, declared map[string]map[string
 		changes := make([]any, 0, len(lp.Changes))
 		for _, c := range lp.Changes {
 			before, after := attrValues(lp.Layer, c) // policyattrs.go
-			changes = append(changes, map[string]any{"before": before, "after": after,
+			change := map[string]any{"before": before, "after": after,
 				"unit": c.Unit, "action": string(c.Action), "address": c.Address, "detail": c.Detail,
 				"attrs": strs(nonEmptyLines(c.Attrs)), "forces": strs(splitList(c.Forces)), "reason": c.Reason,
 				"data_loss": c.DataLoss, "size": c.Size,
-			})
+			}
+			for k, v := range changeData(c) { // policyattrs.go
+				change[k] = v
+			}
+			changes = append(changes, change)
 			switch c.Action {
 			case executor.Delete:
 				destroys++

@@ -82,6 +82,10 @@ type Change struct {
 	DataLoss bool `json:"data_loss,omitempty"`
 	// Size is how much data it holds ("200G"), when the plan says; only with DataLoss.
 	Size string `json:"size,omitempty"`
+	// Salt and Nomad are the change as data, for the policy set's rules (changedata.go): a
+	// Salt state's, a Nomad group's; nil otherwise.
+	Salt  *SaltState  `json:"salt,omitempty"`
+	Nomad *NomadGroup `json:"nomad,omitempty"`
 }
 
 // LayerPlan is one layer's plan.

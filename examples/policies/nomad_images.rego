@@ -2,21 +2,18 @@
 # "nginx", "nginx:latest" and "registry:5000/app" are not pinned; "nginx:1.27.3" and
 # "nginx@sha256:…" are.
 #
-# Reads the Nomad job diff's lines: `task server Config.image "nginx:1.25" → "nginx:latest"` on an
-# update, `task server Config.image (none) → "nginx:latest"` for a new job, group or task.
+# Reads each Nomad change's tasks: `image`, before and after (null where a task has none,
+# before a new task, job or group). An image the plan leaves as it is is not judged again.
 package eos.nomad_images
 
 deny contains msg if {
 	some c in data.eos.lib.changes("nomad")
-	some line in data.eos.lib.lines(c)
-	[task, image] := task_image(line)
+	some t in c.tasks
+	image := t.image.after
+	is_string(image)
+	image != t.image.before
 	not pinned(image)
-	msg := sprintf("%s: task %s would run %s, which is not pinned: name a version tag (%s:1.2.3) or a digest, never latest", [c.address, task, image, repository(image)])
-}
-
-task_image(line) := [m[1], json.unmarshal(m[2])] if {
-	some m in regex.find_all_string_submatch_n(`^task (\S+) Config\.image .* → ("[^"]*")$`, line, 1)
-	json.is_valid(m[2])
+	msg := sprintf("%s: task %s would run %s, which is not pinned: name a version tag (%s:1.2.3) or a digest, never latest", [c.address, t.name, image, repository(image)])
 }
 
 pinned(image) if contains(image, "@sha256:")

@@ -54,20 +54,7 @@ var newTaskSettings = map[string]bool{"Driver": true, "User": true, "Config": tr
 // newTaskLines are a new task's settings as lines ("task web Config.image (none) →
 // "nginx:1.27""), those newTaskSettings names with a value that is not zero.
 func newTaskLines(t *api.TaskDiff) []string {
-	var fields []*api.FieldDiff
-	for _, f := range t.Fields {
-		if f != nil && newTaskSettings[f.Name] && !zeroValue(f.New) {
-			fields = append(fields, f)
-		}
-	}
-	var objects []*api.ObjectDiff
-	for _, o := range t.Objects {
-		if o != nil && newTaskSettings[o.Name] {
-			if nz := nonZero(o); !emptyObject(nz) {
-				objects = append(objects, nz)
-			}
-		}
-	}
+	fields, objects := newTaskSettingsOf(t) // groupdata.go
 	return fieldLines("task "+t.Name+" ", fields, objects)
 }
 

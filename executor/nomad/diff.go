@@ -58,7 +58,7 @@ func groupPlans(unit, id string, job *api.Job, d *api.JobDiff) []groupPlan {
 		what := changedNames(d.Fields, d.Objects, nil)
 		out = append(out, groupPlan{
 			change: executor.Change{Unit: unit, Action: executor.Update, Address: id, Detail: "job settings changed" + parens(what),
-				Attrs: changeAttrs("job settings changed", d.Fields, d.Objects, nil)},
+				Attrs: changeAttrs("job settings changed", d.Fields, d.Objects, nil), Nomad: jobData(id, d)},
 			phrase: "update of job settings" + parens(what),
 		})
 	}
@@ -66,7 +66,7 @@ func groupPlans(unit, id string, job *api.Job, d *api.JobDiff) []groupPlan {
 }
 
 func groupPlanOf(unit, id string, job *api.Job, g *api.TaskGroupDiff) (groupPlan, bool) {
-	c := executor.Change{Unit: unit, Address: id + "/" + g.Name}
+	c := executor.Change{Unit: unit, Address: id + "/" + g.Name, Nomad: groupData(id, job, g)} // groupdata.go
 	u := g.Updates
 	switch g.Type {
 	case diffAdded:

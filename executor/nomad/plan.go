@@ -175,7 +175,7 @@ func (l *Layer) planRemoval(ctx context.Context, env string, u executor.Unit) (u
 		name := deref(tg.Name)
 		plans = append(plans, groupPlan{
 			change: executor.Change{Unit: u.Service, Action: executor.Delete, Address: id + "/" + name,
-				Detail: "stops " + allocs(deref(tg.Count))},
+				Detail: "stops " + allocs(deref(tg.Count)), Nomad: removedGroupData(id, tg)},
 			phrase: "remove group " + name,
 		})
 	}

@@ -105,10 +105,16 @@ func TestPlanListsWhatWouldChangePerMinion(t *testing.T) {
 	if p.Summary != wantSummary {
 		t.Errorf("summary\n got %q\nwant %q", p.Summary, wantSummary)
 	}
+	state := func(id, function, name string, changes map[string]any) *executor.SaltState {
+		return &executor.SaltState{Minion: "node1", ID: id, Function: function, Name: name, Changes: changes, Triggers: []string{}}
+	}
 	wantChanges := []executor.Change{
-		{Unit: "lvm", Action: executor.Update, Address: "node1: lvm.lv_present data-nextcloud", Detail: "Logical Volume data-nextcloud is set to be created"},
-		{Unit: "lvm", Action: executor.Update, Address: "node1: blockdev.formatted fs-nextcloud (/dev/vg0/data-nextcloud)", Detail: "/dev/vg0/data-nextcloud would be formatted with xfs"},
-		{Unit: "lvm", Action: executor.Update, Address: "node1: mount.mounted mount-nextcloud (/srv/data/nextcloud)", Detail: "Target was mounted"},
+		{Unit: "lvm", Action: executor.Update, Address: "node1: lvm.lv_present data-nextcloud", Detail: "Logical Volume data-nextcloud is set to be created",
+			Salt: state("data-nextcloud", "lvm.lv_present", "data-nextcloud", map[string]any{"created": "data-nextcloud"})},
+		{Unit: "lvm", Action: executor.Update, Address: "node1: blockdev.formatted fs-nextcloud (/dev/vg0/data-nextcloud)", Detail: "/dev/vg0/data-nextcloud would be formatted with xfs",
+			Salt: state("fs-nextcloud", "blockdev.formatted", "/dev/vg0/data-nextcloud", map[string]any{"new": secretMasked})},
+		{Unit: "lvm", Action: executor.Update, Address: "node1: mount.mounted mount-nextcloud (/srv/data/nextcloud)", Detail: "Target was mounted",
+			Salt: state("mount-nextcloud", "mount.mounted", "/srv/data/nextcloud", map[string]any{"mount": true})},
 	}
 	if !reflect.DeepEqual(p.Changes, wantChanges) {
 		t.Errorf("changes\n got %+v\nwant %+v", p.Changes, wantChanges)

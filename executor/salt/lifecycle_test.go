@@ -34,7 +34,9 @@ func TestDrift(t *testing.T) {
 	drifted = true
 	f.mu.Unlock()
 	d, err = l.Drift(context.Background(), lvmSpec())
-	want := []executor.Change{{Unit: "lvm", Action: executor.Update, Address: "node1: lvm.lv_present data-nextcloud", Detail: "Logical Volume data-nextcloud is set to be resized"}}
+	want := []executor.Change{{Unit: "lvm", Action: executor.Update, Address: "node1: lvm.lv_present data-nextcloud", Detail: "Logical Volume data-nextcloud is set to be resized",
+		Salt: &executor.SaltState{Minion: "node1", ID: "data-nextcloud", Function: "lvm.lv_present", Name: "data-nextcloud",
+			Changes: map[string]any{"size": secretMasked}, Triggers: []string{}}}}
 	if err != nil || d.Status != executor.DriftDrifted || !reflect.DeepEqual(d.Changes, want) {
 		t.Fatalf("Drift = %+v, %v; want drifted with %+v", d, err, want)
 	}

@@ -68,11 +68,11 @@ func (l *Layer) lowStates(ctx context.Context, sls string, on []string, pillar m
 }
 
 // triggers names the states of m that would change and that s watches (or listens to, or
-// runs on changes of): "watch: file /etc/nginx/nginx.conf". Empty without an index.
-func (idx lowIndex) triggers(s stateResult, m minionReturn) string {
+// runs on changes of): "watch: file /etc/nginx/nginx.conf", sorted. None without an index.
+func (idx lowIndex) triggers(s stateResult, m minionReturn) []string {
 	c, ok := idx[s.Key]
 	if !ok {
-		return ""
+		return nil
 	}
 	var out []string
 	for _, req := range []struct {
@@ -88,7 +88,7 @@ func (idx lowIndex) triggers(s stateResult, m minionReturn) string {
 		}
 	}
 	sort.Strings(out)
-	return list3(out)
+	return out
 }
 
 // changing finds m's state of module mod, with ID or name ref, if it would change, and
@@ -109,7 +109,7 @@ func changing(m minionReturn, mod, ref string) (string, bool) {
 // that the layer compiles the state only then.
 func needsTriggers(m minionReturn) bool {
 	for _, s := range m.States {
-		if s.wouldChange() && restartOf(s) != "" {
+		if what, _, _ := restartOf(s); s.wouldChange() && what != "" {
 			return true
 		}
 	}

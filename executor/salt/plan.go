@@ -186,26 +186,37 @@ func (l *Layer) Drift(ctx context.Context, spec executor.Spec) (executor.LayerDr
 // service, change a mount or format or remove a volume says so in Forces (naming its
 // triggers from low, the minion's compiled states, when known), with the action that fits and
 // DataLoss when it touches a path the unit says holds data. A file whose content would change
-// carries its diff, masked (diffmask.go).
+// carries its diff, masked (diffmask.go). Each change that would happen carries the state as
+// data (executor.SaltState), its changes masked the same way.
 func changesOf(u executor.Unit, m minionReturn, low lowIndex) []executor.Change {
 	var out []executor.Change
 	masker := maskerFor(u)
 	for _, s := range m.States {
 		switch {
 		case s.failed():
-			out = append(out, executor.Change{Unit: u.Service, Action: executor.NoOp, Address: m.Minion + ": " + s.display(), Detail: "would fail: " + firstLine(s.Comment)})
+			shown := masker.with(s.Name, s.ID, m.Minion)
+			out = append(out, executor.Change{Unit: u.Service, Action: executor.NoOp, Address: m.Minion + ": " + s.display(), Detail: "would fail: " + firstLine(s.Comment),
+				Salt: &executor.SaltState{Minion: m.Minion, ID: s.ID, Function: s.function(), Name: s.Name, Changes: shown.changes(s.Changes, ""), Triggers: []string{}}})
 		case s.wouldChange():
 			detail := s.Detail
 			if detail == "" {
 				detail = firstLine(s.Comment)
 			}
 			c := executor.Change{Unit: u.Service, Action: s.Kind, Address: m.Minion + ": " + s.display(), Detail: detail}
+			shown := masker.with(s.Name, s.ID, m.Minion)
 			if s.Diff != "" {
-				c.Diff = masker.with(s.Name, s.ID, m.Minion).mask(s.Diff)
+				c.Diff = shown.mask(s.Diff)
 			}
+			data := &executor.SaltState{Minion: m.Minion, ID: s.ID, Function: s.function(), Name: s.Name,
+				Changes: shown.changes(s.Changes, c.Diff), Triggers: []string{}}
 			if r, ok := assess(s, m, low, u.Salt.HoldsData); ok {
 				c.Action, c.Forces, c.DataLoss = r.action, r.forces, r.dataLoss
+				data.Restart, data.Service, data.Mount, data.Format, data.Remove, data.DataPath = r.restart, r.service, r.mount, r.format, r.remove, r.dataPath
+				if len(r.triggers) > 0 {
+					data.Triggers = r.triggers
+				}
 			}
+			c.Salt = data
 			out = append(out, c)
 		}
 	}

@@ -28,6 +28,9 @@ type stateResult struct {
 	// Diff is the unified diff of a file whose content would change, as Salt returned it:
 	// it may hold secrets, so it is never stored or shown before diffMasker.mask.
 	Diff string
+	// Changes are Salt's changes of the state as it returned them: they may hold secrets too,
+	// so they are never stored or shown before diffMasker.changes.
+	Changes json.RawMessage
 }
 
 // display names the state for people: "lvm.lv_present data-nextcloud", with the name when it
@@ -49,6 +52,15 @@ func (s stateResult) display() string {
 		d += " (" + s.Name + ")"
 	}
 	return d
+}
+
+// function is the state's module and function: "file.managed"; "" when the return did not
+// say (a state reported by the event stream).
+func (s stateResult) function() string {
+	if s.Module == "" {
+		return ""
+	}
+	return s.Module + "." + s.Fun
 }
 
 // shortName names the state by its id, as the preview row does ("data-nextcloud").
@@ -133,7 +145,7 @@ func parseReturn(minion string, raw json.RawMessage) minionReturn {
 		return m
 	}
 	for key, rs := range states {
-		s := stateResult{Key: key, Result: rs.Result, Changed: nonEmpty(rs.Changes), Comment: commentText(rs.Comment), RunNum: rs.RunNum}
+		s := stateResult{Key: key, Result: rs.Result, Changed: nonEmpty(rs.Changes), Comment: commentText(rs.Comment), RunNum: rs.RunNum, Changes: rs.Changes}
 		if parts := strings.Split(key, "_|-"); len(parts) == 4 {
 			s.Module, s.ID, s.Name, s.Fun = parts[0], parts[1], parts[2], parts[3]
 		}

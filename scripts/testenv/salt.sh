@@ -28,6 +28,9 @@
 #   EOS_TEST_SALT_DATA       the minion's eos_data_dir: the blueprints' local Salt states
 #                            manage files only under it
 #   EOS_TEST_SALT_STATE      STATE_DIR
+#   EOS_TEST_SALT_PILLAR_SECRET  the value of eos_test_db_password in the master's own
+#                            pillar (random per start): a secret Eos never sees, which tests
+#                            render into states to check it is masked
 #
 # Environment: EOS_SALT_VENDOR overrides where the tarball is; EOS_SALT_TOKEN_EXPIRE the
 # tokens' lifetime in seconds (default 12 h). The cache lives in
@@ -180,7 +183,7 @@ daemon() {
 }
 
 start() {
-	local state=$1 start=$SECONDS pub ret api url password minion=eos-minion
+	local state=$1 start=$SECONDS pub ret api url password minion=eos-minion pillar_secret
 	{ unpacked && [[ -z $(missing_packages) ]]; } || build
 	mkdir -p "$state"
 	state=$(cd "$state" && pwd)
@@ -193,6 +196,11 @@ start() {
 	url=http://127.0.0.1:$api
 	password=$(head -c 18 /dev/urandom | base64 | tr '+/' '-_')
 	mkdir -p "$state/conf" "$state/root" "$state/srv/salt" "$state/srv/pillar" "$state/data"
+	# A secret in the master's own pillar, a value Eos never sees: tests render it into a
+	# state's result and check that it reaches neither a preview nor a policy's input document.
+	pillar_secret=$(head -c 12 /dev/urandom | base64 | tr -dc 'A-Za-z0-9')
+	printf "base:\n  '*':\n    - eos_test_secret\n" >"$state/srv/pillar/top.sls"
+	printf 'eos_test_db_password: %s\n' "$pillar_secret" >"$state/srv/pillar/eos_test_secret.sls"
 	cat >"$state/conf/master" <<YAML
 root_dir: $state/root
 # Unix sockets live under root_dir, and a socket path has at most 107 bytes: a short sock_dir
@@ -237,6 +245,7 @@ export EOS_TEST_SALT_EAUTH=sharedsecret
 export EOS_TEST_SALT_MINION=$minion
 export EOS_TEST_SALT_DATA=$state/data
 export EOS_TEST_SALT_STATE=$state
+export EOS_TEST_SALT_PILLAR_SECRET=$pillar_secret
 ENV
 	trap - EXIT
 	log "ready in $((SECONDS - start)) s at $url (state in $state)"

@@ -1,5 +1,5 @@
-# Helpers the example policies share: reading a change's attributes from the lines the plan
-# shows. Decides nothing (no deny, require or warn here).
+# Helpers the example policies share: a layer's changes, a Terraform attribute's value after
+# a change, business hours. Decides nothing (no deny, require or warn here).
 package eos.lib
 
 # lines(c) are change c's attribute lines: its attrs, or, when the layer said everything in
@@ -12,11 +12,12 @@ lines(c) := split(c.detail, ", ") if {
 	c.detail != ""
 }
 
-# after(c, name) is the value attribute name has after change c; undefined when Terraform
-# learns it only while applying, when it is sensitive, or when c does not set it. Terraform's
-# changes carry their values as data (c.after); other layers' are read from their lines (so are
-# Terraform's in documents kept before they carried them). The lines are read only `else`:
-# when the value is there as data, the second body is not evaluated at all.
+# after(c, name) is the value attribute name has after Terraform change c; undefined when
+# Terraform learns it only while applying, when it is sensitive, or when c does not set it.
+# Terraform's changes carry their values as data (c.after), read from their lines (only
+# `else`, so not evaluated when the data is there) when a document has none. Salt's and
+# Nomad's changes carry fields of their own (c.function, c.restart, c.tasks[_].image.after,
+# …): read those, not lines.
 after(c, name) := v if {
 	v := c.after[name]
 	not v in {"(known after apply)", "(sensitive)"}
