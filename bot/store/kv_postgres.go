@@ -29,8 +29,11 @@ type PostgresOptions struct {
 	MaxConns int32
 }
 
-// maxRetries bounds the retries of one transaction after serialization failures.
-const maxRetries = 30
+// retryPause bounds the pause between two tries of a transaction that lost a serialization
+// conflict. The tries go on until the transaction's time-out: a fixed number of retries
+// failed plans in a burst, where every transaction that writes an audit line takes the same
+// sequence row and most of them lose to one another at first.
+const retryPause = 50 * time.Millisecond
 
 // OpenPostgres connects to the database at dsn and brings its schema to this version of Eos
 // (migrations.go), creating it on an empty database. It fails, naming the version, on a
@@ -102,11 +105,11 @@ func (p *pgBackend) run(ctx context.Context, opts pgx.TxOptions, fn func(txn) er
 			}
 			return ferr
 		})
-		if !retryable(err) || attempt == maxRetries {
+		if !retryable(err) {
 			return err
 		}
 		// Jittered backoff: replicas that collided should not collide again in step.
-		d := time.Duration(1+rand.IntN(4*(attempt+1))) * time.Millisecond
+		d := time.Duration(1+rand.IntN(4*min(attempt+1, int(retryPause/(4*time.Millisecond))))) * time.Millisecond
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("store transaction: %w (after %d serialization retries)", ctx.Err(), attempt)
