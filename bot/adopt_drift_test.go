@@ -123,7 +123,7 @@ func (l *handEditedSalt) Plan(_ context.Context, spec executor.Spec) (executor.L
 	return p, nil
 }
 
-func (l *handEditedSalt) Apply(context.Context, executor.Spec, executor.LayerPlan, func(executor.Event)) (executor.LayerResult, error) {
+func (l *handEditedSalt) Apply(context.Context, executor.Spec, executor.LayerPlan, executor.Observer) (executor.LayerResult, error) {
 	l.applies.Add(1)
 	return executor.LayerResult{Layer: executor.Salt, Status: executor.ResultOK}, nil
 }
@@ -136,7 +136,7 @@ func (l *handEditedSalt) Drift(_ context.Context, spec executor.Spec) (executor.
 		Changes: []executor.Change{{Unit: spec.Target, Action: executor.Update, Address: editedState, Detail: "is set to be changed"}}}, nil
 }
 
-func (l *handEditedSalt) Rollback(context.Context, executor.Spec, *executor.Spec, func(executor.Event)) (string, error) {
+func (l *handEditedSalt) Rollback(context.Context, executor.Spec, *executor.Spec, executor.Observer) (string, error) {
 	return "", nil
 }
 

@@ -28,13 +28,13 @@ func (l instantLayer) Plan(context.Context, executor.Spec) (executor.LayerPlan, 
 	return executor.LayerPlan{Status: executor.PlanChanges, Summary: "+1 ~0 −0: x", Digest: "create x",
 		Changes: []executor.Change{{Action: executor.Create, Address: "x"}}}, nil
 }
-func (l instantLayer) Apply(context.Context, executor.Spec, executor.LayerPlan, func(executor.Event)) (executor.LayerResult, error) {
+func (l instantLayer) Apply(context.Context, executor.Spec, executor.LayerPlan, executor.Observer) (executor.LayerResult, error) {
 	return executor.LayerResult{Summary: "+1"}, nil
 }
 func (l instantLayer) Drift(context.Context, executor.Spec) (executor.LayerDrift, error) {
 	return executor.LayerDrift{Status: executor.DriftClean}, nil
 }
-func (l instantLayer) Rollback(context.Context, executor.Spec, *executor.Spec, func(executor.Event)) (string, error) {
+func (l instantLayer) Rollback(context.Context, executor.Spec, *executor.Spec, executor.Observer) (string, error) {
 	return "", nil
 }
 

@@ -25,14 +25,14 @@ func (l *failingSalt) Plan(_ context.Context, spec executor.Spec) (executor.Laye
 		Changes:  []executor.Change{{Unit: spec.Target, Action: executor.NoOp, Address: "eos-minion: lvm.lv_present data-grafana", Detail: "would fail: Volume group vg0 not found"}},
 		Failures: []string{saltFailure}}, nil
 }
-func (l *failingSalt) Apply(context.Context, executor.Spec, executor.LayerPlan, func(executor.Event)) (executor.LayerResult, error) {
+func (l *failingSalt) Apply(context.Context, executor.Spec, executor.LayerPlan, executor.Observer) (executor.LayerResult, error) {
 	l.applies.Add(1)
 	return executor.LayerResult{}, nil
 }
 func (l *failingSalt) Drift(context.Context, executor.Spec) (executor.LayerDrift, error) {
 	return executor.LayerDrift{Status: executor.DriftClean}, nil
 }
-func (l *failingSalt) Rollback(context.Context, executor.Spec, *executor.Spec, func(executor.Event)) (string, error) {
+func (l *failingSalt) Rollback(context.Context, executor.Spec, *executor.Spec, executor.Observer) (string, error) {
 	return "", nil
 }
 

@@ -76,7 +76,8 @@ func (l *slowSalt) Plan(ctx context.Context, spec executor.Spec) (executor.Layer
 		Changes: []executor.Change{{Unit: spec.Target, Action: executor.Create, Address: spec.Target + ".sls"}}}, nil
 }
 
-func (l *slowSalt) Apply(ctx context.Context, spec executor.Spec, _ executor.LayerPlan, report func(executor.Event)) (executor.LayerResult, error) {
+func (l *slowSalt) Apply(ctx context.Context, spec executor.Spec, _ executor.LayerPlan, obs executor.Observer) (executor.LayerResult, error) {
+	report := executor.Heard(obs).Event
 	report(executor.Event{Layer: executor.Salt, Total: 1})
 	if g := l.apply[spec.Target]; g != nil {
 		if err := g.pass(ctx); err != nil {
@@ -90,7 +91,7 @@ func (l *slowSalt) Drift(context.Context, executor.Spec) (executor.LayerDrift, e
 	return executor.LayerDrift{Status: executor.DriftClean}, nil
 }
 
-func (l *slowSalt) Rollback(context.Context, executor.Spec, *executor.Spec, func(executor.Event)) (string, error) {
+func (l *slowSalt) Rollback(context.Context, executor.Spec, *executor.Spec, executor.Observer) (string, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.rollbacks++

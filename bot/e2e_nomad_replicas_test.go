@@ -69,7 +69,7 @@ func TestEosReplicasOnNomadFailOver(t *testing.T) {
 		t.Fatalf("plan = %+v, %v", plan, err)
 	}
 	// Healthy means both allocations pass Nomad's /healthz check: the standby too.
-	if res, err := layer.Apply(ctx, spec, plan, func(executor.Event) {}); err != nil || res.Status != executor.ResultOK {
+	if res, err := layer.Apply(ctx, spec, plan, nil); err != nil || res.Status != executor.ResultOK {
 		t.Fatalf("apply = %+v, %v", res, err)
 	}
 

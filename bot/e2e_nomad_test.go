@@ -249,7 +249,7 @@ func TestEosRunsAsANomadJob(t *testing.T) {
 		t.Fatalf("plan = %+v, %v", plan, err)
 	}
 	// The deployment turns healthy only once Nomad's check of /healthz passes.
-	res, err := layer.Apply(ctx, spec, plan, func(executor.Event) {})
+	res, err := layer.Apply(ctx, spec, plan, nil)
 	if err != nil || res.Status != executor.ResultOK {
 		t.Fatalf("apply = %+v, %v", res, err)
 	}

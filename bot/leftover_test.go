@@ -23,8 +23,8 @@ func (l *scriptedSalt) Plan(_ context.Context, spec executor.Spec) (executor.Lay
 	return executor.LayerPlan{Status: executor.PlanChanges, Summary: "eos-minion: 3 states to apply", Digest: "salt " + spec.Target,
 		Changes: []executor.Change{{Unit: spec.Target, Action: executor.Update, Address: "eos-minion: pkg.installed grafana"}}}, nil
 }
-func (l *scriptedSalt) Apply(_ context.Context, _ executor.Spec, _ executor.LayerPlan, report func(executor.Event)) (executor.LayerResult, error) {
-	report(executor.Event{Layer: executor.Salt, Resource: "eos-minion: pkg.installed grafana", Done: 1, Total: 3})
+func (l *scriptedSalt) Apply(_ context.Context, _ executor.Spec, _ executor.LayerPlan, obs executor.Observer) (executor.LayerResult, error) {
+	executor.Heard(obs).Event(executor.Event{Layer: executor.Salt, Resource: "eos-minion: pkg.installed grafana", Done: 1, Total: 3})
 	if l.lose {
 		return executor.LayerResult{}, executor.Unknown("the 3 states of job 20261125231502 on eos-minion", "salt-run jobs.lookup_jid 20261125231502",
 			errors.New("salt-api not answering for 2m0s"))
@@ -37,7 +37,7 @@ func (l *scriptedSalt) Drift(context.Context, executor.Spec) (executor.LayerDrif
 	}
 	return executor.LayerDrift{Status: executor.DriftClean}, nil
 }
-func (l *scriptedSalt) Rollback(context.Context, executor.Spec, *executor.Spec, func(executor.Event)) (string, error) {
+func (l *scriptedSalt) Rollback(context.Context, executor.Spec, *executor.Spec, executor.Observer) (string, error) {
 	return "nothing to undo", nil
 }
 

@@ -13,15 +13,16 @@ type Layer interface {
 	Name() LayerName
 	// Plan works out what applying spec would change, without changing anything.
 	Plan(ctx context.Context, spec Spec) (LayerPlan, error)
-	// Apply carries out exactly plan (made by Plan from spec), reporting progress as it goes.
-	// A failure is returned both as a LayerResult (what was done, what failed) and an error.
-	Apply(ctx context.Context, spec Spec, plan LayerPlan, report func(Event)) (LayerResult, error)
+	// Apply carries out exactly plan (made by Plan from spec), telling obs (which may be nil)
+	// its progress and its own output lines as it goes. A failure is returned both as a LayerResult (what was done, what failed) and an error.
+	Apply(ctx context.Context, spec Spec, plan LayerPlan, obs Observer) (LayerResult, error)
 	// Drift compares the real world with spec, the declared state.
 	Drift(ctx context.Context, spec Spec) (LayerDrift, error)
 	// Rollback undoes a failed or partial apply of spec: it re-applies previous, the last
 	// approved spec, or, when there is none, removes what spec created. It returns a sentence
-	// for the person reading the result ("nothing created by Terraform remains").
-	Rollback(ctx context.Context, spec Spec, previous *Spec, report func(Event)) (string, error)
+	// for the person reading the result ("nothing created by Terraform remains"). obs (which
+	// may be nil) hears its steps as Apply's would.
+	Rollback(ctx context.Context, spec Spec, previous *Spec, obs Observer) (string, error)
 }
 
 // PlanStatus says what a layer's plan amounts to.

@@ -6,6 +6,9 @@ package executor
 // (Terraform's messages, a Salt state's result, a Nomad deployment's status), never empty and
 // never holding a sensitive value. Asking a run to stop is not the observer's business: that
 // goes the other way, with StopWhen.
+//
+// Runner.Apply hands the same observer to each layer's Apply and Rollback (for a rollback
+// with each Event's Rollback set): nothing a layer reports travels in its context.
 type Observer interface {
 	Event(Event)
 	Output(layer LayerName, line string)
@@ -32,4 +35,31 @@ func (o observerFuncs) Output(layer LayerName, line string) {
 	if o.output != nil {
 		o.output(layer, line)
 	}
+}
+
+// Heard returns obs, or an observer that hears nothing when obs is nil, so a layer handed an
+// observer may use it without checking.
+func Heard(obs Observer) Observer {
+	if obs == nil {
+		return observerFuncs{}
+	}
+	return obs
+}
+
+// nonEmpty passes on what its observer hears but empty output lines, which Observer promises
+// never to deliver.
+type nonEmpty struct{ Observer }
+
+func (o nonEmpty) Output(layer LayerName, line string) {
+	if line != "" {
+		o.Observer.Output(layer, line)
+	}
+}
+
+// undoing passes on what its observer hears, marking each event as a rollback's.
+type undoing struct{ Observer }
+
+func (o undoing) Event(ev Event) {
+	ev.Rollback = true
+	o.Observer.Event(ev)
 }

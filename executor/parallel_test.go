@@ -40,7 +40,7 @@ func (l *gateLayer) Plan(ctx context.Context, spec Spec) (LayerPlan, error) {
 	}
 	return LayerPlan{Status: PlanChanges, Digest: string(l.name) + " " + spec.Target, Changes: []Change{{Action: Create, Address: string(l.name)}}}, nil
 }
-func (l *gateLayer) Apply(context.Context, Spec, LayerPlan, func(Event)) (LayerResult, error) {
+func (l *gateLayer) Apply(context.Context, Spec, LayerPlan, Observer) (LayerResult, error) {
 	return LayerResult{}, nil
 }
 func (l *gateLayer) Drift(ctx context.Context, _ Spec) (LayerDrift, error) {
@@ -50,7 +50,7 @@ func (l *gateLayer) Drift(ctx context.Context, _ Spec) (LayerDrift, error) {
 	}
 	return LayerDrift{Status: DriftClean}, nil
 }
-func (l *gateLayer) Rollback(context.Context, Spec, *Spec, func(Event)) (string, error) {
+func (l *gateLayer) Rollback(context.Context, Spec, *Spec, Observer) (string, error) {
 	return "", nil
 }
 

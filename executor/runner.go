@@ -217,15 +217,11 @@ func (o applyOptions) stopped() bool {
 // nil), and marks the later layers not started. Cancelling ctx stops the current layer; the
 // result then says cancelled. A layer that halts (returns a HaltError) stops the run with no
 // rollback at all, whatever the policy; so does a stop asked for with StopWhen. obs hears
-// the progress and the layers' own output; nil hears nothing. The layers are handed the
-// output sink in their context (WithOutput), replacing any the caller's ctx carries.
+// the progress and the layers' own output; nil hears nothing. Each layer is handed obs
+// itself (a rollback's with its events marked), never anything in its context.
 func (r *Runner) Apply(ctx context.Context, plan Plan, previous *Spec, obs Observer, opts ...ApplyOption) RunResult {
 	start := r.now()
-	if obs == nil {
-		obs = Observe(nil, nil)
-	}
-	ctx = WithOutput(ctx, obs.Output)
-	report := obs.Event
+	obs = nonEmpty{Heard(obs)}
 	var o applyOptions
 	for _, opt := range opts {
 		opt(&o)
@@ -257,7 +253,7 @@ func (r *Runner) Apply(ctx context.Context, plan Plan, previous *Spec, obs Obser
 			res.Layers = append(res.Layers, LayerResult{Layer: lp.Layer, Status: ResultNotStarted})
 			continue
 		}
-		lr := r.applyLayer(ctx, layer, plan.Spec, lp, report)
+		lr := r.applyLayer(ctx, layer, plan.Spec, lp, obs)
 		res.Layers = append(res.Layers, lr)
 		if lr.Status == ResultOK {
 			applied = append(applied, layer)
@@ -267,7 +263,7 @@ func (r *Runner) Apply(ctx context.Context, plan Plan, previous *Spec, obs Obser
 		res.Halted = lr.Status == ResultHalted
 		res.Unknown = lr.Status == ResultUnknown
 		if lr.Status != ResultCancelled && lr.Status != ResultHalted && lr.Status != ResultUnknown {
-			r.rollback(ctx, plan.Spec, previous, &res.Layers[i], applied, report)
+			r.rollback(ctx, plan.Spec, previous, &res.Layers[i], applied, obs)
 		}
 	}
 	if !res.Failed && plan.Spec.PurgeSecrets && r.secrets != nil {
@@ -298,11 +294,11 @@ func skipped(lp LayerPlan) LayerResult {
 	return LayerResult{Layer: lp.Layer, Status: ResultSkipped, Summary: summary}
 }
 
-func (r *Runner) applyLayer(ctx context.Context, layer Layer, spec Spec, lp LayerPlan, report func(Event)) LayerResult {
+func (r *Runner) applyLayer(ctx context.Context, layer Layer, spec Spec, lp LayerPlan, obs Observer) LayerResult {
 	lctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
 	start := r.now()
-	lr, err := layer.Apply(lctx, spec, lp, report)
+	lr, err := layer.Apply(lctx, spec, lp, obs)
 	lr.Layer = layer.Name()
 	lr.Elapsed = r.now().Sub(start)
 	var halt *HaltError
@@ -336,31 +332,27 @@ func (r *Runner) applyLayer(ctx context.Context, layer Layer, spec Spec, lp Laye
 }
 
 // rollback undoes the failed layer and, under RollbackAll, the layers applied before it.
-func (r *Runner) rollback(ctx context.Context, spec Spec, previous *Spec, failed *LayerResult, applied []Layer, report func(Event)) {
+func (r *Runner) rollback(ctx context.Context, spec Spec, previous *Spec, failed *LayerResult, applied []Layer, obs Observer) {
 	if r.policy == RollbackNone {
 		failed.Rollback = "not rolled back (policy: none)"
 		return
 	}
 	layer := r.layers[failed.Layer]
-	failed.Rollback, failed.RolledBack = r.rollbackLayer(ctx, layer, spec, previous, report)
+	failed.Rollback, failed.RolledBack = r.rollbackLayer(ctx, layer, spec, previous, obs)
 	if r.policy != RollbackAll {
 		return
 	}
 	for i := len(applied) - 1; i >= 0; i-- {
-		note, _ := r.rollbackLayer(ctx, applied[i], spec, previous, report)
+		note, _ := r.rollbackLayer(ctx, applied[i], spec, previous, obs)
 		failed.Rollback += "; " + applied[i].Name().Title() + ": " + note
 	}
 }
 
 // rollbackLayer rolls one layer back and says what it did, and whether it succeeded.
-func (r *Runner) rollbackLayer(ctx context.Context, layer Layer, spec Spec, previous *Spec, report func(Event)) (string, bool) {
+func (r *Runner) rollbackLayer(ctx context.Context, layer Layer, spec Spec, previous *Spec, obs Observer) (string, bool) {
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.timeout)
 	defer cancel()
-	undo := func(ev Event) {
-		ev.Rollback = true
-		report(ev)
-	}
-	note, err := layer.Rollback(rctx, spec, previous, undo)
+	note, err := layer.Rollback(rctx, spec, previous, undoing{obs})
 	if err != nil {
 		return "rollback failed: " + err.Error(), false
 	}

@@ -31,7 +31,8 @@ func (l *recLayer) Plan(_ context.Context, spec Spec) (LayerPlan, error) {
 	record(l.calls, "plan "+string(l.name))
 	return LayerPlan{Status: PlanChanges, Digest: string(l.name) + " " + spec.Target, Changes: []Change{{Action: Create, Address: "x"}}}, nil
 }
-func (l *recLayer) Apply(_ context.Context, _ Spec, _ LayerPlan, report func(Event)) (LayerResult, error) {
+func (l *recLayer) Apply(_ context.Context, _ Spec, _ LayerPlan, obs Observer) (LayerResult, error) {
+	report := Heard(obs).Event
 	record(l.calls, "apply "+string(l.name))
 	report(Event{Layer: l.name, Done: 1, Total: 1})
 	if l.failWith != nil {
@@ -45,7 +46,8 @@ func (l *recLayer) Drift(context.Context, Spec) (LayerDrift, error) {
 	}
 	return LayerDrift{Status: DriftClean}, nil
 }
-func (l *recLayer) Rollback(_ context.Context, _ Spec, prev *Spec, report func(Event)) (string, error) {
+func (l *recLayer) Rollback(_ context.Context, _ Spec, prev *Spec, obs Observer) (string, error) {
+	report := Heard(obs).Event
 	record(l.calls, "rollback "+string(l.name))
 	report(Event{Layer: l.name, Done: 1, Total: 1})
 	if l.rollbackErr != nil {

@@ -13,9 +13,9 @@ type stopAfter struct {
 	stop chan struct{}
 }
 
-func (l stopAfter) Apply(ctx context.Context, spec Spec, plan LayerPlan, report func(Event)) (LayerResult, error) {
+func (l stopAfter) Apply(ctx context.Context, spec Spec, plan LayerPlan, obs Observer) (LayerResult, error) {
 	close(l.stop)
-	return l.recLayer.Apply(ctx, spec, plan, report)
+	return l.recLayer.Apply(ctx, spec, plan, obs)
 }
 
 // A stop asked for during Terraform lets Terraform finish, starts nothing after it and rolls

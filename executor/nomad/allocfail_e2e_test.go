@@ -44,7 +44,7 @@ func TestFailingAllocationIsReportedAndEndsTheWait(t *testing.T) {
     }`)
 	ev := &events{}
 	start := time.Now()
-	res, err := e.layer.Apply(testCtx(t), s, e.plan(t, s), ev.report)
+	res, err := e.layer.Apply(testCtx(t), s, e.plan(t, s), executor.Observe(ev.report, nil))
 	took := time.Since(start)
 	t.Logf("Apply returned after %s: %s; events %q", took.Round(time.Millisecond), res.Error, ev.messages())
 	if err == nil || res.Status != executor.ResultFailed {
@@ -90,7 +90,7 @@ func TestRescheduledAllocationKeepsTheWaitGoing(t *testing.T) {
     }`)
 	ev := &events{}
 	start := time.Now()
-	res, err := e.layer.Apply(testCtx(t), s, e.plan(t, s), ev.report)
+	res, err := e.layer.Apply(testCtx(t), s, e.plan(t, s), executor.Observe(ev.report, nil))
 	t.Logf("Apply returned after %s: %s; events %q", time.Since(start).Round(time.Millisecond), res.Error, ev.messages())
 	if err == nil || !strings.Contains(res.Error, "task main exited 4 and was not restarted; no allocation of version 0 can become healthy") {
 		t.Fatalf("Apply = %+v, %v; want the failure of the last allocation", res, err)
@@ -126,7 +126,7 @@ func TestRescheduleAfterTheDeadlineEndsTheWait(t *testing.T) {
       delay_function = "constant"
     }`)
 	start := time.Now()
-	res, err := e.layer.Apply(testCtx(t), s, e.plan(t, s), nil)
+	res, err := e.layer.Apply(testCtx(t), s, e.plan(t, s), executor.Observe(nil, nil))
 	t.Logf("Apply returned after %s: %s", time.Since(start).Round(time.Millisecond), res.Error)
 	if err == nil || !strings.HasSuffix(res.Error, "task main exited 5 and was not restarted; no allocation of version 0 can become healthy: Nomad reschedules it only after the deployment's progress deadline") {
 		t.Fatalf("Apply = %+v, %v; want the failure and the late reschedule", res, err)
@@ -156,7 +156,7 @@ func TestUnlimitedReschedulingEndsWhenTheReplacementFailsTheSameWay(t *testing.T
     }`)
 	ev := &events{}
 	start := time.Now()
-	res, err := e.layer.Apply(testCtx(t), s, e.plan(t, s), ev.report)
+	res, err := e.layer.Apply(testCtx(t), s, e.plan(t, s), executor.Observe(ev.report, nil))
 	took := time.Since(start)
 	t.Logf("Apply returned after %s: %s; events %q", took.Round(time.Millisecond), res.Error, ev.messages())
 	final := regexp.MustCompile(`^nomad job ` + regexp.QuoteMeta(e.id(svc)) + `: allocation ([0-9a-f]{8}): task main exited 3 and was not restarted; no allocation of version 0 can become healthy: it replaced allocation ([0-9a-f]{8}), which failed the same way; Nomad would keep rescheduling it every 5s: giving up$`)
@@ -200,7 +200,7 @@ func TestReplacementFailingOtherwiseKeepsTheWaitGoing(t *testing.T) {
     }`)
 	ev := &events{}
 	start := time.Now()
-	res, err := e.layer.Apply(testCtx(t), s, e.plan(t, s), ev.report)
+	res, err := e.layer.Apply(testCtx(t), s, e.plan(t, s), executor.Observe(ev.report, nil))
 	took := time.Since(start)
 	t.Logf("Apply returned after %s: %s; events %q", took.Round(time.Millisecond), res.Error, ev.messages())
 	final := regexp.MustCompile(`: allocation ([0-9a-f]{8}): task main exited 4 and was not restarted; no allocation of version 0 can become healthy: it replaced allocation ([0-9a-f]{8}), which failed the same way; Nomad would keep rescheduling it every 5s: giving up$`)

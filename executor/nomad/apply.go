@@ -27,9 +27,10 @@ type appliedJob struct {
 // allocations) until the job is healthy or Config.DeployTimeout passes. It stops at the first
 // unit that fails. When the agent stopped answering after a job version was handed over and
 // was not back before the deadline, the result is ResultUnknown and the error an
-// executor.UnknownError (see the package doc). report is called from Apply's goroutine only,
+// executor.UnknownError (see the package doc). obs is told from Apply's goroutine only,
 // never after it returned.
-func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.LayerPlan, report func(executor.Event)) (executor.LayerResult, error) {
+func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.LayerPlan, obs executor.Observer) (executor.LayerResult, error) {
+	obs = executor.Heard(obs)
 	start := time.Now()
 	res := executor.LayerResult{Layer: executor.Nomad}
 	if plan.Status != executor.PlanChanges {
@@ -56,8 +57,8 @@ func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.Lay
 			err = fmt.Errorf("%w: the plan has unit %s, which the spec has no Nomad part for", ErrStalePlan, up.Service)
 		} else {
 			var summary string
-			emit := newEmitter(report, up)
-			emit.output = func(line string) { executor.Output(ctx, executor.Nomad, line) }
+			emit := newEmitter(obs.Event, up)
+			emit.output = func(line string) { obs.Output(executor.Nomad, line) }
 			summary, err = l.applyUnit(ctx, spec.Env, u, up, emit)
 			summaries = append(summaries, summary)
 		}

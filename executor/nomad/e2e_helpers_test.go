@@ -198,7 +198,7 @@ func (ev *events) messages() []string {
 func (e *e2e) apply(t *testing.T, s executor.Spec, p executor.LayerPlan) (executor.LayerResult, *events) {
 	t.Helper()
 	ev := &events{}
-	res, err := e.layer.Apply(testCtx(t), s, p, ev.report)
+	res, err := e.layer.Apply(testCtx(t), s, p, executor.Observe(ev.report, nil))
 	if err != nil {
 		t.Fatalf("Apply: %v (result %+v, events %q)", err, res, ev.messages())
 	}

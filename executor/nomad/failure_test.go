@@ -18,18 +18,18 @@ func TestNewJobThatFailsIsStopped(t *testing.T) {
 	e := newE2E(t)
 	const svc = "crash"
 	s := e.spec(svc, map[string]any{"command": "/bin/sh", "args": []any{"-c", "exit 3"}})
-	res, err := e.layer.Apply(testCtx(t), s, e.plan(t, s), nil)
+	res, err := e.layer.Apply(testCtx(t), s, e.plan(t, s), executor.Observe(nil, nil))
 	if err == nil || res.Status != executor.ResultFailed || !strings.Contains(res.Error, "task main exited 3 and was not restarted") {
 		t.Fatalf("Apply = %+v, %v; want a failure naming exit code 3", res, err)
 	}
-	note, err := e.layer.Rollback(testCtx(t), s, nil, nil)
+	note, err := e.layer.Rollback(testCtx(t), s, nil, executor.Observe(nil, nil))
 	if err != nil || note != "stopped job "+e.id(svc)+" (it had no earlier stable version)" {
 		t.Fatalf("Rollback = %q, %v", note, err)
 	}
 	if j := e.job(t, svc); !*j.Stop {
 		t.Error("the failed new job is not stopped")
 	}
-	if again, err := e.layer.Rollback(testCtx(t), s, nil, nil); err != nil || again != "job "+e.id(svc)+" is stopped; nothing to roll back" {
+	if again, err := e.layer.Rollback(testCtx(t), s, nil, executor.Observe(nil, nil)); err != nil || again != "job "+e.id(svc)+" is stopped; nothing to roll back" {
 		t.Errorf("second Rollback = %q, %v", again, err)
 	}
 }
@@ -51,7 +51,7 @@ func TestDockerJobCannotBePlaced(t *testing.T) {
 		t.Errorf("failures = %q, want %q: a plan that cannot be placed cannot be approved", p.Failures, want)
 	}
 	start := time.Now()
-	res, err := e.layer.Apply(testCtx(t), s, p, nil)
+	res, err := e.layer.Apply(testCtx(t), s, p, executor.Observe(nil, nil))
 	if err == nil || !strings.Contains(res.Error, why) {
 		t.Errorf("Apply = %+v, %v; want the placement failure", res, err)
 	}
@@ -126,7 +126,7 @@ func TestDestroyIsRolledBack(t *testing.T) {
 	running := e.job(t, svc)
 	d := e.destroySpec(svc)
 	e.apply(t, d, e.plan(t, d))
-	note, err := e.layer.Rollback(testCtx(t), d, &s, nil)
+	note, err := e.layer.Rollback(testCtx(t), d, &s, executor.Observe(nil, nil))
 	if want := "reverted job " + e.id(svc) + " to version " + fmt.Sprint(*running.Version) + " (1/1 healthy)"; err != nil || note != want {
 		t.Fatalf("Rollback = %q, %v; want %q", note, err, want)
 	}
@@ -150,7 +150,7 @@ func TestPurgedJobRegisteredAgain(t *testing.T) {
 		t.Fatalf("purging: %v", err)
 	}
 	start := time.Now()
-	res, err := e.layer.Apply(testCtx(t), s, e.plan(t, s), nil)
+	res, err := e.layer.Apply(testCtx(t), s, e.plan(t, s), executor.Observe(nil, nil))
 	if err == nil || !strings.Contains(res.Error, "Nomad placed no allocation and reported no failure") ||
 		!strings.Contains(res.Error, "run `nomad system gc` and plan again") {
 		t.Errorf("Apply = %+v, %v; want the purged-job diagnosis", res, err)

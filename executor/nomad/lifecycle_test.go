@@ -76,7 +76,7 @@ func TestLifecycle(t *testing.T) {
 		if p.Status != executor.PlanNoChanges || len(p.Changes) != 0 || p.Summary != "no changes" {
 			t.Fatalf("plan = %+v, want no changes", p)
 		}
-		res, err := e.layer.Apply(testCtx(t), s, p, nil)
+		res, err := e.layer.Apply(testCtx(t), s, p, executor.Observe(nil, nil))
 		if err != nil || res.Status != executor.ResultSkipped {
 			t.Errorf("apply of a no-change plan = %+v, %v; want skipped", res, err)
 		}
@@ -113,7 +113,7 @@ func TestLifecycle(t *testing.T) {
 		}
 		after := *e.job(t, svc).JobModifyIndex
 
-		res, err := e.layer.Apply(testCtx(t), s, p, nil)
+		res, err := e.layer.Apply(testCtx(t), s, p, executor.Observe(nil, nil))
 		var ce *ChangedError
 		if !errors.Is(err, ErrChangedSincePlan) || !errors.As(err, &ce) || ce.Planned != before || ce.Now != after {
 			t.Fatalf("Apply = %v, want a ChangedError %d → %d", err, before, after)
@@ -151,7 +151,7 @@ func TestLifecycle(t *testing.T) {
 		bad := e.spec(svc, map[string]any{"label": label, "command": "/bin/sh", "args": []any{"-c", "exit 1"}})
 		p := e.plan(t, bad)
 		ev := &events{}
-		res, err := e.layer.Apply(testCtx(t), bad, p, ev.report)
+		res, err := e.layer.Apply(testCtx(t), bad, p, executor.Observe(ev.report, nil))
 		if err == nil || res.Status != executor.ResultFailed {
 			t.Fatalf("Apply of a failing job = %+v, %v; want a failure", res, err)
 		}
@@ -163,7 +163,7 @@ func TestLifecycle(t *testing.T) {
 			t.Fatalf("failed version = %d, want %d", *failed.Version, *stable.Version+1)
 		}
 
-		note, err := e.layer.Rollback(testCtx(t), bad, nil, ev.report)
+		note, err := e.layer.Rollback(testCtx(t), bad, nil, executor.Observe(ev.report, nil))
 		if err != nil {
 			t.Fatalf("Rollback: %v", err)
 		}

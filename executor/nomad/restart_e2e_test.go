@@ -66,7 +66,7 @@ func applyAsync(ctx context.Context, l *Layer, s executor.Spec, p executor.Layer
 	evs := make(chan executor.Event, 1000)
 	done := make(chan applied, 1)
 	go func() {
-		res, err := l.Apply(ctx, s, p, func(e executor.Event) { evs <- e })
+		res, err := l.Apply(ctx, s, p, executor.Observe(func(e executor.Event) { evs <- e }, nil))
 		done <- applied{res, err}
 	}()
 	return evs, done
@@ -202,7 +202,7 @@ func TestRollbackThroughAgentRestart(t *testing.T) {
 	good := e.spec(svc, nil)
 	e.apply(t, good, e.plan(t, good))
 	bad := e.spec(svc, map[string]any{"command": "/bin/sh", "args": []any{"-c", "exit 1"}})
-	if res, err := l.Apply(testCtx(t), bad, e.plan(t, bad), nil); err == nil {
+	if res, err := l.Apply(testCtx(t), bad, e.plan(t, bad), executor.Observe(nil, nil)); err == nil {
 		t.Fatalf("Apply of a failing job = %+v; want a failure", res)
 	}
 	a.run(t, "stop-agent")
@@ -213,7 +213,7 @@ func TestRollbackThroughAgentRestart(t *testing.T) {
 	}
 	done := make(chan rolledBack, 1)
 	go func() {
-		note, err := l.Rollback(testCtx(t), bad, nil, func(ev executor.Event) { evs <- ev })
+		note, err := l.Rollback(testCtx(t), bad, nil, executor.Observe(func(ev executor.Event) { evs <- ev }, nil))
 		done <- rolledBack{note, err}
 	}()
 	var seen []string

@@ -19,7 +19,8 @@ import (
 //
 // What the last Apply registered is remembered in memory; after a restart Rollback treats
 // the job's current version as the failed one unless it is stable.
-func (l *Layer) Rollback(ctx context.Context, spec executor.Spec, previous *executor.Spec, report func(executor.Event)) (string, error) {
+func (l *Layer) Rollback(ctx context.Context, spec executor.Spec, previous *executor.Spec, obs executor.Observer) (string, error) {
+	obs = executor.Heard(obs)
 	var notes []string
 	for i := len(spec.Units) - 1; i >= 0; i-- {
 		u := spec.Units[i]
@@ -31,7 +32,7 @@ func (l *Layer) Rollback(ctx context.Context, spec executor.Spec, previous *exec
 			return "", err
 		}
 		rec, known := l.take(id)
-		emit := newEmitter(report, unitPlan{Service: u.Service, JobID: id, Action: actionRegister})
+		emit := newEmitter(obs.Event, unitPlan{Service: u.Service, JobID: id, Action: actionRegister})
 		o := owner{id: id, service: u.Service, env: spec.Env}
 		note, err := l.rollbackUnit(ctx, o, rec, known, u.Destroy, emit)
 		if err != nil {

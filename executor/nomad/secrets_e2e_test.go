@@ -161,7 +161,7 @@ func TestWorkloadReadsTheSecretEosGenerated(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Plan: %v", err)
 	}
-	if res, err := layer.Apply(ctx, spec, p, nil); err != nil || res.Status != executor.ResultOK {
+	if res, err := layer.Apply(ctx, spec, p, executor.Observe(nil, nil)); err != nil || res.Status != executor.ResultOK {
 		t.Fatalf("Apply = %+v, %v", res, err)
 	}
 

@@ -13,7 +13,8 @@ import (
 // Apply runs each unit's state for real on its targets, unit by unit, reporting every state of
 // every minion's return as a progress event in execution order. The first failed state (or a
 // minion that returned no states) fails the layer with Salt's comment; later units do not run.
-func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.LayerPlan, report func(executor.Event)) (executor.LayerResult, error) {
+func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.LayerPlan, obs executor.Observer) (executor.LayerResult, error) {
+	obs = executor.Heard(obs)
 	start := l.now()
 	res := executor.LayerResult{Layer: executor.Salt}
 	var ps planState
@@ -34,8 +35,8 @@ func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.Lay
 		res.Status, res.Summary = executor.ResultSkipped, keptNote
 		return res, nil
 	}
-	joined := l.reportNewcomers(ctx, units, ps.Targets, report)
-	tally, err := l.applyUnits(ctx, units, ps.Targets, ps.States, report)
+	joined := l.reportNewcomers(ctx, units, ps.Targets, obs.Event)
+	tally, err := l.applyUnits(ctx, units, ps.Targets, ps.States, obs)
 	res.Done, res.Total, res.Elapsed = tally.done, max(ps.States, tally.done), l.now().Sub(start)
 	var unknown *executor.UnknownError
 	switch {
@@ -61,7 +62,8 @@ func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.Lay
 // Rollback re-applies the previous spec's Salt states for the spec's units, which is safe:
 // states are idempotent. Without a previous spec nothing is undone (Salt has no undo), and the
 // states stay.
-func (l *Layer) Rollback(ctx context.Context, spec executor.Spec, previous *executor.Spec, report func(executor.Event)) (string, error) {
+func (l *Layer) Rollback(ctx context.Context, spec executor.Spec, previous *executor.Spec, obs executor.Observer) (string, error) {
+	obs = executor.Heard(obs)
 	var units []executor.Unit
 	var names []string
 	if previous != nil {
@@ -77,7 +79,7 @@ func (l *Layer) Rollback(ctx context.Context, spec executor.Spec, previous *exec
 	if len(units) == 0 {
 		return "Salt states kept (re-apply is safe)", nil
 	}
-	if _, err := l.applyUnits(ctx, units, nil, 0, report); err != nil {
+	if _, err := l.applyUnits(ctx, units, nil, 0, obs); err != nil {
 		if unknown := (*executor.UnknownError)(nil); errors.As(err, &unknown) {
 			return "re-applying the previous Salt states: outcome unknown", fmt.Errorf("re-applying the previous Salt states of %s: %s (check: %s)",
 				strings.Join(names, ", "), unknown.Message(), unknown.Check)
@@ -91,11 +93,11 @@ func (l *Layer) Rollback(ctx context.Context, spec executor.Spec, previous *exec
 // the minions the plan resolved each unit's targets to (by service; a unit without an entry
 // runs on its targets as they match now); total is the number of states the plan saw (0 if
 // unknown), the events' Total.
-func (l *Layer) applyUnits(ctx context.Context, units []executor.Unit, on map[string][]string, total int, report func(executor.Event)) (tally, error) {
+func (l *Layer) applyUnits(ctx context.Context, units []executor.Unit, on map[string][]string, total int, obs executor.Observer) (tally, error) {
 	t := &tally{}
 	for _, u := range units {
-		p := newUnitProgress(l, u.Service, t, total, report)
-		p.output = func(line string) { executor.Output(ctx, executor.Salt, line) }
+		p := newUnitProgress(l, u.Service, t, total, obs.Event)
+		p.output = func(line string) { obs.Output(executor.Salt, line) }
 		what := "the " + u.Service + " states"
 		if len(units) == 1 && total > 0 {
 			what = "the " + plural(total, "state")

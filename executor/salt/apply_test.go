@@ -18,7 +18,7 @@ func applyOnce(t *testing.T, l *Layer, spec executor.Spec) (executor.LayerResult
 		t.Fatalf("Plan: %v", err)
 	}
 	var events []executor.Event
-	res, err := l.Apply(context.Background(), spec, p, func(e executor.Event) { events = append(events, e) })
+	res, err := l.Apply(context.Background(), spec, p, executor.Observe(func(e executor.Event) { events = append(events, e) }, nil))
 	return res, events, err
 }
 
@@ -107,7 +107,7 @@ func TestApplyFailsOnAnUnreachableMinion(t *testing.T) {
 	f.mu.Unlock()
 	l.timeout = 300 * time.Millisecond
 	var events []executor.Event
-	res, err := l.Apply(context.Background(), lvmSpec("node1", "node2"), p, func(e executor.Event) { events = append(events, e) })
+	res, err := l.Apply(context.Background(), lvmSpec("node1", "node2"), p, executor.Observe(func(e executor.Event) { events = append(events, e) }, nil))
 	if err == nil || !strings.Contains(err.Error(), "minion node2 did not return within 300ms") {
 		t.Fatalf("Apply error = %v, want node2 named as not returning", err)
 	}

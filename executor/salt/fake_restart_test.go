@@ -73,7 +73,7 @@ func applyThroughRestart(t *testing.T, streaming bool, fault func(f *fakeSaltAPI
 	}
 	done := make(chan result, 1)
 	go func() {
-		res, err := l.Apply(context.Background(), lvmSpec("node1"), p, rec.report)
+		res, err := l.Apply(context.Background(), lvmSpec("node1"), p, executor.Observe(rec.report, nil))
 		done <- result{res, err}
 	}()
 	select {
@@ -164,7 +164,7 @@ func TestApplyLooksForAJobWhoseSubmissionAnswerWasLost(t *testing.T) {
 		return false
 	}
 	f.mu.Unlock()
-	res, err := l.Apply(context.Background(), lvmSpec("node1"), p, nil)
+	res, err := l.Apply(context.Background(), lvmSpec("node1"), p, executor.Observe(nil, nil))
 	if err != nil || res.Status != executor.ResultOK || res.Done != 4 {
 		t.Fatalf("Apply = %+v, %v; want all 4 states applied", res, err)
 	}
@@ -196,7 +196,7 @@ func TestApplyWhoseSaltAPINeverComesBackIsUnknown(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second) // the runner's layer timeout
 	defer cancel()
 	rec := &recorder{}
-	res, err := l.Apply(ctx, lvmSpec("node1"), p, rec.report)
+	res, err := l.Apply(ctx, lvmSpec("node1"), p, executor.Observe(rec.report, nil))
 	var unknown *executor.UnknownError
 	if !errors.As(err, &unknown) {
 		t.Fatalf("Apply = %+v, %v; want an UnknownError", res, err)
@@ -239,7 +239,7 @@ func TestApplyWaitsForARestartingMasterAndSaysSo(t *testing.T) {
 			f.mu.Unlock()
 		}
 	}}
-	res, err := l.Apply(context.Background(), lvmSpec("node1"), p, rec.report)
+	res, err := l.Apply(context.Background(), lvmSpec("node1"), p, executor.Observe(rec.report, nil))
 	if err != nil || res.Status != executor.ResultOK || res.Done != 4 {
 		t.Fatalf("Apply = %+v, %v; want all 4 states applied", res, err)
 	}
@@ -267,7 +267,7 @@ func TestApplySaysWhichMinionItWaitsForOnceTheStreamBroke(t *testing.T) {
 	f.mu.Unlock()
 	l.timeout, l.waitNotice = time.Second, 100*time.Millisecond
 	rec := &recorder{}
-	_, err = l.Apply(context.Background(), lvmSpec("node1", "node2"), p, rec.report)
+	_, err = l.Apply(context.Background(), lvmSpec("node1", "node2"), p, executor.Observe(rec.report, nil))
 	if err == nil || !strings.Contains(err.Error(), "minion node2 did not return within 1s") {
 		t.Fatalf("Apply error = %v, want node2 named as not returning", err)
 	}

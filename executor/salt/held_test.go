@@ -38,7 +38,7 @@ func TestApplyRetriesASaltAPIThatHoldsItsRequests(t *testing.T) {
 			})
 		}
 	}}
-	res, err := l.Apply(context.Background(), lvmSpec("node1"), p, rec.report)
+	res, err := l.Apply(context.Background(), lvmSpec("node1"), p, executor.Observe(rec.report, nil))
 	if err != nil || res.Status != executor.ResultOK || res.Done != 4 {
 		t.Fatalf("Apply = %+v, %v; want all 4 states applied after the held request", res, err)
 	}
@@ -78,7 +78,7 @@ func TestApplyEndsUnknownWhenAMinionsReturnWasLostWithTheMaster(t *testing.T) {
 		}
 	}}
 	start := time.Now()
-	_, err = l.Apply(context.Background(), lvmSpec("node1"), p, rec.report)
+	_, err = l.Apply(context.Background(), lvmSpec("node1"), p, executor.Observe(rec.report, nil))
 	var unknown *executor.UnknownError
 	if !errors.As(err, &unknown) {
 		t.Fatalf("Apply = %v, want an UnknownError", err)
@@ -109,7 +109,7 @@ func TestApplyEndsUnknownWhenAMinionNeitherRunsNorReturnedTheJob(t *testing.T) {
 	f.mu.Lock()
 	f.lostReturns = map[string]bool{"node1": true}
 	f.mu.Unlock()
-	_, err = l.Apply(context.Background(), lvmSpec("node1"), p, nil)
+	_, err = l.Apply(context.Background(), lvmSpec("node1"), p, executor.Observe(nil, nil))
 	var unknown *executor.UnknownError
 	if !errors.As(err, &unknown) || !strings.HasSuffix(unknown.Err.Error(), "(lost while the master was away, or the job never reached the minion)") {
 		t.Fatalf("Apply = %v, want an UnknownError saying the return may be lost or the job never arrived", err)
@@ -130,7 +130,7 @@ func TestApplyEndsUnknownWhenAMinionHeardRunningTheJobDoesNotReturn(t *testing.T
 	}
 	l.timeout = 300 * time.Millisecond
 	rec := &recorder{}
-	res, err := l.Apply(context.Background(), lvmSpec("node1"), p, rec.report)
+	res, err := l.Apply(context.Background(), lvmSpec("node1"), p, executor.Observe(rec.report, nil))
 	var unknown *executor.UnknownError
 	if !errors.As(err, &unknown) || !strings.Contains(unknown.Err.Error(), "had not returned job") ||
 		!strings.HasSuffix(unknown.Err.Error(), "within 300ms, and it was running the job: still running, or its return was lost") {

@@ -55,7 +55,7 @@ func TestRollback(t *testing.T) {
 	f.run = func(string, string, map[string]any, bool) any { return cleanStates() }
 	l := newLayer(t, f, nil)
 	spec := lvmSpec()
-	msg, err := l.Rollback(context.Background(), spec, nil, nil)
+	msg, err := l.Rollback(context.Background(), spec, nil, executor.Observe(nil, nil))
 	if err != nil || msg != "Salt states kept (re-apply is safe)" || len(f.applyCalls()) != 0 {
 		t.Fatalf("Rollback without a previous spec = %q, %v, %d calls", msg, err, len(f.applyCalls()))
 	}
@@ -63,7 +63,7 @@ func TestRollback(t *testing.T) {
 	prev.Units[0].Salt.Text = lvmText + "# previous\n"
 	prev.Units[0].Salt.Pillar = map[string]any{"service": "nextcloud", "size": "100G"}
 	var events []executor.Event
-	msg, err = l.Rollback(context.Background(), spec, &prev, func(e executor.Event) { events = append(events, e) })
+	msg, err = l.Rollback(context.Background(), spec, &prev, executor.Observe(func(e executor.Event) { events = append(events, e) }, nil))
 	if err != nil || msg != "re-applied the previous Salt states of lvm" {
 		t.Fatalf("Rollback = %q, %v", msg, err)
 	}

@@ -22,7 +22,7 @@ func TestRealAdoptLeavesSaltAsItIs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Apply(ctx, spec, p, func(executor.Event) {}); err != nil {
+	if _, err := l.Apply(ctx, spec, p, executor.Observe(func(executor.Event) {}, nil)); err != nil {
 		t.Fatalf("Apply: %v", err)
 	}
 	edited := "port=8080\nmax_upload=10G\n" // a line added by hand
@@ -42,7 +42,7 @@ func TestRealAdoptLeavesSaltAsItIs(t *testing.T) {
 		!strings.Contains(ap.Kept, "change the blueprint or its pillar") || strings.Contains(ap.Kept, "volume.marker") {
 		t.Errorf("adopt plan kept = %q; want app.conf named as left as is, and how to keep it", ap.Kept)
 	}
-	res, err := l.Apply(ctx, spec, ap, func(executor.Event) {})
+	res, err := l.Apply(ctx, spec, ap, executor.Observe(func(executor.Event) {}, nil))
 	if err != nil || res.Status != executor.ResultSkipped {
 		t.Errorf("adopt apply = %+v, %v; want skipped", res, err)
 	}

@@ -38,7 +38,7 @@ func TestRealShippedLocalStates(t *testing.T) {
 			if err != nil || p.Status != executor.PlanChanges {
 				t.Fatalf("Plan = %s, %v; want changes", p.Status, err)
 			}
-			if _, err := l.Apply(ctx, spec, p, nil); err != nil {
+			if _, err := l.Apply(ctx, spec, p, executor.Observe(nil, nil)); err != nil {
 				t.Fatalf("Apply: %v", err)
 			}
 			entries, _ := os.ReadDir(root)

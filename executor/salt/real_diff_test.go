@@ -22,7 +22,7 @@ func TestRealFileDiffIsShownWithTheSecretMasked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Apply(ctx, spec, p, func(executor.Event) {}); err != nil {
+	if _, err := l.Apply(ctx, spec, p, executor.Observe(func(executor.Event) {}, nil)); err != nil {
 		t.Fatalf("Apply: %v", err)
 	}
 	const secret = "Zr7qK2vLp9XwQ4"

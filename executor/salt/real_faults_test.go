@@ -86,7 +86,7 @@ func TestRealExpiredTokenLogsInAgain(t *testing.T) {
 		t.Error("the layer kept the expired token")
 	}
 	// The apply follows /events with the new token too.
-	if _, err := l.Apply(context.Background(), spec, p, nil); err != nil {
+	if _, err := l.Apply(context.Background(), spec, p, executor.Observe(nil, nil)); err != nil {
 		t.Fatalf("Apply after logging in again: %v", err)
 	}
 }
@@ -144,7 +144,7 @@ func TestRealStreamDroppingMidApplyFallsBackToJobs(t *testing.T) {
 		t.Fatalf("Plan: %v", err)
 	}
 	rec := &recorder{}
-	res, err := l.Apply(context.Background(), spec, p, rec.report)
+	res, err := l.Apply(context.Background(), spec, p, executor.Observe(rec.report, nil))
 	if err != nil {
 		t.Fatalf("Apply: %v", err)
 	}
@@ -173,7 +173,7 @@ func TestRealMinionJoiningAfterThePlanIsNotConfigured(t *testing.T) {
 	t.Cleanup(func() { r.forget(t, l, second) })
 	r.waitMinion(t, l, second)
 	rec := &recorder{}
-	res, err := l.Apply(context.Background(), spec, p, rec.report)
+	res, err := l.Apply(context.Background(), spec, p, executor.Observe(rec.report, nil))
 	if err != nil {
 		t.Fatalf("Apply: %v", err)
 	}
@@ -200,7 +200,7 @@ func TestRealConcurrentRunsOnOneMinionQueue(t *testing.T) {
 		go func() {
 			p, err := l.Plan(context.Background(), spec)
 			if err == nil {
-				_, err = l.Apply(context.Background(), spec, p, nil)
+				_, err = l.Apply(context.Background(), spec, p, executor.Observe(nil, nil))
 			}
 			errs <- err
 		}()

@@ -20,7 +20,7 @@ func TestRealDestroyNamesWhatItKeeps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Apply(ctx, spec, p, func(executor.Event) {}); err != nil {
+	if _, err := l.Apply(ctx, spec, p, executor.Observe(func(executor.Event) {}, nil)); err != nil {
 		t.Fatalf("Apply: %v", err)
 	}
 	spec.Verb, spec.Units[0].Destroy = "destroy", true

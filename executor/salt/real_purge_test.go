@@ -24,7 +24,7 @@ func TestRealPurgeDataRemovesTheServicesDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Apply(ctx, spec, p, func(executor.Event) {}); err != nil {
+	if _, err := l.Apply(ctx, spec, p, executor.Observe(func(executor.Event) {}, nil)); err != nil {
 		t.Fatalf("Apply: %v", err)
 	}
 	written := filepath.Join(dir, "data.db") // what the service wrote, next to the managed files
@@ -65,7 +65,7 @@ func TestRealPurgeDataRemovesTheServicesDirectory(t *testing.T) {
 		t.Fatalf("the plan removed something: %v", err)
 	}
 
-	res, err := l.Apply(ctx, spec, purge, func(executor.Event) {})
+	res, err := l.Apply(ctx, spec, purge, executor.Observe(func(executor.Event) {}, nil))
 	if err != nil || res.Status != executor.ResultOK {
 		t.Fatalf("Apply of the destroy --purge-data: %+v, %v", res, err)
 	}

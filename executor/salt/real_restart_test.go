@@ -83,7 +83,7 @@ func TestRealApplyFollowsItsJobThroughASaltAPIRestart(t *testing.T) {
 	done := make(chan result, 1)
 	begin := time.Now()
 	go func() {
-		res, err := l.Apply(context.Background(), spec, p, rec.report)
+		res, err := l.Apply(context.Background(), spec, p, executor.Observe(rec.report, nil))
 		done <- result{res, err}
 	}()
 	restarted := false
@@ -161,7 +161,7 @@ func TestRealApplyThroughAMasterRestartEndsSeenOrUnknown(t *testing.T) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		res, err := l.Apply(context.Background(), spec, p, rec.report)
+		res, err := l.Apply(context.Background(), spec, p, executor.Observe(rec.report, nil))
 		done <- result{res, err}
 	}()
 	restarted := false

@@ -43,7 +43,7 @@ func TestRealPlanApplyAndDrift(t *testing.T) {
 	}
 
 	rec := &recorder{}
-	res, err := l.Apply(ctx, spec, p, rec.report)
+	res, err := l.Apply(ctx, spec, p, executor.Observe(rec.report, nil))
 	if err != nil {
 		t.Fatalf("Apply: %v", err)
 	}
@@ -107,7 +107,7 @@ after-format:
 		t.Fatalf("Plan: %v", err)
 	}
 	rec := &recorder{}
-	res, err := l.Apply(context.Background(), spec, p, rec.report)
+	res, err := l.Apply(context.Background(), spec, p, executor.Observe(rec.report, nil))
 	if err == nil {
 		t.Fatal("Apply succeeded with a failing state")
 	}
@@ -124,7 +124,7 @@ after-format:
 
 	// Rollback by policy re-applies the previous states, for real.
 	prev := fileSpec("failing", dir, 7, "")
-	msg, err := l.Rollback(context.Background(), spec, &prev, nil)
+	msg, err := l.Rollback(context.Background(), spec, &prev, executor.Observe(nil, nil))
 	if err != nil || msg != "re-applied the previous Salt states of failing" {
 		t.Fatalf("Rollback = %q, %v", msg, err)
 	}

@@ -139,7 +139,7 @@ func TestApplyReportsEachStateWhileTheJobRuns(t *testing.T) {
 					close(hold)
 				}
 			}}
-			res, err := l.Apply(context.Background(), lvmSpec(tt.minions...), p, rec.report)
+			res, err := l.Apply(context.Background(), lvmSpec(tt.minions...), p, executor.Observe(rec.report, nil))
 			if err != nil {
 				t.Fatalf("Apply: %v", err)
 			}
@@ -228,7 +228,7 @@ func TestEventsWithAnExpiredTokenLogInAgain(t *testing.T) {
 	f.expireEvents = true
 	f.mu.Unlock()
 	rec := &recorder{}
-	if _, err := l.Apply(context.Background(), lvmSpec("node1"), p, rec.report); err != nil {
+	if _, err := l.Apply(context.Background(), lvmSpec("node1"), p, executor.Observe(rec.report, nil)); err != nil {
 		t.Fatalf("Apply: %v", err)
 	}
 	want := []step{{"node1: " + lvID, "changed", 1, 3}, {"node1: " + fsID, "changed", 2, 3}, {"node1: " + mountID, "changed", 3, 3}}
@@ -309,7 +309,7 @@ func TestStreamedApplyStillEndsAtTheTimeoutAndOnCancel(t *testing.T) {
 		f.mu.Unlock()
 		l.timeout = 300 * time.Millisecond
 		rec := &recorder{}
-		res, err := l.Apply(context.Background(), lvmSpec("node1", "node2"), p, rec.report)
+		res, err := l.Apply(context.Background(), lvmSpec("node1", "node2"), p, executor.Observe(rec.report, nil))
 		if err == nil || !strings.Contains(err.Error(), "minion node2 did not return within 300ms") {
 			t.Fatalf("Apply error = %v, want node2 named as not returning", err)
 		}
@@ -334,7 +334,7 @@ func TestStreamedApplyStillEndsAtTheTimeoutAndOnCancel(t *testing.T) {
 				cancel()
 			}
 		}}
-		res, err := l.Apply(ctx, lvmSpec("node1"), p, rec.report)
+		res, err := l.Apply(ctx, lvmSpec("node1"), p, executor.Observe(rec.report, nil))
 		if !errors.Is(err, context.Canceled) || res.Status != executor.ResultCancelled {
 			t.Fatalf("Apply = %+v, %v; want cancelled", res, err)
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/eosbot/eos/executor"
 )
 
 func TestGlobTargetsAreResolvedWhenPlanned(t *testing.T) {
@@ -24,7 +26,7 @@ func TestGlobTargetsAreResolvedWhenPlanned(t *testing.T) {
 	f.minions = append(f.minions, "web3")
 	f.mu.Unlock()
 	rec := &recorder{}
-	res, err := l.Apply(context.Background(), spec, p, rec.report)
+	res, err := l.Apply(context.Background(), spec, p, executor.Observe(rec.report, nil))
 	if err != nil {
 		t.Fatalf("Apply: %v", err)
 	}

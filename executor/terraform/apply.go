@@ -15,9 +15,10 @@ import (
 // progress from Terraform's -json output. It stops at the first unit that fails. A unit that
 // could not be applied for a reason that is not Terraform's failure (a stale or missing saved
 // plan, a refused state lock), or that failed before Terraform changed anything in this apply,
-// is returned as an executor.HaltError: the run stops without a rollback. report is called
-// from one goroutine at a time, and never after Apply returned.
-func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.LayerPlan, report func(executor.Event)) (executor.LayerResult, error) {
+// is returned as an executor.HaltError: the run stops without a rollback. obs is told from
+// one goroutine at a time, and never after Apply returned.
+func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.LayerPlan, obs executor.Observer) (executor.LayerResult, error) {
+	obs = executor.Heard(obs)
 	start := time.Now()
 	res := executor.LayerResult{Layer: executor.Terraform, Total: len(plan.Changes)}
 	if plan.Status != executor.PlanChanges {
@@ -42,8 +43,8 @@ func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.Lay
 	if err != nil {
 		return fail(executor.Halt("the plan has no saved Terraform plan", true, err), nil)
 	}
-	prog := newProgress(plan.Changes, report)
-	prog.output = func(line string) { executor.Output(ctx, executor.Terraform, line) }
+	prog := newProgress(plan.Changes, obs.Event)
+	prog.output = func(line string) { obs.Output(executor.Terraform, line) }
 	for _, up := range st.Units {
 		if !up.Apply {
 			continue

@@ -131,7 +131,7 @@ func BenchmarkLayerPlan(b *testing.B) {
 	b.Run("replan-no-changes", func(b *testing.B) {
 		l := benchLayer(b)
 		spec := benchSpec("e", threeResources, "small")
-		if _, err := l.Apply(context.Background(), spec, benchPlan(b, l, spec), nil); err != nil {
+		if _, err := l.Apply(context.Background(), spec, benchPlan(b, l, spec), executor.Observe(nil, nil)); err != nil {
 			b.Fatal(err)
 		}
 		b.ResetTimer()

@@ -115,6 +115,11 @@ func New(cfg Config) (*Layer, error) {
 			return nil, fmt.Errorf("creating %s: %w", dir, err)
 		}
 	}
+	if cfg.PluginCacheDir != "" {
+		if err := trustedDir(cfg.PluginCacheDir); err != nil {
+			return nil, fmt.Errorf("terraform layer config: %w", err)
+		}
+	}
 	text, err := cliConfig(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("rendering the terraform CLI config: %w", err)

@@ -136,3 +136,36 @@ func TestProcessEnv(t *testing.T) {
 		}
 	}
 }
+
+// The plugin cache holds code Terraform runs unchecked (plugin_cache_may_break_dependency_lock_file),
+// so a cache that another user could write refuses start-up, naming the fix.
+func TestAPluginCacheOthersCanWriteIsRefused(t *testing.T) {
+	work := t.TempDir()
+	shared := filepath.Join(t.TempDir(), "plugins")
+	if err := os.Mkdir(shared, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(shared, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	_, err := New(Config{WorkDir: work, PluginCacheDir: shared})
+	if err == nil || !strings.Contains(err.Error(), "is writable by group or others (mode 0777)") || !strings.Contains(err.Error(), "chmod go-w "+shared) {
+		t.Fatalf("New with a world-writable plugin cache = %v, want a refusal naming the mode and the fix", err)
+	}
+	if err := os.Chmod(shared, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(Config{WorkDir: work, PluginCacheDir: shared}); err != nil {
+		t.Fatalf("New with the cache made Eos's own: %v", err)
+	}
+	if os.Geteuid() != 0 {
+		return // only root can give the directory to someone else
+	}
+	if err := os.Chown(shared, 4242, 4242); err != nil {
+		t.Fatal(err)
+	}
+	_, err = New(Config{WorkDir: work, PluginCacheDir: shared})
+	if err == nil || !strings.Contains(err.Error(), "belongs to user id 4242") {
+		t.Fatalf("New with a plugin cache owned by another user = %v, want a refusal naming the owner", err)
+	}
+}

@@ -248,7 +248,7 @@ func TestConsulLockTimeoutWaitsForTheHolder(t *testing.T) {
 	p := mustPlan(t, holder, s)
 	applied := make(chan error, 1)
 	go func() {
-		_, err := holder.Apply(testCtx(t), s, p, func(executor.Event) {})
+		_, err := holder.Apply(testCtx(t), s, p, executor.Observe(func(executor.Event) {}, nil))
 		applied <- err
 	}()
 	// The apply holds the lock once Consul has a session on the workspace's lock key.

@@ -53,7 +53,7 @@ func TestFailedApplyThenRollbackRemovesEverything(t *testing.T) {
 	p := mustPlan(t, l, s)
 
 	var events []executor.Event
-	res, err := l.Apply(testCtx(t), s, p, func(e executor.Event) { events = append(events, e) })
+	res, err := l.Apply(testCtx(t), s, p, executor.Observe(func(e executor.Event) { events = append(events, e) }, nil))
 	if err == nil {
 		t.Fatal("apply succeeded, want the local-exec failure")
 	}
@@ -75,7 +75,7 @@ func TestFailedApplyThenRollbackRemovesEverything(t *testing.T) {
 		t.Errorf("state has %v, want terraform_data.a already created", got)
 	}
 
-	sentence, err := l.Rollback(testCtx(t), s, nil, nil)
+	sentence, err := l.Rollback(testCtx(t), s, nil, executor.Observe(nil, nil))
 	if err != nil {
 		t.Fatalf("Rollback: %v", err)
 	}
@@ -94,11 +94,11 @@ func TestRollbackReappliesPrevious(t *testing.T) {
 	mustApply(t, l, previous, mustPlan(t, l, previous))
 
 	s := moduleSpec(failingModule, "large")
-	if _, err := l.Apply(testCtx(t), s, mustPlan(t, l, s), nil); err == nil {
+	if _, err := l.Apply(testCtx(t), s, mustPlan(t, l, s), executor.Observe(nil, nil)); err == nil {
 		t.Fatal("apply succeeded, want a failure")
 	}
 	var events []executor.Event
-	sentence, err := l.Rollback(testCtx(t), s, &previous, func(e executor.Event) { events = append(events, e) })
+	sentence, err := l.Rollback(testCtx(t), s, &previous, executor.Observe(func(e executor.Event) { events = append(events, e) }, nil))
 	if err != nil {
 		t.Fatalf("Rollback: %v", err)
 	}
@@ -126,7 +126,7 @@ func TestStalePlan(t *testing.T) {
 		s := serverSpec("small")
 		old := mustPlan(t, l, s)
 		mustApply(t, l, s, mustPlan(t, l, s)) // the state moves on behind old's back
-		res, err := l.Apply(testCtx(t), s, old, nil)
+		res, err := l.Apply(testCtx(t), s, old, executor.Observe(nil, nil))
 		var halt *executor.HaltError
 		if !errors.Is(err, ErrStalePlan) || !errors.As(err, &halt) || !halt.Untouched {
 			t.Fatalf("err = %v, want ErrStalePlan as an untouched executor.HaltError", err)
@@ -144,7 +144,7 @@ func TestStalePlan(t *testing.T) {
 		if err := os.WriteFile(path, []byte("not the plan that was approved"), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		res, err := l.Apply(testCtx(t), s, p, nil)
+		res, err := l.Apply(testCtx(t), s, p, executor.Observe(nil, nil))
 		if !errors.Is(err, ErrStalePlan) || !errors.Is(err, executor.ErrNotApplied) || res.Status != executor.ResultHalted {
 			t.Fatalf("err = %v, result %+v; want a halt for a stale plan", err, res)
 		}
@@ -159,7 +159,7 @@ func TestStalePlan(t *testing.T) {
 		s := serverSpec("small")
 		p := mustPlan(t, l, s)
 		mustApply(t, l, s, p)
-		res, err := l.Apply(testCtx(t), s, p, nil) // a replay: the applied file was removed
+		res, err := l.Apply(testCtx(t), s, p, executor.Observe(nil, nil)) // a replay: the applied file was removed
 		if !errors.Is(err, executor.ErrNotApplied) || !strings.Contains(res.Error, "stopped before changing anything: the saved plan file is gone") {
 			t.Fatalf("err = %v, result %+v; want a halt for a missing plan", err, res)
 		}

@@ -36,6 +36,7 @@ func TestStalePlanStopsTheRunWithoutRollback(t *testing.T) {
 			rollbackSteps++
 		}
 	}, nil))
+
 	tf, _ := layerResult(res, executor.Terraform)
 	want := "stopped before changing anything: the saved plan is stale (state changed since it was planned); nothing was rolled back"
 	if !res.Failed || !res.Halted || tf.Status != executor.ResultHalted || tf.Error != want {

@@ -142,7 +142,7 @@ func mustPlan(t *testing.T, l *Layer, s executor.Spec) executor.LayerPlan {
 func mustApply(t *testing.T, l *Layer, s executor.Spec, p executor.LayerPlan) (executor.LayerResult, []executor.Event) {
 	t.Helper()
 	var events []executor.Event
-	res, err := l.Apply(testCtx(t), s, p, func(e executor.Event) { events = append(events, e) })
+	res, err := l.Apply(testCtx(t), s, p, executor.Observe(func(e executor.Event) { events = append(events, e) }, nil))
 	if err != nil {
 		t.Fatalf("Apply: %v (result %+v)", err, res)
 	}

@@ -72,7 +72,7 @@ func TestInitAndShowRunOnlyWhenNeeded(t *testing.T) {
 			t.Fatalf("%s: Plan: %v", st.name, err)
 		}
 		if st.apply {
-			if _, err := l.Apply(ctx, st.spec, p, nil); err != nil {
+			if _, err := l.Apply(ctx, st.spec, p, executor.Observe(nil, nil)); err != nil {
 				t.Fatalf("%s: Apply: %v", st.name, err)
 			}
 		}

@@ -70,7 +70,7 @@ func TestPlanApplyLifecycle(t *testing.T) {
 		if p.Status != executor.PlanNoChanges || len(p.Changes) != 0 {
 			t.Fatalf("plan = %+v, want no changes", p)
 		}
-		res, err := l.Apply(testCtx(t), serverSpec("small"), p, nil)
+		res, err := l.Apply(testCtx(t), serverSpec("small"), p, executor.Observe(nil, nil))
 		if err != nil || res.Status != executor.ResultSkipped {
 			t.Errorf("apply of a no-change plan = %+v, %v; want skipped", res, err)
 		}

@@ -25,7 +25,7 @@ func TestLockedStateHalts(t *testing.T) {
 	}
 	holder := holdLocalStateLock(t, ud.dir)
 	release()
-	res, err := l.Apply(testCtx(t), s, p, nil)
+	res, err := l.Apply(testCtx(t), s, p, executor.Observe(nil, nil))
 	holder()
 	var halt *executor.HaltError
 	if !errors.Is(err, ErrStateLocked) || !errors.As(err, &halt) || !halt.Untouched || res.Status != executor.ResultHalted {

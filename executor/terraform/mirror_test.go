@@ -47,7 +47,7 @@ func TestRebuiltMirrorProviderRenewsTheLock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.Apply(ctx, spec, plan, func(executor.Event) {}); err != nil {
+	if _, err := l.Apply(ctx, spec, plan, executor.Observe(func(executor.Event) {}, nil)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(root, "cloud", "server", "mirror-test.json")); err != nil {

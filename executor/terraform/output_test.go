@@ -42,7 +42,8 @@ func TestApplyOutputLines(t *testing.T) {
 
 	var mu sync.Mutex
 	var lines []string
-	ctx := executor.WithOutput(testCtx(t), func(layer executor.LayerName, line string) {
+	ctx := testCtx(t)
+	obs := executor.Observe(nil, func(layer executor.LayerName, line string) {
 		mu.Lock()
 		defer mu.Unlock()
 		if layer != executor.Terraform {
@@ -50,7 +51,7 @@ func TestApplyOutputLines(t *testing.T) {
 		}
 		lines = append(lines, line)
 	})
-	if res, err := l.Apply(ctx, s, p, nil); err != nil {
+	if res, err := l.Apply(ctx, s, p, obs); err != nil {
 		t.Fatalf("Apply: %v (%+v)", err, res)
 	}
 	mu.Lock()

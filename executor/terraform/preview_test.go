@@ -93,13 +93,13 @@ func TestPreviewDuringRunLeavesItAlone(t *testing.T) {
 		approved := mustPlan(t, l, run)
 		var previewed executor.LayerPlan
 		once := sync.Once{}
-		res, err := l.Apply(ctx, run, approved, func(e executor.Event) {
+		res, err := l.Apply(ctx, run, approved, executor.Observe(func(e executor.Event) {
 			if e.Unit == "db" && strings.HasPrefix(e.Message, "creating") {
-				// Terraform is creating db now; Apply waits for this callback, so the preview
-				// is done before grafana's apply starts.
+
 				once.Do(func() { previewed = preview(serverUnit("grafana", "large", extraServer)) })
 			}
-		})
+		}, nil))
+
 		if err != nil || res.Status != executor.ResultOK {
 			t.Fatalf("the approved run failed: %v (result %+v)", err, res)
 		}
@@ -122,7 +122,7 @@ func TestPreviewDuringRunLeavesItAlone(t *testing.T) {
 			previewed executor.LayerPlan
 			once      sync.Once
 		)
-		res, err := l.Apply(ctx, s, approved, func(e executor.Event) {
+		res, err := l.Apply(ctx, s, approved, executor.Observe(func(e executor.Event) {
 			if strings.HasPrefix(e.Message, "creating") {
 				once.Do(func() {
 					wg.Add(1)
@@ -132,7 +132,8 @@ func TestPreviewDuringRunLeavesItAlone(t *testing.T) {
 					}()
 				})
 			}
-		})
+		}, nil))
+
 		wg.Wait()
 		if err != nil || res.Status != executor.ResultOK {
 			t.Fatalf("the approved run failed: %v (result %+v)", err, res)
@@ -158,7 +159,7 @@ func TestPreviewDuringRunLeavesItAlone(t *testing.T) {
 			t.Fatalf("re-plan digest differs:\n%s\n%s", replanned.Digest, approved.Digest)
 		}
 		other := preview(serverUnit("cache", "large", extraServer))
-		res, err := l.Apply(ctx, s, replanned, nil)
+		res, err := l.Apply(ctx, s, replanned, executor.Observe(nil, nil))
 		if err != nil || res.Status != executor.ResultOK {
 			t.Fatalf("the approved plan failed after a preview: %v (result %+v)", err, res)
 		}
@@ -174,7 +175,7 @@ func TestPreviewDuringRunLeavesItAlone(t *testing.T) {
 			}
 		}
 		// The preview's own plan is intact, and Terraform knows it is stale now.
-		_, err = l.Apply(ctx, spec(serverUnit("cache", "large", extraServer)), other, nil)
+		_, err = l.Apply(ctx, spec(serverUnit("cache", "large", extraServer)), other, executor.Observe(nil, nil))
 		if !errors.Is(err, ErrStalePlan) || !errors.Is(err, executor.ErrNotApplied) {
 			t.Errorf("applying the preview after the run: %v, want a stale plan halt", err)
 		}

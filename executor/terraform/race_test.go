@@ -27,7 +27,7 @@ func applyRace(t *testing.T, layers []*Layer, s executor.Spec) (loser *Layer, ms
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, errs[i] = l.Apply(testCtx(t), s, plans[i], func(executor.Event) {})
+			_, errs[i] = l.Apply(testCtx(t), s, plans[i], executor.Observe(func(executor.Event) {}, nil))
 		}()
 	}
 	wg.Wait()
@@ -55,7 +55,7 @@ func applyRace(t *testing.T, layers []*Layer, s executor.Spec) (loser *Layer, ms
 // again, plans no changes: the winner's apply is in the shared state.
 func loserRecovers(t *testing.T, loser *Layer, s executor.Spec) {
 	t.Helper()
-	note, err := loser.Rollback(testCtx(t), s, nil, nil)
+	note, err := loser.Rollback(testCtx(t), s, nil, executor.Observe(nil, nil))
 	if err != nil || !strings.Contains(note, "nothing was applied") {
 		t.Errorf("loser's rollback = %q, %v; want nothing rolled back", note, err)
 	}

@@ -14,7 +14,8 @@ import (
 // other unit (a failed first create) is destroyed, so nothing it created remains. A unit whose
 // apply the state lock refused is left alone: nothing of it was applied, and what the state
 // holds is another run's work.
-func (l *Layer) Rollback(ctx context.Context, spec executor.Spec, previous *executor.Spec, report func(executor.Event)) (string, error) {
+func (l *Layer) Rollback(ctx context.Context, spec executor.Spec, previous *executor.Spec, obs executor.Observer) (string, error) {
+	obs = executor.Heard(obs)
 	var restored, removed, refused []string
 	for i := len(spec.Units) - 1; i >= 0; i-- {
 		u := spec.Units[i]
@@ -25,7 +26,7 @@ func (l *Layer) Rollback(ctx context.Context, spec executor.Spec, previous *exec
 		if prev, ok := unitOf(previous, u.Service); ok && prev.Terraform != nil && !prev.Destroy {
 			target, mode = prev, planApply
 		}
-		skipped, err := l.rollbackUnit(ctx, spec.Env, target, mode, report)
+		skipped, err := l.rollbackUnit(ctx, spec.Env, target, mode, obs.Event)
 		if err != nil {
 			return "", err
 		}
