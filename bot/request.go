@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/compile"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 	"github.com/eosbot/eos/intents"
@@ -163,7 +164,7 @@ func (e *Engine) declaredChanges(spec executor.Spec) []string {
 			now[n] = "default"
 		}
 	}
-	return noteChanges(was, now, func(name string) string { // dependencies.go
+	return compile.NoteChanges(was, now, func(name string) string {
 		if bp == nil {
 			return ""
 		}
