@@ -26,14 +26,10 @@ const (
 	lapsed                    // the plan was past its expiry: it expires now
 )
 
-// handleReaction applies the approval policy to a reaction on a preview post. It is
-// idempotent: a redelivered reaction changes nothing the first one did not. HandleReaction
-// (dispatch.go) calls it on the conversation's turn.
-func (e *Engine) handleReaction(ctx context.Context, a adapters.Adapter, r adapters.Reaction) {
-	if !e.mayAct("reaction", a, r.Post) {
-		return
-	}
-	e.triage(ctx, a, r) // 🔧, 📥 or 🔕 on a drift digest post (triage.go); no vote
+// vote applies the approval policy to a ✅ or ❌ on a preview post. It is idempotent: a
+// redelivered reaction changes nothing the first one did not. The reaction table
+// (reactions.go) calls it on the conversation's turn, after triage.
+func (e *Engine) vote(ctx context.Context, a adapters.Adapter, r adapters.Reaction) {
 	vote := adapters.VoteOf(r.Emoji)
 	if r.User.Bot || vote == adapters.NoVote {
 		return

@@ -23,6 +23,7 @@ import (
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/policy/rego"
+	"github.com/eosbot/eos/bot/queue"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/catalog"
 	"github.com/eosbot/eos/executor"
@@ -105,8 +106,8 @@ type Engine struct {
 
 	mu       sync.Mutex
 	adapters map[string]adapters.Adapter // by Name, for posts not caused by an event
-	runs     flight                      // runs in flight
-	disp     *dispatcher                 // messages and reactions being handled
+	runs     queue.Flight                // runs in flight
+	disp     *queue.Queue[convKey]       // messages and reactions being handled (dispatch.go)
 	runCtx   context.Context             // parent of every run; cancelled on shutdown
 	stopRuns context.CancelFunc
 	// follow counts the checks of runs whose outcome Eos did not see (unknown.go): they wait
@@ -205,7 +206,7 @@ func New(cfg Config) (*Engine, error) {
 			}))
 	}
 	e := &Engine{
-		disp:    newDispatcher(cfg.MaxConcurrent, cfg.MaxQueued, m.reg),
+		disp:    newDispatcher(cfg.MaxConcurrent, cfg.MaxQueued),
 		digests: digests, m: m, states: map[string]string{},
 		cfg: cfg, parser: intents.NewParser(cfg.Catalog).WithBotName(cfg.BotName), st: cfg.Store, log: cfg.Logger, now: cfg.Now,
 		adapters: map[string]adapters.Adapter{}, runCtx: runCtx, stopRuns: stop, warned: map[string]bool{}, stops: map[string]*runStop{},
@@ -271,7 +272,7 @@ func (e *Engine) Run(ctx context.Context, as ...adapters.Adapter) error {
 		e.log.Warn("runs or requests still in flight after the shutdown grace period; cancelling them", "grace", e.cfg.ShutdownGrace)
 	}
 	e.stopRuns()
-	e.disp.busy.Wait()
+	e.disp.Busy().Wait()
 	e.runs.Wait()
 	e.follow.Wait()
 	return err
@@ -291,13 +292,13 @@ func (e *Engine) Ready() <-chan struct{} { return e.ready }
 // ctx ends first.
 func (e *Engine) Wait(ctx context.Context) error {
 	for {
-		if err := e.disp.busy.waitCtx(ctx); err != nil {
+		if err := e.disp.Busy().WaitCtx(ctx); err != nil {
 			return err
 		}
-		if err := e.runs.waitCtx(ctx); err != nil {
+		if err := e.runs.WaitCtx(ctx); err != nil {
 			return err
 		}
-		if e.disp.busy.zero() && e.runs.zero() {
+		if e.disp.Busy().Zero() && e.runs.Zero() {
 			return nil
 		}
 	}
@@ -306,7 +307,7 @@ func (e *Engine) Wait(ctx context.Context) error {
 // Settle returns when every message and reaction the bot was given is handled, without
 // waiting for the runs they started: the console calls it before a reaction, so a piped
 // script can react to a preview right after asking for it.
-func (e *Engine) Settle(ctx context.Context) error { return e.disp.busy.waitCtx(ctx) }
+func (e *Engine) Settle(ctx context.Context) error { return e.disp.Busy().WaitCtx(ctx) }
 
 // say answers in the thread of post (or at channel level where there are no threads).
 func (e *Engine) say(ctx context.Context, a adapters.Adapter, post adapters.PostRef, doc adapters.Doc) adapters.PostRef {

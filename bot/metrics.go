@@ -24,6 +24,7 @@ type metrics struct {
 	runs        *prometheus.CounterVec
 	layerTime   *prometheus.HistogramVec
 	drift       *prometheus.GaugeVec
+	dropped     *prometheus.CounterVec // events the dispatcher's full queue refused (dispatch.go)
 }
 
 func newMetrics() *metrics {
@@ -43,8 +44,10 @@ func newMetrics() *metrics {
 			Help: "Time each layer took to apply.", Buckets: prometheus.ExponentialBuckets(0.5, 2, 12)}, []string{"layer", "status"}),
 		drift: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "eos_drift_services",
 			Help: "Services by the status of their latest drift check."}, []string{"status"}),
+		dropped: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "eos_events_dropped_total",
+			Help: "Messages and reactions dropped because the queue stayed full, by platform and kind."}, []string{"platform", "kind"}),
 	}
-	m.reg.MustRegister(m.messages, m.parseErrors, m.plans, m.approvals, m.runs, m.layerTime, m.drift,
+	m.reg.MustRegister(m.messages, m.parseErrors, m.plans, m.approvals, m.runs, m.layerTime, m.drift, m.dropped,
 		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
 	return m
 }
