@@ -221,12 +221,12 @@ func (e *Engine) notAllowed(p *store.Plan, who Person, what, why string) string 
 // once reports whether key is new to this process, so a refusal is said once per person and
 // post however often the reaction is delivered (approvals and 🔧 alike).
 func (e *Engine) once(key string) bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.warned[key] {
+	e.chat.mu.Lock()
+	defer e.chat.mu.Unlock()
+	if e.chat.warned[key] {
 		return false
 	}
-	e.warned[key] = true
+	e.chat.warned[key] = true
 	return true
 }
 

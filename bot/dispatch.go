@@ -65,7 +65,7 @@ func (e *Engine) dispatch(ctx context.Context, a adapters.Adapter, post adapters
 	run := func() {
 		hctx, cancel := context.WithCancel(detached)
 		defer cancel()
-		stop := context.AfterFunc(e.runCtx, cancel)
+		stop := context.AfterFunc(e.runs.ctx, cancel)
 		defer stop()
 		handle(hctx)
 	}

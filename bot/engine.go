@@ -98,33 +98,18 @@ type Config struct {
 
 // Engine is the conversation engine. It is safe for concurrent use.
 type Engine struct {
-	cfg    Config
-	parser *intents.Parser
-	st     *store.Store
-	log    *slog.Logger
-	now    func() time.Time
-
-	mu       sync.Mutex
-	adapters map[string]adapters.Adapter // by Name, for posts not caused by an event
-	runs     queue.Flight                // runs in flight
-	disp     *queue.Queue[convKey]       // messages and reactions being handled (dispatch.go)
-	runCtx   context.Context             // parent of every run; cancelled on shutdown
-	stopRuns context.CancelFunc
-	// follow counts the checks of runs whose outcome Eos did not see (unknown.go): they wait
-	// for a server, so Wait does not wait for them; shutdown does, after cancelling them.
-	follow   sync.WaitGroup
-	warned   map[string]bool     // plan/user pairs already told they may not approve
-	stops    map[string]*runStop // stop switches of runs in flight, by run id
-	ready    chan struct{}       // closed when Run has recovered and adapters start
-	digests  []digestPlan
-	digestMu sync.Mutex   // one digest run at a time
-	statusMu sync.Mutex   // one edit of a preview's approval status at a time (approvalstatus.go)
-	polMu    sync.RWMutex // guards cfg.Policy, which SetPolicy replaces (judge.go)
-	code     codeState    // the policy as code in force and its decisions (policyjudge.go)
+	cfg      Config // as New completed it; the approval policy in force is in pol
+	parser   *intents.Parser
+	st       *store.Store
+	log      *slog.Logger
 	m        *metrics
-	states   map[string]string // adapter name → running / stopped[: reason]; Health adds the connection
-	watch    *runwatch.Hub     // runs in flight, for status pages watching them
-	views    viewCache         // the platforms' recent answers to "may they view it" (maysee.go)
+	disp     *queue.Queue[convKey] // messages and reactions being handled (dispatch.go)
+	pol      approvalPolicy        // the approval policy in force (judge.go)
+	code     codeState             // the policy as code in force and its decisions (policyjudge.go)
+	runs     runBook               // runs in flight, their stop switches and watchers
+	digests  digestBook            // the scheduled drift digests (digest.go)
+	chat     platforms             // the adapters attached and what Eos keeps about them
+	statusMu sync.Mutex            // one edit of a preview's approval status at a time (approvalstatus.go)
 }
 
 var _ adapters.Handler = (*Engine)(nil)
@@ -206,27 +191,29 @@ func New(cfg Config) (*Engine, error) {
 			}))
 	}
 	e := &Engine{
+		cfg: cfg, parser: intents.NewParser(cfg.Catalog).WithBotName(cfg.BotName), st: cfg.Store, log: cfg.Logger, m: m,
 		disp:    newDispatcher(cfg.MaxConcurrent, cfg.MaxQueued),
-		digests: digests, m: m, states: map[string]string{},
-		cfg: cfg, parser: intents.NewParser(cfg.Catalog).WithBotName(cfg.BotName), st: cfg.Store, log: cfg.Logger, now: cfg.Now,
-		adapters: map[string]adapters.Adapter{}, runCtx: runCtx, stopRuns: stop, warned: map[string]bool{}, stops: map[string]*runStop{},
-		ready: make(chan struct{}), watch: runwatch.NewHub(cfg.Now),
+		pol:     approvalPolicy{policy: cfg.Policy},
+		runs:    runBook{ctx: runCtx, cancel: stop, ready: make(chan struct{}), stops: map[string]*runStop{}, watch: runwatch.NewHub(cfg.Now)},
+		digests: digestBook{plans: digests},
+		chat:    platforms{adapters: map[string]adapters.Adapter{}, states: map[string]string{}, warned: map[string]bool{}},
 	}
+	e.cfg.Policy = Policy{} // one policy in force: e.pol's, which SetPolicy replaces
 	e.code.set, e.code.zone = cfg.PolicyCode, cfg.PolicyZone
 	return e, nil
 }
 
 // Attach makes an adapter known to the engine without running it (tests, and Run).
 func (e *Engine) Attach(a adapters.Adapter) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.adapters[a.Name()] = a
+	e.chat.mu.Lock()
+	defer e.chat.mu.Unlock()
+	e.chat.adapters[a.Name()] = a
 }
 
 func (e *Engine) adapter(platform string) (adapters.Adapter, bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	a, ok := e.adapters[platform]
+	e.chat.mu.Lock()
+	defer e.chat.mu.Unlock()
+	a, ok := e.chat.adapters[platform]
 	return a, ok
 }
 
@@ -241,7 +228,7 @@ func (e *Engine) Run(ctx context.Context, as ...adapters.Adapter) error {
 	if err := e.Recover(ctx); err != nil {
 		return err
 	}
-	close(e.ready)
+	close(e.runs.ready)
 	// The sweeper stops when every adapter has stopped: with nobody to talk to, there is
 	// nothing left to do.
 	g, gctx := errgroup.WithContext(ctx)
@@ -271,21 +258,21 @@ func (e *Engine) Run(ctx context.Context, as ...adapters.Adapter) error {
 	if e.Wait(grace) != nil {
 		e.log.Warn("runs or requests still in flight after the shutdown grace period; cancelling them", "grace", e.cfg.ShutdownGrace)
 	}
-	e.stopRuns()
+	e.runs.cancel()
 	e.disp.Busy().Wait()
-	e.runs.Wait()
-	e.follow.Wait()
+	e.runs.flight.Wait()
+	e.runs.follow.Wait()
 	return err
 }
 
 // Abandon cancels every run in flight now, without the shutdown grace: for a replica that
 // lost its leadership, whose runs may not finish (their writes are refused anyway). Each is
 // left for the new leader, which records it interrupted.
-func (e *Engine) Abandon() { e.stopRuns() }
+func (e *Engine) Abandon() { e.runs.cancel() }
 
 // Ready is closed once Run has recovered the previous process's work and is starting the
 // adapters.
-func (e *Engine) Ready() <-chan struct{} { return e.ready }
+func (e *Engine) Ready() <-chan struct{} { return e.runs.ready }
 
 // Wait returns when the bot is idle: every message and reaction it was given is handled, and
 // no run is in flight (a handled approval may have started one). It returns ctx's error when
@@ -295,10 +282,10 @@ func (e *Engine) Wait(ctx context.Context) error {
 		if err := e.disp.Busy().WaitCtx(ctx); err != nil {
 			return err
 		}
-		if err := e.runs.WaitCtx(ctx); err != nil {
+		if err := e.runs.flight.WaitCtx(ctx); err != nil {
 			return err
 		}
-		if e.disp.Busy().Zero() && e.runs.Zero() {
+		if e.disp.Busy().Zero() && e.runs.flight.Zero() {
 			return nil
 		}
 	}

@@ -113,15 +113,15 @@ func (e *Engine) Health(ctx context.Context) Health {
 			h.OK, h.WorkDirs = false, fmt.Sprintf("%s: a run cannot write its working files there: %v", d, err)
 		}
 	}
-	e.mu.Lock()
-	states := maps.Clone(e.states)
+	e.chat.mu.Lock()
+	states := maps.Clone(e.chat.states)
 	conns := map[string]adapters.Connection{}
-	for name, a := range e.adapters {
+	for name, a := range e.chat.adapters {
 		if c, ok := a.(adapters.Connection); ok {
 			conns[name] = c
 		}
 	}
-	e.mu.Unlock()
+	e.chat.mu.Unlock()
 	for name, state := range states {
 		if c, ok := conns[name]; ok && state == adapterRunning {
 			state = adapterConnected
@@ -139,7 +139,7 @@ func (e *Engine) Health(ctx context.Context) Health {
 
 // setState records an adapter's state for /healthz.
 func (e *Engine) setState(name, state string) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.states[name] = state
+	e.chat.mu.Lock()
+	defer e.chat.mu.Unlock()
+	e.chat.states[name] = state
 }
