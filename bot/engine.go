@@ -1,10 +1,11 @@
-// Package bot is the conversation engine: it routes what people say to Eos, parses and
-// compiles requests, posts plan previews, applies the approval policy to reactions, runs
-// approved plans with one progress post, and answers status, history and help. Its bbolt
-// store (bot/store) keeps everything that must survive a restart.
+// Package bot is the conversation engine: it routes what people say to Eos (the verb table,
+// messages.go, and the reaction table, reactions.go, over the work queue of bot/queue), parses
+// requests and has bot/compile compile them, posts plan previews, applies the approval policy
+// to reactions, runs approved plans with one progress post, and answers status, history and
+// help. Its store (bot/store) keeps everything that must survive a restart.
 //
-// It imports adapters, intents, catalog and executor. It never learns which chat platform it
-// talks to: platforms differ only through the optional adapters interfaces.
+// It never learns which chat platform it talks to: platforms differ only through the optional
+// adapters interfaces. docs/ARCHITECTURE.md lists what it may import.
 package bot
 
 import (
