@@ -29,26 +29,26 @@ func (e *Engine) adopt(ctx context.Context, c conv, in *intents.Intent) {
 func (e *Engine) adoptService(ctx context.Context, c conv, env, service string) string {
 	d, err := e.st.Declared(env + "/" + service)
 	if err != nil || d.Destroyed {
-		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to adopt. @eos status%s", service, env, e.inFlightAfter(" · ", env, service))))
+		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to adopt. @eos status%s", service, env, e.inFlightAfter(" · ", env, service))))
 		return ""
 	}
 	if busy := e.busy(store.SpecKeys(d.Spec)); busy != "" {
-		e.say(ctx, c.a, c.m.Post, reply(busy))
+		e.say(ctx, c.adapter, c.msg.Post, reply(busy))
 		return ""
 	}
 	actx, cancel := context.WithTimeout(ctx, planTimeout)
 	defer cancel()
 	spec, err := e.cfg.Runner.Adopt(actx, d.Spec)
 	if err != nil {
-		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("Can't adopt %s in %s as it runs: %s. Nothing planned.", service, env, strings.TrimRight(err.Error(), "."))))
+		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("Can't adopt %s in %s as it runs: %s. Nothing planned.", service, env, strings.TrimRight(err.Error(), "."))))
 		return ""
 	}
 	spec = e.adoptFlags(d.Spec, spec)
 	spec.Asked, spec.Changes, spec.ReturnsTo = nil, nil, "" // what runs is asked for, nothing typed
 	// Only a requester learns what the drift is; propose answers anyone else.
-	if ep := e.policy().For(env, spec.Verb); ep.MayRequest(e.person(ctx, c.a, c.m.Author, ep.Requesters)) && len(spec.AdoptedValues) == 0 {
+	if ep := e.policy().For(env, spec.Verb); ep.MayRequest(e.person(ctx, c.adapter, c.msg.Author, ep.Requesters)) && len(spec.AdoptedValues) == 0 {
 		if states := e.saltOnlyDrift(actx, d.Spec); len(states) > 0 {
-			e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("Nothing to adopt in %s in %s: only Salt differs from its declared state, and Salt drift cannot be adopted (%s). "+
+			e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("Nothing to adopt in %s in %s: only Salt differs from its declared state, and Salt drift cannot be adopted (%s). "+
 				"Salt's states are the source of truth: to keep the change, change the blueprint or its pillar; to undo it, @eos reconcile %s in %s. Nothing planned.",
 				service, env, strings.Join(states, "; "), service, env)))
 			return ""

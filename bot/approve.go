@@ -26,14 +26,10 @@ const (
 	lapsed                    // the plan was past its expiry: it expires now
 )
 
-// handleReaction applies the approval policy to a reaction on a preview post. It is
-// idempotent: a redelivered reaction changes nothing the first one did not. HandleReaction
-// (dispatch.go) calls it on the conversation's turn.
-func (e *Engine) handleReaction(ctx context.Context, a adapters.Adapter, r adapters.Reaction) {
-	if !e.mayAct("reaction", a, r.Post) {
-		return
-	}
-	e.triage(ctx, a, r) // 🔧, 📥 or 🔕 on a drift digest post (triage.go); no vote
+// vote applies the approval policy to a ✅ or ❌ on a preview post. It is idempotent: a
+// redelivered reaction changes nothing the first one did not. The reaction table
+// (reactions.go) calls it on the conversation's turn, after triage.
+func (e *Engine) vote(ctx context.Context, a adapters.Adapter, r adapters.Reaction) {
 	vote := adapters.VoteOf(r.Emoji)
 	if r.User.Bot || vote == adapters.NoVote {
 		return
@@ -225,12 +221,12 @@ func (e *Engine) notAllowed(p *store.Plan, who Person, what, why string) string 
 // once reports whether key is new to this process, so a refusal is said once per person and
 // post however often the reaction is delivered (approvals and 🔧 alike).
 func (e *Engine) once(key string) bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.warned[key] {
+	e.chat.mu.Lock()
+	defer e.chat.mu.Unlock()
+	if e.chat.warned[key] {
 		return false
 	}
-	e.warned[key] = true
+	e.chat.warned[key] = true
 	return true
 }
 

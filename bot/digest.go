@@ -77,11 +77,11 @@ func (d digestPlan) next(t time.Time) time.Time { return d.sched.Next(t.In(d.Loc
 // it was due (a digest missed while Eos was down runs once and says it is late). A digest
 // never run before starts counting from now. It returns how many digests it posted.
 func (e *Engine) RunDueDigests(ctx context.Context) int {
-	e.digestMu.Lock()
-	defer e.digestMu.Unlock()
+	e.digests.mu.Lock()
+	defer e.digests.mu.Unlock()
 	now := e.now()
 	n := 0
-	for _, d := range e.digests {
+	for _, d := range e.digests.plans {
 		st, err := e.st.Digest(d.Name)
 		if err != nil {
 			e.log.Error("reading digest state", "digest", d.Name, "err", err)
@@ -115,7 +115,7 @@ func (e *Engine) RunDueDigests(ctx context.Context) int {
 func (e *Engine) prune() {
 	now := e.now()
 	keepFrom := now.Add(-driftRetention)
-	for _, d := range e.digests {
+	for _, d := range e.digests.plans {
 		if st, err := e.st.Digest(d.Name); err == nil && !st.LastRun.IsZero() && st.LastRun.Before(keepFrom) {
 			keepFrom = st.LastRun
 		}
@@ -158,7 +158,7 @@ func (e *Engine) schedule(ctx context.Context) {
 		e.RunDueDigests(ctx)
 		wait := time.Minute
 		now := e.now()
-		for _, d := range e.digests {
+		for _, d := range e.digests.plans {
 			if st, err := e.st.Digest(d.Name); err == nil && !st.LastRun.IsZero() {
 				if w := d.next(st.LastRun).Sub(now); w > 0 && w < wait {
 					wait = w

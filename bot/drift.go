@@ -61,19 +61,19 @@ func (e *Engine) drift(ctx context.Context, c conv, in *intents.Intent) {
 		}
 	}
 	if len(todo) == 0 {
-		e.say(ctx, c.a, c.m.Post, reply("Nothing matching is deployed, so nothing can drift. @eos status"))
+		e.say(ctx, c.adapter, c.msg.Post, reply("Nothing matching is deployed, so nothing can drift. @eos status"))
 		return
 	}
 	results := e.checkDrift(ctx, todo, scan{}, nil)
 	e.recordDrift(results, e.now())
-	answer := e.say(ctx, c.a, c.m.Post, driftDoc(results, e.now(), e.liveSnoozes()))
+	answer := e.say(ctx, c.adapter, c.msg.Post, driftDoc(results, e.now(), e.liveSnoozes()))
 	var listed []serviceDrift
 	for _, r := range results {
 		if r.Status != executor.DriftClean {
 			listed = append(listed, r)
 		}
 	}
-	e.postDetails(ctx, c.a, "drift", answer, listed)
+	e.postDetails(ctx, c.adapter, "drift", answer, listed)
 }
 
 // checkDrift checks every service, sc.parallelism at once, each within sc.timeout, and calls
@@ -140,7 +140,7 @@ func (e *Engine) rollback(ctx context.Context, c conv, in *intents.Intent) {
 	key := env + "/" + in.Noun
 	cur, err := e.st.Declared(key)
 	if err != nil || cur.Destroyed {
-		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to roll back to.%s", in.Noun, env, e.inFlightAfter(" ", env, in.Noun))))
+		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to roll back to.%s", in.Noun, env, e.inFlightAfter(" ", env, in.Noun))))
 		return
 	}
 	earlier, err := e.appliedStates(env, in.Noun)
@@ -158,14 +158,14 @@ func (e *Engine) rollback(ctx context.Context, c conv, in *intents.Intent) {
 		i := slices.IndexFunc(earlier, func(a appliedState) bool { return a.run.ID == id })
 		switch {
 		case id == cur.RunID:
-			e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("Run %s applied the state %s has now in %s: nothing to roll back. @eos history %s lists the others.", id, in.Noun, env, in.Noun)))
+			e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("Run %s applied the state %s has now in %s: nothing to roll back. @eos history %s lists the others.", id, in.Noun, env, in.Noun)))
 			return
 		case i < 0:
-			e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("Run %s did not apply %s in %s (or did not finish): nothing to return to. @eos history %s lists the runs that did.", id, in.Noun, env, in.Noun)))
+			e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("Run %s did not apply %s in %s (or did not finish): nothing to return to. @eos history %s lists the runs that did.", id, in.Noun, env, in.Noun)))
 			return
 		}
 		if now != nil && maps.Equal(earlier[i].unit.Values, now.Values) {
-			e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("Run %s applied the values %s has now in %s: nothing to roll back. @eos history %s lists the others.", id, in.Noun, env, in.Noun)))
+			e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("Run %s applied the values %s has now in %s: nothing to roll back. @eos history %s lists the others.", id, in.Noun, env, in.Noun)))
 			return
 		}
 		pick = &earlier[i]
@@ -185,7 +185,7 @@ func (e *Engine) rollback(ctx context.Context, c conv, in *intents.Intent) {
 		}
 	}
 	if pick == nil {
-		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("%s in %s has no earlier applied state that differs from the current one (run %s): there is nothing to roll back to. To remove it: @eos destroy %s",
+		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("%s in %s has no earlier applied state that differs from the current one (run %s): there is nothing to roll back to. To remove it: @eos destroy %s",
 			in.Noun, env, cur.RunID, in.Noun)))
 		return
 	}
@@ -226,7 +226,7 @@ func (e *Engine) appliedStates(env, service string) ([]appliedState, error) {
 // driftHistory answers `drift history SERVICE`: the service's recent checks.
 func (e *Engine) driftHistory(ctx context.Context, c conv, in *intents.Intent) {
 	if in.Noun == "" {
-		e.say(ctx, c.a, c.m.Post, reply("Name a service: @eos drift history nextcloud"))
+		e.say(ctx, c.adapter, c.msg.Post, reply("Name a service: @eos drift history nextcloud"))
 		return
 	}
 	key := e.envOf(in) + "/" + in.Noun
@@ -236,7 +236,7 @@ func (e *Engine) driftHistory(ctx context.Context, c conv, in *intents.Intent) {
 		return
 	}
 	if len(hist) == 0 {
-		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("%s has not been checked for drift yet. @eos drift %s", key, in.Noun)))
+		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("%s has not been checked for drift yet. @eos drift %s", key, in.Noun)))
 		return
 	}
 	var rows [][]string
@@ -244,7 +244,7 @@ func (e *Engine) driftHistory(ctx context.Context, c conv, in *intents.Intent) {
 		h := hist[i]
 		rows = append(rows, []string{h.At.UTC().Format("Mon 02 Jan 15:04"), h.Status, h.Summary})
 	}
-	e.say(ctx, c.a, c.m.Post, adapters.NewDoc(adapters.Heading{Text: "Drift history of " + key},
+	e.say(ctx, c.adapter, c.msg.Post, adapters.NewDoc(adapters.Heading{Text: "Drift history of " + key},
 		adapters.Table{Header: []string{"checked (UTC)", "status", "what"}, Rows: rows}))
 }
 
@@ -258,7 +258,7 @@ func (e *Engine) reconcile(ctx context.Context, c conv, in *intents.Intent) {
 func (e *Engine) reconcileService(ctx context.Context, c conv, env, service string) string {
 	d, err := e.st.Declared(env + "/" + service)
 	if err != nil || d.Destroyed {
-		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to reconcile. @eos status%s", service, env, e.inFlightAfter(" · ", env, service))))
+		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to reconcile. @eos status%s", service, env, e.inFlightAfter(" · ", env, service))))
 		return ""
 	}
 	spec := d.Spec

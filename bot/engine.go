@@ -1,10 +1,11 @@
-// Package bot is the conversation engine: it routes what people say to Eos, parses and
-// compiles requests, posts plan previews, applies the approval policy to reactions, runs
-// approved plans with one progress post, and answers status, history and help. Its bbolt
-// store (bot/store) keeps everything that must survive a restart.
+// Package bot is the conversation engine: it routes what people say to Eos (the verb table,
+// messages.go, and the reaction table, reactions.go, over the work queue of bot/queue), parses
+// requests and has bot/compile compile them, posts plan previews, applies the approval policy
+// to reactions, runs approved plans with one progress post, and answers status, history and
+// help. Its store (bot/store) keeps everything that must survive a restart.
 //
-// It imports adapters, intents, catalog and executor. It never learns which chat platform it
-// talks to: platforms differ only through the optional adapters interfaces.
+// It never learns which chat platform it talks to: platforms differ only through the optional
+// adapters interfaces. docs/ARCHITECTURE.md lists what it may import.
 package bot
 
 import (
@@ -23,6 +24,7 @@ import (
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/policy/rego"
+	"github.com/eosbot/eos/bot/queue"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/catalog"
 	"github.com/eosbot/eos/executor"
@@ -97,33 +99,18 @@ type Config struct {
 
 // Engine is the conversation engine. It is safe for concurrent use.
 type Engine struct {
-	cfg    Config
-	parser *intents.Parser
-	st     *store.Store
-	log    *slog.Logger
-	now    func() time.Time
-
-	mu       sync.Mutex
-	adapters map[string]adapters.Adapter // by Name, for posts not caused by an event
-	runs     flight                      // runs in flight
-	disp     *dispatcher                 // messages and reactions being handled
-	runCtx   context.Context             // parent of every run; cancelled on shutdown
-	stopRuns context.CancelFunc
-	// follow counts the checks of runs whose outcome Eos did not see (unknown.go): they wait
-	// for a server, so Wait does not wait for them; shutdown does, after cancelling them.
-	follow   sync.WaitGroup
-	warned   map[string]bool     // plan/user pairs already told they may not approve
-	stops    map[string]*runStop // stop switches of runs in flight, by run id
-	ready    chan struct{}       // closed when Run has recovered and adapters start
-	digests  []digestPlan
-	digestMu sync.Mutex   // one digest run at a time
-	statusMu sync.Mutex   // one edit of a preview's approval status at a time (approvalstatus.go)
-	polMu    sync.RWMutex // guards cfg.Policy, which SetPolicy replaces (judge.go)
-	code     codeState    // the policy as code in force and its decisions (policyjudge.go)
+	cfg      Config // as New completed it; the approval policy in force is in pol
+	parser   *intents.Parser
+	st       *store.Store
+	log      *slog.Logger
 	m        *metrics
-	states   map[string]string // adapter name → running / stopped[: reason]; Health adds the connection
-	watch    *runwatch.Hub     // runs in flight, for status pages watching them
-	views    viewCache         // the platforms' recent answers to "may they view it" (maysee.go)
+	disp     *queue.Queue[convKey] // messages and reactions being handled (dispatch.go)
+	pol      approvalPolicy        // the approval policy in force (judge.go)
+	code     codeState             // the policy as code in force and its decisions (policyjudge.go)
+	runs     runBook               // runs in flight, their stop switches and watchers
+	digests  digestBook            // the scheduled drift digests (digest.go)
+	chat     platforms             // the adapters attached and what Eos keeps about them
+	statusMu sync.Mutex            // one edit of a preview's approval status at a time (approvalstatus.go)
 }
 
 var _ adapters.Handler = (*Engine)(nil)
@@ -205,27 +192,29 @@ func New(cfg Config) (*Engine, error) {
 			}))
 	}
 	e := &Engine{
-		disp:    newDispatcher(cfg.MaxConcurrent, cfg.MaxQueued, m.reg),
-		digests: digests, m: m, states: map[string]string{},
-		cfg: cfg, parser: intents.NewParser(cfg.Catalog).WithBotName(cfg.BotName), st: cfg.Store, log: cfg.Logger, now: cfg.Now,
-		adapters: map[string]adapters.Adapter{}, runCtx: runCtx, stopRuns: stop, warned: map[string]bool{}, stops: map[string]*runStop{},
-		ready: make(chan struct{}), watch: runwatch.NewHub(cfg.Now),
+		cfg: cfg, parser: intents.NewParser(cfg.Catalog).WithBotName(cfg.BotName), st: cfg.Store, log: cfg.Logger, m: m,
+		disp:    newDispatcher(cfg.MaxConcurrent, cfg.MaxQueued),
+		pol:     approvalPolicy{policy: cfg.Policy},
+		runs:    runBook{ctx: runCtx, cancel: stop, ready: make(chan struct{}), stops: map[string]*runStop{}, watch: runwatch.NewHub(cfg.Now)},
+		digests: digestBook{plans: digests},
+		chat:    platforms{adapters: map[string]adapters.Adapter{}, states: map[string]string{}, warned: map[string]bool{}},
 	}
+	e.cfg.Policy = Policy{} // one policy in force: e.pol's, which SetPolicy replaces
 	e.code.set, e.code.zone = cfg.PolicyCode, cfg.PolicyZone
 	return e, nil
 }
 
 // Attach makes an adapter known to the engine without running it (tests, and Run).
 func (e *Engine) Attach(a adapters.Adapter) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.adapters[a.Name()] = a
+	e.chat.mu.Lock()
+	defer e.chat.mu.Unlock()
+	e.chat.adapters[a.Name()] = a
 }
 
 func (e *Engine) adapter(platform string) (adapters.Adapter, bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	a, ok := e.adapters[platform]
+	e.chat.mu.Lock()
+	defer e.chat.mu.Unlock()
+	a, ok := e.chat.adapters[platform]
 	return a, ok
 }
 
@@ -240,7 +229,7 @@ func (e *Engine) Run(ctx context.Context, as ...adapters.Adapter) error {
 	if err := e.Recover(ctx); err != nil {
 		return err
 	}
-	close(e.ready)
+	close(e.runs.ready)
 	// The sweeper stops when every adapter has stopped: with nobody to talk to, there is
 	// nothing left to do.
 	g, gctx := errgroup.WithContext(ctx)
@@ -270,34 +259,34 @@ func (e *Engine) Run(ctx context.Context, as ...adapters.Adapter) error {
 	if e.Wait(grace) != nil {
 		e.log.Warn("runs or requests still in flight after the shutdown grace period; cancelling them", "grace", e.cfg.ShutdownGrace)
 	}
-	e.stopRuns()
-	e.disp.busy.Wait()
-	e.runs.Wait()
-	e.follow.Wait()
+	e.runs.cancel()
+	e.disp.Busy().Wait()
+	e.runs.flight.Wait()
+	e.runs.follow.Wait()
 	return err
 }
 
 // Abandon cancels every run in flight now, without the shutdown grace: for a replica that
 // lost its leadership, whose runs may not finish (their writes are refused anyway). Each is
 // left for the new leader, which records it interrupted.
-func (e *Engine) Abandon() { e.stopRuns() }
+func (e *Engine) Abandon() { e.runs.cancel() }
 
 // Ready is closed once Run has recovered the previous process's work and is starting the
 // adapters.
-func (e *Engine) Ready() <-chan struct{} { return e.ready }
+func (e *Engine) Ready() <-chan struct{} { return e.runs.ready }
 
 // Wait returns when the bot is idle: every message and reaction it was given is handled, and
 // no run is in flight (a handled approval may have started one). It returns ctx's error when
 // ctx ends first.
 func (e *Engine) Wait(ctx context.Context) error {
 	for {
-		if err := e.disp.busy.waitCtx(ctx); err != nil {
+		if err := e.disp.Busy().WaitCtx(ctx); err != nil {
 			return err
 		}
-		if err := e.runs.waitCtx(ctx); err != nil {
+		if err := e.runs.flight.WaitCtx(ctx); err != nil {
 			return err
 		}
-		if e.disp.busy.zero() && e.runs.zero() {
+		if e.disp.Busy().Zero() && e.runs.flight.Zero() {
 			return nil
 		}
 	}
@@ -306,7 +295,7 @@ func (e *Engine) Wait(ctx context.Context) error {
 // Settle returns when every message and reaction the bot was given is handled, without
 // waiting for the runs they started: the console calls it before a reaction, so a piped
 // script can react to a preview right after asking for it.
-func (e *Engine) Settle(ctx context.Context) error { return e.disp.busy.waitCtx(ctx) }
+func (e *Engine) Settle(ctx context.Context) error { return e.disp.Busy().WaitCtx(ctx) }
 
 // say answers in the thread of post (or at channel level where there are no threads).
 func (e *Engine) say(ctx context.Context, a adapters.Adapter, post adapters.PostRef, doc adapters.Doc) adapters.PostRef {

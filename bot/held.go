@@ -146,7 +146,7 @@ func (e *Engine) awaitSpace(a adapters.Adapter, id string, stop *runStop) *store
 	for n := 0; ; n++ {
 		t := time.NewTimer(heldBackoff.Delay(n))
 		select {
-		case <-e.runCtx.Done():
+		case <-e.runs.ctx.Done():
 			t.Stop()
 			log.Info("stopping with an approved plan waiting for space: the next start resumes it")
 			return nil
@@ -168,7 +168,7 @@ func (e *Engine) awaitSpace(a adapters.Adapter, id string, stop *runStop) *store
 			return nil
 		}
 		if e.now().After(p.Expires) {
-			e.recheck(e.runCtx, a, p) // expires it, and says so
+			e.recheck(e.runs.ctx, a, p) // expires it, and says so
 			return nil
 		}
 		if d, err := e.unwritableWorkDir(); err != nil {

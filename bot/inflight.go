@@ -56,3 +56,12 @@ func verbing(verb string) string {
 	}
 	return "running " + verb + " on"
 }
+
+// inEnv is " in ENV" for a suggestion about env, or "" for the default environment, which a
+// request need not name.
+func (e *Engine) inEnv(env string) string {
+	if env == e.cfg.DefaultEnv {
+		return ""
+	}
+	return " in " + env
+}

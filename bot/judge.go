@@ -19,9 +19,9 @@ import (
 
 // policy is the approval policy in force now.
 func (e *Engine) policy() Policy {
-	e.polMu.RLock()
-	defer e.polMu.RUnlock()
-	return e.cfg.Policy
+	e.pol.mu.RLock()
+	defer e.pol.mu.RUnlock()
+	return e.pol.policy
 }
 
 // SetPolicy puts p in force, as a configuration reload does, and judges every open plan by
@@ -32,13 +32,13 @@ func (e *Engine) SetPolicy(ctx context.Context, p Policy) {
 	if p.Unset() {
 		p = DefaultPolicy()
 	}
-	e.polMu.Lock()
-	e.cfg.Policy = p
-	e.polMu.Unlock()
+	e.pol.mu.Lock()
+	e.pol.policy = p
+	e.pol.mu.Unlock()
 	e.log.Info("approval policy reloaded")
 	e.LogPolicy(e.log)
 	select {
-	case <-e.ready:
+	case <-e.runs.ready:
 		e.rejudge(ctx)
 	default:
 		// Run has not recovered yet; its recovery judges every open plan by this policy.

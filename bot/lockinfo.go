@@ -49,7 +49,7 @@ func (e *Engine) locks(ctx context.Context, c conv, _ *intents.Intent) {
 	if len(freed) > 0 {
 		blocks = append(blocks, adapters.Context{Text: "Freed: " + strings.Join(freed, ", ")})
 	}
-	e.say(ctx, c.a, c.m.Post, adapters.NewDoc(blocks...))
+	e.say(ctx, c.adapter, c.msg.Post, adapters.NewDoc(blocks...))
 }
 
 // holder says who asked for the plan or run id, and whether its lock is left over: the run is

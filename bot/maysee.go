@@ -82,7 +82,7 @@ func (e *Engine) MaySee(ctx context.Context, person store.WebPerson, platform, c
 func (e *Engine) canView(ctx context.Context, cv adapters.ChannelViewer, person store.WebPerson, channel string) bool {
 	k := viewKey{platform: person.Platform, userID: person.UserID, channel: channel}
 	now := e.now()
-	if yes, ok := e.views.get(k, now); ok {
+	if yes, ok := e.chat.views.get(k, now); ok {
 		return yes
 	}
 	yes, err := cv.CanView(ctx, adapters.User{ID: person.UserID, Name: person.Name}, channel)
@@ -91,7 +91,7 @@ func (e *Engine) canView(ctx context.Context, cv adapters.ChannelViewer, person 
 			"user_id", person.UserID, "channel", channel, "err", err)
 		return false
 	}
-	e.views.put(k, yes, now)
+	e.chat.views.put(k, yes, now)
 	return yes
 }
 

@@ -11,13 +11,14 @@ import (
 	"github.com/eosbot/eos/intents"
 )
 
-// conv is one message being answered: where it came from and who sent it.
+// conv is one message being answered: the adapter it came through and the message (where it
+// was posted and who sent it).
 type conv struct {
-	a adapters.Adapter
-	m adapters.Message
+	adapter adapters.Adapter
+	msg     adapters.Message
 }
 
-func (c conv) user() string { return c.m.Author.Name }
+func (c conv) user() string { return c.msg.Author.Name }
 
 type handler func(e *Engine, ctx context.Context, c conv, in *intents.Intent)
 
@@ -58,7 +59,7 @@ func (e *Engine) handleMessage(ctx context.Context, a adapters.Adapter, m adapte
 	if !e.mayAct("message", a, m.Post) || !e.firstDelivery(ctx, a, m) {
 		return
 	}
-	c := conv{a: a, m: m}
+	c := conv{adapter: a, msg: m}
 	if r, ok := a.(adapters.Reactor); ok {
 		if err := r.React(ctx, m.Post, "eyes"); err != nil {
 			e.log.Warn("reacting to request", "platform", a.Name(), "err", err)
@@ -136,9 +137,9 @@ func (e *Engine) fail(ctx context.Context, c conv, what string, err error) {
 			e.secretTyped(ctx, c, ue.msg)
 			return
 		}
-		e.say(ctx, c.a, c.m.Post, reply(ue.msg))
+		e.say(ctx, c.adapter, c.msg.Post, reply(ue.msg))
 		return
 	}
-	e.log.Error(what, "platform", c.a.Name(), "user", c.user(), "err", err)
-	e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("%s failed: %s. Nothing changed.", what, err)))
+	e.log.Error(what, "platform", c.adapter.Name(), "user", c.user(), "err", err)
+	e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("%s failed: %s. Nothing changed.", what, err)))
 }

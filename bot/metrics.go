@@ -24,6 +24,7 @@ type metrics struct {
 	runs        *prometheus.CounterVec
 	layerTime   *prometheus.HistogramVec
 	drift       *prometheus.GaugeVec
+	dropped     *prometheus.CounterVec // events the dispatcher's full queue refused (dispatch.go)
 }
 
 func newMetrics() *metrics {
@@ -43,8 +44,10 @@ func newMetrics() *metrics {
 			Help: "Time each layer took to apply.", Buckets: prometheus.ExponentialBuckets(0.5, 2, 12)}, []string{"layer", "status"}),
 		drift: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "eos_drift_services",
 			Help: "Services by the status of their latest drift check."}, []string{"status"}),
+		dropped: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "eos_events_dropped_total",
+			Help: "Messages and reactions dropped because the queue stayed full, by platform and kind."}, []string{"platform", "kind"}),
 	}
-	m.reg.MustRegister(m.messages, m.parseErrors, m.plans, m.approvals, m.runs, m.layerTime, m.drift,
+	m.reg.MustRegister(m.messages, m.parseErrors, m.plans, m.approvals, m.runs, m.layerTime, m.drift, m.dropped,
 		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
 	return m
 }
@@ -110,15 +113,15 @@ func (e *Engine) Health(ctx context.Context) Health {
 			h.OK, h.WorkDirs = false, fmt.Sprintf("%s: a run cannot write its working files there: %v", d, err)
 		}
 	}
-	e.mu.Lock()
-	states := maps.Clone(e.states)
+	e.chat.mu.Lock()
+	states := maps.Clone(e.chat.states)
 	conns := map[string]adapters.Connection{}
-	for name, a := range e.adapters {
+	for name, a := range e.chat.adapters {
 		if c, ok := a.(adapters.Connection); ok {
 			conns[name] = c
 		}
 	}
-	e.mu.Unlock()
+	e.chat.mu.Unlock()
 	for name, state := range states {
 		if c, ok := conns[name]; ok && state == adapterRunning {
 			state = adapterConnected
@@ -136,7 +139,7 @@ func (e *Engine) Health(ctx context.Context) Health {
 
 // setState records an adapter's state for /healthz.
 func (e *Engine) setState(name, state string) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.states[name] = state
+	e.chat.mu.Lock()
+	defer e.chat.mu.Unlock()
+	e.chat.states[name] = state
 }

@@ -39,7 +39,7 @@ func newOutputLog(e *Engine, id string) *outputLog {
 // add is the executor's output sink: the hub now, the store at the next flush.
 func (o *outputLog) add(layer executor.LayerName, line string) {
 	now := o.e.now()
-	o.e.watch.Publish(o.id, runwatch.RunUpdate{Layer: layer, Line: line, Time: now})
+	o.e.runs.watch.Publish(o.id, runwatch.RunUpdate{Layer: layer, Line: line, Time: now})
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.pending = append(o.pending, store.OutputLine{At: now, Layer: string(layer), Text: line})

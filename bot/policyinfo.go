@@ -102,7 +102,7 @@ func (e *Engine) answerPolicy(ctx context.Context, c conv, in *intents.Intent) {
 	}
 	note := "People are judged by their platform account, not their name: a handle in the policy counts for whoever holds it at the moment of the reaction." + riskNote(rows)
 	note += " " + e.leftOutNote()
-	e.say(ctx, c.a, c.m.Post, adapters.NewDoc(adapters.Heading{Text: "Approval policy"},
+	e.say(ctx, c.adapter, c.msg.Post, adapters.NewDoc(adapters.Heading{Text: "Approval policy"},
 		adapters.Table{Header: []string{"env", "verb", "rule"}, Rows: rows}, adapters.Context{Text: note}))
 }
 

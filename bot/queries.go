@@ -23,10 +23,10 @@ func (e *Engine) help(ctx context.Context, c conv, in *intents.Intent) {
 	}
 	text, err := e.parser.Help(in.Noun)
 	if err != nil {
-		e.say(ctx, c.a, c.m.Post, e.parseErrorDoc(err))
+		e.say(ctx, c.adapter, c.msg.Post, e.parseErrorDoc(err))
 		return
 	}
-	e.say(ctx, c.a, c.m.Post, adapters.NewDoc(adapters.Text{Text: text}))
+	e.say(ctx, c.adapter, c.msg.Post, adapters.NewDoc(adapters.Text{Text: text}))
 }
 
 // history answers `history [service]`: the latest runs, newest first.
@@ -43,7 +43,7 @@ func (e *Engine) history(ctx context.Context, c conv, in *intents.Intent) {
 		if in.Noun != "" {
 			what = in.Noun
 		}
-		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("No runs of %s yet. Ask for one: @eos create SERVICE · @eos help", what)))
+		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("No runs of %s yet. Ask for one: @eos create SERVICE · @eos help", what)))
 		return
 	}
 	more := len(runs) - historyLimit
@@ -72,7 +72,7 @@ func (e *Engine) history(ctx context.Context, c conv, in *intents.Intent) {
 	if more > 0 {
 		blocks = append(blocks, adapters.Context{Text: fmt.Sprintf("%d older runs not shown · eos audit --json for everything", more)})
 	}
-	e.say(ctx, c.a, c.m.Post, adapters.NewDoc(blocks...))
+	e.say(ctx, c.adapter, c.msg.Post, adapters.NewDoc(blocks...))
 }
 
 // cancel answers `cancel [ID]`: the requester or an approver ends a pending plan, or stops a
@@ -82,10 +82,10 @@ func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 	id := in.Noun
 	if id == "" {
 		mine, err := e.st.OpenPlans(func(p *store.Plan) bool {
-			return p.State == store.PlanPending && p.Request.Platform == c.a.Name() && p.Requester.ID == c.m.Author.ID && e.sees(c, p)
+			return p.State == store.PlanPending && p.Request.Platform == c.adapter.Name() && p.Requester.ID == c.msg.Author.ID && e.sees(c, p)
 		})
 		if err != nil || len(mine) == 0 {
-			e.say(ctx, c.a, c.m.Post, reply("You have no pending plan to cancel. Name one: @eos cancel 7f3a9c21"))
+			e.say(ctx, c.adapter, c.msg.Post, reply("You have no pending plan to cancel. Name one: @eos cancel 7f3a9c21"))
 			return
 		}
 		if len(mine) > 1 {
@@ -98,24 +98,24 @@ func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 				items[i] = fmt.Sprintf("%s · %s %s in %s · asked %s · @eos cancel %s", p.ID, spec.Verb, spec.Target, spec.Env,
 					p.Created.UTC().Format("15:04 UTC"), p.ID)
 			}
-			e.say(ctx, c.a, c.m.Post, adapters.NewDoc(adapters.Text{Text: fmt.Sprintf("You have %d pending plans; name the one to cancel. Nothing was cancelled.", len(mine))},
+			e.say(ctx, c.adapter, c.msg.Post, adapters.NewDoc(adapters.Text{Text: fmt.Sprintf("You have %d pending plans; name the one to cancel. Nothing was cancelled.", len(mine))},
 				adapters.List{Items: items}))
 			return
 		}
 		id = mine[0].ID
 	}
 	// Group membership is asked of the platform before the store transaction, not inside it.
-	who := Person{Platform: c.a.Name(), ID: c.m.Author.ID, Name: c.user()}
+	who := Person{Platform: c.adapter.Name(), ID: c.msg.Author.ID, Name: c.user()}
 	if p, err := e.st.Plan(id); err == nil && !e.sees(c, p) {
-		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("There is no plan %s.", id)))
+		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("There is no plan %s.", id)))
 		return
 	} else if err == nil {
-		who = e.person(ctx, c.a, c.m.Author, policy.ApproverLists(e.planRules(p))...)
+		who = e.person(ctx, c.adapter, c.msg.Author, policy.ApproverLists(e.planRules(p))...)
 	}
 	// An approval may land between reading the plan and cancelling it: then the approved
 	// plan is halted (before its run starts, or at the next safe point), never refused.
 	for attempt := 0; attempt < 2; attempt++ {
-		if p, err := e.st.Plan(id); err == nil && p.State == store.PlanApproved && e.halt(ctx, c.a, c.m.Post, p, c.m.Author, who) {
+		if p, err := e.st.Plan(id); err == nil && p.State == store.PlanApproved && e.halt(ctx, c.adapter, c.msg.Post, p, c.msg.Author, who) {
 			return // cancelled before its run started, or stopped at the next safe point (stop.go)
 		}
 		if !e.cancelPending(ctx, c, id, who) {
@@ -140,19 +140,19 @@ func (e *Engine) cancelPending(ctx context.Context, c conv, id string, who Perso
 		}
 		now := e.now()
 		p.State, p.Updated = store.PlanCancelled, now
-		p.Cancellation = &store.Cancellation{By: &store.Vote{User: c.user(), UserID: c.m.Author.ID, Platform: c.a.Name(), At: now}, At: now}
+		p.Cancellation = &store.Cancellation{By: &store.Vote{User: c.user(), UserID: c.msg.Author.ID, Platform: c.adapter.Name(), At: now}, At: now}
 		return nil
 	})
 	switch {
 	case errors.Is(err, errApprovedMeanwhile):
 		return true
 	case errors.Is(err, store.ErrNotFound):
-		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("There is no plan %s.", id)))
+		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("There is no plan %s.", id)))
 	case err != nil:
 		e.fail(ctx, c, "cancelling", err)
 	default:
-		e.audit(store.Entry{Kind: "cancel", User: c.user(), Platform: c.a.Name(), PlanID: p.ID, Hash: p.Plan.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env, Text: "cancelled"})
-		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("Plan %s cancelled by @%s. Nothing changed.", p.ID, c.user())))
+		e.audit(store.Entry{Kind: "cancel", User: c.user(), Platform: c.adapter.Name(), PlanID: p.ID, Hash: p.Plan.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env, Text: "cancelled"})
+		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("Plan %s cancelled by @%s. Nothing changed.", p.ID, c.user())))
 		e.showStatus(ctx, p.ID)
 	}
 	return false

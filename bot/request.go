@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/compile"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 	"github.com/eosbot/eos/intents"
@@ -36,11 +37,11 @@ func (e *Engine) request(ctx context.Context, c conv, in *intents.Intent) {
 // plan answers `plan SERVICE ...` (a preview that never runs) and `plan ID [full]`.
 func (e *Engine) plan(ctx context.Context, c conv, in *intents.Intent) {
 	if p, err := e.st.Plan(in.Noun); err == nil && e.sees(c, p) {
-		e.say(ctx, c.a, c.m.Post, fullPlanDoc(p))
+		e.say(ctx, c.adapter, c.msg.Post, fullPlanDoc(p))
 		return
 	}
 	if _, ok := e.cfg.Catalog.Service(in.Noun); !ok {
-		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("There is no plan %s. Plans are named in their preview, like \"Plan 7f3a9c21\".", in.Noun)))
+		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("There is no plan %s. Plans are named in their preview, like \"Plan 7f3a9c21\".", in.Noun)))
 		return
 	}
 	preview := *in
@@ -67,14 +68,14 @@ func (e *Engine) envOf(in *intents.Intent) string {
 // returns the stored plan's id, or "" when no plan was stored (refused, busy, failed).
 func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state store.PlanState) string {
 	ep := e.policy().For(spec.Env, spec.Verb)
-	if state == store.PlanPending && !ep.MayRequest(e.person(ctx, c.a, c.m.Author, ep.Requesters)) {
-		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("@%s can't ask for changes in %s (requesters: %s). Nothing changed.",
+	if state == store.PlanPending && !ep.MayRequest(e.person(ctx, c.adapter, c.msg.Author, ep.Requesters)) {
+		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("@%s can't ask for changes in %s (requesters: %s). Nothing changed.",
 			c.user(), spec.Env, mentions(ep.Requesters))))
-		e.audit(store.Entry{Kind: "refusal", User: c.user(), Platform: c.a.Name(), Service: spec.Target, Env: spec.Env, Text: "not a requester: " + c.m.Text})
+		e.audit(store.Entry{Kind: "refusal", User: c.user(), Platform: c.adapter.Name(), Service: spec.Target, Env: spec.Env, Text: "not a requester: " + c.msg.Text})
 		return ""
 	}
 	if busy := e.busy(store.SpecKeys(spec)); busy != "" && state == store.PlanPending {
-		e.say(ctx, c.a, c.m.Post, reply(busy))
+		e.say(ctx, c.adapter, c.msg.Post, reply(busy))
 		return ""
 	}
 	spec.Changes = e.declaredChanges(spec)
@@ -90,15 +91,15 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 	}
 	now := e.now()
 	p := &store.Plan{
-		ID: planID(plan.Hash, c.m.Post, now), State: state, Text: c.m.Text,
-		Requester: c.m.Author, Request: c.m.Post, Plan: plan,
+		ID: planID(plan.Hash, c.msg.Post, now), State: state, Text: c.msg.Text,
+		Requester: c.msg.Author, Request: c.msg.Post, Plan: plan,
 		Created: now, Expires: now.Add(ep.TTL), Updated: now,
 	}
 	verdict, judged, input := e.evalCodeInput(ctx, p, false) // the policy as code judges it (policyjudge.go)
 	j := e.unjudged(p)                                       // the plan's risks and the policy's requires may ask more than its verb
 	p.Needed = j.verdict.Needed()
-	request := e.entry(store.Entry{Kind: "request", User: c.user(), Platform: c.a.Name(), PlanID: p.ID, Hash: plan.Hash,
-		Service: spec.Target, Env: spec.Env, Text: c.m.Text})
+	request := e.entry(store.Entry{Kind: "request", User: c.user(), Platform: c.adapter.Name(), PlanID: p.ID, Hash: plan.Hash,
+		Service: spec.Target, Env: spec.Env, Text: c.msg.Text})
 	if input == nil { // no policy set in force: the document a set would have judged
 		input = e.planInput(ctx, p)
 	}
@@ -112,11 +113,11 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 	// a preview on the platform that the store does not know would ignore its reactions.
 	pctx, cancelPost := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 	defer cancelPost()
-	ref := e.say(pctx, c.a, c.m.Post, e.planLinked(previewDoc(p, j, render.VaultRow(plan, e.cfg.Runner.SecretsConfigured())), p.ID))
+	ref := e.say(pctx, c.adapter, c.msg.Post, e.planLinked(previewDoc(p, j, render.VaultRow(plan, e.cfg.Runner.SecretsConfigured())), p.ID))
 	if ref.ID == "" {
 		return p.ID
 	}
-	shown := e.entry(store.Entry{Kind: "preview", Platform: c.a.Name(), PlanID: p.ID, Hash: plan.Hash, Service: spec.Target, Env: spec.Env,
+	shown := e.entry(store.Entry{Kind: "preview", Platform: c.adapter.Name(), PlanID: p.ID, Hash: plan.Hash, Service: spec.Target, Env: spec.Env,
 		Text: fmt.Sprintf("preview posted, %s", planCounts(plan))})
 	if cur, err := e.st.RecordPreview(p.ID, ref, shown); err != nil {
 		e.log.Error("recording preview post", "plan", p.ID, "err", err)
@@ -163,7 +164,7 @@ func (e *Engine) declaredChanges(spec executor.Spec) []string {
 			now[n] = "default"
 		}
 	}
-	return noteChanges(was, now, func(name string) string { // dependencies.go
+	return compile.NoteChanges(was, now, func(name string) string {
 		if bp == nil {
 			return ""
 		}

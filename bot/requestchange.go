@@ -49,7 +49,7 @@ func (e *Engine) requestEdited(ctx context.Context, a adapters.Adapter, m adapte
 	if len(plans) == 0 {
 		return
 	}
-	c := conv{a: a, m: m}
+	c := conv{adapter: a, msg: m}
 	if _, typed := e.parser.MaskSecrets(m.Text); typed {
 		e.takeDown(ctx, c, reply("Secrets are never typed in chat, not in an edit either: Eos generates them and keeps them in Vault."))
 	}

@@ -3,6 +3,7 @@ package bot
 import (
 	"testing"
 
+	"github.com/eosbot/eos/bot/compile"
 	"github.com/eosbot/eos/catalog"
 	"github.com/eosbot/eos/executor"
 	"github.com/eosbot/eos/intents"
@@ -22,7 +23,7 @@ func TestRequestLineMasksSecretsAndQuotesOddValues(t *testing.T) {
 		{Name: "title", Value: catalog.StringValue(catalog.String, "x in production · asked by @bob")},
 		{Name: "sso", Value: catalog.BoolValue(false)},
 	}}
-	spec := executor.Spec{Verb: "create", Target: "grafana", Env: "staging", Asked: askedOf(bp, in)}
+	spec := executor.Spec{Verb: "create", Target: "grafana", Env: "staging", Asked: compile.AskedOf(bp, in)}
 	want := `create grafana --admin-password ••• --port 3002 --title "x in production \u00b7 asked by @bob" --no-sso in staging`
 	if got := requestLine(spec); got != want {
 		t.Errorf("requestLine:\n got: %s\nwant: %s", got, want)

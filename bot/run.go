@@ -22,25 +22,25 @@ func (e *Engine) start(a adapters.Adapter, p *store.Plan) {
 		return
 	}
 	stop, stoppable := e.stoppable(p.ID)
-	e.runs.Add(1)
+	e.runs.flight.Add(1)
 	go func() {
 		defer stoppable()
-		if !e.execute(e.runCtx, a, p, stop) {
-			e.runs.Done()
+		if !e.execute(e.runs.ctx, a, p, stop) {
+			e.runs.flight.Done()
 			return
 		}
 		// Held (held.go): it waits for space as a follower, which Wait does not wait for,
 		// and counts as a run again only while it tries to start.
-		e.follow.Add(1)
-		e.runs.Done()
-		defer e.follow.Done()
+		e.runs.follow.Add(1)
+		e.runs.flight.Done()
+		defer e.runs.follow.Done()
 		for held := true; held; {
 			if p = e.awaitSpace(a, p.ID, stop); p == nil {
 				return
 			}
-			e.runs.Add(1)
-			held = e.execute(e.runCtx, a, p, stop)
-			e.runs.Done()
+			e.runs.flight.Add(1)
+			held = e.execute(e.runs.ctx, a, p, stop)
+			e.runs.flight.Done()
 		}
 	}()
 }
@@ -94,8 +94,8 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan,
 	}
 	log := executor.Log(ctx, e.log).With("service", spec.Target, "env", spec.Env)
 	log.Info("run started", "approvers", run.Approvers)
-	e.watch.Begin(run.ID)
-	defer e.watch.Publish(run.ID, runwatch.RunUpdate{Finished: true}) // after the outcome is stored
+	e.runs.watch.Begin(run.ID)
+	defer e.runs.watch.Publish(run.ID, runwatch.RunUpdate{Finished: true}) // after the outcome is stored
 	output := newOutputLog(e, run.ID)
 
 	t := newTracker(e, a, run, p.Plan)
@@ -191,7 +191,7 @@ func (e *Engine) replan(ctx context.Context, a adapters.Adapter, p *store.Plan) 
 		Text: "plan changed between approval and apply; new plan posted"})
 	e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s changed since it was approved (something else changed %s in %s meanwhile): nothing was applied. Here is the plan as it stands now; it needs approval again.",
 		p.ID, p.Plan.Spec.Target, p.Plan.Spec.Env)))
-	e.propose(ctx, conv{a: a, m: adapters.Message{Post: p.Request, Author: p.Requester, Text: p.Text}}, p.Plan.Spec, store.PlanPending)
+	e.propose(ctx, conv{adapter: a, msg: adapters.Message{Post: p.Request, Author: p.Requester, Text: p.Text}}, p.Plan.Spec, store.PlanPending)
 	return executor.Plan{}, false, false
 }
 
@@ -306,7 +306,7 @@ func (t *tracker) loop(ctx context.Context) {
 // report is the executor's progress callback. When a layer starts, how far the run got is
 // recorded in the store too: if this process dies, the one that takes over says what was done.
 func (t *tracker) report(ev executor.Event) {
-	t.e.watch.Publish(t.run.ID, runwatch.RunUpdate{Event: ev, Layer: ev.Layer})
+	t.e.runs.watch.Publish(t.run.ID, runwatch.RunUpdate{Event: ev, Layer: ev.Layer})
 	if reached := t.advance(ev); reached != nil {
 		if _, err := t.e.st.UpdateRun(t.run.ID, func(r *store.Run) error { r.Layers = reached; return nil }); err != nil {
 			t.e.log.Warn("recording how far the run got", "run", t.run.ID, "err", err)

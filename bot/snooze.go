@@ -101,11 +101,11 @@ func (e *Engine) driftSnoozed(ctx context.Context, c conv, in *intents.Intent) {
 		rows = append(rows, []string{service, env, "@" + sn.User, day(sn.Until), hist[0].Summary})
 	}
 	if len(rows) == 0 {
-		e.say(ctx, c.a, c.m.Post, reply("Nothing is snoozed: every drifted service is in the digests. React 🔕 on a service's reply in a digest to snooze it for 7 days."))
+		e.say(ctx, c.adapter, c.msg.Post, reply("Nothing is snoozed: every drifted service is in the digests. React 🔕 on a service's reply in a digest to snooze it for 7 days."))
 		return
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i][0]+rows[i][1] < rows[j][0]+rows[j][1] })
-	e.say(ctx, c.a, c.m.Post, adapters.NewDoc(adapters.Heading{Text: fmt.Sprintf("Snoozed drift · %d service%s", len(rows), plural(len(rows)))},
+	e.say(ctx, c.adapter, c.msg.Post, adapters.NewDoc(adapters.Heading{Text: fmt.Sprintf("Snoozed drift · %d service%s", len(rows), plural(len(rows)))},
 		adapters.Table{Header: []string{"service", "env", "snoozed by", "until", "drift"}, Rows: rows},
 		adapters.Context{Text: "A snooze ends early when the service's drift changes · @eos reconcile SERVICE in ENV to fix it"}))
 }

@@ -73,7 +73,7 @@ func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
 		if in.Noun != "" {
 			what = in.Noun + " is not"
 		}
-		e.say(ctx, c.a, c.m.Post, reply(what+" deployed"+where+". @eos create SERVICE · @eos help create"))
+		e.say(ctx, c.adapter, c.msg.Post, reply(what+" deployed"+where+". @eos create SERVICE · @eos help create"))
 		return
 	}
 	var blocks []adapters.Block
@@ -111,7 +111,7 @@ func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
 	if in.Noun == "" && len(byEnv) > 0 {
 		blocks = append(blocks, adapters.Context{Text: "@eos status SERVICE also shows what runs now"})
 	}
-	e.say(ctx, c.a, c.m.Post, adapters.NewDoc(blocks...))
+	e.say(ctx, c.adapter, c.msg.Post, adapters.NewDoc(blocks...))
 }
 
 // values is the spec's flag values, as name=value pairs.

@@ -61,22 +61,22 @@ func (s *runStop) asker() string {
 // stoppable makes run id's stop switch, findable by cancel until done is called.
 func (e *Engine) stoppable(id string) (s *runStop, done func()) {
 	s = &runStop{ch: make(chan struct{}), kick: make(chan struct{}, 1)}
-	e.mu.Lock()
-	e.stops[id] = s
-	e.mu.Unlock()
+	e.runs.mu.Lock()
+	e.runs.stops[id] = s
+	e.runs.mu.Unlock()
 	return s, func() {
-		e.mu.Lock()
-		defer e.mu.Unlock()
-		if e.stops[id] == s {
-			delete(e.stops, id)
+		e.runs.mu.Lock()
+		defer e.runs.mu.Unlock()
+		if e.runs.stops[id] == s {
+			delete(e.runs.stops, id)
 		}
 	}
 }
 
 func (e *Engine) stopOf(id string) (*runStop, bool) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	s, ok := e.stops[id]
+	e.runs.mu.Lock()
+	defer e.runs.mu.Unlock()
+	s, ok := e.runs.stops[id]
 	return s, ok
 }
 

@@ -127,7 +127,7 @@ func (e *Engine) planFromPost(ctx context.Context, a adapters.Adapter, r adapter
 		}
 		return
 	}
-	c := conv{a: a, m: adapters.Message{Post: r.Post, Author: r.User, Text: text, At: r.At}}
+	c := conv{adapter: a, msg: adapters.Message{Post: r.Post, Author: r.User, Text: text, At: r.At}}
 	planID := propose(ctx, c, env, service)
 	if err := e.st.SetClaimPlan(r.Post, r.User.Name, planID); err != nil {
 		e.log.Error("recording the plan a digest post asked for", "post", r.Post.ID, "err", err)

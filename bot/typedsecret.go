@@ -22,19 +22,19 @@ func (e *Engine) secretTyped(ctx context.Context, c conv, refusal string) {
 // any spelling of a secret flag Eos understands) is taken down as well; the answer shows the
 // message only masked.
 func (e *Engine) turnAway(ctx context.Context, c conv, answer adapters.Doc) {
-	if _, typed := e.parser.MaskSecrets(c.m.Text); typed {
+	if _, typed := e.parser.MaskSecrets(c.msg.Text); typed {
 		e.takeDown(ctx, c, answer)
 		return
 	}
-	e.say(ctx, c.a, c.m.Post, answer)
+	e.say(ctx, c.adapter, c.msg.Post, answer)
 }
 
 // takeDown posts answer about a message that holds a typed secret, followed by a sentence
 // saying whether the bot took the message down or the author must.
 func (e *Engine) takeDown(ctx context.Context, c conv, answer adapters.Doc) {
 	err := adapters.ErrNotPermitted
-	if d, ok := c.a.(adapters.Deleter); ok {
-		err = d.Delete(ctx, c.m.Post)
+	if d, ok := c.adapter.(adapters.Deleter); ok {
+		err = d.Delete(ctx, c.msg.Post)
 	}
 	outcome, sentence := "message deleted", "I deleted your message; treat the value as exposed and do not use it."
 	switch {
@@ -44,13 +44,13 @@ func (e *Engine) takeDown(ctx context.Context, c conv, answer adapters.Doc) {
 		sentence = "I am not allowed to delete messages here: please delete yours, and treat the value as exposed."
 	default:
 		outcome = "message not deleted: " + err.Error()
-		e.log.Warn("deleting a message with a typed secret", "platform", c.a.Name(), "post", c.m.Post.ID, "err", err)
+		e.log.Warn("deleting a message with a typed secret", "platform", c.adapter.Name(), "post", c.msg.Post.ID, "err", err)
 		sentence = "I could not delete your message: please delete it, and treat the value as exposed."
 	}
-	e.audit(store.Entry{Kind: "refusal", User: c.user(), Platform: c.a.Name(), Text: "secret typed in chat; " + outcome})
+	e.audit(store.Entry{Kind: "refusal", User: c.user(), Platform: c.adapter.Name(), Text: "secret typed in chat; " + outcome})
 	blocks := append(slices.Clone(answer.Blocks), adapters.Text{Text: sentence})
-	if err != nil || c.m.Post.Thread != "" {
-		e.say(ctx, c.a, c.m.Post, adapters.NewDoc(blocks...))
+	if err != nil || c.msg.Post.Thread != "" {
+		e.say(ctx, c.adapter, c.msg.Post, adapters.NewDoc(blocks...))
 		return
 	}
 	// The message was a thread's root, gone with its thread: answer at channel level, naming
@@ -60,7 +60,7 @@ func (e *Engine) takeDown(ctx context.Context, c conv, answer adapters.Doc) {
 	} else {
 		blocks = append([]adapters.Block{adapters.Text{Text: "@" + c.user()}}, blocks...)
 	}
-	if _, perr := c.a.Post(ctx, c.m.Post.Channel, adapters.NewDoc(blocks...)); perr != nil {
-		e.log.Error("posting", "platform", c.a.Name(), "err", perr)
+	if _, perr := c.adapter.Post(ctx, c.msg.Post.Channel, adapters.NewDoc(blocks...)); perr != nil {
+		e.log.Error("posting", "platform", c.adapter.Name(), "err", perr)
 	}
 }

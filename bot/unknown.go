@@ -42,10 +42,10 @@ func (e *Engine) watchOutcome(a adapters.Adapter, run *store.Run, spec executor.
 }
 
 func (e *Engine) followCheck(a adapters.Adapter, c store.OutcomeCheck) {
-	e.follow.Add(1)
+	e.runs.follow.Add(1)
 	go func() {
-		defer e.follow.Done()
-		e.checkOutcome(e.runCtx, a, c)
+		defer e.runs.follow.Done()
+		e.checkOutcome(e.runs.ctx, a, c)
 	}()
 }
 

@@ -9,7 +9,7 @@ import (
 // ops reports whether c comes from one of Config.OpsChannels, which see the plans and runs
 // of every channel.
 func (e *Engine) ops(c conv) bool {
-	return slices.Contains(e.cfg.OpsChannels, c.a.Name()+":"+c.m.Post.Channel)
+	return slices.Contains(e.cfg.OpsChannels, c.adapter.Name()+":"+c.msg.Post.Channel)
 }
 
 // sees reports whether a conversation may see or act on plan p: plans stay in the platform
@@ -23,8 +23,8 @@ func (e *Engine) sees(c conv, p *store.Plan) bool {
 	if e.ops(c) {
 		return true
 	}
-	ch := c.m.Post.Channel
-	return p.Request.Platform == c.a.Name() && (ch == p.Request.Channel || p.Preview.ID != "" && ch == p.Preview.Channel)
+	ch := c.msg.Post.Channel
+	return p.Request.Platform == c.adapter.Name() && (ch == p.Request.Channel || p.Preview.ID != "" && ch == p.Preview.Channel)
 }
 
 // seesPlanID is sees for a plan or run id (a run's id is its plan's); an id that names no plan

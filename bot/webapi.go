@@ -23,5 +23,5 @@ func (e *Engine) Web() webapi.WebConfig { return e.cfg.Web }
 // live is closed at once); a run unknown here gives nil past and a channel only stop closes.
 // past holds at most the last 2000 updates. Call stop when done watching.
 func (e *Engine) Watch(id string) (past []runwatch.RunUpdate, live <-chan runwatch.RunUpdate, stop func()) {
-	return e.watch.Watch(id)
+	return e.runs.watch.Watch(id)
 }

@@ -21,39 +21,39 @@ import (
 func (e *Engine) web(ctx context.Context, c conv, _ *intents.Intent) {
 	w := e.Web()
 	if w.SignInURL == "" {
-		e.say(ctx, c.a, c.m.Post, reply("The status page is off, so there is no link to send.",
+		e.say(ctx, c.adapter, c.msg.Post, reply("The status page is off, so there is no link to send.",
 			`To turn it on, give Eos a "listen" address to serve it on, or its public address as web { url = "https://…" } in the configuration.`))
 		return
 	}
-	wh, ok := c.a.(adapters.Whisperer)
+	wh, ok := c.adapter.(adapters.Whisperer)
 	if !ok {
-		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("No sign-in link was sent: Eos cannot send a private message on %s, "+
-			"and a link posted here would sign in whoever clicks it first.", c.a.Name())))
+		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("No sign-in link was sent: Eos cannot send a private message on %s, "+
+			"and a link posted here would sign in whoever clicks it first.", c.adapter.Name())))
 		return
 	}
 	token := webapi.NewWebSecret()
 	hash := webapi.WebTokenHash(token)
 	now := e.now()
-	person := store.WebPerson{Platform: c.a.Name(), UserID: c.m.Author.ID, Name: c.m.Author.Name}
+	person := store.WebPerson{Platform: c.adapter.Name(), UserID: c.msg.Author.ID, Name: c.msg.Author.Name}
 	if err := e.st.AddWebLink(hash, store.WebLink{Person: person, Created: now, Expires: now.Add(w.LinkTTL)}); err != nil {
 		e.fail(ctx, c, "recording a sign-in link", err)
 		return
 	}
 	link := strings.TrimSuffix(w.SignInURL, "/") + "/signin/" + token
-	if err := wh.Whisper(ctx, c.m.Author, c.m.Post, signInDoc(link, w)); err != nil {
+	if err := wh.Whisper(ctx, c.msg.Author, c.msg.Post, signInDoc(link, w)); err != nil {
 		// The platform may have delivered it after all: the link is spent, not left usable.
 		if _, rerr := e.st.RedeemWebLink(hash, now); rerr != nil {
-			e.log.Error("spending an undelivered sign-in link", "platform", c.a.Name(), "user_id", c.m.Author.ID, "err", rerr)
+			e.log.Error("spending an undelivered sign-in link", "platform", c.adapter.Name(), "user_id", c.msg.Author.ID, "err", rerr)
 		}
-		e.log.Error("sending a sign-in link privately", "platform", c.a.Name(), "user_id", c.m.Author.ID,
+		e.log.Error("sending a sign-in link privately", "platform", c.adapter.Name(), "user_id", c.msg.Author.ID,
 			"err", strings.ReplaceAll(err.Error(), token, "[link]"))
-		e.say(ctx, c.a, c.m.Post, reply("Sending you a sign-in link privately failed, so no link was sent. Try again in a moment."))
+		e.say(ctx, c.adapter, c.msg.Post, reply("Sending you a sign-in link privately failed, so no link was sent. Try again in a moment."))
 		return
 	}
 	who := person.Platform + ":" + person.UserID
 	e.audit(store.Entry{Kind: "web-link", User: person.Name, UserID: person.UserID, Platform: person.Platform,
 		Text: "sent a one-time sign-in link for the status page to " + who})
-	e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("I sent you a sign-in link for the status page privately; it works once, within %s.",
+	e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("I sent you a sign-in link for the status page privately; it works once, within %s.",
 		inWords(w.LinkTTL))))
 }
 

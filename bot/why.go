@@ -16,11 +16,11 @@ import (
 func (e *Engine) why(ctx context.Context, c conv, in *intents.Intent) {
 	p, err := e.st.Plan(in.Noun)
 	if err != nil || !e.sees(c, p) {
-		e.say(ctx, c.a, c.m.Post, reply(fmt.Sprintf("There is no plan %s. Plans are named in their preview, like \"Plan 7f3a9c21\".", in.Noun)))
+		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("There is no plan %s. Plans are named in their preview, like \"Plan 7f3a9c21\".", in.Noun)))
 		return
 	}
 	spec := p.Plan.Spec
-	j := e.judge(ctx, c.a, p)
+	j := e.judge(ctx, c.adapter, p)
 	lines := []string{fmt.Sprintf("Plan %s · %s · asked by @%s · %s", p.ID, requestLine(spec), p.Requester.Name, p.State),
 		"Rule: " + j.need(p.Requester.Name) + "."}
 	lines = append(lines, codeWhy(j.code)...) // policyrender.go
@@ -68,7 +68,7 @@ func (e *Engine) why(ctx context.Context, c conv, in *intents.Intent) {
 	if len(items) > 0 {
 		blocks = append(blocks, adapters.Text{Text: "Reactions that did not count:"}, adapters.List{Items: items})
 	}
-	e.say(ctx, c.a, c.m.Post, adapters.NewDoc(blocks...))
+	e.say(ctx, c.adapter, c.msg.Post, adapters.NewDoc(blocks...))
 }
 
 // runOutcome says how plan's run went, for `why`: running, or how it ended and, when it did not

@@ -22,7 +22,9 @@ var mayImport = map[string][]string{
 	"bot/policy":       {"adapters", "executor", "bot/store"}, // the approval policy as data and decisions: never the engine
 	"bot/policy/rego":  {},                                    // policy as code: OPA only
 	"bot/store/pgtest": nil,                                   // test support: anything
-	"bot":              {"adapters", "intents", "catalog", "executor", "bot/store", "bot/policy", "bot/policy/rego", "bot/render", "bot/runwatch", "bot/webapi"},
+	"bot":              {"adapters", "intents", "catalog", "executor", "bot/store", "bot/policy", "bot/policy/rego", "bot/render", "bot/runwatch", "bot/webapi", "bot/compile", "bot/queue"},
+	"bot/compile":      {"catalog", "executor", "intents"},                                                           // intent + catalog + declared state → Spec: never the engine nor its store
+	"bot/queue":        {},                                                                                           // the ordered, bounded work queue: generic, nothing of Eos
 	"bot/eostest":      nil,                                                                                          // test support: anything
 	"bot/web":          {"adapters", "executor", "catalog", "bot/store", "bot/render", "bot/runwatch", "bot/webapi"}, // the status page: never the engine
 	"bot/render":       {"adapters", "executor"},                                                                     // texts the engine and the page share
@@ -72,7 +74,22 @@ func TestImportRules(t *testing.T) {
 	if checked < 10 {
 		t.Fatalf("only %d packages checked", checked)
 	}
+	// The engine's parts below it never reach it, not even through another package.
+	for _, pkg := range neverEngine {
+		out, err := exec.Command("go", "list", "-deps", "../../"+pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", pkg, err)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			if dep == mod+"bot" {
+				t.Errorf("%s depends on bot (the engine), which it must never do", pkg)
+			}
+		}
+	}
 }
+
+// neverEngine are the packages under bot/ that must not depend on bot, directly or not.
+var neverEngine = []string{"bot/compile", "bot/queue"}
 
 // rule finds the most specific rule for pkg: an exact name, else the longest "prefix/".
 func rule(pkg string) ([]string, bool) {

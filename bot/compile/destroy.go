@@ -1,10 +1,11 @@
-package bot
+package compile
 
 import (
 	"fmt"
+	"io"
+	"log/slog"
 	"strings"
 
-	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/catalog"
 	"github.com/eosbot/eos/executor"
 	"github.com/eosbot/eos/intents"
@@ -18,18 +19,18 @@ type requirer struct{ service, because string }
 // them, unless --with-dependents asks to remove them too: then they come first in the spec
 // (the executor applies units in spec order, destroys included), each after the services that
 // require it in turn, and the whole spec goes under the destroy policy of the environment.
-func (e *Engine) compileDestroy(in *intents.Intent, bp *catalog.Blueprint, env string, declared *store.Deployed) (executor.Spec, error) {
-	all, err := e.st.AllDeclared()
+func (c *Compiler) compileDestroy(in *intents.Intent, bp *catalog.Blueprint, env string, declared Deployed) (executor.Spec, error) {
+	all, err := c.State.DeclaredIn(env)
 	if err != nil {
 		return executor.Spec{}, err
 	}
 	inEnv := map[string]executor.Unit{}
 	for _, d := range all {
-		if denv, _, _ := strings.Cut(d.Key, "/"); denv == env && len(d.Spec.Units) == 1 {
+		if len(d.Spec.Units) == 1 {
 			inEnv[d.Spec.Units[0].Service] = d.Spec.Units[0]
 		}
 	}
-	needs, err := e.requirers(env, inEnv)
+	needs, err := c.requirers(env, inEnv)
 	if err != nil {
 		return executor.Spec{}, err
 	}
@@ -63,19 +64,19 @@ func (e *Engine) compileDestroy(in *intents.Intent, bp *catalog.Blueprint, env s
 // requirers maps each service to the deployed services of env that require it. Who requires
 // what is read from the declared state: each deployed service's blueprint's requires blocks,
 // evaluated against its declared values (was it deployed with --sso?), never its flag defaults.
-func (e *Engine) requirers(env string, deployed map[string]executor.Unit) (map[string][]requirer, error) {
+func (c *Compiler) requirers(env string, deployed map[string]executor.Unit) (map[string][]requirer, error) {
 	out := map[string][]requirer{}
 	for _, name := range sortedUnits(deployed) {
 		u := deployed[name]
 		if u.Destroy {
 			continue
 		}
-		bp, ok := e.cfg.Catalog.Service(u.Service)
+		bp, ok := c.Catalog.Service(u.Service)
 		if !ok {
-			e.log.Warn("a deployed service is no longer in the catalog: its dependencies are unknown", "service", u.Service, "env", env)
+			c.log().Warn("a deployed service is no longer in the catalog: its dependencies are unknown", "service", u.Service, "env", env)
 			continue
 		}
-		rqs, err := bp.Requirements(catalog.Request{Flags: bp.DeclaredFlags(u.Values), Env: env, Variant: e.cfg.Variants[env]})
+		rqs, err := bp.Requirements(catalog.Request{Flags: bp.DeclaredFlags(u.Values), Env: env, Variant: c.Variants[env]})
 		if err != nil {
 			return nil, fmt.Errorf("reading what %s in %s requires: %w", u.Service, env, err)
 		}
@@ -84,6 +85,13 @@ func (e *Engine) requirers(env string, deployed map[string]executor.Unit) (map[s
 		}
 	}
 	return out, nil
+}
+
+func (c *Compiler) log() *slog.Logger {
+	if c.Log == nil {
+		return slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	return c.Log
 }
 
 func sortedUnits(m map[string]executor.Unit) []string {
