@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/eosbot/eos/bot/render"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -161,7 +162,7 @@ func BenchmarkDriftScan(b *testing.B) {
 				results := f.e.checkDrift(ctx, f.todo, scan{parallelism: n}, nil)
 				for _, r := range results {
 					if r.Status != executor.DriftClean {
-						b.Fatalf("%s/%s is %s in a clean fleet: %s", r.Env, r.Service, r.Status, layerCounts(r))
+						b.Fatalf("%s/%s is %s in a clean fleet: %s", r.Env, r.Service, r.Status, render.LayerCounts(r))
 					}
 				}
 			}

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"github.com/eosbot/eos/bot/render"
 	"maps"
 	"runtime"
 	"slices"
@@ -28,13 +29,6 @@ type scan struct {
 	parallelism int
 	// timeout bounds one service's check over every layer; 0 means driftTimeout.
 	timeout time.Duration
-}
-
-// serviceDrift is one declared service's drift, over every layer.
-type serviceDrift struct {
-	Service, Env string
-	Status       executor.DriftStatus
-	Layers       []executor.LayerDrift
 }
 
 // drift answers `drift [service] [in env]`: every declared service checked against the real
@@ -66,7 +60,7 @@ func (e *Engine) drift(ctx context.Context, c conv, in *intents.Intent) {
 	}
 	results := e.checkDrift(ctx, todo, scan{}, nil)
 	e.recordDrift(results, e.now())
-	answer := e.say(ctx, c.a, c.m.Post, driftDoc(results, e.now(), e.liveSnoozes()))
+	answer := e.say(ctx, c.a, c.m.Post, render.Drift(results, e.now(), e.liveSnoozes()))
 	var listed []serviceDrift
 	for _, r := range results {
 		if r.Status != executor.DriftClean {

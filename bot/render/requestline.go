@@ -1,4 +1,4 @@
-package bot
+package render
 
 import (
 	"strconv"
@@ -9,13 +9,13 @@ import (
 	"github.com/eosbot/eos/intents"
 )
 
-// secretShown stands for a secret's value wherever a request is repeated.
-const secretShown = "•••"
+// SecretShown stands for a secret's value wherever a request is repeated.
+const SecretShown = "•••"
 
-// askedOf is what in sets, as Spec.Asked records it: the operation's arguments in order, then
+// AskedOf is what in sets, as Spec.Asked records it: the operation's arguments in order, then
 // each flag as given, bools as --NAME or --no-NAME, a secret flag's value masked (the engine
 // refuses those before, but the line is built to never repeat one).
-func askedOf(bp *catalog.Blueprint, in *intents.Intent) []string {
+func AskedOf(bp *catalog.Blueprint, in *intents.Intent) []string {
 	var out []string
 	for _, a := range in.Args {
 		out = append(out, shownValue(a.Text))
@@ -24,7 +24,7 @@ func askedOf(bp *catalog.Blueprint, in *intents.Intent) []string {
 		fl, ok := bp.Flag(f.Name)
 		switch {
 		case ok && fl.Secret:
-			out = append(out, "--"+f.Name+" "+secretShown)
+			out = append(out, "--"+f.Name+" "+SecretShown)
 		case f.Value.Type == catalog.Bool && f.Value.Bool:
 			out = append(out, "--"+f.Name)
 		case f.Value.Type == catalog.Bool:
@@ -51,10 +51,10 @@ func shownValue(s string) string {
 	return s
 }
 
-// requestLine is what a plan asks, as its preview's first line says it and as a person could
+// RequestLine is what a plan asks, as its preview's first line says it and as a person could
 // type it again: the verb, the target, every argument and flag the request set, the Salt
 // targets and the environment: "resize lvm data +50G on node1 in production".
-func requestLine(spec executor.Spec) string {
+func RequestLine(spec executor.Spec) string {
 	words := append([]string{spec.Verb, spec.Target}, spec.Asked...)
 	if nodes := saltTargets(spec); len(nodes) > 0 {
 		words = append(words, "on", strings.Join(nodes, ","))

@@ -1,4 +1,4 @@
-package bot
+package render
 
 import (
 	"testing"
@@ -22,9 +22,9 @@ func TestRequestLineMasksSecretsAndQuotesOddValues(t *testing.T) {
 		{Name: "title", Value: catalog.StringValue(catalog.String, "x in production · asked by @bob")},
 		{Name: "sso", Value: catalog.BoolValue(false)},
 	}}
-	spec := executor.Spec{Verb: "create", Target: "grafana", Env: "staging", Asked: askedOf(bp, in)}
+	spec := executor.Spec{Verb: "create", Target: "grafana", Env: "staging", Asked: AskedOf(bp, in)}
 	want := `create grafana --admin-password ••• --port 3002 --title "x in production \u00b7 asked by @bob" --no-sso in staging`
-	if got := requestLine(spec); got != want {
+	if got := RequestLine(spec); got != want {
 		t.Errorf("requestLine:\n got: %s\nwant: %s", got, want)
 	}
 }
