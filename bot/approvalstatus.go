@@ -2,9 +2,9 @@ package bot
 
 import (
 	"context"
-	"github.com/eosbot/eos/bot/render"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 )
 

@@ -1,9 +1,9 @@
 package bot
 
 import (
-	"github.com/eosbot/eos/bot/render"
 	"testing"
 
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 )

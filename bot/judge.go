@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/eosbot/eos/bot/render"
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/policy"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 )
 

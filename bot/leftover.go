@@ -2,9 +2,9 @@ package bot
 
 import (
 	"fmt"
-	"github.com/eosbot/eos/bot/render"
 	"strings"
 
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 )

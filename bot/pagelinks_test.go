@@ -1,12 +1,12 @@
 package bot
 
 import (
-	"github.com/eosbot/eos/bot/render"
-	"github.com/eosbot/eos/bot/webapi"
 	"strings"
 	"testing"
 
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/bot/webapi"
 	"github.com/eosbot/eos/executor"
 )
 

@@ -1,10 +1,10 @@
 package bot
 
 import (
-	"github.com/eosbot/eos/bot/render"
 	"testing"
 
 	"github.com/eosbot/eos/bot/policy"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 )
@@ -105,7 +105,7 @@ func TestARiskRuleWithoutApproversRaisesTheCount(t *testing.T) {
 	if got := render.RulesNeed(p.Rules(lossPlan("production", "update")), "alice"); got != want {
 		t.Errorf("needs = %q\nwant    %q", got, want)
 	}
-	rows := policyRows(p, "production")
+	rows := render.PolicyRows(p, "production")
 	if last := rows[len(rows)-1]; last[1] != "risk data-loss" || last[2] != "also, beside the verb's rule: 2 approvals from @bob, @dave, @erin · self-approval off" {
 		t.Errorf("policy row = %q", last)
 	}

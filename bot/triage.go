@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/eosbot/eos/bot/render"
 	"strings"
 	"time"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/intents"
 )
