@@ -153,7 +153,7 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan,
 	e.audit(store.Entry{Kind: "result", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env, Text: doc.Plain()})
 	t.finish(context.WithoutCancel(ctx), e.withPageLink(doc, "Run details", "runs", run.ID))
 	e.showStatus(context.WithoutCancel(ctx), p.ID)
-	logFailures(log, final)        // advice.go
+	logFailures(log, final)        // output.go
 	e.watchOutcome(a, final, spec) // unknown.go
 	return false
 }

@@ -26,23 +26,20 @@ var (
 	rulesWho       = render.RulesWho
 	progress       = render.Progress
 	discountedText = render.DiscountedText
-	humanDuration  = render.HumanDuration
 	unknownLayer   = render.UnknownLayer
 	resultLine     = render.ResultLine
 	changeTexts    = render.ChangeTexts
 	fingerprint    = render.Fingerprint
 	day            = render.Day
 	fullPlanDoc    = render.FullPlan
-	changesBlocks  = render.ChangesBlocks
 )
 
 const (
-	maxSummaryChanges = render.MaxSummaryChanges
-	iconWaiting       = render.IconWaiting
-	iconRunning       = render.IconRunning
-	iconOK            = render.IconOK
-	iconSkipped       = render.IconSkipped
-	iconRollingBack   = render.IconRollingBack
+	iconWaiting     = render.IconWaiting
+	iconRunning     = render.IconRunning
+	iconOK          = render.IconOK
+	iconSkipped     = render.IconSkipped
+	iconRollingBack = render.IconRollingBack
 )
 
 // view is j as the texts say it.

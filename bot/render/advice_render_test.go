@@ -37,7 +37,7 @@ func TestResultOfAnUnknownOutcomeSaysHowToCheck(t *testing.T) {
 	if strings.Contains(got, "Rolled back:") || strings.Contains(got, "Fix the request") {
 		t.Errorf("an unknown outcome claims a rollback or blames the request:\n%s", got)
 	}
-	line := RunOutcome(run)
+	line := runOutcome(run)
 	for _, want := range []string{"Run 5e1f0a2b ended with its outcome unknown at", "Salt ❔ outcome unknown",
 		"Check how Salt ended with salt-run jobs.lookup_jid 20261125231502."} {
 		if !strings.Contains(line, want) {
@@ -96,7 +96,7 @@ func TestLongRollbackErrorIsCutInThePostAndWholeInWhy(t *testing.T) {
 	if !strings.Contains(post, "Rolled back: rollback failed: terraform show for local/authentik: Failed to read") || !strings.Contains(post, "… (whole: @eos why 5e1f0a2b)") {
 		t.Errorf("the post does not cut the rollback error with a pointer to why:\n%s", post)
 	}
-	if why := RunOutcome(run); !strings.Contains(why, strings.TrimSpace(whole)) {
+	if why := runOutcome(run); !strings.Contains(why, strings.TrimSpace(whole)) {
 		t.Errorf("why does not give the rollback error whole:\n%s", why)
 	}
 	short := failedRun(executor.LayerResult{Status: executor.ResultFailed, Error: "x", Rollback: "nothing created by Terraform remains"})

@@ -20,13 +20,13 @@ import (
 func approvalLines(p *store.Plan, j Judgement) []string {
 	return []string{
 		fmt.Sprintf("%s · expires %s", j.Need(p.Requester.Name), p.Expires.UTC().Format("15:04 UTC")),
-		ApprovalStatus(p, j.Verdict),
+		approvalStatus(p, j.Verdict),
 	}
 }
 
-// ApprovalStatus is the status line: what the plan waits for under the policy in force now
+// approvalStatus is the status line: what the plan waits for under the policy in force now
 // (v), or how it ended.
-func ApprovalStatus(p *store.Plan, v policy.Verdict) string {
+func approvalStatus(p *store.Plan, v policy.Verdict) string {
 	react := fmt.Sprintf("React ✅ to approve, ❌ to reject · details: @eos plan %s full", p.ID)
 	switch p.State {
 	case store.PlanPending:

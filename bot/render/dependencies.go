@@ -52,7 +52,7 @@ func unitChanges(plan executor.Plan, service string) string {
 		for _, c := range lp.Changes {
 			if c.Unit == service && c.Action != executor.NoOp && c.Action != executor.Read {
 				mine = append(mine, c)
-				if len(addrs) < MaxSummaryChanges {
+				if len(addrs) < maxSummaryChanges {
 					addrs = append(addrs, c.Address)
 				}
 			}

@@ -13,8 +13,8 @@ func TestRunPostAndHistorySayTheSameDuration(t *testing.T) {
 		9400 * time.Millisecond:   "9 s",
 		125400 * time.Millisecond: "2m5s",
 	} {
-		if got := HumanDuration(d); got != want {
-			t.Errorf("HumanDuration(%s) = %q, want %q", d, got, want)
+		if got := humanDuration(d); got != want {
+			t.Errorf("humanDuration(%s) = %q, want %q", d, got, want)
 		}
 	}
 }

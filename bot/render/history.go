@@ -14,7 +14,7 @@ func History(runs []*store.Run, service string, more int) adapters.Doc {
 	for _, r := range runs {
 		took := ""
 		if !r.Finished.IsZero() {
-			took = HumanDuration(r.Finished.Sub(r.Started))
+			took = humanDuration(r.Finished.Sub(r.Started))
 		}
 		outcome := string(r.State)
 		if r.State == store.RunFailed && UnknownLayer(r) != nil {

@@ -29,7 +29,7 @@ func fullChanges(p executor.Plan) string {
 			b.WriteByte('\n')
 		}
 	}
-	if total <= MaxSummaryChanges {
+	if total <= maxSummaryChanges {
 		return ""
 	}
 	return strings.TrimRight(b.String(), "\n")
@@ -47,8 +47,8 @@ func FullPlan(p *store.Plan) adapters.Doc {
 		}
 	}
 	blocks := []adapters.Block{adapters.Heading{Text: fmt.Sprintf("Plan %s · %s · %s", p.ID, RequestLine(p.Plan.Spec), p.State)}}
-	blocks = append(blocks, failureBlocks(p.Plan)...) // render.go
-	blocks = append(blocks, ChangesBlocks(p.Plan.Spec)...)
+	blocks = append(blocks, failureBlocks(p.Plan)...) // preview.go
+	blocks = append(blocks, changesBlocks(p.Plan.Spec)...)
 	blocks = append(blocks, adapters.Table{Header: []string{"layer", "action", "what", "detail"}, Rows: rows})
 	diffs, whole := diffBlocks(planChanges(p.Plan), "plan-"+p.ID+".diff") // diffs.go
 	blocks = append(blocks, diffs...)

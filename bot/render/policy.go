@@ -64,9 +64,9 @@ func deniedNote(p *store.Plan) string {
 		TypedRequest(p.Text), p.ID)
 }
 
-// CodeWhy are `why`'s lines on the policy as code: which set judged the plan and each decision
+// codeWhy are `why`'s lines on the policy as code: which set judged the plan and each decision
 // with its rule, file and line.
-func CodeWhy(v Code) []string {
+func codeWhy(v Code) []string {
 	if v.SHA == "" {
 		return nil
 	}

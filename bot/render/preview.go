@@ -9,9 +9,9 @@ import (
 	"github.com/eosbot/eos/executor"
 )
 
-// MaxSummaryChanges is how many changes the preview names per layer; the full list is in
+// maxSummaryChanges is how many changes the preview names per layer; the full list is in
 // `plan ID full` and in the attachment.
-const MaxSummaryChanges = 4
+const maxSummaryChanges = 4
 
 // Preview renders a plan for approval (or, for `plan ...`, for reading only); vaultRow is its
 // VaultRow.
@@ -27,9 +27,9 @@ func Preview(p *store.Plan, j Judgement, vaultRow string) adapters.Doc {
 	}
 	blocks := []adapters.Block{adapters.Heading{Text: head}}
 	blocks = append(blocks, failureBlocks(p.Plan)...)
-	blocks = append(blocks, codeBlocks(j.Code)...)       // the policy's denies and warnings (policyrender.go)
+	blocks = append(blocks, codeBlocks(j.Code)...)       // the policy's denies and warnings (policy.go)
 	blocks = append(blocks, riskBlocks(p.Plan, p.ID)...) // what can hurt first,
-	blocks = append(blocks, ChangesBlocks(spec)...)      // then the values that change (request.go)
+	blocks = append(blocks, changesBlocks(spec)...)      // then the values that change
 	blocks = append(blocks, adapters.Table{Header: []string{"layer", "what changes"}, Rows: rows})
 	blocks = append(blocks, dependencyBlocks(p.Plan)...)
 	var next []string
@@ -46,7 +46,7 @@ func Preview(p *store.Plan, j Judgement, vaultRow string) adapters.Doc {
 		if !p.Plan.HasChanges() {
 			next = append(next, "Nothing to change: everything already matches. Approving records it as the declared state.")
 		}
-		next = append(next, approvalLines(p, j)...) // approvalstatus.go
+		next = append(next, approvalLines(p, j)...) // approval.go
 	}
 	blocks = append(blocks, adapters.Context{Text: strings.Join(next, "\n")})
 	doc := adapters.NewDoc(blocks...)
@@ -56,8 +56,8 @@ func Preview(p *store.Plan, j Judgement, vaultRow string) adapters.Doc {
 	return doc
 }
 
-// ChangesBlocks are the line of a preview or a full plan saying which declared values change.
-func ChangesBlocks(spec executor.Spec) []adapters.Block {
+// changesBlocks are the line of a preview or a full plan saying which declared values change.
+func changesBlocks(spec executor.Spec) []adapters.Block {
 	var out []adapters.Block
 	if spec.ReturnsTo != "" {
 		out = append(out, adapters.Text{Text: "Returns to the state " + spec.ReturnsTo + " applied"})

@@ -9,8 +9,8 @@ import (
 	"github.com/eosbot/eos/intents"
 )
 
-// SecretShown stands for a secret's value wherever a request is repeated.
-const SecretShown = "•••"
+// secretShown stands for a secret's value wherever a request is repeated.
+const secretShown = "•••"
 
 // AskedOf is what in sets, as Spec.Asked records it: the operation's arguments in order, then
 // each flag as given, bools as --NAME or --no-NAME, a secret flag's value masked (the engine
@@ -24,7 +24,7 @@ func AskedOf(bp *catalog.Blueprint, in *intents.Intent) []string {
 		fl, ok := bp.Flag(f.Name)
 		switch {
 		case ok && fl.Secret:
-			out = append(out, "--"+f.Name+" "+SecretShown)
+			out = append(out, "--"+f.Name+" "+secretShown)
 		case f.Value.Type == catalog.Bool && f.Value.Bool:
 			out = append(out, "--"+f.Name)
 		case f.Value.Type == catalog.Bool:

@@ -111,7 +111,7 @@ func Progress(v policy.Verdict) string {
 
 // tally is how far the rules are in a few words, for `why`: "1 of 2" for one rule, progress
 // for several.
-func Tally(v policy.Verdict) string {
+func tally(v policy.Verdict) string {
 	if v.Single() {
 		return fmt.Sprintf("%d of %d", len(v.Rules[0].Counted), v.Rules[0].Rule.Approvals)
 	}

@@ -101,7 +101,7 @@ func Result(r *store.Run) adapters.Doc {
 	var failed *executor.LayerResult
 	switch r.State {
 	case store.RunDone:
-		parts = append(parts, fmt.Sprintf("done in %s", HumanDuration(elapsed)))
+		parts = append(parts, fmt.Sprintf("done in %s", humanDuration(elapsed)))
 	case store.RunFailed:
 		if UnknownLayer(r) != nil {
 			parts = append(parts, "outcome unknown")
@@ -151,9 +151,9 @@ func ResultLine(l executor.LayerResult) string {
 	return t + " " + IconStopped + " " + string(l.Status) + " " + l.Error
 }
 
-// HumanDuration writes how long something took, rounded to the second, the same in the run's
+// humanDuration writes how long something took, rounded to the second, the same in the run's
 // post and in history: "9 s", "2m5s".
-func HumanDuration(d time.Duration) string {
+func humanDuration(d time.Duration) string {
 	d = d.Round(time.Second)
 	if d < time.Minute {
 		return fmt.Sprintf("%d s", int(d.Seconds()))

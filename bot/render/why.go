@@ -30,16 +30,16 @@ func Why(f WhyFacts) adapters.Doc {
 	p, j := f.Plan, f.Judgement
 	lines := []string{fmt.Sprintf("Plan %s · %s · asked by @%s · %s", p.ID, RequestLine(p.Plan.Spec), p.Requester.Name, p.State),
 		"Rule: " + j.Need(p.Requester.Name) + "."}
-	lines = append(lines, CodeWhy(j.Code)...)
+	lines = append(lines, codeWhy(j.Code)...)
 	lines = append(lines, codeRecorded(f.Recorded)...)
 	var approvers []string
 	for _, v := range p.Approvals {
 		approvers = append(approvers, "@"+v.User+" at "+v.At.UTC().Format("15:04 UTC"))
 	}
 	if len(approvers) > 0 {
-		lines = append(lines, fmt.Sprintf("Approved by %s (%s).", strings.Join(approvers, ", "), Tally(j.Verdict)))
+		lines = append(lines, fmt.Sprintf("Approved by %s (%s).", strings.Join(approvers, ", "), tally(j.Verdict)))
 	} else {
-		lines = append(lines, fmt.Sprintf("No approval counts yet (%s).", Tally(j.Verdict)))
+		lines = append(lines, fmt.Sprintf("No approval counts yet (%s).", tally(j.Verdict)))
 	}
 	if len(j.Verdict.Discounted) > 0 {
 		lines = append(lines, DiscountedText(j.Verdict)+".")
@@ -63,7 +63,7 @@ func Why(f WhyFacts) adapters.Doc {
 		lines = append(lines, fmt.Sprintf("Still needed: %d more approval%s before %s.", n, Plural(n), p.Expires.UTC().Format("15:04 UTC")))
 	}
 	if f.Run != nil {
-		lines = append(lines, RunOutcome(f.Run))
+		lines = append(lines, runOutcome(f.Run))
 	}
 	blocks := []adapters.Block{adapters.Text{Text: strings.Join(lines, "\n")}}
 	if len(items) > 0 {
@@ -85,10 +85,10 @@ func codeRecorded(entries []store.Entry) []string {
 	return lines
 }
 
-// RunOutcome says how plan's run went, for `why`: running, or how it ended and, when it did not
+// runOutcome says how plan's run went, for `why`: running, or how it ended and, when it did not
 // succeed, how each layer ended ("Run 7f3a9c21 failed at 14:05 UTC: Terraform ❌ eoslab_server.main:
 // … · Nomad ⏸").
-func RunOutcome(r *store.Run) string {
+func runOutcome(r *store.Run) string {
 	if r.Finished.IsZero() {
 		return fmt.Sprintf("Run %s is %s since %s.", r.ID, r.State, r.Started.UTC().Format("15:04 UTC"))
 	}
