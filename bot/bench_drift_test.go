@@ -13,6 +13,7 @@ import (
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/adapters/console"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/catalog"
 	"github.com/eosbot/eos/executor"
@@ -161,7 +162,7 @@ func BenchmarkDriftScan(b *testing.B) {
 				results := f.e.checkDrift(ctx, f.todo, scan{parallelism: n}, nil)
 				for _, r := range results {
 					if r.Status != executor.DriftClean {
-						b.Fatalf("%s/%s is %s in a clean fleet: %s", r.Env, r.Service, r.Status, layerCounts(r))
+						b.Fatalf("%s/%s is %s in a clean fleet: %s", r.Env, r.Service, r.Status, render.LayerCounts(r))
 					}
 				}
 			}

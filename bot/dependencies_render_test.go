@@ -3,6 +3,7 @@ package bot
 import (
 	"testing"
 
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 )
@@ -57,6 +58,6 @@ func TestPreviewDependencyLinesGolden(t *testing.T) {
 	p.State = store.PlanPending
 	golden(t, "preview_destroy_dependents", previewDoc(p, judgedByRule(p, ep), ""))
 	tr := progressLayers(p.Plan)
-	tr[1].icon, tr[1].done, tr[1].total, tr[1].current = iconRunning, 1, 3, "portal eoslab_server.main"
-	golden(t, "progress_destroy", progressDoc(p.ID, []string{"bob"}, tr))
+	tr[1].Icon, tr[1].Done, tr[1].Total, tr[1].Current = iconRunning, 1, 3, "portal eoslab_server.main"
+	golden(t, "progress_destroy", render.ProgressDoc(p.ID, []string{"bob"}, tr))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/robfig/cron/v3"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 )
@@ -215,7 +216,7 @@ func (e *Engine) runDigest(ctx context.Context, d digestPlan, previous, started,
 	})
 	e.recordDrift(results, started)
 	v := e.viewOf(results, previous)
-	doc := digestDoc(results, v, e.now(), due, late)
+	doc := render.Digest(results, v, e.now(), due, late)
 	headline := ref
 	if canEdit {
 		if err := ed.Edit(ctx, ref, doc); err != nil {
@@ -225,14 +226,14 @@ func (e *Engine) runDigest(ctx context.Context, d digestPlan, previous, started,
 		e.log.Error("posting digest", "digest", d.Name, "err", err)
 		return
 	}
-	rows, _ := rowsOf(results, v, e.now())
-	e.postDetails(ctx, a, d.Name, headline, actionable(rows))
+	rows, _ := render.RowsOf(results, v, e.now())
+	e.postDetails(ctx, a, d.Name, headline, render.Actionable(rows))
 }
 
 // viewOf reads what a digest compares its results with: each service's check at the previous
 // digest (at previous), since when it has not been clean, and the snoozes.
 func (e *Engine) viewOf(results []serviceDrift, previous time.Time) digestView {
-	v := digestView{before: map[string]store.DriftRecord{}, since: map[string]time.Time{}, snoozes: map[string]store.Snooze{}}
+	v := digestView{Before: map[string]store.DriftRecord{}, Since: map[string]time.Time{}, Snoozes: map[string]store.Snooze{}}
 	for _, r := range results {
 		key := r.Env + "/" + r.Service
 		hist, err := e.st.DriftHistory(key, 0)
@@ -242,12 +243,12 @@ func (e *Engine) viewOf(results []serviceDrift, previous time.Time) digestView {
 		}
 		for i := len(hist) - 1; i >= 0; i-- {
 			if !hist[i].At.After(previous) {
-				v.before[key] = hist[i]
+				v.Before[key] = hist[i]
 				break
 			}
 		}
-		if since := streakStart(hist); !since.IsZero() {
-			v.since[key] = since
+		if since := render.StreakStart(hist); !since.IsZero() {
+			v.Since[key] = since
 		}
 	}
 	snoozes, err := e.st.Snoozes()
@@ -255,7 +256,7 @@ func (e *Engine) viewOf(results []serviceDrift, previous time.Time) digestView {
 		e.log.Error("reading snoozes", "err", err)
 	}
 	for _, sn := range snoozes {
-		v.snoozes[sn.Key] = sn
+		v.Snoozes[sn.Key] = sn
 	}
 	return v
 }
@@ -281,7 +282,7 @@ func (e *Engine) postDetails(ctx context.Context, a adapters.Adapter, digest str
 	}
 	remember(headline, listed)
 	for _, r := range results {
-		remember(e.say(ctx, a, headline, serviceDriftDoc(r)), []string{r.Env + "/" + r.Service})
+		remember(e.say(ctx, a, headline, render.ServiceDriftDoc(r)), []string{r.Env + "/" + r.Service})
 	}
 }
 
@@ -302,7 +303,7 @@ func drifted(results []serviceDrift) int {
 func (e *Engine) recordDrift(results []serviceDrift, at time.Time) {
 	var recs []store.DriftRecord
 	for _, r := range results {
-		recs = append(recs, store.DriftRecord{Key: r.Env + "/" + r.Service, At: at, Status: string(r.Status), Summary: layerCounts(r),
+		recs = append(recs, store.DriftRecord{Key: r.Env + "/" + r.Service, At: at, Status: string(r.Status), Summary: render.LayerCounts(r),
 			Fingerprint: fingerprint(r)})
 	}
 	counts := map[executor.DriftStatus]float64{}

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 	"github.com/eosbot/eos/intents"
@@ -28,13 +29,6 @@ type scan struct {
 	parallelism int
 	// timeout bounds one service's check over every layer; 0 means driftTimeout.
 	timeout time.Duration
-}
-
-// serviceDrift is one declared service's drift, over every layer.
-type serviceDrift struct {
-	Service, Env string
-	Status       executor.DriftStatus
-	Layers       []executor.LayerDrift
 }
 
 // drift answers `drift [service] [in env]`: every declared service checked against the real
@@ -66,7 +60,7 @@ func (e *Engine) drift(ctx context.Context, c conv, in *intents.Intent) {
 	}
 	results := e.checkDrift(ctx, todo, scan{}, nil)
 	e.recordDrift(results, e.now())
-	answer := e.say(ctx, c.adapter, c.msg.Post, driftDoc(results, e.now(), e.liveSnoozes()))
+	answer := e.say(ctx, c.adapter, c.msg.Post, render.Drift(results, e.now(), e.liveSnoozes()))
 	var listed []serviceDrift
 	for _, r := range results {
 		if r.Status != executor.DriftClean {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/policy"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 )
 
@@ -55,7 +56,7 @@ type judgement struct {
 }
 
 // need states the rules, for the preview's rule line and `why`.
-func (j judgement) need(requester string) string { return rulesNeed(j.rules, requester) }
+func (j judgement) need(requester string) string { return render.RulesNeed(j.rules, requester) }
 
 // judge weighs p's recorded approvals by the rules in force now, asking a (the platform of
 // p's preview) who each approver is. Outside store transactions only: it does I/O.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 )
@@ -133,5 +134,5 @@ func failedLeft(l executor.LayerResult, runID string) string {
 	case strings.HasPrefix(l.Rollback, "rollback failed"):
 		return "failed, and its rollback failed too: what it applied may remain (@eos why " + runID + " has the error whole)"
 	}
-	return "failed: " + cutForPost(l.Error, 200, runID)
+	return "failed: " + render.CutForPost(l.Error, 200, runID)
 }

@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 
-	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/intents"
 )
@@ -39,17 +38,7 @@ func (e *Engine) locks(ctx context.Context, c conv, _ *intents.Intent) {
 		}
 		rows = append(rows, []string{l.Key, "run " + l.Holder, asked, l.Since.UTC().Format("Jan 02 15:04 UTC")})
 	}
-	var blocks []adapters.Block
-	if len(rows) == 0 {
-		blocks = append(blocks, adapters.Text{Text: "No service is locked: nothing is running."})
-	} else {
-		blocks = append(blocks, adapters.Heading{Text: "Locks"},
-			adapters.Table{Header: []string{"unit", "held by", "asked by", "since"}, Rows: rows})
-	}
-	if len(freed) > 0 {
-		blocks = append(blocks, adapters.Context{Text: "Freed: " + strings.Join(freed, ", ")})
-	}
-	e.say(ctx, c.adapter, c.msg.Post, adapters.NewDoc(blocks...))
+	e.say(ctx, c.adapter, c.msg.Post, render.Locks(rows, freed))
 }
 
 // holder says who asked for the plan or run id, and whether its lock is left over: the run is

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/executor"
 	"github.com/eosbot/eos/intents"
 )
@@ -92,29 +92,7 @@ func (e *Engine) parseErrorDoc(err error) adapters.Doc {
 		e.log.Error("parser failed", "err", err)
 		return reply("I could not read that message: " + err.Error())
 	}
-	blocks := []adapters.Block{adapters.Text{Text: pe.Error()}}
-	if caret := pe.Caret(); caret != "" {
-		blocks = append(blocks, adapters.Code{Text: caret})
-	}
-	blocks = append(blocks, adapters.Context{Text: e.parseHint(pe.Input)})
-	return adapters.NewDoc(blocks...)
-}
-
-// parseHint is where to look next after a mistake: the help of the service or operation the
-// message names (its flags or arguments are the likely mistake), or the list of services.
-func (e *Engine) parseHint(input string) string {
-	words := strings.Fields(input)
-	for i, word := range words {
-		if _, ok := e.cfg.Catalog.Service(word); ok {
-			return fmt.Sprintf("@eos help %s lists its flags", word)
-		}
-		if i+1 < len(words) {
-			if _, ok := e.cfg.Catalog.Operation(strings.ToLower(word), strings.ToLower(words[i+1])); ok {
-				return fmt.Sprintf("@eos help %s lists its arguments, what each accepts, and its flags", strings.ToLower(words[i+1]))
-			}
-		}
-	}
-	return "Services: " + strings.Join(e.cfg.Catalog.ServiceNames(), ", ") + " · @eos help"
+	return render.ParseError(pe, e.cfg.Catalog)
 }
 
 // userError is a refusal whose text is meant for the channel. secret marks a message in which

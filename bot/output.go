@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/eosbot/eos/bot/runwatch"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -93,5 +94,26 @@ func (o *outputLog) close(ctx context.Context) {
 	select {
 	case <-o.flushed:
 	case <-ctx.Done():
+	}
+}
+
+// logFailures logs each layer of r that did not end well with its error and rollback whole:
+// the post may cut them, the log never does.
+func logFailures(log *slog.Logger, r *store.Run) {
+	for _, l := range r.Layers {
+		switch l.Status {
+		case executor.ResultFailed, executor.ResultUnknown, executor.ResultCancelled, executor.ResultHalted:
+			attrs := []any{"layer", l.Layer, "status", l.Status, "error", l.Error}
+			if l.Rollback != "" {
+				attrs = append(attrs, "rollback", l.Rollback)
+			}
+			if l.Cause != nil {
+				attrs = append(attrs, "cause", l.Cause.Kind)
+			}
+			if l.Check != "" {
+				attrs = append(attrs, "check", l.Check)
+			}
+			log.Warn("layer did not finish well", attrs...)
+		}
 	}
 }

@@ -1,11 +1,12 @@
 package bot
 
 import (
-	"github.com/eosbot/eos/bot/webapi"
 	"strings"
 	"testing"
 
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/bot/webapi"
 	"github.com/eosbot/eos/executor"
 )
 
@@ -39,10 +40,10 @@ func TestProgressLinksToRunPage(t *testing.T) {
 		t.Errorf("the progress post does not end with %q:\n%s", want, got)
 	}
 	bare := newTracker(linkEngine(""), nil, run, plan).doc().Plain()
-	if bare != progressDoc(run.ID, run.Approvers, []layerState{
-		{name: executor.Salt, icon: iconSkipped, text: "not configured"},
-		{name: executor.Terraform, icon: iconWaiting},
-		{name: executor.Nomad, icon: iconSkipped, text: "nothing to do"},
+	if bare != render.ProgressDoc(run.ID, run.Approvers, []layerState{
+		{Name: executor.Salt, Icon: iconSkipped, Text: "not configured"},
+		{Name: executor.Terraform, Icon: iconWaiting},
+		{Name: executor.Nomad, Icon: iconSkipped, Text: "nothing to do"},
 	}).Plain() || strings.Contains(bare, "example.org") {
 		t.Errorf("without a URL the progress post changed:\n%s", bare)
 	}

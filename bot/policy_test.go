@@ -3,6 +3,7 @@ package bot
 import (
 	"testing"
 
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/executor"
 )
 
@@ -38,7 +39,7 @@ func TestPolicyPerEnvironmentAndVerb(t *testing.T) {
 				tc.verb, tc.env, tc.user, tc.self, ok, why, ep.Approvals, tc.ok, tc.approvals)
 		}
 	}
-	if got := rulesNeed(rulesFor(p, "production", "destroy"), "alice"); got != "Needs 2 approvals from @dave or @erin — not @alice (asked)" {
+	if got := render.RulesNeed(rulesFor(p, "production", "destroy"), "alice"); got != "Needs 2 approvals from @dave or @erin — not @alice (asked)" {
 		t.Errorf("Needs = %q", got)
 	}
 }

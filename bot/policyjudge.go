@@ -10,6 +10,7 @@ import (
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/policy/rego"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 )
 
@@ -220,18 +221,10 @@ func (e *Engine) codeAudit(p *store.Plan, v codeVerdict) []store.Entry {
 	out := make([]store.Entry, 0, len(v.decisions))
 	for _, d := range v.decisions {
 		en := base
-		en.Text = d.Kind + ": " + d.String() + requireWho(d) + " · policy set sha256:" + v.sha
+		en.Text = d.Kind + ": " + d.String() + render.RequireWho(d) + " · policy set sha256:" + v.sha
 		out = append(out, e.entry(en))
 	}
 	return out
-}
-
-// requireWho says who a require decision asks: " · needs 1 from group:sre".
-func requireWho(d rego.Decision) string {
-	if d.Kind != rego.Require {
-		return ""
-	}
-	return fmt.Sprintf(" · needs %d from %s", d.Approvals, strings.Join(d.Approvers, ", "))
 }
 
 // refuseDenied answers an approval of pending plan p that the set denies: nothing is counted,
@@ -244,20 +237,11 @@ func (e *Engine) refuseDenied(ctx context.Context, a adapters.Adapter, p *store.
 		return true
 	}
 	msg := fmt.Sprintf("Plan %s cannot be approved: the policy denies it.\n%s\nNothing changed. Change the request, or ask the policy's owners to change the rule.",
-		p.ID, strings.Join(denyLines(v), "\n"))
+		p.ID, strings.Join(render.DenyLines(v.view()), "\n"))
 	e.audit(store.Entry{Kind: "refusal", User: r.User.Name, UserID: r.User.ID, Platform: a.Name(), PlanID: p.ID, Hash: p.Plan.Hash,
 		Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env, Text: fmt.Sprintf("approval refused: denied by policy set sha256:%s", v.sha)})
 	e.say(ctx, a, p.Preview, reply(msg))
 	return true
-}
-
-// denyLines are v's denies as the preview and the replies list them: "⛔ msg (rule, file:line)".
-func denyLines(v codeVerdict) []string {
-	var out []string
-	for _, d := range v.of(rego.Deny) {
-		out = append(out, "⛔ "+d.String())
-	}
-	return out
 }
 
 // haltDenied stops approved plan p before its run starts because the set in force now (v)
@@ -284,5 +268,5 @@ func (e *Engine) haltDenied(ctx context.Context, a adapters.Adapter, p *store.Pl
 	}
 	e.showStatus(ctx, p.ID)
 	e.sayAnywhere(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s was approved, but the policy in force now denies it, so it did not run:\n%s\nNothing was applied, so nothing was rolled back. Ask again once the plan or the policy changes: @eos %s",
-		p.ID, strings.Join(denyLines(v), "\n"), typedRequest(p.Text))))
+		p.ID, strings.Join(render.DenyLines(v.view()), "\n"), typedRequest(p.Text))))
 }

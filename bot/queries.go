@@ -8,6 +8,7 @@ import (
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/policy"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/intents"
 )
@@ -50,29 +51,7 @@ func (e *Engine) history(ctx context.Context, c conv, in *intents.Intent) {
 	if more > 0 {
 		runs = runs[:historyLimit]
 	}
-	var rows [][]string
-	for _, r := range runs {
-		took := ""
-		if !r.Finished.IsZero() {
-			took = humanDuration(r.Finished.Sub(r.Started))
-		}
-		outcome := string(r.State)
-		if r.State == store.RunFailed && unknownLayer(r) != nil {
-			outcome = "outcome unknown" // not failed: Eos did not see how a layer ended
-		}
-		rows = append(rows, []string{r.ID, r.Started.UTC().Format("Jan 02 15:04"), r.Verb + " " + r.Target, r.Env, outcome, took,
-			"@" + r.Requester + " → " + mentions(r.Approvers)})
-	}
-	title := "History"
-	if in.Noun != "" {
-		title += " of " + in.Noun
-	}
-	blocks := []adapters.Block{adapters.Heading{Text: title},
-		adapters.Table{Header: []string{"run", "started (UTC)", "what", "env", "outcome", "took", "asked → approved"}, Rows: rows}}
-	if more > 0 {
-		blocks = append(blocks, adapters.Context{Text: fmt.Sprintf("%d older runs not shown · eos audit --json for everything", more)})
-	}
-	e.say(ctx, c.adapter, c.msg.Post, adapters.NewDoc(blocks...))
+	e.say(ctx, c.adapter, c.msg.Post, render.History(runs, in.Noun, more))
 }
 
 // cancel answers `cancel [ID]`: the requester or an approver ends a pending plan, or stops a

@@ -186,18 +186,6 @@ func targetUnit(spec executor.Spec) *executor.Unit {
 	return nil
 }
 
-// changesBlocks are the line of a preview or a full plan saying which declared values change.
-func changesBlocks(spec executor.Spec) []adapters.Block {
-	var out []adapters.Block
-	if spec.ReturnsTo != "" {
-		out = append(out, adapters.Text{Text: "Returns to the state " + spec.ReturnsTo + " applied"})
-	}
-	if len(spec.Changes) == 0 {
-		return out
-	}
-	return append(out, adapters.Text{Text: "Declared values: " + strings.Join(spec.Changes, " · ")})
-}
-
 // busy says which run holds one of the (env/service) keys, or "" when all are free.
 func (e *Engine) busy(keys []string) string {
 	locks, err := e.st.Locks()

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/eosbot/eos/bot/policy"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 )
@@ -44,7 +45,7 @@ func TestEveryRuleOnAPlanMustHoldOnItsOwn(t *testing.T) {
 		"destroy rule: 0 of 1 from @bob · data-loss rule: 1 of 1 from @mallory ✅"; got != want {
 		t.Errorf("progress = %q\nwant       %q", got, want)
 	}
-	if got, want := rulesNeed(rules, "alice"), "Needs 1 approval from @bob (destroy rule) and 1 from @mallory (data-loss rule: this plan loses data) — not @alice (asked)"; got != want {
+	if got, want := render.RulesNeed(rules, "alice"), "Needs 1 approval from @bob (destroy rule) and 1 from @mallory (data-loss rule: this plan loses data) — not @alice (asked)"; got != want {
 		t.Errorf("needs = %q\nwant    %q", got, want)
 	}
 	// One approval may count for several rules.
@@ -101,10 +102,10 @@ func TestARiskRuleWithoutApproversRaisesTheCount(t *testing.T) {
 		}
 	}
 	want := `Needs 2 approvals from @bob, @dave or @erin — not @alice (asked) · the "data-loss" rule of production, since this plan loses data`
-	if got := rulesNeed(p.Rules(lossPlan("production", "update")), "alice"); got != want {
+	if got := render.RulesNeed(p.Rules(lossPlan("production", "update")), "alice"); got != want {
 		t.Errorf("needs = %q\nwant    %q", got, want)
 	}
-	rows := policyRows(p, "production")
+	rows := render.PolicyRows(p, "production")
 	if last := rows[len(rows)-1]; last[1] != "risk data-loss" || last[2] != "also, beside the verb's rule: 2 approvals from @bob, @dave, @erin · self-approval off" {
 		t.Errorf("policy row = %q", last)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 )
@@ -142,7 +143,7 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan,
 			e.m.layerTime.WithLabelValues(string(l.Layer), string(l.Status)).Observe(l.Elapsed.Seconds())
 		}
 	}
-	doc := resultDoc(final)
+	doc := render.Result(final)
 	switch by := stop.asker(); {
 	case res.Stopped:
 		doc = stoppedDoc(final, by)
@@ -152,7 +153,7 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan,
 	e.audit(store.Entry{Kind: "result", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env, Text: doc.Plain()})
 	t.finish(context.WithoutCancel(ctx), e.withPageLink(doc, "Run details", "runs", run.ID))
 	e.showStatus(context.WithoutCancel(ctx), p.ID)
-	logFailures(log, final)        // advice.go
+	logFailures(log, final)        // output.go
 	e.watchOutcome(a, final, spec) // unknown.go
 	return false
 }
@@ -252,9 +253,9 @@ func newTracker(e *Engine, a adapters.Adapter, run *store.Run, plan executor.Pla
 func progressLayers(plan executor.Plan) []layerState {
 	var out []layerState
 	for _, lp := range plan.Layers {
-		ls := layerState{name: lp.Layer, icon: iconWaiting}
+		ls := layerState{Name: lp.Layer, Icon: iconWaiting}
 		if lp.Status != executor.PlanChanges {
-			ls.icon, ls.text = iconSkipped, skipped(lp)
+			ls.Icon, ls.Text = iconSkipped, render.Skipped(lp)
 		}
 		out = append(out, ls)
 	}
@@ -262,7 +263,7 @@ func progressLayers(plan executor.Plan) []layerState {
 }
 
 func (t *tracker) doc() adapters.Doc {
-	return t.e.runLinked(progressDoc(t.run.ID, t.run.Approvers, t.layers), t.run.ID)
+	return t.e.runLinked(render.ProgressDoc(t.run.ID, t.run.Approvers, t.layers), t.run.ID)
 }
 
 // post creates the progress post in the preview's thread and starts the editing loop.
@@ -321,9 +322,9 @@ func (t *tracker) advance(ev executor.Event) []executor.LayerResult {
 	defer t.mu.Unlock()
 	if ev.Rollback {
 		for i := range t.layers {
-			if l := &t.layers[i]; l.name == ev.Layer {
-				if l.icon, l.note = iconRollingBack, waitingNote(ev); l.note == "" {
-					l.done, l.total, l.current = ev.Done, ev.Total, ev.Resource
+			if l := &t.layers[i]; l.Name == ev.Layer {
+				if l.Icon, l.Note = iconRollingBack, render.WaitingNote(ev); l.Note == "" {
+					l.Done, l.Total, l.Current = ev.Done, ev.Total, ev.Resource
 				}
 			}
 		}
@@ -333,21 +334,21 @@ func (t *tracker) advance(ev executor.Event) []executor.LayerResult {
 	started := false
 	for i := range t.layers {
 		l := &t.layers[i]
-		if l.name == ev.Layer {
-			started = l.icon != iconRunning
-			l.icon = iconRunning
-			if note := waitingNote(ev); note != "" {
-				l.note = note // a wait, not a step: the count and the step stay as they were
+		if l.Name == ev.Layer {
+			started = l.Icon != iconRunning
+			l.Icon = iconRunning
+			if note := render.WaitingNote(ev); note != "" {
+				l.Note = note // a wait, not a step: the count and the step stay as they were
 				if ev.Total > 0 {
-					l.done, l.total = ev.Done, ev.Total
+					l.Done, l.Total = ev.Done, ev.Total
 				}
 				break
 			}
-			l.done, l.total, l.current, l.note = ev.Done, ev.Total, ev.Resource, ""
+			l.Done, l.Total, l.Current, l.Note = ev.Done, ev.Total, ev.Resource, ""
 			break
 		}
-		if l.icon == iconRunning {
-			l.icon = iconOK // a later layer started, so this one finished
+		if l.Icon == iconRunning {
+			l.Icon = iconOK // a later layer started, so this one finished
 		}
 	}
 	t.dirty = true
@@ -357,7 +358,7 @@ func (t *tracker) advance(ev executor.Event) []executor.LayerResult {
 	reached := make([]executor.LayerResult, 0, len(t.layers))
 	for _, l := range t.layers {
 		status := executor.ResultNotStarted
-		switch l.icon {
+		switch l.Icon {
 		case iconOK:
 			status = executor.ResultOK
 		case iconRunning:
@@ -365,7 +366,7 @@ func (t *tracker) advance(ev executor.Event) []executor.LayerResult {
 		case iconSkipped:
 			status = executor.ResultSkipped
 		}
-		reached = append(reached, executor.LayerResult{Layer: l.name, Status: status, Done: l.done, Total: l.total})
+		reached = append(reached, executor.LayerResult{Layer: l.Name, Status: status, Done: l.Done, Total: l.Total})
 	}
 	return reached
 }

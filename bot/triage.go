@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/intents"
 )
@@ -77,7 +78,7 @@ func (e *Engine) triage(ctx context.Context, a adapters.Adapter, r adapters.Reac
 			e.log.Error("recording a digest hint", "post", r.Post.ID, "err", err)
 		}
 		if first {
-			e.say(ctx, a, r.Post, reply(severalDrifted(dp.Keys)))
+			e.say(ctx, a, r.Post, reply(render.SeveralDrifted(dp.Keys)))
 		}
 	}
 }
@@ -123,7 +124,7 @@ func (e *Engine) planFromPost(ctx context.Context, a adapters.Adapter, r adapter
 	}
 	if live != nil {
 		if live.User != r.User.Name && e.once(onceKey(r, "claimed")) {
-			e.say(ctx, a, r.Post, reply(alreadyAsked(service, env, e.claimVerb(live), live)))
+			e.say(ctx, a, r.Post, reply(render.AlreadyAsked(service, env, e.claimVerb(live), live)))
 		}
 		return
 	}
@@ -151,17 +152,6 @@ func onceKey(r adapters.Reaction, what string) string {
 	return r.Post.Platform + "/" + r.Post.Channel + "/" + r.Post.ID + "/" + r.User.Name + "/" + what
 }
 
-// severalDrifted answers a triage reaction on a headline that lists more than one service.
-func severalDrifted(keys []string) string {
-	names := make([]string, len(keys))
-	for i, k := range keys {
-		env, service, _ := strings.Cut(k, "/")
-		names[i] = service + " in " + env
-	}
-	return fmt.Sprintf("This digest lists %d services (%s): react 🔧, 📥 or 🔕 on the service's own reply in this thread, or say @eos reconcile SERVICE in ENV.",
-		len(keys), strings.Join(names, ", "))
-}
-
 // tooOld answers a triage reaction on a digest post older than digestPostTTL.
 func tooOld(botName string, keys []string) string {
 	ask := "@" + botName + " reconcile SERVICE in ENV"
@@ -171,14 +161,4 @@ func tooOld(botName string, keys []string) string {
 	}
 	return fmt.Sprintf("This digest is too old to act on (🔧, 📥 and 🔕 work for %d days after a digest): ask %s. Nothing planned.",
 		int(digestPostTTL/(24*time.Hour)), ask)
-}
-
-// alreadyAsked answers a reaction on a post whose plan (of verb, "" while it is being made)
-// is still being made or waits for approval.
-func alreadyAsked(service, env, verb string, c *store.Claim) string {
-	if c.PlanID == "" || verb == "" {
-		return fmt.Sprintf("@%s is already asking for a plan of %s in %s from this post: its preview follows in this thread.", c.User, service, env)
-	}
-	return fmt.Sprintf("Plan %s (%s %s in %s, asked by @%s) is already waiting in this thread: approve or reject it there. Nothing new planned.",
-		c.PlanID, verb, service, env, c.User)
 }

@@ -1,6 +1,3 @@
-// Package render holds the texts Eos posts that the engine and the status page both show: a
-// plan's Vault row and the attribute lines of a change. (The rest of the engine's texts still
-// live in package bot.)
 package render
 
 import (

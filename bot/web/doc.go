@@ -23,5 +23,6 @@
 // https both cookies carry the __Host- prefix and only the prefixed names are read, so a
 // sibling host of the domain cannot plant either (see cookieName).
 //
-// It imports adapters, executor, bot and bot/store only.
+// It imports executor, bot/store, bot/render (the texts it shares with the chat: a plan's
+// Vault row, a change's attribute lines), bot/runwatch and bot/webapi of Eos; never bot.
 package web

@@ -27,7 +27,7 @@ var mayImport = map[string][]string{
 	"bot/queue":        {},                                                                                           // the ordered, bounded work queue: generic, nothing of Eos
 	"bot/eostest":      nil,                                                                                          // test support: anything
 	"bot/web":          {"adapters", "executor", "catalog", "bot/store", "bot/render", "bot/runwatch", "bot/webapi"}, // the status page: never the engine
-	"bot/render":       {"adapters", "executor"},                                                                     // texts the engine and the page share
+	"bot/render":       {"adapters", "executor", "catalog", "intents", "bot/store", "bot/policy", "bot/policy/rego"}, // every text Eos posts, from plain data: never the engine
 	"bot/runwatch":     {"executor"},                                                                                 // the run-watch hub
 	"bot/webapi":       {},                                                                                           // what the page and the engine share
 	"cmd/":             nil,                                                                                          // wiring: anything

@@ -1,4 +1,4 @@
-package bot
+package render
 
 import (
 	"fmt"
@@ -31,7 +31,7 @@ func saltDiffChange(n int) executor.Change {
 func TestFullPlanShowsAFilesDiffCutWithTheRestAttached(t *testing.T) {
 	p := riskyPlan()
 	p.Plan.Layers[0] = executor.LayerPlan{Layer: executor.Salt, Status: executor.PlanChanges, Changes: []executor.Change{saltDiffChange(50)}}
-	doc := fullPlanDoc(p)
+	doc := FullPlan(p)
 	text := doc.Plain()
 	if !strings.Contains(text, "Diff of nextcloud node1: file.managed nextcloud-config:") || !strings.Contains(text, "  -<secret masked>\n  +line=00") {
 		t.Errorf("the full plan lacks the diff:\n%s", text)
@@ -55,7 +55,7 @@ func TestFullPlanShowsAFilesDiffCutWithTheRestAttached(t *testing.T) {
 	}
 
 	p.Plan.Layers[0].Changes = []executor.Change{saltDiffChange(3)}
-	doc = fullPlanDoc(p)
+	doc = FullPlan(p)
 	if doc.Attachment != nil || !slices.Contains(doc.Blocks, adapters.Block(adapters.Code{Text: saltDiff(3)})) {
 		t.Errorf("a short diff is not shown whole, or attached: %+v\n%s", doc.Attachment, doc.Plain())
 	}
@@ -82,9 +82,9 @@ func TestALongDiffLineIsShortenedAndAttachedWhole(t *testing.T) {
 // A Salt drift reply shows the drifted file's diff (as the layer masked it), cut, with the
 // rest attached.
 func TestSaltDriftReplyShowsTheDiff(t *testing.T) {
-	r := serviceDrift{Service: "nextcloud", Env: "local", Status: executor.DriftDrifted, Layers: []executor.LayerDrift{
+	r := ServiceDrift{Service: "nextcloud", Env: "local", Status: executor.DriftDrifted, Layers: []executor.LayerDrift{
 		{Layer: executor.Salt, Status: executor.DriftDrifted, Changes: []executor.Change{saltDiffChange(30)}}}}
-	doc := serviceDriftDoc(r)
+	doc := ServiceDriftDoc(r)
 	text := doc.Plain()
 	if !strings.Contains(text, "Salt · node1: file.managed nextcloud-config content +30 −1 lines") ||
 		!strings.Contains(text, "   # managed by Eos\n  -<secret masked>\n  +line=00") {

@@ -1,8 +1,7 @@
-package bot
+package render
 
 import (
 	"fmt"
-	"github.com/eosbot/eos/bot/render"
 	"strings"
 
 	"github.com/eosbot/eos/adapters"
@@ -24,7 +23,7 @@ func fullChanges(p executor.Plan) string {
 		total += len(lp.Changes)
 		for _, c := range lp.Changes {
 			fmt.Fprintf(&b, "%-9s %-8s %s %s", lp.Layer.Title(), c.Action, c.Unit, c.Address)
-			if d := joinNonEmpty(" · ", strings.Join(render.AttrLines(c), ", "), changeNotes(c)); d != "" {
+			if d := joinNonEmpty(" · ", strings.Join(AttrLines(c), ", "), changeNotes(c)); d != "" {
 				b.WriteString(" (" + d + ")")
 			}
 			b.WriteByte('\n')
@@ -36,8 +35,8 @@ func fullChanges(p executor.Plan) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// fullPlanDoc answers `plan ID full`.
-func fullPlanDoc(p *store.Plan) adapters.Doc {
+// FullPlan answers `plan ID full`.
+func FullPlan(p *store.Plan) adapters.Doc {
 	var rows [][]string
 	for _, lp := range p.Plan.Layers {
 		if len(lp.Changes) == 0 {
@@ -47,8 +46,8 @@ func fullPlanDoc(p *store.Plan) adapters.Doc {
 			rows = append(rows, changeRows(lp.Layer, c)...)
 		}
 	}
-	blocks := []adapters.Block{adapters.Heading{Text: fmt.Sprintf("Plan %s · %s · %s", p.ID, requestLine(p.Plan.Spec), p.State)}}
-	blocks = append(blocks, failureBlocks(p.Plan)...) // render.go
+	blocks := []adapters.Block{adapters.Heading{Text: fmt.Sprintf("Plan %s · %s · %s", p.ID, RequestLine(p.Plan.Spec), p.State)}}
+	blocks = append(blocks, failureBlocks(p.Plan)...) // preview.go
 	blocks = append(blocks, changesBlocks(p.Plan.Spec)...)
 	blocks = append(blocks, adapters.Table{Header: []string{"layer", "action", "what", "detail"}, Rows: rows})
 	diffs, whole := diffBlocks(planChanges(p.Plan), "plan-"+p.ID+".diff") // diffs.go
@@ -66,7 +65,7 @@ func changeRows(layer executor.LayerName, c executor.Change) [][]string {
 		return [][]string{append(first, changeDetail(c))}
 	}
 	var rows [][]string
-	for i, attr := range render.AttrLines(c) {
+	for i, attr := range AttrLines(c) {
 		if i == 0 {
 			rows = append(rows, append(first, attr))
 			continue

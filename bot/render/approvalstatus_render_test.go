@@ -1,6 +1,7 @@
-package bot
+package render
 
 import (
+	"github.com/eosbot/eos/bot/policy"
 	"strings"
 	"testing"
 
@@ -10,7 +11,7 @@ import (
 // approvalStates are a preview as posted and as it is edited at each change of its approval
 // status, under a rule of two approvals from @bob, @dave or group:sre.
 func approvalStates() []namedDoc {
-	ep := EnvPolicy{Approvers: []string{"bob", "dave", "group:sre"}, Approvals: 2}
+	ep := policy.EnvPolicy{Approvers: []string{"bob", "dave", "group:sre"}, Approvals: 2}
 	vote := func(user string) store.Vote { return store.Vote{User: user, UserID: "u-" + user, At: at} }
 	ran := func(state store.RunState, rolledBack bool) func(p *store.Plan) {
 		return func(p *store.Plan) {
@@ -45,7 +46,7 @@ func approvalStates() []namedDoc {
 		p := samplePlan()
 		p.Needed = 2
 		s.change(p)
-		doc := previewDoc(p, judgedByRule(p, ep), "")
+		doc := Preview(p, judgedByRule(p, ep), "")
 		if s.name != "posted" {
 			doc.Attachment = nil // as showStatus edits it
 		}

@@ -1,8 +1,7 @@
-package bot
+package render
 
 import (
 	"fmt"
-	"github.com/eosbot/eos/bot/render"
 	"strings"
 	"time"
 
@@ -11,12 +10,19 @@ import (
 	"github.com/eosbot/eos/executor"
 )
 
+// ServiceDrift is one declared service's drift, over every layer.
+type ServiceDrift struct {
+	Service, Env string
+	Status       executor.DriftStatus
+	Layers       []executor.LayerDrift
+}
+
 // reasonLines bounds how much of a failed check's reason a digest reply shows.
 const reasonLines = 12
 
-// driftDoc answers `drift`: every service that is not clean, with what changed; a snoozed one
+// Drift answers `drift`: every service that is not clean, with what changed; a snoozed one
 // (snoozes, by env/service, when its snooze still holds for this drift) is marked 🔕 until when.
-func driftDoc(results []serviceDrift, at time.Time, snoozes map[string]store.Snooze) adapters.Doc {
+func Drift(results []ServiceDrift, at time.Time, snoozes map[string]store.Snooze) adapters.Doc {
 	drifted, unknown := 0, 0
 	var items []string
 	for _, r := range results {
@@ -32,26 +38,26 @@ func driftDoc(results []serviceDrift, at time.Time, snoozes map[string]store.Sno
 		for _, l := range r.Layers {
 			switch l.Status {
 			case executor.DriftDrifted:
-				parts = append(parts, fmt.Sprintf("%s: %s", l.Layer.Title(), strings.Join(changeTexts(l.Changes), ", ")))
+				parts = append(parts, fmt.Sprintf("%s: %s", l.Layer.Title(), strings.Join(ChangeTexts(l.Changes), ", ")))
 			case executor.DriftUnknown:
 				parts = append(parts, fmt.Sprintf("unknown: %s check failed: %s (not counted as clean)", l.Layer.Title(), l.Reason))
 			}
 		}
 		item := fmt.Sprintf("%s (%s) · %s", r.Service, r.Env, strings.Join(parts, " · "))
-		if sn, ok := snoozes[r.Env+"/"+r.Service]; ok && sn.Holds(fingerprint(r), at) {
-			item += fmt.Sprintf(" · 🔕 snoozed by @%s until %s", sn.User, day(sn.Until))
+		if sn, ok := snoozes[r.Env+"/"+r.Service]; ok && sn.Holds(Fingerprint(r), at) {
+			item += fmt.Sprintf(" · 🔕 snoozed by @%s until %s", sn.User, Day(sn.Until))
 		}
 		items = append(items, item)
 	}
 	when := at.UTC().Format("Mon 02 Jan 15:04 UTC")
 	if drifted == 0 && unknown == 0 {
-		return reply(fmt.Sprintf("Drift · %s · %s.", when, allClean(len(results))))
+		return Reply(fmt.Sprintf("Drift · %s · %s.", when, allClean(len(results))))
 	}
 	head := fmt.Sprintf("Drift · %s · %d of %d services drifted", when, drifted, len(results))
 	if unknown > 0 {
 		head += fmt.Sprintf(" · %d unknown", unknown)
 	}
-	var listed []serviceDrift
+	var listed []ServiceDrift
 	for _, r := range results {
 		if r.Status == executor.DriftDrifted || r.Status == executor.DriftUnknown {
 			listed = append(listed, r)
@@ -63,15 +69,15 @@ func driftDoc(results []serviceDrift, at time.Time, snoozes map[string]store.Sno
 
 // driftFooter says where a `drift` answer's reactions work: each service that is not clean
 // has its own reply in the thread, and the answer itself stands for it when it is the only one.
-func driftFooter(listed []serviceDrift) string {
+func driftFooter(listed []ServiceDrift) string {
 	if len(listed) == 1 {
 		return reactionsFor(listed[0]) + ", on this post · @eos drift history SERVICE"
 	}
 	return someReactions(listed) + ", on a service's reply in the thread · @eos drift history SERVICE"
 }
 
-// changeTexts is each change as "address detail".
-func changeTexts(changes []executor.Change) []string {
+// ChangeTexts is each change as "address detail".
+func ChangeTexts(changes []executor.Change) []string {
 	out := make([]string, len(changes))
 	for i, ch := range changes {
 		out[i] = strings.TrimSpace(ch.Address + " " + ch.Detail)
@@ -79,24 +85,24 @@ func changeTexts(changes []executor.Change) []string {
 	return out
 }
 
-// digestDoc is the digest's headline post. Its heading says the scale (how many of the
+// Digest is the digest's headline post. Its heading says the scale (how many of the
 // services checked drifted, as a `drift` answer counts them), counts the news (new drift and
 // resolved drift) and says how long the rest has drifted; the list names every service that is
 // not clean, new first, then known, then snoozed. Each service but the snoozed has its own
 // reply in the thread, with the reactions that triage it.
-func digestDoc(results []serviceDrift, v digestView, now, due time.Time, late bool) adapters.Doc {
+func Digest(results []ServiceDrift, v DigestView, now, due time.Time, late bool) adapters.Doc {
 	when := due.UTC().Format("Mon 02 Jan 15:04 UTC")
 	lateNote := ""
 	if late {
 		lateNote = fmt.Sprintf(" · late: due %s, Eos was not running", due.UTC().Format("Mon 15:04"))
 	}
-	rows, resolved := rowsOf(results, v, now)
+	rows, resolved := RowsOf(results, v, now)
 	if len(rows) == 0 {
 		line := fmt.Sprintf("Drift · %s · %s.", when, allClean(len(results)))
 		if resolved > 0 {
 			line += fmt.Sprintf(" %d resolved since the last digest.", resolved)
 		}
-		return reply(line + lateNote)
+		return Reply(line + lateNote)
 	}
 	fresh, known, snoozed, unknown := 0, 0, 0, 0
 	var oldest time.Time
@@ -105,16 +111,16 @@ func digestDoc(results []serviceDrift, v digestView, now, due time.Time, late bo
 		if r.Status == executor.DriftUnknown {
 			unknown++
 		}
-		line := fmt.Sprintf("%s (%s) · %s · ", r.Service, r.Env, layerCounts(r.serviceDrift))
+		line := fmt.Sprintf("%s (%s) · %s · ", r.Service, r.Env, LayerCounts(r.ServiceDrift))
 		switch r.kind {
 		case rowNew:
 			fresh++
 			line += "new"
 		case rowKnown:
-			line += "drifted since " + day(r.since)
+			line += "drifted since " + Day(r.since)
 		case rowSnoozed:
 			snoozed++
-			line += fmt.Sprintf("snoozed by @%s until %s", r.snooze.User, day(r.snooze.Until))
+			line += fmt.Sprintf("snoozed by @%s until %s", r.snooze.User, Day(r.snooze.Until))
 		}
 		if r.kind != rowNew {
 			known++
@@ -139,7 +145,7 @@ func digestDoc(results []serviceDrift, v digestView, now, due time.Time, late bo
 		head += fmt.Sprintf(" · %d unknown (not counted as clean)", unknown)
 	}
 	return adapters.NewDoc(adapters.Heading{Text: head + lateNote}, adapters.List{Items: items},
-		adapters.Context{Text: digestFooter(actionable(rows))})
+		adapters.Context{Text: digestFooter(Actionable(rows))})
 }
 
 // triageReactions are the reactions that triage a drifted service.
@@ -153,7 +159,7 @@ const unknownReactions = "React 🔧 to fix, 🔕 to snooze 7 days"
 const saltOnlyReactions = "React 🔧 to fix (Salt drift is not adopted: to keep it, change the blueprint or its pillar), 🔕 to snooze 7 days"
 
 // reactionsFor are the reactions that triage r: 📥 only when r has drift an adopt can take in.
-func reactionsFor(r serviceDrift) string {
+func reactionsFor(r ServiceDrift) string {
 	switch {
 	case r.Status == executor.DriftUnknown:
 		return unknownReactions
@@ -165,7 +171,7 @@ func reactionsFor(r serviceDrift) string {
 
 // someReactions are the reactions for a post standing for several services: 📥 only when one
 // of them has drift an adopt can take in (each service's reply says which).
-func someReactions(listed []serviceDrift) string {
+func someReactions(listed []ServiceDrift) string {
 	for _, r := range listed {
 		if r.Status == executor.DriftDrifted && adoptable(r) {
 			return triageReactions
@@ -176,7 +182,7 @@ func someReactions(listed []serviceDrift) string {
 
 // adoptable reports whether r has drift an adopt can take in: drift in a layer other than
 // Salt.
-func adoptable(r serviceDrift) bool {
+func adoptable(r ServiceDrift) bool {
 	for _, l := range r.Layers {
 		if l.Status == executor.DriftDrifted && l.Layer != executor.Salt {
 			return true
@@ -187,7 +193,7 @@ func adoptable(r serviceDrift) bool {
 
 // digestFooter says how to triage: a reaction on the headline works when it lists one
 // service; with several, each service's reply is the post to react on.
-func digestFooter(listed []serviceDrift) string {
+func digestFooter(listed []ServiceDrift) string {
 	switch len(listed) {
 	case 0:
 		return "Every service listed is snoozed · @eos drift snoozed"
@@ -198,17 +204,17 @@ func digestFooter(listed []serviceDrift) string {
 	return someReactions(listed) + ", on a service's reply in the thread · or @eos reconcile SERVICE in ENV"
 }
 
-// serviceDriftDoc is one service's reply in the digest's thread: what drifted per layer, with
+// ServiceDriftDoc is one service's reply in the digest's thread: what drifted per layer, with
 // resource names, or why its check failed, and each drifted file's diff (masked by the layer,
 // cut, whole in an attachment when cut). A 🔧 on it plans the reconcile.
-func serviceDriftDoc(r serviceDrift) adapters.Doc {
-	blocks := []adapters.Block{adapters.Heading{Text: fmt.Sprintf("%s (%s) · %s", r.Service, r.Env, layerCounts(r))}}
+func ServiceDriftDoc(r ServiceDrift) adapters.Doc {
+	blocks := []adapters.Block{adapters.Heading{Text: fmt.Sprintf("%s (%s) · %s", r.Service, r.Env, LayerCounts(r))}}
 	var items []string
 	var failed []string
 	for _, l := range r.Layers {
 		switch l.Status {
 		case executor.DriftDrifted:
-			for _, c := range changeTexts(l.Changes) {
+			for _, c := range ChangeTexts(l.Changes) {
 				items = append(items, l.Layer.Title()+" · "+c)
 			}
 		case executor.DriftUnknown:
@@ -232,14 +238,14 @@ func serviceDriftDoc(r serviceDrift) adapters.Doc {
 	return doc
 }
 
-// layerCounts is "Terraform: 2 changes · Nomad: 1 change", or why the check failed.
-func layerCounts(r serviceDrift) string {
+// LayerCounts is "Terraform: 2 changes · Nomad: 1 change", or why the check failed.
+func LayerCounts(r ServiceDrift) string {
 	var parts []string
 	for _, l := range r.Layers {
 		switch l.Status {
 		case executor.DriftDrifted:
 			n := len(l.Changes)
-			parts = append(parts, fmt.Sprintf("%s: %d change%s", l.Layer.Title(), n, plural(n)))
+			parts = append(parts, fmt.Sprintf("%s: %d change%s", l.Layer.Title(), n, Plural(n)))
 		case executor.DriftUnknown:
 			parts = append(parts, fmt.Sprintf("unknown: %s check failed (%s)", l.Layer.Title(), firstLineOf(l.Reason)))
 		}
@@ -254,9 +260,6 @@ func allClean(n int) string {
 	}
 	return fmt.Sprintf("all %d services match their declared state", n)
 }
-
-// plural is the "s" of a count's noun.
-func plural(n int) string { return render.Plural(n) }
 
 func firstLineOf(s string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")

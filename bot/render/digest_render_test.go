@@ -1,4 +1,4 @@
-package bot
+package render
 
 import (
 	"bytes"
@@ -19,8 +19,8 @@ import (
 
 // digestFixture is a digest's results: one service drifted in two resources, one whose check
 // failed with a multi-line reason, one clean again.
-func digestFixture() []serviceDrift {
-	return []serviceDrift{
+func digestFixture() []ServiceDrift {
+	return []ServiceDrift{
 		{Service: "grafana", Env: "staging", Status: executor.DriftDrifted, Layers: []executor.LayerDrift{
 			{Layer: executor.Salt, Status: executor.DriftSkipped, Reason: "not configured"},
 			{Layer: executor.Terraform, Status: executor.DriftDrifted, Changes: []executor.Change{
@@ -37,14 +37,14 @@ func digestFixture() []serviceDrift {
 
 // viewWith is a digest's view of the previous digest: before is each service's status then
 // (drifted as it is now), drifted since two days before at.
-func viewWith(results []serviceDrift, before map[string]string) digestView {
-	v := digestView{before: map[string]store.DriftRecord{}, since: map[string]time.Time{}, snoozes: map[string]store.Snooze{}}
+func viewWith(results []ServiceDrift, before map[string]string) DigestView {
+	v := DigestView{Before: map[string]store.DriftRecord{}, Since: map[string]time.Time{}, Snoozes: map[string]store.Snooze{}}
 	for _, r := range results {
 		key := r.Env + "/" + r.Service
 		if st, ok := before[key]; ok {
-			v.before[key] = store.DriftRecord{Key: key, Status: st, Fingerprint: fingerprint(r)}
+			v.Before[key] = store.DriftRecord{Key: key, Status: st, Fingerprint: Fingerprint(r)}
 			if st != "clean" && r.Status != executor.DriftClean {
-				v.since[key] = at.Add(-50 * time.Hour)
+				v.Since[key] = at.Add(-50 * time.Hour)
 			}
 		}
 	}
@@ -52,15 +52,15 @@ func viewWith(results []serviceDrift, before map[string]string) digestView {
 }
 
 // snoozedFixture is a service drifted since before the last digest, snoozed by bob.
-func snoozedFixture(v digestView) serviceDrift {
-	r := serviceDrift{Service: "authentik", Env: "production", Status: executor.DriftDrifted, Layers: []executor.LayerDrift{
+func snoozedFixture(v DigestView) ServiceDrift {
+	r := ServiceDrift{Service: "authentik", Env: "production", Status: executor.DriftDrifted, Layers: []executor.LayerDrift{
 		{Layer: executor.Nomad, Status: executor.DriftDrifted, Changes: []executor.Change{
 			{Action: executor.Update, Address: "authentik--production/server", Detail: "count 3 → 1"}}},
 	}}
 	key := "production/authentik"
-	v.before[key] = store.DriftRecord{Key: key, Status: "drifted", Fingerprint: fingerprint(r)}
-	v.since[key] = at.Add(-6 * 24 * time.Hour)
-	v.snoozes[key] = store.Snooze{Key: key, User: "bob", At: at.Add(-time.Hour), Until: at.Add(7 * 24 * time.Hour), Fingerprint: fingerprint(r)}
+	v.Before[key] = store.DriftRecord{Key: key, Status: "drifted", Fingerprint: Fingerprint(r)}
+	v.Since[key] = at.Add(-6 * 24 * time.Hour)
+	v.Snoozes[key] = store.Snooze{Key: key, User: "bob", At: at.Add(-time.Hour), Until: at.Add(7 * 24 * time.Hour), Fingerprint: Fingerprint(r)}
 	return r
 }
 
@@ -70,14 +70,14 @@ func snoozedFixture(v digestView) serviceDrift {
 func TestDigestThreadGolden(t *testing.T) {
 	results := digestFixture()
 	v := viewWith(results, map[string]string{"production/nextcloud": "drifted", "staging/grafana": "drifted"})
-	headline := append([]serviceDrift{snoozedFixture(v)}, results...)
+	headline := append([]ServiceDrift{snoozedFixture(v)}, results...)
 	docs := []namedDoc{
-		{"headline", digestDoc(headline, v, at, at, false)},
-		{"headline_single", digestDoc([]serviceDrift{results[0], results[2]}, digestView{}, at, at, false)},
-		{"reply_drifted", serviceDriftDoc(results[0])},
-		{"reply_unknown", serviceDriftDoc(results[1])},
-		{"wrench_on_headline", reply(severalDrifted([]string{"staging/grafana", "production/jenkins"}))},
-		{"wrench_pending", reply(alreadyAsked("grafana", "staging", "reconcile", &store.Claim{User: "alice", At: at, PlanID: "7f3a9c21"}))},
+		{"headline", Digest(headline, v, at, at, false)},
+		{"headline_single", Digest([]ServiceDrift{results[0], results[2]}, DigestView{}, at, at, false)},
+		{"reply_drifted", ServiceDriftDoc(results[0])},
+		{"reply_unknown", ServiceDriftDoc(results[1])},
+		{"wrench_on_headline", Reply(SeveralDrifted([]string{"staging/grafana", "production/jenkins"}))},
+		{"wrench_pending", Reply(AlreadyAsked("grafana", "staging", "reconcile", &store.Claim{User: "alice", At: at, PlanID: "7f3a9c21"}))},
 	}
 	goldenPerPlatform(t, "digest_thread", docs)
 }
@@ -107,16 +107,16 @@ func TestDigestFooter(t *testing.T) {
 	results := digestFixture()
 	for _, tc := range []struct {
 		name    string
-		results []serviceDrift
+		results []ServiceDrift
 		want    string
 	}{
-		{"one service", []serviceDrift{results[0], results[2]}, "🔕 to snooze 7 days, on this post · or @eos reconcile grafana in staging"},
+		{"one service", []ServiceDrift{results[0], results[2]}, "🔕 to snooze 7 days, on this post · or @eos reconcile grafana in staging"},
 		{"one unknown", results[1:], "🔕 to snooze 7 days, on this post · or @eos reconcile jenkins in production"},
 		{"several", results, "🔕 to snooze 7 days, on a service's reply in the thread · or @eos reconcile SERVICE in ENV"},
 		{"none", results[2:], ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := digestDoc(tc.results, digestView{}, at, at, false).Plain()
+			got := Digest(tc.results, DigestView{}, at, at, false).Plain()
 			if tc.want == "" {
 				if strings.Contains(got, "🔧") {
 					t.Errorf("a quiet digest asks for a 🔧:\n%s", got)
@@ -133,7 +133,7 @@ func TestDigestFooter(t *testing.T) {
 // A long failure reason is cut in the reply, saying how much was left out.
 func TestServiceDriftDocCutsLongReasons(t *testing.T) {
 	reason := strings.Repeat("line\n", 40) + "last"
-	doc := serviceDriftDoc(serviceDrift{Service: "jenkins", Env: "production", Status: executor.DriftUnknown,
+	doc := ServiceDriftDoc(ServiceDrift{Service: "jenkins", Env: "production", Status: executor.DriftUnknown,
 		Layers: []executor.LayerDrift{{Layer: executor.Terraform, Status: executor.DriftUnknown, Reason: reason}}})
 	got := doc.Plain()
 	if !strings.Contains(got, "… 29 more lines") || strings.Contains(got, "last") {
@@ -169,18 +169,18 @@ func goldenPerPlatform(t *testing.T, base string, docs []namedDoc) {
 func TestDigestHeadlineSaysTheScale(t *testing.T) {
 	results := digestFixture()
 	v := viewWith(results, map[string]string{"production/nextcloud": "drifted", "staging/grafana": "drifted"})
-	all := append([]serviceDrift{snoozedFixture(v)}, results...)
+	all := append([]ServiceDrift{snoozedFixture(v)}, results...)
 	for _, c := range []struct {
 		name    string
-		results []serviceDrift
-		view    digestView
+		results []ServiceDrift
+		view    DigestView
 		want    string
 	}{
 		{"news", all, v, "Drift · Mon 23 Nov 14:02 UTC · 2 of 4 services drifted · 1 new since the last digest · 1 resolved · " +
 			"2 still drifted, the oldest for 6 days (1 snoozed) · 1 unknown (not counted as clean)"},
-		{"one", []serviceDrift{results[0], results[2]}, digestView{}, "Drift · Mon 23 Nov 14:02 UTC · 1 of 2 services drifted · 1 new since the last digest · 0 resolved"},
+		{"one", []ServiceDrift{results[0], results[2]}, DigestView{}, "Drift · Mon 23 Nov 14:02 UTC · 1 of 2 services drifted · 1 new since the last digest · 0 resolved"},
 	} {
-		head := strings.SplitN(digestDoc(c.results, c.view, at, at, false).Plain(), "\n", 2)[0]
+		head := strings.SplitN(Digest(c.results, c.view, at, at, false).Plain(), "\n", 2)[0]
 		if head != c.want {
 			t.Errorf("%s: the headline is\n%s\nwant\n%s", c.name, head, c.want)
 		}

@@ -1,4 +1,4 @@
-package bot
+package render
 
 import (
 	"errors"
@@ -24,8 +24,8 @@ func TestResultOfAnUnknownOutcomeSaysHowToCheck(t *testing.T) {
 		errors.New("salt-api not answering for 2m0s"))
 	run := failedRun(executor.LayerResult{Status: executor.ResultUnknown, Error: lost.Message(), Check: lost.Check,
 		Rollback: "nothing was rolled back: Eos did not see how it ended", Cause: &executor.Cause{Kind: executor.CauseServer, Server: "salt-api"}})
-	golden(t, "result_unknown", resultDoc(run))
-	got := resultDoc(run).Plain()
+	golden(t, "result_unknown", Result(run))
+	got := Result(run).Plain()
 	for _, want := range []string{
 		"Run 5e1f0a2b · outcome unknown · Salt ❔ outcome unknown: salt-api not answering for 2m0s; the 3 states of job 20261125231502 on eos-minion may have been applied",
 		"Eos did not see how Salt ended, so nothing was rolled back. Check with salt-run jobs.lookup_jid 20261125231502; grafana is marked for a drift check.",
@@ -76,7 +76,7 @@ func TestFailedRunAdviceFollowsTheCause(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := resultDoc(failedRun(c.result)).Plain()
+			got := Result(failedRun(c.result)).Plain()
 			if !strings.Contains(got, c.want) {
 				t.Errorf("advice lacks %q:\n%s", c.want, got)
 			}
@@ -92,7 +92,7 @@ func TestLongRollbackErrorIsCutInThePostAndWholeInWhy(t *testing.T) {
 	whole := "rollback failed: terraform show for local/authentik: Failed to read the given file as a state or plan file: State read error: Error reading eos-rollback.tfplan as a statefile: 2 problems: " +
 		strings.Repeat("- Unsupported state file format: The state file could not be parsed as JSON: syntax error at byte offset 1. ", 6)
 	run := failedRun(executor.LayerResult{Status: executor.ResultFailed, Error: "x", Rollback: whole})
-	post := resultDoc(run).Plain()
+	post := Result(run).Plain()
 	if !strings.Contains(post, "Rolled back: rollback failed: terraform show for local/authentik: Failed to read") || !strings.Contains(post, "… (whole: @eos why 5e1f0a2b)") {
 		t.Errorf("the post does not cut the rollback error with a pointer to why:\n%s", post)
 	}
@@ -100,37 +100,7 @@ func TestLongRollbackErrorIsCutInThePostAndWholeInWhy(t *testing.T) {
 		t.Errorf("why does not give the rollback error whole:\n%s", why)
 	}
 	short := failedRun(executor.LayerResult{Status: executor.ResultFailed, Error: "x", Rollback: "nothing created by Terraform remains"})
-	if post := resultDoc(short).Plain(); !strings.Contains(post, "Rolled back: nothing created by Terraform remains\n") {
+	if post := Result(short).Plain(); !strings.Contains(post, "Rolled back: nothing created by Terraform remains\n") {
 		t.Errorf("a short rollback sentence is not kept whole:\n%s", post)
-	}
-}
-
-// While a layer waits for a server, the progress post says so after the count, and the next
-// step replaces the note.
-func TestProgressShowsALayerWaitingForItsServer(t *testing.T) {
-	tr := &tracker{layers: []layerState{{name: executor.Salt, icon: iconWaiting}, {name: executor.Terraform, icon: iconWaiting}, {name: executor.Nomad, icon: iconWaiting}}}
-	tr.advance(executor.Event{Layer: executor.Salt, Resource: "eos-minion: pkg.installed grafana", Done: 2, Total: 3})
-	tr.advance(executor.Event{Layer: executor.Salt, Message: "salt-api not answering for 40 s, retrying"})
-	got := progressDoc("5e1f0a2b", []string{"bob"}, tr.layers).Plain()
-	if want := "Salt ⏳ 2/3 · salt-api not answering for 40 s, retrying · Terraform ⏸"; !strings.Contains(got, want) {
-		t.Errorf("progress = %q, want it to contain %q", got, want)
-	}
-	// A layer that words the wait on its resource (Nomad's job) is shown the same way.
-	tr.advance(executor.Event{Layer: executor.Salt, Resource: "eos-minion: file.managed grafana.ini", Done: 3, Total: 3, Message: "changed"})
-	got = progressDoc("5e1f0a2b", []string{"bob"}, tr.layers).Plain()
-	if strings.Contains(got, "not answering") || !strings.Contains(got, "Salt ⏳ 3/3 eos-minion: file.managed grafana.ini…") {
-		t.Errorf("the next step does not replace the note: %q", got)
-	}
-	tr.advance(executor.Event{Layer: executor.Nomad, Resource: "job grafana", Done: 1, Total: 2, Message: "Nomad not answering for 12 s, retrying", Notice: true})
-	if got = progressDoc("5e1f0a2b", []string{"bob"}, tr.layers).Plain(); !strings.Contains(got, "Nomad ⏳ 1/2 · Nomad not answering for 12 s, retrying") {
-		t.Errorf("a wait named on a resource is not shown: %q", got)
-	}
-	// An allocation failing while Nomad's health is awaited is shown as it happens, and a
-	// status that is only a count is not a note.
-	tr.advance(executor.Event{Layer: executor.Nomad, Resource: "job grafana", Done: 1, Total: 2, Message: "1/2 allocations healthy"})
-	tr.advance(executor.Event{Layer: executor.Nomad, Resource: "job grafana", Done: 1, Total: 2, Notice: true,
-		Message: "allocation d877c090: task grafana exited 1 (restart 2 of 3)"})
-	if got = progressDoc("5e1f0a2b", []string{"bob"}, tr.layers).Plain(); !strings.Contains(got, "Nomad ⏳ 1/2 · allocation d877c090: task grafana exited 1 (restart 2 of 3)") {
-		t.Errorf("a failing allocation is not shown as it happens: %q", got)
 	}
 }

@@ -1,4 +1,4 @@
-package bot
+package render
 
 import (
 	"strings"
@@ -6,10 +6,10 @@ import (
 	"github.com/eosbot/eos/executor"
 )
 
-// requestLine is what a plan asks, as its preview's first line says it and as a person could
+// RequestLine is what a plan asks, as its preview's first line says it and as a person could
 // type it again: the verb, the target, every argument and flag the request set, the Salt
 // targets and the environment: "resize lvm data +50G on node1 in production".
-func requestLine(spec executor.Spec) string {
+func RequestLine(spec executor.Spec) string {
 	words := append([]string{spec.Verb, spec.Target}, spec.Asked...)
 	if nodes := saltTargets(spec); len(nodes) > 0 {
 		words = append(words, "on", strings.Join(nodes, ","))

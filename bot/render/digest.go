@@ -1,4 +1,4 @@
-package bot
+package render
 
 import (
 	"crypto/sha256"
@@ -16,14 +16,14 @@ import (
 // differently now) and drift that was resolved. Drift already reported is counted with its
 // age, and a snoozed service is listed apart, with no reply of its own in the thread.
 
-// digestView is what a digest knows besides its scan.
-type digestView struct {
-	// before is each service's check at the previous digest.
-	before map[string]store.DriftRecord
-	// since is when each service that is not clean stopped being clean (its current streak).
-	since map[string]time.Time
-	// snoozes are the services' snoozes, live or not (rowsOf checks).
-	snoozes map[string]store.Snooze
+// DigestView is what a digest knows besides its scan.
+type DigestView struct {
+	// Before is each service's check at the previous digest.
+	Before map[string]store.DriftRecord
+	// Since is when each service that is not clean stopped being clean (its current streak).
+	Since map[string]time.Time
+	// Snoozes are the services' snoozes, live or not (RowsOf checks).
+	Snoozes map[string]store.Snooze
 }
 
 // rowKind is how a digest lists a service that is not clean.
@@ -37,18 +37,18 @@ const (
 
 // digestRow is one service that is not clean, as a digest lists it.
 type digestRow struct {
-	serviceDrift
+	ServiceDrift
 	kind   rowKind
 	since  time.Time
 	snooze store.Snooze
 }
 
-// rowsOf sorts the services that are not clean into new, known and snoozed rows (in that
+// RowsOf sorts the services that are not clean into new, known and snoozed rows (in that
 // order, each in service order), and counts those resolved since the previous digest.
-func rowsOf(results []serviceDrift, v digestView, now time.Time) (rows []digestRow, resolved int) {
+func RowsOf(results []ServiceDrift, v DigestView, now time.Time) (rows []digestRow, resolved int) {
 	for _, r := range results {
 		key := r.Env + "/" + r.Service
-		prev, seen := v.before[key]
+		prev, seen := v.Before[key]
 		wasClean := !seen || prev.Status == string(executor.DriftClean)
 		if r.Status == executor.DriftClean {
 			if !wasClean {
@@ -56,12 +56,12 @@ func rowsOf(results []serviceDrift, v digestView, now time.Time) (rows []digestR
 			}
 			continue
 		}
-		fp := fingerprint(r)
-		row := digestRow{serviceDrift: r, kind: rowKnown, since: v.since[key]}
+		fp := Fingerprint(r)
+		row := digestRow{ServiceDrift: r, kind: rowKnown, since: v.Since[key]}
 		if wasClean || (prev.Fingerprint != "" && prev.Fingerprint != fp) {
 			row.kind = rowNew
 		}
-		if sn, ok := v.snoozes[key]; ok && sn.Holds(fp, now) {
+		if sn, ok := v.Snoozes[key]; ok && sn.Holds(fp, now) {
 			row.kind, row.snooze = rowSnoozed, sn
 		}
 		rows = append(rows, row)
@@ -70,20 +70,20 @@ func rowsOf(results []serviceDrift, v digestView, now time.Time) (rows []digestR
 	return rows, resolved
 }
 
-// actionable are the rows that get their own reply and reactions: all but the snoozed.
-func actionable(rows []digestRow) []serviceDrift {
-	var out []serviceDrift
+// Actionable are the rows that get their own reply and reactions: all but the snoozed.
+func Actionable(rows []digestRow) []ServiceDrift {
+	var out []ServiceDrift
 	for _, r := range rows {
 		if r.kind != rowSnoozed {
-			out = append(out, r.serviceDrift)
+			out = append(out, r.ServiceDrift)
 		}
 	}
 	return out
 }
 
-// fingerprint names exactly what drifted: each layer's status and changes, or that its check
+// Fingerprint names exactly what drifted: each layer's status and changes, or that its check
 // failed (not why: a reason may name a time or a process and change every check).
-func fingerprint(r serviceDrift) string {
+func Fingerprint(r ServiceDrift) string {
 	if r.Status == executor.DriftClean {
 		return ""
 	}
@@ -103,9 +103,9 @@ func fingerprint(r serviceDrift) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// streakStart is when the service stopped being clean, from its checks (oldest first): the
+// StreakStart is when the service stopped being clean, from its checks (oldest first): the
 // first check of the run of checks at the end that are not clean. Zero when the last is clean.
-func streakStart(hist []store.DriftRecord) time.Time {
+func StreakStart(hist []store.DriftRecord) time.Time {
 	var since time.Time
 	for i := len(hist) - 1; i >= 0 && hist[i].Status != string(executor.DriftClean); i-- {
 		since = hist[i].At
@@ -118,14 +118,14 @@ func age(d time.Duration) string {
 	switch {
 	case d >= 24*time.Hour:
 		n := int(d / (24 * time.Hour))
-		return fmt.Sprintf("%d day%s", n, plural(n))
+		return fmt.Sprintf("%d day%s", n, Plural(n))
 	case d >= time.Hour:
 		n := int(d / time.Hour)
-		return fmt.Sprintf("%d hour%s", n, plural(n))
+		return fmt.Sprintf("%d hour%s", n, Plural(n))
 	}
 	n := int(d / time.Minute)
-	return fmt.Sprintf("%d minute%s", n, plural(n))
+	return fmt.Sprintf("%d minute%s", n, Plural(n))
 }
 
 // day is a date as digests say it: "Tue 1 Dec".
-func day(t time.Time) string { return t.UTC().Format("Mon 2 Jan") }
+func Day(t time.Time) string { return t.UTC().Format("Mon 2 Jan") }

@@ -1,4 +1,4 @@
-package bot
+package render
 
 import (
 	"fmt"
@@ -33,28 +33,28 @@ func ruleNames(list []string) string {
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
-// rulesWho names who may approve under rules: "@bob" or "@bob (destroy rule), @mallory
+// RulesWho names who may approve under rules: "@bob" or "@bob (destroy rule), @mallory
 // (data-loss rule)".
-func rulesWho(rules []Rule) string {
+func RulesWho(rules []policy.Rule) string {
 	if len(rules) == 1 {
-		return mentions(rules[0].Approvers)
+		return Mentions(rules[0].Approvers)
 	}
 	parts := make([]string, len(rules))
 	for i, r := range rules {
-		parts[i] = mentions(r.Approvers) + " (" + r.Name + ")"
+		parts[i] = Mentions(r.Approvers) + " (" + r.Name + ")"
 	}
 	return strings.Join(parts, ", ")
 }
 
-// rulesNeed states the rules a plan is judged by, for the preview and `why`. One rule reads as
+// RulesNeed states the rules a plan is judged by, for the preview and `why`. One rule reads as
 // it always has ("Needs 2 approvals from @bob or @dave — not @alice (asked)"); several name
 // each: "Needs 1 approval from @bob (destroy rule) and 1 from @mallory (data-loss rule: this
 // plan loses data) — not @alice (asked)".
-func rulesNeed(rules []Rule, requester string) string {
+func RulesNeed(rules []policy.Rule, requester string) string {
 	var s, because string
 	if len(rules) == 1 {
 		r := rules[0]
-		s = fmt.Sprintf("Needs %d approval%s from %s", r.Approvals, plural(r.Approvals), ruleNames(r.Approvers))
+		s = fmt.Sprintf("Needs %d approval%s from %s", r.Approvals, Plural(r.Approvals), ruleNames(r.Approvers))
 		if r.Risk != "" {
 			because = fmt.Sprintf(" · the %q rule of %s, since %s", r.Risk, r.Env, r.Because)
 		}
@@ -66,7 +66,7 @@ func rulesNeed(rules []Rule, requester string) string {
 				what += ": " + r.Because
 			}
 			if i == 0 {
-				parts[i] = fmt.Sprintf("%d approval%s from %s (%s)", r.Approvals, plural(r.Approvals), ruleNames(r.Approvers), what)
+				parts[i] = fmt.Sprintf("%d approval%s from %s (%s)", r.Approvals, Plural(r.Approvals), ruleNames(r.Approvers), what)
 			} else {
 				parts[i] = fmt.Sprintf("%d from %s (%s)", r.Approvals, ruleNames(r.Approvers), what)
 			}
@@ -82,7 +82,7 @@ func rulesNeed(rules []Rule, requester string) string {
 // progress says how far each rule is, for the status line and `why`: "1 of 2: @bob ✅ ·
 // waiting for one more" for one rule; "destroy rule: 0 of 1 from @bob · data-loss rule: 1 of
 // 1 from @mallory ✅" for several (a rule partly there: "1 of 2 from @bob or @dave: @bob ✅").
-func progress(v Verdict) string {
+func Progress(v policy.Verdict) string {
 	if v.Single() {
 		rp := v.Rules[0]
 		s := fmt.Sprintf("%d of %d", len(rp.Counted), rp.Rule.Approvals)
@@ -111,16 +111,16 @@ func progress(v Verdict) string {
 
 // tally is how far the rules are in a few words, for `why`: "1 of 2" for one rule, progress
 // for several.
-func tally(v Verdict) string {
+func tally(v policy.Verdict) string {
 	if v.Single() {
 		return fmt.Sprintf("%d of %d", len(v.Rules[0].Counted), v.Rules[0].Rule.Approvals)
 	}
-	return progress(v)
+	return Progress(v)
 }
 
-// discountedText says whose approvals no longer count: "@carol no longer counts: not an
+// DiscountedText says whose approvals no longer count: "@carol no longer counts: not an
 // approver under the current policy".
-func discountedText(v Verdict) string {
+func DiscountedText(v policy.Verdict) string {
 	parts := make([]string, len(v.Discounted))
 	for i, d := range v.Discounted {
 		why := "not an approver under the current policy"

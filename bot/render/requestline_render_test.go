@@ -1,4 +1,4 @@
-package bot
+package render
 
 import (
 	"testing"
@@ -25,7 +25,7 @@ func TestRequestLineMasksSecretsAndQuotesOddValues(t *testing.T) {
 	}}
 	spec := executor.Spec{Verb: "create", Target: "grafana", Env: "staging", Asked: compile.AskedOf(bp, in)}
 	want := `create grafana --admin-password ••• --port 3002 --title "x in production \u00b7 asked by @bob" --no-sso in staging`
-	if got := requestLine(spec); got != want {
+	if got := RequestLine(spec); got != want {
 		t.Errorf("requestLine:\n got: %s\nwant: %s", got, want)
 	}
 }

@@ -1,4 +1,4 @@
-package bot
+package render
 
 import (
 	"fmt"
@@ -45,7 +45,7 @@ func diffBlocks(changes []layerChange, name string) ([]adapters.Block, *adapters
 		blocks = append(blocks, adapters.Text{Text: "Diff of " + c.Unit + " " + c.Address + ":"}, adapters.Code{Text: shown})
 		switch {
 		case more > 0:
-			blocks = append(blocks, adapters.Context{Text: fmt.Sprintf("… %d more line%s in the attached %s", more, plural(more), name)})
+			blocks = append(blocks, adapters.Context{Text: fmt.Sprintf("… %d more line%s in the attached %s", more, Plural(more), name)})
 		case shortened:
 			blocks = append(blocks, adapters.Context{Text: "Long lines shortened (…): the attached " + name + " has them whole"})
 		}
@@ -91,7 +91,7 @@ func planChanges(p executor.Plan) []layerChange {
 }
 
 // driftChanges are the changes of a service's drifted layers, with their layer.
-func driftChanges(r serviceDrift) []layerChange {
+func driftChanges(r ServiceDrift) []layerChange {
 	var out []layerChange
 	for _, l := range r.Layers {
 		if l.Status == executor.DriftDrifted {

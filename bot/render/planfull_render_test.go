@@ -1,4 +1,4 @@
-package bot
+package render
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 func TestFullPlanListsEveryAttribute(t *testing.T) {
 	p := riskyPlan()
 	for name, text := range map[string]string{
-		"full plan":  fullPlanDoc(p).Plain(),
+		"full plan":  FullPlan(p).Plain(),
 		"attachment": fullChanges(executor.Plan{Layers: append(p.Plan.Layers, p.Plan.Layers[1])}),
 	} {
 		for _, attr := range strings.Split(p.Plan.Layers[1].Changes[1].Attrs, "\n") {
@@ -48,7 +48,7 @@ func TestLongFullPlanIsNeverCut(t *testing.T) {
 			Detail: strings.Join(lines[:3], ", ") + ", and 3 more", Attrs: strings.Join(lines, "\n")})
 	}
 	p.Plan.Layers[1].Changes = changes
-	doc := fullPlanDoc(p)
+	doc := FullPlan(p)
 
 	msgs := slack.Render(doc)
 	var joined strings.Builder

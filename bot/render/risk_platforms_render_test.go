@@ -1,7 +1,8 @@
-package bot
+package render
 
 import (
 	"fmt"
+	"github.com/eosbot/eos/bot/policy"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -25,9 +26,9 @@ const (
 )
 
 // riskPolicy asks one approval in production, and two for a plan that loses data.
-func riskPolicy() Policy {
-	return Policy{Envs: map[string]EnvPolicy{"production": {Approvers: []string{"bob", "dave", "group:sre"}, Approvals: 1,
-		Risks: map[string]RiskPolicy{RiskDataLoss: {Approvals: 2}}}}}
+func riskPolicy() policy.Policy {
+	return policy.Policy{Envs: map[string]policy.EnvPolicy{"production": {Approvers: []string{"bob", "dave", "group:sre"}, Approvals: 1,
+		Risks: map[string]policy.RiskPolicy{policy.RiskDataLoss: {Approvals: 2}}}}}
 }
 
 // riskStates are riskyPlan's preview as posted and as the engine edits it while the approvals
@@ -50,9 +51,9 @@ func riskStates() []namedDoc {
 		p := riskyPlan()
 		p.Needed = 2
 		s.change(p)
-		doc := previewDoc(p, judgedBy(p, policy), "")
+		doc := Preview(p, judgedBy(p, policy), "")
 		if s.name != "posted" {
-			doc = editedPreview(p, judgedBy(p, policy), "")
+			doc = EditedPreview(p, judgedBy(p, policy), "")
 		}
 		out = append(out, namedDoc{s.name, doc})
 	}
@@ -106,7 +107,7 @@ func TestRiskPreviewFitsOneMessage(t *testing.T) {
 			Detail:  strings.Repeat(`format "xfs" → "ext4", `, 10), Forces: "format", DataLoss: true, Size: "200G"})
 	}
 	huge.Plan.Layers[1].Changes = changes
-	docs := append(riskStates(), namedDoc{"400 replacements", previewDoc(huge, judgedBy(huge, riskPolicy()), "")})
+	docs := append(riskStates(), namedDoc{"400 replacements", Preview(huge, judgedBy(huge, riskPolicy()), "")})
 	for _, s := range docs {
 		if n := utf8.RuneCountInString(mattermost.Render(s.doc)); n > mattermostMaxRunes {
 			t.Errorf("%s: %d runes on Mattermost, more than one post holds (%d)", s.name, n, mattermostMaxRunes)

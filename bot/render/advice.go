@@ -1,8 +1,7 @@
-package bot
+package render
 
 import (
 	"fmt"
-	"log/slog"
 	"strings"
 
 	"github.com/eosbot/eos/bot/store"
@@ -20,7 +19,7 @@ const maxRollbackInPost = 600
 func failureNotes(r *store.Run, failed *executor.LayerResult) []string {
 	var lines []string
 	if failed.Rollback != "" && failed.Status != executor.ResultHalted && failed.Status != executor.ResultUnknown {
-		lines = append(lines, "Rolled back: "+cutForPost(failed.Rollback, maxRollbackInPost, r.ID))
+		lines = append(lines, "Rolled back: "+CutForPost(failed.Rollback, maxRollbackInPost, r.ID))
 	}
 	var notStarted []string
 	for _, l := range r.Layers {
@@ -96,9 +95,9 @@ func diskHint(l executor.LayerName) string {
 	return "where " + l.Title() + " writes"
 }
 
-// cutForPost keeps s whole when it is short, else its first n characters at a word boundary
+// CutForPost keeps s whole when it is short, else its first n characters at a word boundary
 // and where to read the rest.
-func cutForPost(s string, n int, runID string) string {
+func CutForPost(s string, n int, runID string) string {
 	r := []rune(s)
 	if len(r) <= n {
 		return s
@@ -119,25 +118,4 @@ func upperFirst(s string) string {
 		r[0] -= 'a' - 'A'
 	}
 	return string(r)
-}
-
-// logFailures logs each layer of r that did not end well with its error and rollback whole:
-// the post may cut them, the log never does.
-func logFailures(log *slog.Logger, r *store.Run) {
-	for _, l := range r.Layers {
-		switch l.Status {
-		case executor.ResultFailed, executor.ResultUnknown, executor.ResultCancelled, executor.ResultHalted:
-			attrs := []any{"layer", l.Layer, "status", l.Status, "error", l.Error}
-			if l.Rollback != "" {
-				attrs = append(attrs, "rollback", l.Rollback)
-			}
-			if l.Cause != nil {
-				attrs = append(attrs, "cause", l.Cause.Kind)
-			}
-			if l.Check != "" {
-				attrs = append(attrs, "check", l.Check)
-			}
-			log.Warn("layer did not finish well", attrs...)
-		}
-	}
 }

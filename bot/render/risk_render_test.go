@@ -1,6 +1,7 @@
-package bot
+package render
 
 import (
+	"github.com/eosbot/eos/bot/policy"
 	"strings"
 	"testing"
 
@@ -35,10 +36,10 @@ func riskyPlan() *store.Plan {
 
 func TestRiskPreviewGolden(t *testing.T) {
 	p := riskyPlan()
-	policy := Policy{Envs: map[string]EnvPolicy{"production": {Approvers: []string{"bob"}, Approvals: 1,
-		Risks: map[string]RiskPolicy{RiskDataLoss: {Approvals: 2}}}}}
-	golden(t, "preview_risk", previewDoc(p, judgedBy(p, policy), ""))
-	golden(t, "plan_full_risk", fullPlanDoc(p))
+	policy := policy.Policy{Envs: map[string]policy.EnvPolicy{"production": {Approvers: []string{"bob"}, Approvals: 1,
+		Risks: map[string]policy.RiskPolicy{policy.RiskDataLoss: {Approvals: 2}}}}}
+	golden(t, "preview_risk", Preview(p, judgedBy(p, policy), ""))
+	golden(t, "plan_full_risk", FullPlan(p))
 }
 
 // The risk lines are bounded: a plan destroying many things names the first few, data loss

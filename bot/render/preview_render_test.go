@@ -1,7 +1,7 @@
-package bot
+package render
 
 import (
-	"github.com/eosbot/eos/bot/render"
+	"github.com/eosbot/eos/bot/policy"
 	goldenfile "github.com/eosbot/eos/internal/golden"
 	"path/filepath"
 	"strings"
@@ -49,14 +49,14 @@ func samplePlan() *store.Plan {
 
 func TestPreviewGolden(t *testing.T) {
 	p := samplePlan()
-	ep := EnvPolicy{Approvers: []string{"bob"}, Approvals: 1}
-	golden(t, "preview", previewDoc(p, judgedByRule(p, ep), render.VaultRow(p.Plan, false)))
+	ep := policy.EnvPolicy{Approvers: []string{"bob"}, Approvals: 1}
+	golden(t, "preview", Preview(p, judgedByRule(p, ep), VaultRow(p.Plan, false)))
 	p.Plan.Secrets = &executor.SecretPlan{Create: []string{"secret/eos/production/nextcloud#admin_password"}, Reuse: []string{"secret/eos/production/authentik#secret_key"}}
-	golden(t, "preview_vault", previewDoc(p, judgedByRule(p, ep), render.VaultRow(p.Plan, true)))
+	golden(t, "preview_vault", Preview(p, judgedByRule(p, ep), VaultRow(p.Plan, true)))
 	p.Plan.Secrets = nil
 	p.State = store.PlanPreview
-	golden(t, "preview_only", previewDoc(p, judgedByRule(p, ep), ""))
-	golden(t, "plan_full", fullPlanDoc(p))
+	golden(t, "preview_only", Preview(p, judgedByRule(p, ep), ""))
+	golden(t, "plan_full", FullPlan(p))
 
 	// An update says the declared values it changes, old → new, first.
 	up := samplePlan()
@@ -69,8 +69,8 @@ func TestPreviewGolden(t *testing.T) {
 		{Layer: executor.Nomad, Status: executor.PlanChanges, Summary: "~1: job grafana (destructive update of group grafana ×1)",
 			Changes: []executor.Change{{Unit: "grafana", Action: executor.Update, Address: "job grafana", Detail: "task grafana Meta[port] 3001 → 3002"}}},
 	}
-	golden(t, "preview_update", previewDoc(up, judgedByRule(up, ep), ""))
-	golden(t, "plan_full_update", fullPlanDoc(up))
+	golden(t, "preview_update", Preview(up, judgedByRule(up, ep), ""))
+	golden(t, "plan_full_update", FullPlan(up))
 }
 
 // A plan a layer says would fail leads with ⛔ and one line per reason, and closes without
@@ -83,27 +83,27 @@ func TestBlockedPreviewGolden(t *testing.T) {
 		Failures: []string{"eos-minion: lvm.lv_present data-gitea: Volume group vg0 not found"}}
 	p.Plan.Layers[2] = executor.LayerPlan{Layer: executor.Nomad, Status: executor.PlanChanges, Summary: "job gitea--production: new, group app ×1",
 		Failures: []string{"job gitea--production: cannot place group app (1 allocation): no node has the docker driver"}}
-	golden(t, "preview_blocked", previewDoc(p, judgedByRule(p, EnvPolicy{Approvers: []string{"bob"}, Approvals: 1}), ""))
-	if full := fullPlanDoc(p).Plain(); !strings.Contains(full, "⛔ This plan would fail, so it cannot be approved:\n• Salt: eos-minion: lvm.lv_present data-gitea") {
+	golden(t, "preview_blocked", Preview(p, judgedByRule(p, policy.EnvPolicy{Approvers: []string{"bob"}, Approvals: 1}), ""))
+	if full := FullPlan(p).Plain(); !strings.Contains(full, "⛔ This plan would fail, so it cannot be approved:\n• Salt: eos-minion: lvm.lv_present data-gitea") {
 		t.Errorf("plan ID full does not lead with the failures:\n%s", full)
 	}
 	p.Plan.Layers[2].Failures = nil
-	doc := previewDoc(p, judgedByRule(p, EnvPolicy{Approvers: []string{"bob"}, Approvals: 1}), "")
+	doc := Preview(p, judgedByRule(p, policy.EnvPolicy{Approvers: []string{"bob"}, Approvals: 1}), "")
 	if got := doc.Plain(); !strings.Contains(got, "⛔ This plan would fail, so it cannot be approved: Salt: eos-minion: lvm.lv_present data-gitea: Volume group vg0 not found\n") {
 		t.Errorf("one reason is not said on the ⛔ line:\n%s", got)
 	}
 }
 
 func TestProgressGolden(t *testing.T) {
-	layers := []layerState{
-		{name: executor.Salt, icon: iconSkipped, text: "not configured"},
-		{name: executor.Terraform, icon: iconRunning, done: 2, total: 5, current: "terraform_data.dns"},
-		{name: executor.Nomad, icon: iconWaiting},
+	layers := []LayerState{
+		{Name: executor.Salt, Icon: IconSkipped, Text: "not configured"},
+		{Name: executor.Terraform, Icon: IconRunning, Done: 2, Total: 5, Current: "terraform_data.dns"},
+		{Name: executor.Nomad, Icon: IconWaiting},
 	}
-	golden(t, "progress", progressDoc("7f3a9c21", []string{"bob"}, layers))
-	layers[0] = layerState{name: executor.Salt, icon: iconOK}
-	layers[1] = layerState{name: executor.Terraform, icon: iconRollingBack, done: 1, total: 3, current: "terraform_data.server"}
-	golden(t, "progress_rollback", progressDoc("7f3a9c21", []string{"bob"}, layers))
+	golden(t, "progress", ProgressDoc("7f3a9c21", []string{"bob"}, layers))
+	layers[0] = LayerState{Name: executor.Salt, Icon: IconOK}
+	layers[1] = LayerState{Name: executor.Terraform, Icon: IconRollingBack, Done: 1, Total: 3, Current: "terraform_data.server"}
+	golden(t, "progress_rollback", ProgressDoc("7f3a9c21", []string{"bob"}, layers))
 }
 
 func TestResultGolden(t *testing.T) {
@@ -114,37 +114,37 @@ func TestResultGolden(t *testing.T) {
 				Error: `size "huge" is unknown (small, medium, large)`, Rollback: "nothing created by Terraform remains"},
 			{Layer: executor.Nomad, Status: executor.ResultNotStarted},
 		}}
-	golden(t, "result_failed", resultDoc(run))
+	golden(t, "result_failed", Result(run))
 	run.State = store.RunDone
 	run.Layers = []executor.LayerResult{
 		{Layer: executor.Salt, Status: executor.ResultSkipped, Summary: "not configured"},
 		{Layer: executor.Terraform, Status: executor.ResultOK, Summary: "+3"},
 		{Layer: executor.Nomad, Status: executor.ResultSkipped, Summary: "nothing to do"},
 	}
-	golden(t, "result_done", resultDoc(run))
+	golden(t, "result_done", Result(run))
 }
 
 func TestDriftGolden(t *testing.T) {
-	results := []serviceDrift{
+	results := []ServiceDrift{
 		{Service: "grafana", Env: "staging", Status: executor.DriftClean},
 		{Service: "jenkins", Env: "production", Status: executor.DriftUnknown, Layers: []executor.LayerDrift{{Layer: executor.Terraform, Status: executor.DriftUnknown, Reason: "state lock held"}}},
 		{Service: "nextcloud", Env: "production", Status: executor.DriftDrifted, Layers: []executor.LayerDrift{{Layer: executor.Terraform, Status: executor.DriftDrifted,
 			Changes: []executor.Change{{Action: executor.Update, Address: "eoslab_server.proxy", Detail: `size "small" → "large"`}}}}},
 	}
-	golden(t, "drift", driftDoc(results, at, nil))
+	golden(t, "drift", Drift(results, at, nil))
 	v := viewWith(results, map[string]string{"production/jenkins": "clean", "staging/grafana": "drifted"})
-	golden(t, "digest", digestDoc(results, v, at, at, false))
-	golden(t, "digest_late", digestDoc(results[:1], v, at, at.Add(-48*time.Hour), true))
-	golden(t, "drift_quiet", driftDoc(results[:1], at, nil))
+	golden(t, "digest", Digest(results, v, at, at, false))
+	golden(t, "digest_late", Digest(results[:1], v, at, at.Add(-48*time.Hour), true))
+	golden(t, "drift_quiet", Drift(results[:1], at, nil))
 	// A snoozed service is marked, with who snoozed it and until when; a snooze of other drift
-	// (another fingerprint) marks nothing.
+	// (another Fingerprint) marks nothing.
 	snoozed := map[string]store.Snooze{"production/nextcloud": {Key: "production/nextcloud", User: "dave", At: at,
-		Until: at.Add(7 * 24 * time.Hour), Fingerprint: fingerprint(results[2])}}
-	if got := driftDoc(results, at, snoozed).Plain(); !strings.Contains(got, "nextcloud (production) · Terraform: eoslab_server.proxy size \"small\" → \"large\" · 🔕 snoozed by @dave until ") {
+		Until: at.Add(7 * 24 * time.Hour), Fingerprint: Fingerprint(results[2])}}
+	if got := Drift(results, at, snoozed).Plain(); !strings.Contains(got, "nextcloud (production) · Terraform: eoslab_server.proxy size \"small\" → \"large\" · 🔕 snoozed by @dave until ") {
 		t.Errorf("the snoozed service is not marked:\n%s", got)
 	}
 	snoozed["production/nextcloud"] = store.Snooze{Key: "production/nextcloud", User: "dave", At: at, Until: at.Add(time.Hour), Fingerprint: "other drift"}
-	if got := driftDoc(results, at, snoozed).Plain(); strings.Contains(got, "🔕 snoozed") {
+	if got := Drift(results, at, snoozed).Plain(); strings.Contains(got, "🔕 snoozed") {
 		t.Errorf("a snooze of other drift marks this one:\n%s", got)
 	}
 }
