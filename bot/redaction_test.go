@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"flag"
 	"os"
 	"path/filepath"
@@ -45,7 +46,7 @@ func TestSensitiveValuesAreRedacted(t *testing.T) {
 	if strings.Contains(h.Log.String(), secret) {
 		t.Error("the logs show the sensitive value")
 	}
-	entries, err := h.Store.Audit(nil)
+	entries, err := h.Store.Audit(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
