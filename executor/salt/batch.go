@@ -188,7 +188,7 @@ func (l *Layer) dryRunBatch(ctx context.Context, units []executor.Unit, on []str
 		switch {
 		case strings.Contains(m.Err, conflictingIDs):
 			executor.Log(ctx, l.log).Info("two units' states declare the same state id, which Salt refuses in one run; dry-running them in separate jobs",
-				"units", names, "minion", m.Minion, "salt", firstLine(m.Err))
+				"units", names, "minion", m.Minion, "salt", strings.Join(strings.Fields(m.Err), " "))
 			return nil, errSeparately
 		case m.Err == "did not return" || strings.HasPrefix(m.Err, "Minion did not return"):
 			return nil, fmt.Errorf("%s: minion %s: %s", units[0].Service, m.Minion, m.Err)
