@@ -2,10 +2,13 @@ package salt
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/eosbot/eos/catalog"
 	"github.com/eosbot/eos/executor"
 )
 
@@ -165,5 +168,37 @@ func TestBatchPrologue(t *testing.T) {
 	}
 	if strings.Contains(got, "\n") {
 		t.Error("the prologue adds a line")
+	}
+}
+
+// Every shipped state, local and production, can share a combined dry run with the pillar
+// its blueprint renders: none reads the pillar in a way the prologue cannot keep to its own.
+func TestShippedStatesShareDryRuns(t *testing.T) {
+	cat, err := catalog.Load(catalog.Embedded())
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob("../../catalog/blueprints/*/salt/*.sls")
+	if err != nil || len(files) < 8 {
+		t.Fatalf("shipped states %v, %v", files, err)
+	}
+	for _, file := range files {
+		name := filepath.Base(filepath.Dir(filepath.Dir(file)))
+		b, ok := cat.Service(name)
+		if !ok {
+			continue // not a service (resize-lvm is an operation)
+		}
+		rendered, err := b.Render(catalog.Request{Env: "production"})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		text, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := executor.Unit{Service: name, Salt: &executor.SaltPart{Text: string(text), Pillar: rendered.Salt.Pillar}}
+		if why := unbatchable(u); why != "" {
+			t.Errorf("%s cannot share a dry run: %s", file, why)
+		}
 	}
 }
