@@ -57,7 +57,7 @@ var (
 	configGet = regexp.MustCompile(`config\.get(?:['"]\s*\])?\(\s*['"]([^'"]*)`)
 	// otherTemplates are what renders with the whole pillar outside the file's own render:
 	// templates rendered when a state runs, and other files pulled into this one.
-	otherTemplates = regexp.MustCompile(`(?m)^\s*-\s*template\s*:|\{%-?\s*(include|import|from|extends)\b`)
+	otherTemplates = regexp.MustCompile(`(?m)^\s*-\s*template\s*:|\{%-?\s*(include|import|from|extends|macro|call)\b`)
 )
 
 // unbatchable says why a unit's state cannot share a combined dry run with other units, or

@@ -148,6 +148,7 @@ func TestUnbatchable(t *testing.T) {
 		{"{%- set d = __pillar__ %}\n", false},
 		{"#!py\ndef run(): return {}\n", false},
 		{"{% include 'other.sls' %}\n", false},
+		{"{% macro m() %}{{ pillar['dir'] }}{% endmacro %}\n", false},
 		{"x:\n  file.managed:\n    - source: salt://x.j2\n    - template: jinja\n", false},
 	} {
 		u := executor.Unit{Service: "a", Salt: &executor.SaltPart{Text: c.text, Pillar: pillar}}

@@ -37,7 +37,7 @@
 // default), and without a default only for a key its pillar has: a missing one reads "" in
 // Salt and None from a dict); a unit whose text reads the pillar any other way (salt.pillar.get,
 // pillar.items(), a nested key "a:b", config.get of a key its pillar has), renders other
-// templates (template: on a state, include, import) or names another renderer is dry-run in a
+// templates (template: on a state, include, import, a macro) or names another renderer is dry-run in a
 // job of its own, as before.
 //
 // Each state of the combined return carries its sls (__sls__), which gives it back to its

@@ -91,6 +91,18 @@ func TestRealUnitsOnOneMinionShareOneDryRun(t *testing.T) {
 	if n := strings.Count(logs.String(), `unit=authentik,nextcloud sls=`); n != 20 {
 		t.Errorf("%d combined dry runs of authentik and nextcloud in the log, want 20:\n%s", n, logs.String())
 	}
+	// A drift check goes the same way: the new domains are both units' drift, each its own.
+	wantDrift, err := alone.Drift(ctx, spec)
+	if err != nil || wantDrift.Status != executor.DriftDrifted {
+		t.Fatalf("Drift, a job per unit = %+v, %v; want drifted", wantDrift, err)
+	}
+	gotDrift, err := l.Drift(ctx, spec)
+	if err != nil || !reflect.DeepEqual(gotDrift, wantDrift) {
+		t.Errorf("Drift in one job = %+v, %v\nwant %+v", gotDrift, err, wantDrift)
+	}
+	if n := strings.Count(logs.String(), `unit=authentik,nextcloud sls=`); n != 21 {
+		t.Errorf("the drift check was not one combined dry run (%d in the log, want 21)", n)
+	}
 }
 
 // Two units whose states declare the same state id cannot share a run: the real master
