@@ -102,6 +102,9 @@ type Layer struct {
 	waitNotice time.Duration
 	log        *slog.Logger
 	now        func() time.Time
+	// separate gives every unit's dry run a job of its own, as before units on the same
+	// minions shared one (batch.go); tests compare the two.
+	separate bool
 }
 
 var _ executor.Layer = (*Layer)(nil)

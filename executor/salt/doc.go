@@ -13,6 +13,44 @@
 // (client local_async); /jobs/<jid> is the source of truth for every minion's return, and a run
 // ends when every targeted minion has returned there or the timeout passes.
 //
+// # One dry run for the units on the same minions
+//
+// A minion runs one state run at a time: with queue=True a second one waits for the first, in
+// test mode too. So the units of a plan (or of a drift check) whose targets resolved to the
+// same minions are dry-run in one job (batch.go), state.apply of all their sls at once (mods
+// separated by commas), which the minion compiles and runs as one state run; units on other
+// minions still go out side by side. Applies are never combined: they stay one job per unit,
+// in order.
+//
+// Salt has one pillar per state run (the pillar keyword argument overrides it for the whole
+// job) and no pillar per sls file, while the units read the same keys (lv_name, mount_point)
+// with different values. So the combined job's pillar is {"eos_batch": {"<sls base>":
+// <the unit's pillar>, ...}}, and each unit runs a variant of its state, written beside it
+// under its own content-addressed name, whose first line (no newline, so the text's lines
+// keep their numbers) rebinds two template variables of that file's render alone: pillar, to
+// the unit's part (salt['pillar.get']('eos_batch:<base>', {})), and salt, to a dict of just the
+// execution functions the text calls, with 'pillar.get' that part's get. Salt renders each sls
+// file with its own template context (salt/renderers/jinja.py), so a variable set at the top of
+// one file is not seen by another, and the salt object itself is not changed (in Salt 3006 it
+// can be the minion's shared loader). A unit combines only when every read of its pillar is one
+// this rebinding keeps to its own (pillar['key'], pillar.get(...), salt['pillar.get']('key',
+// default), and without a default only for a key its pillar has: a missing one reads "" in
+// Salt and None from a dict); a unit whose text reads the pillar any other way (salt.pillar.get,
+// pillar.items(), a nested key "a:b", config.get of a key its pillar has), renders other
+// templates (template: on a state, include, import, a macro) or names another renderer is dry-run in a
+// job of its own, as before.
+//
+// Each state of the combined return carries its sls (__sls__), which gives it back to its
+// unit; within a unit the states keep their run order, so each unit's changes, failures,
+// disruption marks, masked diffs and restart triggers are those of a job of its own, and the
+// plan and its hash are the same byte for byte. Two sls files that declare the same state id
+// cannot share a run: Salt refuses it ("Detected conflicting IDs, SLS IDs need to be globally
+// unique"), and so does a render error of any one file; then the layer logs why and dry-runs
+// the units in jobs of their own, which report each unit's cause as they always did. A minion
+// that does not return fails the first unit, as it would have in a job of its own.
+// (state.apply's concurrent=True would let the jobs run side by side instead, but Salt warns
+// against it for speed, and each job would still compile its own pillar and modules.)
+//
 // # Progress while an apply runs
 //
 // Before starting each apply job the layer opens salt-api's event stream, GET /events
@@ -134,7 +172,8 @@
 // The tests run against a real Salt 3006.9 master, minion and salt-api that
 // scripts/testenv/salt.sh starts (real_*_test.go): plan, apply with per-state progress from
 // /events, a failing state and rollback, a stopped minion, an expired token, a wrong password,
-// drift, a stream cut mid-apply, salt-api stopped mid-apply and started again (the job is
+// drift, two units dry-run in one job with the plan of a job per unit (and the fallback when
+// their states share an id), a stream cut mid-apply, salt-api stopped mid-apply and started again (the job is
 // followed to its end and ran once), and the master stopped mid-apply and started again (the
 // apply ends applied or unknown, never failed, and the job ran once). The contract server (fake_test.go, fake_events_test.go)
 // stays for what a real master cannot be made to do on cue (returns in a chosen order, a lost

@@ -261,6 +261,9 @@ func (f *fakeSaltAPI) startJob(c map[string]any) any {
 	if len(matched) == 0 {
 		return map[string]any{}
 	}
+	if strings.Contains(sls, ",") {
+		return f.startCombined(c, sls, pillar, test, queue, matched)
+	}
 	text, found := f.files[strings.ReplaceAll(sls, ".", "/")+".sls"]
 	f.calls = append(f.calls, applyCall{Tgt: tgt, TgtType: tgtType, SLS: sls, Text: text, Pillar: pillar, Test: test, StateEvents: stateEvents, Queue: queue})
 	f.jid++

@@ -5,14 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path"
 	"slices"
 	"sort"
 	"strings"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/eosbot/eos/executor"
 )
@@ -38,52 +35,6 @@ type unitRun struct {
 	unit executor.Unit
 	on   []string
 	rets []minionReturn
-}
-
-// dryRun runs state.apply with test=True for every unit with a Salt part that is not being
-// destroyed. A minion that returns no states (unreachable, a render error) fails it: nobody
-// approves half a picture.
-func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, error) {
-	units := saltUnits(spec)
-	runs := make([]unitRun, len(units))
-	errs := make([]error, len(units))
-	// The units' test runs go out side by side: on one minion Salt queues them (queue=True),
-	// on different minions they run at once. The answer is the same whatever order they end
-	// in; the first unit's failure (in the spec's order) is the one reported.
-	g, gctx := errgroup.WithContext(ctx)
-	for i, u := range units {
-		g.Go(func() error {
-			runs[i], errs[i] = l.dryRunUnit(gctx, u)
-			return errs[i]
-		})
-	}
-	if err := g.Wait(); err != nil {
-		for _, e := range errs {
-			if e != nil && !errors.Is(e, context.Canceled) {
-				return nil, e
-			}
-		}
-		return nil, err
-	}
-	return runs, nil
-}
-
-// dryRunUnit runs one unit's state in test mode on the minions its targets resolve to.
-func (l *Layer) dryRunUnit(ctx context.Context, u executor.Unit) (unitRun, error) {
-	on, err := l.resolve(ctx, u)
-	if err != nil {
-		return unitRun{}, fmt.Errorf("%s: %w", u.Service, err)
-	}
-	rets, err := l.runUnit(ctx, u, on, true, nil)
-	if err != nil {
-		return unitRun{}, fmt.Errorf("%s: %w", u.Service, err)
-	}
-	for _, m := range rets {
-		if m.Err != "" {
-			return unitRun{}, fmt.Errorf("%s: minion %s: %s", u.Service, m.Minion, m.Err)
-		}
-	}
-	return unitRun{unit: u, on: on, rets: rets}, nil
 }
 
 // saltUnits are the units the layer runs states for.

@@ -21,6 +21,9 @@ type stateResult struct {
 	Changed bool
 	Comment string
 	RunNum  int
+	// SLS is the sls the state was declared in (Salt's __sls__), which tells the units of a
+	// combined dry run apart (batch.go).
+	SLS string
 	// Kind is what a state that would change does: create, update or delete (kind.go).
 	Kind executor.Action
 	// Detail says it in a few words: "new", "removed", "content +3 −1 lines".
@@ -103,6 +106,7 @@ type rawState struct {
 	Changes json.RawMessage `json:"changes"`
 	Comment json.RawMessage `json:"comment"`
 	RunNum  int             `json:"__run_num__"`
+	SLS     string          `json:"__sls__"`
 }
 
 // parseReturn reads one minion's return of state.apply. Salt returns a map of states on
@@ -145,7 +149,7 @@ func parseReturn(minion string, raw json.RawMessage) minionReturn {
 		return m
 	}
 	for key, rs := range states {
-		s := stateResult{Key: key, Result: rs.Result, Changed: nonEmpty(rs.Changes), Comment: commentText(rs.Comment), RunNum: rs.RunNum, Changes: rs.Changes}
+		s := stateResult{Key: key, Result: rs.Result, Changed: nonEmpty(rs.Changes), Comment: commentText(rs.Comment), RunNum: rs.RunNum, Changes: rs.Changes, SLS: rs.SLS}
 		if parts := strings.Split(key, "_|-"); len(parts) == 4 {
 			s.Module, s.ID, s.Name, s.Fun = parts[0], parts[1], parts[2], parts[3]
 		}

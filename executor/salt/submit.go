@@ -33,7 +33,22 @@ func (l *Layer) startJob(ctx context.Context, u executor.Unit, on []string, sls 
 	if on != nil {
 		tgt, tgtType, list = onList(on)
 	}
-	pillar := u.Salt.Pillar
+	return l.submit(ctx, jobRequest{name: u.Service, tgt: tgt, tgtType: tgtType, list: list, sls: sls, pillar: u.Salt.Pillar}, test, stateEvents, w)
+}
+
+// jobRequest is what one state.apply job runs: sls (one sls name, or several separated by
+// commas) on tgt with pillar; name says whose it is in logs (a unit's service, or the
+// services of a combined dry run, batch.go).
+type jobRequest struct {
+	name, tgt, tgtType, sls string
+	list                    []string
+	pillar                  map[string]any
+}
+
+// submit starts the job req describes, as startJob says.
+func (l *Layer) submit(ctx context.Context, req jobRequest, test, stateEvents bool, w *watch) (job, error) {
+	tgt, tgtType, list, sls := req.tgt, req.tgtType, req.list, req.sls
+	pillar := req.pillar
 	if pillar == nil {
 		pillar = map[string]any{}
 	}
@@ -62,7 +77,7 @@ func (l *Layer) startJob(ctx context.Context, u executor.Unit, on []string, sls 
 			return err
 		}
 		unsure = true
-		executor.Log(ctx, l.log).Warn("the answer to a job submission was lost; looking for the job", "unit", u.Service, "jid", jid, "err", err)
+		executor.Log(ctx, l.log).Warn("the answer to a job submission was lost; looking for the job", "unit", req.name, "jid", jid, "err", err)
 		found, ok, ferr := l.findJob(ctx, jid, test, w)
 		switch {
 		case ferr != nil:
@@ -72,7 +87,7 @@ func (l *Layer) startJob(ctx context.Context, u executor.Unit, on []string, sls 
 			return nil
 		}
 		unsure = false
-		executor.Log(ctx, l.log).Info("the master did not take the job; submitting it again under the same jid", "unit", u.Service, "jid", jid)
+		executor.Log(ctx, l.log).Info("the master did not take the job; submitting it again under the same jid", "unit", req.name, "jid", jid)
 		return err
 	})
 	if err != nil {
@@ -89,7 +104,7 @@ func (l *Layer) startJob(ctx context.Context, u executor.Unit, on []string, sls 
 		return job{}, fmt.Errorf("minion %s is not known to the Salt master (no accepted key)", strings.Join(missing, ", "))
 	}
 	sort.Strings(started.Minions)
-	executor.Log(ctx, l.log).Info("started state.apply", "unit", u.Service, "sls", sls, "jid", started.JID, "minions", started.Minions, "test", test, "state_events", stateEvents)
+	executor.Log(ctx, l.log).Info("started state.apply", "unit", req.name, "sls", sls, "jid", started.JID, "minions", started.Minions, "test", test, "state_events", stateEvents)
 	return job{jid: started.JID, minions: started.Minions, test: test}, nil
 }
 

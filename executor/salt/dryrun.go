@@ -1,0 +1,108 @@
+package salt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/eosbot/eos/executor"
+)
+
+// dryRun runs state.apply with test=True for every unit with a Salt part that is not being
+// destroyed. A minion that returns no states (unreachable, a render error) fails it: nobody
+// approves half a picture.
+//
+// The units' targets are resolved side by side first. Units resolved to the same minions share
+// one test-mode job (batch.go): a minion runs one state run at a time and queues the others, so
+// one job per unit would only wait for each other. Other units' jobs go out side by side. The
+// answer is the same whatever order they end in; the first unit's failure (in the spec's
+// order) is the one reported.
+func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, error) {
+	units := saltUnits(spec)
+	ons := make([][]string, len(units))
+	if err := eachUnit(ctx, len(units), func(ctx context.Context, i int) error {
+		on, err := l.resolve(ctx, units[i])
+		if err != nil {
+			return fmt.Errorf("%s: %w", units[i].Service, err)
+		}
+		ons[i] = on
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	runs := make([]unitRun, len(units))
+	groups := l.batches(ctx, units, ons)
+	if l.separate {
+		groups = groups[:0]
+		for i := range units {
+			groups = append(groups, []int{i})
+		}
+	}
+	err := eachUnit(ctx, len(groups), func(ctx context.Context, g int) error {
+		group := groups[g]
+		if len(group) > 1 {
+			var us []executor.Unit
+			for _, i := range group {
+				us = append(us, units[i])
+			}
+			got, err := l.dryRunBatch(ctx, us, ons[group[0]])
+			if err == nil {
+				for k, i := range group {
+					runs[i] = got[k]
+				}
+				return nil
+			}
+			if !errors.Is(err, errSeparately) {
+				return err
+			}
+		}
+		return eachUnit(ctx, len(group), func(ctx context.Context, k int) error {
+			i := group[k]
+			var err error
+			runs[i], err = l.dryRunUnit(ctx, units[i], ons[i])
+			return err
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return runs, nil
+}
+
+// eachUnit runs do(i) for i in [0, n) side by side. The first error in index order that is
+// not a cancellation (which the first failure causes in the others) is the one returned.
+func eachUnit(ctx context.Context, n int, do func(ctx context.Context, i int) error) error {
+	errs := make([]error, n)
+	g, gctx := errgroup.WithContext(ctx)
+	for i := range n {
+		g.Go(func() error {
+			errs[i] = do(gctx, i)
+			return errs[i]
+		})
+	}
+	if err := g.Wait(); err != nil {
+		for _, e := range errs {
+			if e != nil && !errors.Is(e, context.Canceled) {
+				return e
+			}
+		}
+		return err
+	}
+	return nil
+}
+
+// dryRunUnit runs one unit's state in test mode on the minions on, its targets resolved.
+func (l *Layer) dryRunUnit(ctx context.Context, u executor.Unit, on []string) (unitRun, error) {
+	rets, err := l.runUnit(ctx, u, on, true, nil)
+	if err != nil {
+		return unitRun{}, fmt.Errorf("%s: %w", u.Service, err)
+	}
+	for _, m := range rets {
+		if m.Err != "" {
+			return unitRun{}, fmt.Errorf("%s: minion %s: %s", u.Service, m.Minion, m.Err)
+		}
+	}
+	return unitRun{unit: u, on: on, rets: rets}, nil
+}
