@@ -42,18 +42,10 @@ type codeVerdict struct {
 }
 
 // of are the decisions of one kind.
-func (v codeVerdict) of(kind string) []rego.Decision {
-	var out []rego.Decision
-	for _, d := range v.decisions {
-		if d.Kind == kind {
-			out = append(out, d)
-		}
-	}
-	return out
-}
+func (v codeVerdict) of(kind string) []rego.Decision { return v.view().Of(kind) }
 
 // denied reports whether the set denies the plan: no reaction can run it.
-func (v codeVerdict) denied() bool { return len(v.of(rego.Deny)) > 0 }
+func (v codeVerdict) denied() bool { return v.view().Denied() }
 
 // rules are the set's require decisions as approval rules, each holding on its own. The
 // requester's own approval never counts for one: a rule that asks someone more asks someone
