@@ -27,12 +27,12 @@ func (e *Engine) adopt(ctx context.Context, c conv, in *intents.Intent) {
 // adopted: the answer says why and how to keep it, and no plan is made. It returns the plan's
 // id, or "" when none was stored.
 func (e *Engine) adoptService(ctx context.Context, c conv, env, service string) string {
-	d, err := e.st.Declared(env + "/" + service)
+	d, err := e.st.Declared(ctx, env+"/"+service)
 	if err != nil || d.Destroyed {
-		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to adopt. @eos status%s", service, env, e.inFlightAfter(" · ", env, service))))
+		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to adopt. @eos status%s", service, env, e.inFlightAfter(ctx, " · ", env, service))))
 		return ""
 	}
-	if busy := e.busy(store.SpecKeys(d.Spec)); busy != "" {
+	if busy := e.busy(ctx, store.SpecKeys(d.Spec)); busy != "" {
 		e.say(ctx, c.adapter, c.msg.Post, reply(busy))
 		return ""
 	}

@@ -37,7 +37,7 @@ func growVolume(t *testing.T, h *eostest.Harness, name string, gb int) {
 // adoptPlans are the stored plans of adopts.
 func adoptPlans(t *testing.T, h *eostest.Harness) int {
 	t.Helper()
-	plans, err := h.Store.Plans(func(p *store.Plan) bool { return p.Plan.Spec.Verb == "adopt" })
+	plans, err := h.Store.Plans(context.Background(), func(p *store.Plan) bool { return p.Plan.Spec.Verb == "adopt" })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestVolumeGrownByHandStaysManageable(t *testing.T) {
 	}
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
-	d, err := h.Store.Declared("local/nextcloud")
+	d, err := h.Store.Declared(context.Background(), "local/nextcloud")
 	if err != nil {
 		t.Fatal(err)
 	}

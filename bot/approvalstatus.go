@@ -19,7 +19,7 @@ func (e *Engine) showStatus(ctx context.Context, id string) bool {
 	}
 	e.statusMu.Lock()
 	defer e.statusMu.Unlock()
-	p, err := e.st.Plan(id)
+	p, err := e.st.Plan(ctx, id)
 	if err != nil || p.Preview.ID == "" || p.State == store.PlanPreview {
 		return false
 	}

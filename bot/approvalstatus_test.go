@@ -85,7 +85,7 @@ func TestPreviewStatusShowsRejection(t *testing.T) {
 	h.React("dave", p.ID, "x")
 	waitPreview(t, h, p, "Plan "+id, "rejected by @dave ❌ · nothing changed")
 	h.Idle()
-	if runs, _ := h.Store.Runs(nil); len(runs) != 0 {
+	if runs, _ := h.Store.Runs(context.Background(), nil); len(runs) != 0 {
 		t.Fatalf("a rejected plan ran: %+v", runs)
 	}
 	if got := botReplies(h, p.ID, "rejected"); len(got) != 0 {
@@ -109,7 +109,7 @@ func TestPreviewStatusShowsExpiry(t *testing.T) {
 	clock.Advance(31 * time.Minute)
 	h.Engine.ExpireDue(context.Background()) // or the sweeper, should its minute come first
 	waitPreview(t, h, p, "Plan "+id, "expired at 14:30 UTC without the approvals it needs · nothing changed")
-	if pl, err := h.Store.Plan(id); err != nil || pl.State != store.PlanExpired {
+	if pl, err := h.Store.Plan(context.Background(), id); err != nil || pl.State != store.PlanExpired {
 		t.Fatalf("plan = %+v, %v; want expired", pl, err)
 	}
 }
@@ -123,7 +123,7 @@ func TestPreviewStatusShowsCancellation(t *testing.T) {
 	h.Say("alice", "@eos cancel "+id)
 	h.WaitText(after, "Plan "+id+" cancelled by @alice. Nothing changed.")
 	waitPreview(t, h, p, "Plan "+id, "cancelled by @alice · nothing changed")
-	pl, err := h.Store.Plan(id)
+	pl, err := h.Store.Plan(context.Background(), id)
 	if err != nil || pl.State != store.PlanCancelled || pl.Cancellation == nil || pl.Cancellation.By == nil || pl.Cancellation.By.UserID != "alice" {
 		t.Fatalf("plan = %+v, %v; want cancelled by alice", pl, err)
 	}

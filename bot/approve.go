@@ -34,7 +34,7 @@ func (e *Engine) vote(ctx context.Context, a adapters.Adapter, r adapters.Reacti
 	if r.User.Bot || vote == adapters.NoVote {
 		return
 	}
-	p, err := e.st.PlanByPost(r.Post)
+	p, err := e.st.PlanByPost(ctx, r.Post)
 	if errors.Is(err, store.ErrNotFound) {
 		return // a reaction on some other post
 	}
@@ -53,7 +53,7 @@ func (e *Engine) vote(ctx context.Context, a adapters.Adapter, r adapters.Reacti
 	var explain string
 	var verdict Verdict
 	id := p.ID
-	run, _ := e.st.Run(id) // for what to say about a plan that ran already
+	run, _ := e.st.Run(ctx, id) // for what to say about a plan that ran already
 	// Every approval recorded on the plan is weighed again by the rules in force now, so the
 	// people behind them are asked of the platform before the transaction; if another
 	// approval was recorded meanwhile, its person is asked too and the decision made again.
@@ -61,7 +61,7 @@ func (e *Engine) vote(ctx context.Context, a adapters.Adapter, r adapters.Reacti
 		for _, v := range e.voters(ctx, a, p, rules, known) {
 			known[v.Vote.Platform+":"+v.Vote.UserID] = v.Person
 		}
-		p, err = e.st.UpdatePlanAudited(id, func(sp *store.Plan) ([]store.Entry, error) {
+		p, err = e.st.UpdatePlanAudited(ctx, id, func(sp *store.Plan) ([]store.Entry, error) {
 			if _, ok := votersKnown(sp, known); !ok {
 				return nil, errUnresolved
 			}
@@ -71,7 +71,7 @@ func (e *Engine) vote(ctx context.Context, a adapters.Adapter, r adapters.Reacti
 		if !errors.Is(err, errUnresolved) || attempt == 2 {
 			break
 		}
-		if p, err = e.st.Plan(id); err != nil {
+		if p, err = e.st.Plan(ctx, id); err != nil {
 			break
 		}
 	}

@@ -83,7 +83,7 @@ func newFleet(b *testing.B) *fleet {
 	if err := e.Wait(ctx); err != nil { // HandleMessage only queues
 		b.Fatal(err)
 	}
-	plans, err := st.Plans(func(p *store.Plan) bool { return p.State == store.PlanPending })
+	plans, err := st.Plans(ctx, func(p *store.Plan) bool { return p.State == store.PlanPending })
 	if err != nil || len(plans) != fleetSize {
 		b.Fatalf("%d of %d requests got a plan (%v)", len(plans), fleetSize, err)
 	}
@@ -93,7 +93,7 @@ func newFleet(b *testing.B) *fleet {
 	if err := e.Wait(ctx); err != nil {
 		b.Fatal(err)
 	}
-	todo, err := st.AllDeclared()
+	todo, err := st.AllDeclared(ctx)
 	if err != nil || len(todo) != fleetSize {
 		b.Fatalf("%d of %d services deployed (%v)", len(todo), fleetSize, err)
 	}

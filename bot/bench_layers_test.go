@@ -34,7 +34,7 @@ func BenchmarkPreviewAllLayers(b *testing.B) {
 			h.Say("alice", "@eos create "+req.flags+" in "+env)
 			p := h.WaitText(after, "React ✅ to approve")
 			id := planIDPattern.FindStringSubmatch(p.Text)[1]
-			stored, err := h.Store.Plan(id)
+			stored, err := h.Store.Plan(context.Background(), id)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -165,7 +165,7 @@ func concurrentConversations(b *testing.B, open func() *store.Store) {
 		if err := e.Wait(ctx); err != nil { // the previews are posted; now they are recorded too
 			b.Fatal(err)
 		}
-		plans, err := st.Plans(func(p *store.Plan) bool { return p.State == store.PlanPending })
+		plans, err := st.Plans(ctx, func(p *store.Plan) bool { return p.State == store.PlanPending })
 		if err != nil || len(plans) != n {
 			b.Fatalf("%d of %d requests got a plan (%v); request → preview p99 of those answered: %v", len(plans), n, err, p99(previewLat))
 		}
@@ -179,7 +179,7 @@ func concurrentConversations(b *testing.B, open func() *store.Store) {
 					b.Error(err)
 					return
 				}
-				if r, err := st.Run(p.ID); err != nil || r.State != store.RunDone {
+				if r, err := st.Run(ctx, p.ID); err != nil || r.State != store.RunDone {
 					b.Errorf("run %s after its approval: %+v, %v", p.ID, r, err)
 					return
 				}
@@ -189,7 +189,7 @@ func concurrentConversations(b *testing.B, open func() *store.Store) {
 			}()
 		}
 		wg.Wait()
-		runs, _ := st.Runs(func(r *store.Run) bool { return r.State == store.RunDone })
+		runs, _ := st.Runs(ctx, func(r *store.Run) bool { return r.State == store.RunDone })
 		if len(runs) != n {
 			b.Fatalf("%d of %d conversations ended with a run done", len(runs), n)
 		}

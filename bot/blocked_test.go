@@ -56,7 +56,7 @@ func TestAPlanThatWouldFailCannotBeApproved(t *testing.T) {
 		t.Errorf("⛔ does not lead the preview:\n%s", preview.Text)
 	}
 	id := planIDPattern.FindStringSubmatch(preview.Text)[1]
-	if p, err := h.Store.Plan(id); err != nil || p.State != store.PlanBlocked {
+	if p, err := h.Store.Plan(context.Background(), id); err != nil || p.State != store.PlanBlocked {
 		t.Fatalf("plan %s stored as %+v (%v), want blocked", id, p, err)
 	}
 
@@ -84,10 +84,10 @@ func TestAPlanThatWouldFailCannotBeApproved(t *testing.T) {
 	if n != 2 {
 		t.Errorf("%d answers to the approvals, want one for bob and one for carol", n)
 	}
-	if runs, _ := h.Store.Runs(nil); len(runs) != 0 || salt.applies.Load() != 0 {
+	if runs, _ := h.Store.Runs(context.Background(), nil); len(runs) != 0 || salt.applies.Load() != 0 {
 		t.Fatalf("an approval of a plan that would fail started %d runs, %d Salt applies", len(runs), salt.applies.Load())
 	}
-	p, err := h.Store.Plan(id)
+	p, err := h.Store.Plan(context.Background(), id)
 	if err != nil || p.State != store.PlanBlocked || len(p.Approvals) != 0 {
 		t.Errorf("plan after the reactions, cancel and expiry: %+v (%v); want blocked, no approvals", p, err)
 	}
@@ -97,10 +97,10 @@ func TestAPlanThatWouldFailCannotBeApproved(t *testing.T) {
 	h.Stop()
 	h2 := eostest.New(t, eostest.Options{DataDir: h.DataDir, Layers: []executor.Layer{salt}, Clock: clock})
 	h2.Idle()
-	if p, err := h2.Store.Plan(id); err != nil || p.State != store.PlanBlocked {
+	if p, err := h2.Store.Plan(context.Background(), id); err != nil || p.State != store.PlanBlocked {
 		t.Errorf("plan after a restart: %+v (%v); want blocked", p, err)
 	}
-	if runs, _ := h2.Store.Runs(nil); len(runs) != 0 || salt.applies.Load() != 0 {
+	if runs, _ := h2.Store.Runs(context.Background(), nil); len(runs) != 0 || salt.applies.Load() != 0 {
 		t.Errorf("after a restart %d runs, %d Salt applies; want none", len(runs), salt.applies.Load())
 	}
 }

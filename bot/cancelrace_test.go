@@ -76,13 +76,13 @@ func TestCancelBetweenApprovalAndRunStartCancels(t *testing.T) {
 		t.Fatal("Salt applied a plan cancelled before its run started")
 	default:
 	}
-	if r, err := h.Store.Run(id); err == nil {
+	if r, err := h.Store.Run(context.Background(), id); err == nil {
 		t.Errorf("a run was recorded for a plan cancelled before it started: %+v", r)
 	}
-	if pl, _ := h.Store.Plan(id); pl.State != store.PlanCancelled {
+	if pl, _ := h.Store.Plan(context.Background(), id); pl.State != store.PlanCancelled {
 		t.Errorf("plan state = %s, want cancelled", pl.State)
 	}
-	if locks, _ := h.Store.Locks(); len(locks) != 0 {
+	if locks, _ := h.Store.Locks(context.Background()); len(locks) != 0 {
 		t.Errorf("locks left: %+v", locks)
 	}
 	waitPreview(t, h, p, "cancelled by @alice · nothing changed")
@@ -101,7 +101,7 @@ func TestRejectAfterApprovalBeforeRunStartCancels(t *testing.T) {
 		t.Fatal("Salt applied a plan rejected before its run started")
 	default:
 	}
-	if r, err := h.Store.Run(id); err == nil {
+	if r, err := h.Store.Run(context.Background(), id); err == nil {
 		t.Errorf("a run was recorded for a plan rejected before it started: %+v", r)
 	}
 }
@@ -137,10 +137,10 @@ func TestApprovalAndCancelBackToBack(t *testing.T) {
 		if before && entered {
 			t.Fatalf("round %d: Salt applied a plan cancelled before its run started", i)
 		}
-		if r, err := h.Store.Run(id); err == nil && r.State != store.RunStopped {
+		if r, err := h.Store.Run(context.Background(), id); err == nil && r.State != store.RunStopped {
 			t.Fatalf("round %d: run after the cancel = %s, want stopped or none", i, r.State)
 		}
-		if d, err := h.Store.Declared("local/grafana"); err == nil && !d.Destroyed {
+		if d, err := h.Store.Declared(context.Background(), "local/grafana"); err == nil && !d.Destroyed {
 			t.Fatalf("round %d: grafana was declared after a cancelled run", i)
 		}
 	}
@@ -162,7 +162,7 @@ func TestCancelWithoutAnIDListsSeveralPendingPlans(t *testing.T) {
 		}
 	}
 	for _, id := range []string{first, second} {
-		if p, _ := h.Store.Plan(id); p.State != store.PlanPending {
+		if p, _ := h.Store.Plan(context.Background(), id); p.State != store.PlanPending {
 			t.Errorf("plan %s = %s after a cancel without an id, want pending", id, p.State)
 		}
 	}
@@ -184,7 +184,7 @@ func TestEveryAuditLineNamesItsActor(t *testing.T) {
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
 	h.Idle()
-	entries, err := h.Store.Audit(func(*store.Entry) bool { return true })
+	entries, err := h.Store.Audit(context.Background(), func(*store.Entry) bool { return true })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,10 +217,10 @@ func TestAPolicyTightenedBeforeTheRunStartsStopsIt(t *testing.T) {
 		t.Fatal("Salt applied a plan the policy in force no longer lets run")
 	default:
 	}
-	if pl, _ := h.Store.Plan(id); pl.State != store.PlanPending {
+	if pl, _ := h.Store.Plan(context.Background(), id); pl.State != store.PlanPending {
 		t.Errorf("plan = %s, want pending", pl.State)
 	}
-	if locks, _ := h.Store.Locks(); len(locks) != 0 {
+	if locks, _ := h.Store.Locks(context.Background()); len(locks) != 0 {
 		t.Errorf("locks left: %+v", locks)
 	}
 	h.React("dave", p.ID, "+1")

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"strings"
 
@@ -12,11 +13,11 @@ import (
 
 // compile turns an intent into the Spec it asks for (bot/compile), against the catalog and the
 // declared state in the store; a request compile turns away is a userError, said as it is.
-func (e *Engine) compile(in *intents.Intent) (executor.Spec, error) {
+func (e *Engine) compile(ctx context.Context, in *intents.Intent) (executor.Spec, error) {
 	c := compile.Compiler{
-		Catalog: e.cfg.Catalog, State: declaredState{e.st}, DefaultEnv: e.cfg.DefaultEnv, Variants: e.cfg.Variants,
+		Catalog: e.cfg.Catalog, State: declaredState{ctx, e.st}, DefaultEnv: e.cfg.DefaultEnv, Variants: e.cfg.Variants,
 		SecretsPath: e.cfg.SecretsPath, SecretsConfigured: e.cfg.Runner.SecretsConfigured(),
-		InFlight: e.inFlight, Log: e.log, // a run under way may change the answer (inflight.go)
+		InFlight: func(env, service string) string { return e.inFlight(ctx, env, service) }, Log: e.log, // a run under way may change the answer (inflight.go)
 	}
 	spec, err := c.Compile(in)
 	if r := (*compile.Refusal)(nil); errors.As(err, &r) {
@@ -26,10 +27,13 @@ func (e *Engine) compile(in *intents.Intent) (executor.Spec, error) {
 }
 
 // declaredState is the store's declared state as compile reads it.
-type declaredState struct{ st *store.Store }
+type declaredState struct {
+	ctx context.Context // of the request being compiled
+	st  *store.Store
+}
 
 func (d declaredState) Declared(env, service string) (compile.Deployed, bool, error) {
-	dep, err := d.st.Declared(env + "/" + service)
+	dep, err := d.st.Declared(d.ctx, env+"/"+service)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return compile.Deployed{}, false, nil
@@ -40,7 +44,7 @@ func (d declaredState) Declared(env, service string) (compile.Deployed, bool, er
 }
 
 func (d declaredState) DeclaredIn(env string) ([]compile.Deployed, error) {
-	all, err := d.st.AllDeclared()
+	all, err := d.st.AllDeclared(d.ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,7 +33,7 @@ func TestConformanceApproveRunsAndEditsProgress(t *testing.T) {
 			t.Errorf("%d posts about run %s in the thread, want one edited in place", runs, id)
 		}
 		h.Idle()
-		if r, err := h.Store.Run(id); err != nil || r.State != store.RunDone {
+		if r, err := h.Store.Run(context.Background(), id); err != nil || r.State != store.RunDone {
 			t.Fatalf("run %s = %+v, %v; want done", id, r, err)
 		}
 		if _, err := os.Stat(filepath.Join(h.Cloud(), "server", "proxy-grafana-production.json")); err != nil {
@@ -47,7 +48,7 @@ func TestConformanceRejectionChangesNothing(t *testing.T) {
 		p.react(t, "bob", preview.ID, "x")
 		waitPost(t, p, root, "Plan "+id, "rejected by @bob ❌ · nothing changed")
 		h.Idle()
-		if runs, _ := h.Store.Runs(nil); len(runs) != 0 {
+		if runs, _ := h.Store.Runs(context.Background(), nil); len(runs) != 0 {
 			t.Fatalf("a rejected plan ran: %+v", runs)
 		}
 	})
@@ -59,10 +60,10 @@ func TestConformanceUnauthorisedReactionRunsNothing(t *testing.T) {
 		p.react(t, "carol", preview.ID, "+1")
 		waitPost(t, p, root, "@carol can't approve production plans (approvers: @bob)", "Nothing changed")
 		h.Idle()
-		if runs, _ := h.Store.Runs(nil); len(runs) != 0 {
+		if runs, _ := h.Store.Runs(context.Background(), nil); len(runs) != 0 {
 			t.Fatalf("carol's approval started %d runs", len(runs))
 		}
-		if pl, err := h.Store.Plan(id); err != nil || pl.State != store.PlanPending || len(pl.Approvals) != 0 {
+		if pl, err := h.Store.Plan(context.Background(), id); err != nil || pl.State != store.PlanPending || len(pl.Approvals) != 0 {
 			t.Fatalf("plan after carol's +1 = %+v, %v; want pending without approvals", pl, err)
 		}
 	})
@@ -96,7 +97,7 @@ func TestConformanceTypedSecret(t *testing.T) {
 				t.Errorf("post %s of the bot shows the secret:\n%s", q.ID, q.Text)
 			}
 		}
-		if plans, _ := h.Store.Plans(func(*store.Plan) bool { return true }); len(plans) != 0 {
+		if plans, _ := h.Store.Plans(context.Background(), func(*store.Plan) bool { return true }); len(plans) != 0 {
 			t.Errorf("a request with a typed secret made %d plans", len(plans))
 		}
 	})

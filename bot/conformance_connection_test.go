@@ -37,7 +37,7 @@ func TestConformanceReconnectionKeepsTheConversation(t *testing.T) {
 		p.react(t, "bob", preview.ID, "+1")
 		waitPost(t, p, root, "Run "+id, "done in")
 		h.Idle()
-		if r, err := h.Store.Run(id); err != nil || r.State != store.RunDone {
+		if r, err := h.Store.Run(context.Background(), id); err != nil || r.State != store.RunDone {
 			t.Fatalf("run %s = %+v, %v; want done", id, r, err)
 		}
 		waitHealth(t, h, "connected again", connectedHealth)
@@ -78,7 +78,7 @@ func TestConformanceApprovalAcrossADrop(t *testing.T) {
 		p.react(t, "bob", preview.ID, "+1")
 		waitPost(t, p, root, "Run "+id, "done in")
 		h.Idle()
-		if r, err := h.Store.Run(id); err != nil || r.State != store.RunDone {
+		if r, err := h.Store.Run(context.Background(), id); err != nil || r.State != store.RunDone {
 			t.Fatalf("run %s = %+v, %v; want done", id, r, err)
 		}
 	})

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -88,11 +89,11 @@ func TestCreateApproveRunHistory(t *testing.T) {
 	h.React("carol", p.ID, "white_check_mark")
 	h.WaitText(after, "Plan "+id+" already ran (run "+id+", done ", "): nothing started; ask again for a new plan.")
 	h.Idle()
-	runs, err := h.Store.Runs(nil)
+	runs, err := h.Store.Runs(context.Background(), nil)
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("runs = %d (%v), want exactly 1", len(runs), err)
 	}
-	d, err := h.Store.Declared("local/nextcloud")
+	d, err := h.Store.Declared(context.Background(), "local/nextcloud")
 	if err != nil || d.RunID != id || d.Spec.Units[0].Values["sso"] != "true" {
 		t.Fatalf("declared nextcloud = %+v, %v", d, err)
 	}
@@ -118,7 +119,7 @@ func TestCreateApproveRunHistory(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(h.Cloud(), "server/proxy-authentik-local.json")); err != nil {
 		t.Errorf("destroying nextcloud removed authentik: %v", err)
 	}
-	if d, err := h.Store.Declared("local/nextcloud"); err != nil || !d.Destroyed {
+	if d, err := h.Store.Declared(context.Background(), "local/nextcloud"); err != nil || !d.Destroyed {
 		t.Errorf("declared nextcloud after destroy = %+v, %v", d, err)
 	}
 }
@@ -140,11 +141,11 @@ func TestFailureHalfwayIsRolledBack(t *testing.T) {
 	if len(entries) != 0 {
 		t.Errorf("objects left after rollback: %v", entries)
 	}
-	r, err := h.Store.Run(id)
+	r, err := h.Store.Run(context.Background(), id)
 	if err != nil || r.State != store.RunFailed {
 		t.Fatalf("run = %+v, %v", r, err)
 	}
-	if _, err := h.Store.Declared("local/jenkins"); err == nil {
+	if _, err := h.Store.Declared(context.Background(), "local/jenkins"); err == nil {
 		t.Error("a failed run was recorded as declared state")
 	}
 	// why on the failed plan says how its run failed, not only that it was approved.
@@ -198,7 +199,7 @@ func TestRejectionChangesNothing(t *testing.T) {
 	h.React("carol", p.ID, "+1")
 	h.WaitText(after, "is rejected: nothing started")
 	h.Idle()
-	if runs, _ := h.Store.Runs(nil); len(runs) != 0 {
+	if runs, _ := h.Store.Runs(context.Background(), nil); len(runs) != 0 {
 		t.Fatalf("a rejected plan ran: %+v", runs)
 	}
 	if _, err := os.Stat(filepath.Join(h.DataDir, "terraform", "local", "grafana", "terraform.tfstate")); !os.IsNotExist(err) {
@@ -218,10 +219,10 @@ func TestExpiredPlanIsNotApplied(t *testing.T) {
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Plan "+id+" expired at 14:30 UTC: nothing changed")
 	h.Idle()
-	if runs, _ := h.Store.Runs(nil); len(runs) != 0 {
+	if runs, _ := h.Store.Runs(context.Background(), nil); len(runs) != 0 {
 		t.Fatalf("an expired plan ran: %+v", runs)
 	}
-	got, err := h.Store.Plan(id)
+	got, err := h.Store.Plan(context.Background(), id)
 	if err != nil || got.State != store.PlanExpired {
 		t.Fatalf("plan state = %v (%v), want expired", got, err)
 	}
@@ -262,7 +263,7 @@ func TestApprovalPolicy(t *testing.T) {
 	if carolTold != 1 {
 		t.Errorf("carol was told %d times, want once", carolTold)
 	}
-	r, err := h.Store.Run(id)
+	r, err := h.Store.Run(context.Background(), id)
 	if err != nil || strings.Join(r.Approvers, ",") != "bob,dave" {
 		t.Fatalf("run approvers = %v (%v), want bob,dave", r, err)
 	}
@@ -293,7 +294,7 @@ func TestMistakesGetSpecificAnswers(t *testing.T) {
 			t.Errorf("the answer to %q repeats the secret", tc.say)
 		}
 	}
-	if runs, _ := h.Store.Plans(func(*store.Plan) bool { return true }); len(runs) != 0 {
+	if runs, _ := h.Store.Plans(context.Background(), func(*store.Plan) bool { return true }); len(runs) != 0 {
 		t.Fatalf("mistakes created plans: %d", len(runs))
 	}
 }
@@ -309,7 +310,7 @@ func TestCancelEndsAPendingPlan(t *testing.T) {
 	h.React("bob", p.ID, "+1")
 	h.WaitText(after, "is cancelled: nothing started")
 	h.Idle()
-	if runs, _ := h.Store.Runs(nil); len(runs) != 0 {
+	if runs, _ := h.Store.Runs(context.Background(), nil); len(runs) != 0 {
 		t.Fatalf("a cancelled plan ran")
 	}
 }
@@ -337,11 +338,11 @@ func TestPlanChangedBeforeApplyAsksAgain(t *testing.T) {
 		t.Errorf("the fresh plan should also revert the server's size:\n%s", fresh.Text)
 	}
 	h.Idle()
-	old, err := h.Store.Plan(uid)
+	old, err := h.Store.Plan(context.Background(), uid)
 	if err != nil || old.State != store.PlanSuperseded {
 		t.Fatalf("old plan = %+v, %v", old, err)
 	}
-	if _, err := h.Store.Run(uid); err == nil {
+	if _, err := h.Store.Run(context.Background(), uid); err == nil {
 		t.Fatal("the superseded plan ran")
 	}
 	// The fresh plan runs once approved.

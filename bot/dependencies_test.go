@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,7 +24,7 @@ func approved(t *testing.T, h *eostest.Harness, text string) (console.Post, stri
 
 func declared(t *testing.T, h *eostest.Harness, key string) *store.Deployed {
 	t.Helper()
-	d, err := h.Store.Declared(key)
+	d, err := h.Store.Declared(context.Background(), key)
 	if err != nil {
 		t.Fatalf("declared %s: %v", key, err)
 	}
@@ -98,7 +99,7 @@ func TestDestroyRequiredServiceIsRefused(t *testing.T) {
 	if !strings.Contains(got.Text, want) {
 		t.Errorf("destroy authentik answered:\n%s\nwant %q", got.Text, want)
 	}
-	plans, _ := h.Store.Plans(func(p *store.Plan) bool { return p.Plan.Spec.Verb == "destroy" })
+	plans, _ := h.Store.Plans(context.Background(), func(p *store.Plan) bool { return p.Plan.Spec.Verb == "destroy" })
 	if len(plans) != 0 {
 		t.Errorf("the refused destroy stored %d plans", len(plans))
 	}
@@ -133,7 +134,7 @@ func TestDestroyWithDependents(t *testing.T) {
 			t.Errorf("preview lacks %q:\n%s", want, p.Text)
 		}
 	}
-	stored, err := h.Store.Plan(id)
+	stored, err := h.Store.Plan(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,13 +83,13 @@ func (e *Engine) RunDueDigests(ctx context.Context) int {
 	now := e.now()
 	n := 0
 	for _, d := range e.digests.plans {
-		st, err := e.st.Digest(d.Name)
+		st, err := e.st.Digest(ctx, d.Name)
 		if err != nil {
 			e.log.Error("reading digest state", "digest", d.Name, "err", err)
 			continue
 		}
 		if st.LastRun.IsZero() {
-			e.st.SetDigest(store.DigestState{Name: d.Name, LastRun: now})
+			e.st.SetDigest(ctx, store.DigestState{Name: d.Name, LastRun: now})
 			continue
 		}
 		due := d.next(st.LastRun)
@@ -98,13 +98,13 @@ func (e *Engine) RunDueDigests(ctx context.Context) int {
 		}
 		late := d.next(due).Before(now) || now.Sub(due) > 5*time.Minute
 		e.runDigest(ctx, d, st.LastRun, now, due, late)
-		if err := e.st.SetDigest(store.DigestState{Name: d.Name, LastRun: now}); err != nil {
+		if err := e.st.SetDigest(ctx, store.DigestState{Name: d.Name, LastRun: now}); err != nil {
 			e.log.Error("recording digest run", "digest", d.Name, "err", err)
 		}
 		n++
 	}
 	if n > 0 {
-		e.prune()
+		e.prune(ctx)
 	}
 	return n
 }
@@ -113,38 +113,38 @@ func (e *Engine) RunDueDigests(ctx context.Context) int {
 // the output of runs older than outputRetention, policy inputs older than policyInputRetention,
 // and drift checks older than driftRetention, keeping each service's latest check and, for a digest whose previous run
 // is older than the window, every check since that run, which its next run compares with.
-func (e *Engine) prune() {
+func (e *Engine) prune(ctx context.Context) {
 	now := e.now()
 	keepFrom := now.Add(-driftRetention)
 	for _, d := range e.digests.plans {
-		if st, err := e.st.Digest(d.Name); err == nil && !st.LastRun.IsZero() && st.LastRun.Before(keepFrom) {
+		if st, err := e.st.Digest(ctx, d.Name); err == nil && !st.LastRun.IsZero() && st.LastRun.Before(keepFrom) {
 			keepFrom = st.LastRun
 		}
 	}
-	if n, err := e.st.PruneDrift(keepFrom); err != nil {
+	if n, err := e.st.PruneDrift(ctx, keepFrom); err != nil {
 		e.log.Error("pruning drift history", "err", err)
 	} else if n > 0 {
 		e.log.Info("pruned drift history", "checks", n, "before", keepFrom)
 	}
 	if e.cfg.Leader != nil {
-		if n, err := e.st.PruneMessages(now.Add(-claimRetention)); err != nil {
+		if n, err := e.st.PruneMessages(ctx, now.Add(-claimRetention)); err != nil {
 			e.log.Error("pruning message claims", "err", err)
 		} else if n > 0 {
 			e.log.Info("forgot old message claims", "messages", n)
 		}
 	}
-	if n, err := e.st.PruneDigestPosts(now.Add(-digestPostTTL)); err != nil {
+	if n, err := e.st.PruneDigestPosts(ctx, now.Add(-digestPostTTL)); err != nil {
 		e.log.Error("pruning digest posts", "err", err)
 	} else if n > 0 {
 		e.log.Info("forgot old digest posts", "posts", n)
 	}
-	if n, err := e.st.PruneOutput(now.Add(-outputRetention)); err != nil {
+	if n, err := e.st.PruneOutput(ctx, now.Add(-outputRetention)); err != nil {
 		e.log.Error("pruning runs' output", "err", err)
 	} else if n > 0 {
 		e.log.Info("forgot the output of old runs", "runs", n)
 	}
-	e.prunePolicyInputs(now)
-	if n, err := e.st.PruneWeb(now); err != nil {
+	e.prunePolicyInputs(ctx, now)
+	if n, err := e.st.PruneWeb(ctx, now); err != nil {
 		e.log.Error("pruning sign-in links and sessions", "err", err)
 	} else if n > 0 {
 		e.log.Info("forgot expired sign-in links and sessions", "records", n)
@@ -154,13 +154,13 @@ func (e *Engine) prune() {
 // schedule prunes old drift history and digest posts, then runs due digests until ctx
 // ends, waking at the next due time (or each minute); each digest run prunes again.
 func (e *Engine) schedule(ctx context.Context) {
-	e.prune()
+	e.prune(ctx)
 	for {
 		e.RunDueDigests(ctx)
 		wait := time.Minute
 		now := e.now()
 		for _, d := range e.digests.plans {
-			if st, err := e.st.Digest(d.Name); err == nil && !st.LastRun.IsZero() {
+			if st, err := e.st.Digest(ctx, d.Name); err == nil && !st.LastRun.IsZero() {
 				if w := d.next(st.LastRun).Sub(now); w > 0 && w < wait {
 					wait = w
 				}
@@ -188,7 +188,7 @@ func (e *Engine) runDigest(ctx context.Context, d digestPlan, previous, started,
 	if !e.mayAct("digest "+d.Name, a, adapters.PostRef{}) {
 		return
 	}
-	all, err := e.st.AllDeclared()
+	all, err := e.st.AllDeclared(ctx)
 	if err != nil {
 		e.log.Error("reading declared state", "err", err)
 		return
@@ -200,7 +200,7 @@ func (e *Engine) runDigest(ctx context.Context, d digestPlan, previous, started,
 			todo = append(todo, dep)
 		}
 	}
-	todo = e.outcomesFirst(todo) // unknown.go
+	todo = e.outcomesFirst(ctx, todo) // unknown.go
 	ref, err := a.Post(ctx, d.Channel, reply(fmt.Sprintf("Drift · scanning 0/%d…", len(todo))))
 	if err != nil {
 		e.log.Error("posting digest", "digest", d.Name, "err", err)
@@ -214,8 +214,8 @@ func (e *Engine) runDigest(ctx context.Context, d digestPlan, previous, started,
 			ed.Edit(ctx, ref, reply(fmt.Sprintf("Drift · scanning %d/%d…", done, len(todo))))
 		}
 	})
-	e.recordDrift(results, started)
-	v := e.viewOf(results, previous)
+	e.recordDrift(ctx, results, started)
+	v := e.viewOf(ctx, results, previous)
 	doc := render.Digest(results, v, e.now(), due, late)
 	headline := ref
 	if canEdit {
@@ -232,11 +232,11 @@ func (e *Engine) runDigest(ctx context.Context, d digestPlan, previous, started,
 
 // viewOf reads what a digest compares its results with: each service's check at the previous
 // digest (at previous), since when it has not been clean, and the snoozes.
-func (e *Engine) viewOf(results []serviceDrift, previous time.Time) digestView {
+func (e *Engine) viewOf(ctx context.Context, results []serviceDrift, previous time.Time) digestView {
 	v := digestView{Before: map[string]store.DriftRecord{}, Since: map[string]time.Time{}, Snoozes: map[string]store.Snooze{}}
 	for _, r := range results {
 		key := r.Env + "/" + r.Service
-		hist, err := e.st.DriftHistory(key, 0)
+		hist, err := e.st.DriftHistory(ctx, key, 0)
 		if err != nil {
 			e.log.Error("reading drift history", "service", key, "err", err)
 			continue
@@ -251,7 +251,7 @@ func (e *Engine) viewOf(results []serviceDrift, previous time.Time) digestView {
 			v.Since[key] = since
 		}
 	}
-	snoozes, err := e.st.Snoozes()
+	snoozes, err := e.st.Snoozes(ctx)
 	if err != nil {
 		e.log.Error("reading snoozes", "err", err)
 	}
@@ -276,7 +276,7 @@ func (e *Engine) postDetails(ctx context.Context, a adapters.Adapter, digest str
 		if post.ID == "" {
 			return
 		}
-		if err := e.st.AddDigestPosts(store.DigestPost{Post: post, Digest: digest, Keys: keys, At: e.now()}); err != nil {
+		if err := e.st.AddDigestPosts(ctx, store.DigestPost{Post: post, Digest: digest, Keys: keys, At: e.now()}); err != nil {
 			e.log.Error("recording a digest post", "digest", digest, "post", post.ID, "err", err)
 		}
 	}
@@ -300,7 +300,7 @@ func drifted(results []serviceDrift) int {
 }
 
 // recordDrift appends the results, checked at at, to the drift history.
-func (e *Engine) recordDrift(results []serviceDrift, at time.Time) {
+func (e *Engine) recordDrift(ctx context.Context, results []serviceDrift, at time.Time) {
 	var recs []store.DriftRecord
 	for _, r := range results {
 		recs = append(recs, store.DriftRecord{Key: r.Env + "/" + r.Service, At: at, Status: string(r.Status), Summary: render.LayerCounts(r),
@@ -313,7 +313,7 @@ func (e *Engine) recordDrift(results []serviceDrift, at time.Time) {
 	for _, st := range []executor.DriftStatus{executor.DriftClean, executor.DriftDrifted, executor.DriftUnknown} {
 		e.m.drift.WithLabelValues(string(st)).Set(counts[st])
 	}
-	if err := e.st.RecordDrift(recs); err != nil {
+	if err := e.st.RecordDrift(ctx, recs); err != nil {
 		e.log.Error("recording drift history", "err", err)
 	}
 }

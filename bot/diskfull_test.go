@@ -74,11 +74,11 @@ func approveOnFullDisk(t *testing.T, h *eostest.Harness, work string, fill func(
 	h.React("bob", p.ID, "+1")
 	h.WaitText(after, heldText(id, work))
 	h.Idle() // a held approval is no run in flight: the bot is idle while it waits
-	got, err := h.Store.Plan(id)
+	got, err := h.Store.Plan(context.Background(), id)
 	if err != nil || got.State != store.PlanApproved || len(got.Approvals) != 1 || got.Held == nil || got.Held.Dir != work {
 		t.Fatalf("plan while the disk is full: %+v, %v; want approved, held on %s, with bob's approval", got, err, work)
 	}
-	if r, err := h.Store.Run(id); err == nil {
+	if r, err := h.Store.Run(context.Background(), id); err == nil {
 		t.Fatalf("a run started on a full disk: %+v", r)
 	}
 	return p, id, free
@@ -87,7 +87,7 @@ func approveOnFullDisk(t *testing.T, h *eostest.Harness, work string, fill func(
 // runsStarted counts the audit's run-start entries of plan id.
 func runsStarted(t *testing.T, st *store.Store, id string) int {
 	t.Helper()
-	started, err := st.Audit(func(e *store.Entry) bool { return e.Kind == "run" && e.PlanID == id })
+	started, err := st.Audit(context.Background(), func(e *store.Entry) bool { return e.Kind == "run" && e.PlanID == id })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestAnApprovalUnderAFullDiskIsKeptAndRunsWhenThereIsSpace(t *testing.T) {
 	if n := runsStarted(t, h.Store, id); n != 1 {
 		t.Errorf("the held plan started %d runs, want 1", n)
 	}
-	if got, err := h.Store.Plan(id); err != nil || got.Held != nil {
+	if got, err := h.Store.Plan(context.Background(), id); err != nil || got.Held != nil {
 		t.Errorf("plan after its run: %+v, %v; want no longer held", got, err)
 	}
 }
@@ -145,13 +145,13 @@ func TestAHeldApprovalWithdrawnWhileWaitingRunsNothing(t *testing.T) {
 	p, id, free := approveOnFullDisk(t, h, work, fill)
 	h.Unreact("bob", p.ID, "+1")
 	h.WaitLog("an approved plan stopped waiting for space: it no longer stands")
-	if got, err := h.Store.Plan(id); err != nil || got.State != store.PlanPending || len(got.Approvals) != 0 || got.Held != nil {
+	if got, err := h.Store.Plan(context.Background(), id); err != nil || got.State != store.PlanPending || len(got.Approvals) != 0 || got.Held != nil {
 		t.Fatalf("plan after the ✅ was removed: %+v, %v; want pending, no approval, not held", got, err)
 	}
 	waitPreview(t, h, p, "React ✅ to approve")
 	free()
 	h.Idle()
-	if r, err := h.Store.Run(id); err == nil {
+	if r, err := h.Store.Run(context.Background(), id); err == nil {
 		t.Fatalf("a withdrawn approval ran once space was freed: %+v", r)
 	}
 	h.React("bob", p.ID, "+1")
@@ -175,10 +175,10 @@ func TestAHeldPlanCancelledWhileWaitingRunsNothing(t *testing.T) {
 	h.WaitLog("an approved plan stopped waiting for space: it was cancelled")
 	free()
 	h.Idle()
-	if got, err := h.Store.Plan(id); err != nil || got.State != store.PlanCancelled {
+	if got, err := h.Store.Plan(context.Background(), id); err != nil || got.State != store.PlanCancelled {
 		t.Fatalf("plan after the cancel: %+v, %v; want cancelled", got, err)
 	}
-	if r, err := h.Store.Run(id); err == nil {
+	if r, err := h.Store.Run(context.Background(), id); err == nil {
 		t.Fatalf("a cancelled held plan ran once space was freed: %+v", r)
 	}
 }
@@ -196,11 +196,11 @@ func TestAHeldApprovalIsKeptAcrossARestart(t *testing.T) {
 
 	h2 := eostest.New(t, eostest.Options{DataDir: data})
 	h2.Idle()
-	got, err := h2.Store.Plan(id)
+	got, err := h2.Store.Plan(context.Background(), id)
 	if err != nil || got.State != store.PlanApproved || len(got.Approvals) != 1 || got.Held == nil {
 		t.Fatalf("held plan after a restart: %+v, %v; want still approved and held", got, err)
 	}
-	if _, err := h2.Store.Run(id); err == nil {
+	if _, err := h2.Store.Run(context.Background(), id); err == nil {
 		t.Fatal("a run started on a full disk after the restart")
 	}
 	free()
@@ -237,11 +237,11 @@ func TestAnApprovalOnAFullDataDirIsNeverDroppedInSilence(t *testing.T) {
 			said = append(said, q.Text)
 		}
 	}
-	got, err := h.Store.Plan(id)
+	got, err := h.Store.Plan(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, ranErr := h.Store.Run(id)
+	_, ranErr := h.Store.Run(context.Background(), id)
 	held := got.State == store.PlanApproved && got.Held != nil
 	switch {
 	case len(said) != 1:

@@ -42,7 +42,7 @@ func (e *Engine) drift(ctx context.Context, c conv, in *intents.Intent) {
 		e.driftSnoozed(ctx, c, in)
 		return
 	}
-	all, err := e.st.AllDeclared()
+	all, err := e.st.AllDeclared(ctx)
 	if err != nil {
 		e.fail(ctx, c, "reading declared state", err)
 		return
@@ -59,8 +59,8 @@ func (e *Engine) drift(ctx context.Context, c conv, in *intents.Intent) {
 		return
 	}
 	results := e.checkDrift(ctx, todo, scan{}, nil)
-	e.recordDrift(results, e.now())
-	answer := e.say(ctx, c.adapter, c.msg.Post, render.Drift(results, e.now(), e.liveSnoozes()))
+	e.recordDrift(ctx, results, e.now())
+	answer := e.say(ctx, c.adapter, c.msg.Post, render.Drift(results, e.now(), e.liveSnoozes(ctx)))
 	var listed []serviceDrift
 	for _, r := range results {
 		if r.Status != executor.DriftClean {
@@ -132,12 +132,12 @@ func overall(layers []executor.LayerDrift) executor.DriftStatus {
 func (e *Engine) rollback(ctx context.Context, c conv, in *intents.Intent) {
 	env := e.envOf(in)
 	key := env + "/" + in.Noun
-	cur, err := e.st.Declared(key)
+	cur, err := e.st.Declared(ctx, key)
 	if err != nil || cur.Destroyed {
-		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to roll back to.%s", in.Noun, env, e.inFlightAfter(" ", env, in.Noun))))
+		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to roll back to.%s", in.Noun, env, e.inFlightAfter(ctx, " ", env, in.Noun))))
 		return
 	}
-	earlier, err := e.appliedStates(env, in.Noun)
+	earlier, err := e.appliedStates(ctx, env, in.Noun)
 	if err != nil {
 		e.fail(ctx, c, "reading history", err)
 		return
@@ -196,14 +196,14 @@ type appliedState struct {
 }
 
 // appliedStates are the states successful runs applied to service in env, newest first.
-func (e *Engine) appliedStates(env, service string) ([]appliedState, error) {
-	runs, err := e.st.Runs(func(r *store.Run) bool { return r.Env == env && r.State == store.RunDone && r.Verb != "destroy" })
+func (e *Engine) appliedStates(ctx context.Context, env, service string) ([]appliedState, error) {
+	runs, err := e.st.Runs(ctx, func(r *store.Run) bool { return r.Env == env && r.State == store.RunDone && r.Verb != "destroy" })
 	if err != nil {
 		return nil, err
 	}
 	var out []appliedState
 	for _, r := range runs {
-		p, err := e.st.Plan(r.ID)
+		p, err := e.st.Plan(ctx, r.ID)
 		if err != nil {
 			continue
 		}
@@ -224,7 +224,7 @@ func (e *Engine) driftHistory(ctx context.Context, c conv, in *intents.Intent) {
 		return
 	}
 	key := e.envOf(in) + "/" + in.Noun
-	hist, err := e.st.DriftHistory(key, 10)
+	hist, err := e.st.DriftHistory(ctx, key, 10)
 	if err != nil {
 		e.fail(ctx, c, "reading drift history", err)
 		return
@@ -250,9 +250,9 @@ func (e *Engine) reconcile(ctx context.Context, c conv, in *intents.Intent) {
 // reconcileService proposes re-applying the declared state of service in env, for `reconcile`
 // and for a 🔧 on a drift digest. It returns the plan's id, or "" when none was stored.
 func (e *Engine) reconcileService(ctx context.Context, c conv, env, service string) string {
-	d, err := e.st.Declared(env + "/" + service)
+	d, err := e.st.Declared(ctx, env+"/"+service)
 	if err != nil || d.Destroyed {
-		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to reconcile. @eos status%s", service, env, e.inFlightAfter(" · ", env, service))))
+		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to reconcile. @eos status%s", service, env, e.inFlightAfter(ctx, " · ", env, service))))
 		return ""
 	}
 	spec := d.Spec
@@ -262,8 +262,8 @@ func (e *Engine) reconcileService(ctx context.Context, c conv, env, service stri
 
 // liveSnoozes are the snoozes recorded, by env/service; whether one still holds is the
 // reader's to check (Snooze.Holds).
-func (e *Engine) liveSnoozes() map[string]store.Snooze {
-	all, err := e.st.Snoozes()
+func (e *Engine) liveSnoozes(ctx context.Context) map[string]store.Snooze {
+	all, err := e.st.Snoozes(ctx)
 	if err != nil {
 		e.log.Warn("reading snoozes", "err", err)
 	}

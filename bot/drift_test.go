@@ -100,7 +100,7 @@ func TestDriftReportsEachKind(t *testing.T) {
 			if strings.Contains(got.Text, "match their declared state") {
 				t.Errorf("reported clean:\n%s", got.Text)
 			}
-			hist, err := h.Store.DriftHistory("local/grafana", 0)
+			hist, err := h.Store.DriftHistory(context.Background(), "local/grafana", 0)
 			if err != nil || len(hist) != 2 || hist[1].Status == "clean" {
 				t.Errorf("drift history = %+v, %v; want a second check that is not clean", hist, err)
 			}
@@ -200,7 +200,7 @@ func TestWrenchOnDigestPlansReconcile(t *testing.T) {
 			t.Errorf("%d posts say %q, want %d", got, text, want)
 		}
 	}
-	plans, err := h.Store.Plans(func(p *store.Plan) bool { return p.Plan.Spec.Verb == "reconcile" })
+	plans, err := h.Store.Plans(ctx, func(p *store.Plan) bool { return p.Plan.Spec.Verb == "reconcile" })
 	if err != nil || len(plans) != 1 {
 		t.Fatalf("reconcile plans = %d (%v), want 1", len(plans), err)
 	}

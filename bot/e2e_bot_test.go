@@ -130,7 +130,7 @@ func waitPreviewRecorded(t *testing.T, b *mmBot, id string, preview *model.Post)
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		p, err := b.Store.Plan(id)
+		p, err := b.Store.Plan(ctx, id)
 		if err == nil && p.Preview.ID == preview.Id {
 			return
 		}

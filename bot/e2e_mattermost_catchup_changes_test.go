@@ -54,10 +54,10 @@ func TestE2EMattermostRequestEditedWhileDisconnected(t *testing.T) {
 	if n := botPosts(t, s, req.Id, "your request was edited after the preview"); n != 1 {
 		t.Errorf("%d answers to the edit in the thread, want one", n)
 	}
-	if p, err := b.Store.Plan(id); err != nil || p.State != store.PlanCancelled || p.Cancellation == nil || p.Cancellation.Reason != "the request was edited after the preview" {
+	if p, err := b.Store.Plan(context.Background(), id); err != nil || p.State != store.PlanCancelled || p.Cancellation == nil || p.Cancellation.Reason != "the request was edited after the preview" {
 		t.Fatalf("plan %s = %+v, %v; want cancelled because of the edit", id, p, err)
 	}
-	if runs, _ := b.Store.Runs(nil); len(runs) != 0 {
+	if runs, _ := b.Store.Runs(context.Background(), nil); len(runs) != 0 {
 		t.Errorf("the plan of an edited request ran: %+v", runs)
 	}
 	if !caughtUpChanges.MatchString(b.AdapterLog.String()) {
@@ -86,7 +86,7 @@ func TestE2EMattermostRequestDeletedWhileDisconnected(t *testing.T) {
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		p, err := b.Store.Plan(id)
+		p, err := b.Store.Plan(ctx, id)
 		if err == nil && p.State == store.PlanCancelled {
 			if p.Cancellation == nil || p.Cancellation.Reason != "the request was deleted" {
 				t.Fatalf("cancellation = %+v, want the request's deletion", p.Cancellation)
@@ -104,11 +104,11 @@ func TestE2EMattermostRequestDeletedWhileDisconnected(t *testing.T) {
 		botSays(t, s, req.Id, "Plan "+id+" is cancelled: nothing started.")
 	}
 	b.Idle()
-	entries, _ := b.Store.Audit(func(e *store.Entry) bool { return e.PlanID == id && e.Kind == "cancel" })
+	entries, _ := b.Store.Audit(ctx, func(e *store.Entry) bool { return e.PlanID == id && e.Kind == "cancel" })
 	if len(entries) != 1 || entries[0].Text != "cancelled: the request was deleted" {
 		t.Errorf("audit = %+v, want one cancel entry for the deletion", entries)
 	}
-	if runs, _ := b.Store.Runs(nil); len(runs) != 0 {
+	if runs, _ := b.Store.Runs(ctx, nil); len(runs) != 0 {
 		t.Errorf("the plan of a deleted request ran: %+v", runs)
 	}
 	if !caughtUpChanges.MatchString(b.AdapterLog.String()) {

@@ -35,7 +35,7 @@ func TestE2EMattermostEditedRequestIsNotReplanned(t *testing.T) {
 		t.Errorf("the edited preview lost its plan:\n%s", edited.Message)
 	}
 	b.Idle()
-	if plans, _ := b.Store.Plans(func(*store.Plan) bool { return true }); len(plans) != 1 || plans[0].State != store.PlanCancelled {
+	if plans, _ := b.Store.Plans(context.Background(), func(*store.Plan) bool { return true }); len(plans) != 1 || plans[0].State != store.PlanCancelled {
 		t.Fatalf("plans after the edit = %+v; want the one plan, cancelled", plans)
 	}
 }
@@ -57,7 +57,7 @@ func TestE2EMattermostDeletedRequestCancelsItsPlan(t *testing.T) {
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		p, err := b.Store.Plan(id)
+		p, err := b.Store.Plan(context.Background(), id)
 		if err == nil && p.State == store.PlanCancelled {
 			if p.Cancellation == nil || p.Cancellation.Reason != "the request was deleted" {
 				t.Fatalf("cancellation = %+v, want the request's deletion", p.Cancellation)
@@ -70,11 +70,11 @@ func TestE2EMattermostDeletedRequestCancelsItsPlan(t *testing.T) {
 		<-tick.C
 	}
 	b.Idle()
-	entries, _ := b.Store.Audit(func(e *store.Entry) bool { return e.PlanID == id && e.Kind == "cancel" })
+	entries, _ := b.Store.Audit(context.Background(), func(e *store.Entry) bool { return e.PlanID == id && e.Kind == "cancel" })
 	if len(entries) != 1 || entries[0].Text != "cancelled: the request was deleted" {
 		t.Errorf("audit = %+v, want one cancel entry for the deletion", entries)
 	}
-	if runs, _ := b.Store.Runs(nil); len(runs) != 0 {
+	if runs, _ := b.Store.Runs(context.Background(), nil); len(runs) != 0 {
 		t.Errorf("the plan of a deleted request ran: %+v", runs)
 	}
 }

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"path/filepath"
 	"testing"
 
@@ -30,12 +31,12 @@ func TestE2EMattermostHeldApprovalWithdrawnWhileBotDown(t *testing.T) {
 	s.Bob.Unreact(t, preview.Id, "+1")
 	second := startMMBot(t, s, ch, eostest.Options{DataDir: dir})
 	second.Idle()
-	if got, err := second.Store.Plan(id); err != nil || got.State != store.PlanPending || len(got.Approvals) != 0 || got.Held != nil {
+	if got, err := second.Store.Plan(context.Background(), id); err != nil || got.State != store.PlanPending || len(got.Approvals) != 0 || got.Held != nil {
 		t.Fatalf("held plan whose ✅ was removed while Eos was down, after the restart: %+v, %v; want pending, no approval, not held", got, err)
 	}
 	free()
 	second.Idle()
-	if r, err := second.Store.Run(id); err == nil {
+	if r, err := second.Store.Run(context.Background(), id); err == nil {
 		t.Fatalf("an approval taken back while Eos was down ran once space was freed: %+v", r)
 	}
 }

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -36,10 +37,10 @@ func TestE2EMattermostPolicyOnlyTheApproverRuns(t *testing.T) {
 	s.Alice.React(t, preview.Id, "white_check_mark")
 	botSays(t, s, req.Id, "@alice can't approve local plans (the requester's own approval does not count here)", "Nothing changed")
 	b.Idle()
-	if runs, _ := b.Store.Runs(nil); len(runs) != 0 {
+	if runs, _ := b.Store.Runs(context.Background(), nil); len(runs) != 0 {
 		t.Fatalf("carol's and alice's ✅ started %d runs", len(runs))
 	}
-	if p, err := b.Store.Plan(id); err != nil || p.State != store.PlanPending || len(p.Approvals) != 0 {
+	if p, err := b.Store.Plan(context.Background(), id); err != nil || p.State != store.PlanPending || len(p.Approvals) != 0 {
 		t.Fatalf("plan after carol's and alice's ✅ = %+v, %v; want pending without approvals", p, err)
 	}
 
@@ -54,14 +55,14 @@ func TestE2EMattermostPolicyOnlyTheApproverRuns(t *testing.T) {
 	botSays(t, s, req.Id, "Plan "+id+" already ran (run "+id, "nothing started")
 	b.Idle()
 
-	runs, err := b.Store.Runs(nil)
+	runs, err := b.Store.Runs(context.Background(), nil)
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("runs = %d (%v), want exactly one", len(runs), err)
 	}
 	if r := runs[0]; r.ID != id || r.State != store.RunDone || !slices.Equal(r.Approvers, []string{"bob"}) {
 		t.Fatalf("run = %+v; want plan %s done, approved by bob", r, id)
 	}
-	p, err := b.Store.Plan(id)
+	p, err := b.Store.Plan(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,24 +115,24 @@ func TestE2EMattermostRenamedRequesterCannotApprove(t *testing.T) {
 	requester.React(t, preview.Id, "white_check_mark")
 	botSays(t, s, req.Id, "can't approve local plans (the requester's own approval does not count here)", "Nothing changed")
 	b.Idle()
-	if runs, _ := b.Store.Runs(nil); len(runs) != 0 {
+	if runs, _ := b.Store.Runs(context.Background(), nil); len(runs) != 0 {
 		t.Fatalf("the renamed requester's ✅ started %d runs", len(runs))
 	}
-	if p, err := b.Store.Plan(id); err != nil || p.State != store.PlanPending || len(p.Approvals) != 0 {
+	if p, err := b.Store.Plan(context.Background(), id); err != nil || p.State != store.PlanPending || len(p.Approvals) != 0 {
 		t.Fatalf("plan after the renamed requester's ✅ = %+v, %v; want pending without approvals", p, err)
 	}
-	if p, _ := b.Store.Plan(id); p != nil && p.Requester.ID != requester.User.Id {
+	if p, _ := b.Store.Plan(context.Background(), id); p != nil && p.Requester.ID != requester.User.Id {
 		t.Errorf("plan's requester = %+v, want id %s", p.Requester, requester.User.Id)
 	}
 
 	s.Bob.React(t, preview.Id, "white_check_mark")
 	botSays(t, s, req.Id, "Run "+id+" · done in")
 	b.Idle()
-	runs, err := b.Store.Runs(nil)
+	runs, err := b.Store.Runs(context.Background(), nil)
 	if err != nil || len(runs) != 1 || runs[0].ID != id || !slices.Equal(runs[0].Approvers, []string{"bob"}) {
 		t.Fatalf("runs = %+v, %v; want one, of plan %s, approved by bob", runs, err, id)
 	}
-	if p, err := b.Store.Plan(id); err != nil || len(p.Approvals) != 1 || p.Approvals[0].UserID != s.Bob.User.Id {
+	if p, err := b.Store.Plan(context.Background(), id); err != nil || len(p.Approvals) != 1 || p.Approvals[0].UserID != s.Bob.User.Id {
 		t.Fatalf("plan approvals = %+v, %v; want bob's id %s alone", p, err, s.Bob.User.Id)
 	}
 }
@@ -167,10 +168,10 @@ func TestE2EMattermostRightsFollowThePolicyHandle(t *testing.T) {
 	approver.React(t, preview.Id, "white_check_mark")
 	botSays(t, s, req.Id, "can't approve local plans (approvers: @"+handle+")", "Nothing changed")
 	b.Idle()
-	if runs, _ := b.Store.Runs(nil); len(runs) != 0 {
+	if runs, _ := b.Store.Runs(context.Background(), nil); len(runs) != 0 {
 		t.Fatalf("the renamed-away approver's ✅ started %d runs", len(runs))
 	}
-	if p, err := b.Store.Plan(id); err != nil || p.State != store.PlanPending || len(p.Approvals) != 0 {
+	if p, err := b.Store.Plan(context.Background(), id); err != nil || p.State != store.PlanPending || len(p.Approvals) != 0 {
 		t.Fatalf("plan after the renamed-away approver's ✅ = %+v, %v; want pending without approvals", p, err)
 	}
 
@@ -179,11 +180,11 @@ func TestE2EMattermostRightsFollowThePolicyHandle(t *testing.T) {
 	newcomer.React(t, preview.Id, "white_check_mark")
 	botSays(t, s, req.Id, "Run "+id+" · done in")
 	b.Idle()
-	runs, err := b.Store.Runs(nil)
+	runs, err := b.Store.Runs(context.Background(), nil)
 	if err != nil || len(runs) != 1 || runs[0].ID != id {
 		t.Fatalf("runs = %+v, %v; want exactly one, of plan %s", runs, err, id)
 	}
-	p, err := b.Store.Plan(id)
+	p, err := b.Store.Plan(context.Background(), id)
 	if err != nil || len(p.Approvals) != 1 {
 		t.Fatalf("plan = %+v, %v; want one approval", p, err)
 	}
@@ -195,7 +196,7 @@ func TestE2EMattermostRightsFollowThePolicyHandle(t *testing.T) {
 // auditOf is plan id's audit log by kind.
 func auditOf(t *testing.T, b *mmBot, id string) map[string][]store.Entry {
 	t.Helper()
-	entries, err := b.Store.Audit(func(e *store.Entry) bool { return e.PlanID == id })
+	entries, err := b.Store.Audit(context.Background(), func(e *store.Entry) bool { return e.PlanID == id })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,16 +230,16 @@ func TestE2EMattermostPolicyRaisedAcrossARestartGovernsAWaitingPlan(t *testing.T
 	s.Alice.Say(t, ch.Id, req.Id, "@eos why "+id) // answered after the reaction: one conversation, in order
 	botSays(t, s, req.Id, "Approved by @bob", "(1 of 2)")
 	second.Idle()
-	if r, err := second.Store.Run(id); err == nil {
+	if r, err := second.Store.Run(context.Background(), id); err == nil {
 		t.Fatalf("one approval ran a plan the current policy asks two for: %+v", r)
 	}
-	if p, _ := second.Store.Plan(id); p.State != store.PlanPending {
+	if p, _ := second.Store.Plan(context.Background(), id); p.State != store.PlanPending {
 		t.Fatalf("plan after one of two approvals = %s, want pending", p.State)
 	}
 	s.Carol.React(t, preview.Id, "white_check_mark")
 	botSays(t, s, req.Id, "Run "+id+" · done in")
 	second.Idle()
-	runs, err := second.Store.Runs(nil)
+	runs, err := second.Store.Runs(context.Background(), nil)
 	if err != nil || len(runs) != 1 || !slices.Equal(runs[0].Approvers, []string{"bob", "carol"}) {
 		t.Fatalf("runs = %+v (%v), want one approved by bob and carol", runs, err)
 	}

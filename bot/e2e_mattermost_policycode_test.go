@@ -39,7 +39,7 @@ func TestE2EMattermostPolicyDenyIsNeverApproved(t *testing.T) {
 	s.Bob.React(t, preview.Id, "white_check_mark")
 	botSays(t, s, req.Id, "Plan "+id+" cannot be approved: the policy denies it.", "⛔ grafana is retired here")
 	b.Idle()
-	if runs, _ := b.Store.Runs(nil); len(runs) != 0 {
+	if runs, _ := b.Store.Runs(context.Background(), nil); len(runs) != 0 {
 		t.Fatalf("bob's ✅ ran a denied plan: %d runs", len(runs))
 	}
 }
@@ -65,13 +65,13 @@ require contains {"msg": "carol owns grafana", "approvers": ["carol"], "approval
 		return p.Id == preview.Id && strings.Contains(p.Message, "eos.owner.require: 0 of 1 from @carol") && strings.Contains(p.Message, "@bob ✅")
 	})
 	b.Idle()
-	if runs, _ := b.Store.Runs(nil); len(runs) != 0 {
+	if runs, _ := b.Store.Runs(context.Background(), nil); len(runs) != 0 {
 		t.Fatalf("the plan ran without carol: %d runs", len(runs))
 	}
 	s.Carol.React(t, preview.Id, "white_check_mark")
 	botSays(t, s, req.Id, "Run "+id+" · done in")
 	b.Idle()
-	runs, err := b.Store.Runs(nil)
+	runs, err := b.Store.Runs(context.Background(), nil)
 	if err != nil || len(runs) != 1 || runs[0].State != store.RunDone || !slices.Equal(runs[0].Approvers, []string{"bob", "carol"}) {
 		t.Fatalf("runs = %+v (%v), want one done, approved by bob and carol", runs, err)
 	}
@@ -131,7 +131,7 @@ func TestE2EMattermostAReloadedPolicyDeniesAWaitingPlan(t *testing.T) {
 	s.Bob.React(t, preview.Id, "white_check_mark")
 	botSays(t, s, req.Id, "Plan "+id+" cannot be approved: the policy denies it.", "⛔ grafana is retired here")
 	b.Idle()
-	if runs, _ := b.Store.Runs(nil); len(runs) != 0 {
+	if runs, _ := b.Store.Runs(context.Background(), nil); len(runs) != 0 {
 		t.Fatalf("bob's ✅ ran a plan the reloaded policy denies: %d runs", len(runs))
 	}
 

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -47,7 +48,7 @@ func TestE2EMattermostCreateApproveRun(t *testing.T) {
 		t.Errorf("%d posts about run %s in the thread, want one edited in place", n, id)
 	}
 	b.Idle()
-	r, err := b.Store.Run(id)
+	r, err := b.Store.Run(context.Background(), id)
 	if err != nil || r.State != store.RunDone || !slices.Equal(r.Approvers, []string{"bob"}) {
 		t.Fatalf("run %s = %+v, %v; want done, approved by bob", id, r, err)
 	}
@@ -73,7 +74,7 @@ func TestE2EMattermostMistakeGetsASuggestion(t *testing.T) {
 	if !strings.Contains(got.Message, `did you mean "create"?`) || got.RootId != req.Id {
 		t.Errorf("answer in thread %q:\n%s\nwant a suggestion in the request's thread %q", got.RootId, got.Message, req.Id)
 	}
-	if plans, _ := b.Store.Plans(func(*store.Plan) bool { return true }); len(plans) != 0 {
+	if plans, _ := b.Store.Plans(context.Background(), func(*store.Plan) bool { return true }); len(plans) != 0 {
 		t.Errorf("a mistake created %d plans", len(plans))
 	}
 }
@@ -92,10 +93,10 @@ func TestE2EMattermostNonApproverChangesNothing(t *testing.T) {
 	s.Carol.React(t, preview.Id, "+1")
 	botSays(t, s, req.Id, "@carol can't approve production plans (approvers: @bob)", "Nothing changed")
 	b.Idle()
-	if runs, _ := b.Store.Runs(nil); len(runs) != 0 {
+	if runs, _ := b.Store.Runs(context.Background(), nil); len(runs) != 0 {
 		t.Fatalf("carol's approval started %d runs", len(runs))
 	}
-	if p, err := b.Store.Plan(id); err != nil || p.State != store.PlanPending || len(p.Approvals) != 0 {
+	if p, err := b.Store.Plan(context.Background(), id); err != nil || p.State != store.PlanPending || len(p.Approvals) != 0 {
 		t.Fatalf("plan after carol's +1 = %+v, %v; want pending without approvals", p, err)
 	}
 	if _, err := os.Stat(filepath.Join(b.Cloud(), "server", "proxy-grafana-production.json")); !os.IsNotExist(err) {
@@ -106,7 +107,7 @@ func TestE2EMattermostNonApproverChangesNothing(t *testing.T) {
 	s.Bob.React(t, preview.Id, "+1")
 	botSays(t, s, req.Id, "Run "+id+" · done in")
 	b.Idle()
-	if r, err := b.Store.Run(id); err != nil || !slices.Equal(r.Approvers, []string{"bob"}) {
+	if r, err := b.Store.Run(context.Background(), id); err != nil || !slices.Equal(r.Approvers, []string{"bob"}) {
 		t.Fatalf("run %s = %+v, %v; want approved by bob alone", id, r, err)
 	}
 }
@@ -151,7 +152,7 @@ func TestE2EMattermostApprovalWhileReconnecting(t *testing.T) {
 	s.Bob.React(t, preview.Id, "+1")
 	botSays(t, s, req.Id, "Run "+id+" · done in")
 	b.Idle()
-	if r, err := b.Store.Run(id); err != nil || r.State != store.RunDone {
+	if r, err := b.Store.Run(context.Background(), id); err != nil || r.State != store.RunDone {
 		t.Fatalf("run %s = %+v, %v; want done", id, r, err)
 	}
 }
@@ -174,7 +175,7 @@ func TestE2EMattermostBotRestart(t *testing.T) {
 	s.Bob.React(t, preview.Id, "+1")
 	botSays(t, s, req.Id, "Run "+id+" · done in")
 	second.Idle()
-	if r, err := second.Store.Run(id); err != nil || r.State != store.RunDone {
+	if r, err := second.Store.Run(context.Background(), id); err != nil || r.State != store.RunDone {
 		t.Fatalf("run %s after the restart = %+v, %v", id, r, err)
 	}
 }
@@ -194,7 +195,7 @@ func TestE2EMattermostApprovalWhileBotDown(t *testing.T) {
 	second := startMMBot(t, s, ch, eostest.Options{DataDir: dir})
 	botSays(t, s, req.Id, "Run "+id+" · done in")
 	second.Idle()
-	if r, err := second.Store.Run(id); err != nil || r.State != store.RunDone || !slices.Equal(r.Approvers, []string{"bob"}) {
+	if r, err := second.Store.Run(context.Background(), id); err != nil || r.State != store.RunDone || !slices.Equal(r.Approvers, []string{"bob"}) {
 		t.Fatalf("run %s after the restart = %+v, %v; want done, approved by bob", id, r, err)
 	}
 }

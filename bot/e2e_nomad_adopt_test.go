@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -36,7 +37,7 @@ func TestNomadScaledByHandIsAdopted(t *testing.T) {
 	if *now.Version != *scaled.Version || *now.TaskGroups[0].Count != 2 {
 		t.Errorf("after the adopt the job is version %d with %d allocations, want version %d left at 2", *now.Version, *now.TaskGroups[0].Count, *scaled.Version)
 	}
-	d, err := b.Store.Declared(b.env + "/webapp")
+	d, err := b.Store.Declared(context.Background(), b.env+"/webapp")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -49,7 +50,7 @@ func TestUnplaceableScaffoldCannotBeApprovedOnNomad(t *testing.T) {
 	h.React("bob", preview.ID, "+1")
 	h.WaitText(preview.ID, "Plan "+id+" cannot be approved: it would fail.\n"+reason)
 	h.Idle()
-	if runs, _ := h.Store.Runs(nil); len(runs) != 0 {
+	if runs, _ := h.Store.Runs(context.Background(), nil); len(runs) != 0 {
 		t.Errorf("a ✅ on an unplaceable plan started %d runs", len(runs))
 	}
 	if j, _, err := client.Jobs().Info(job, nil); err == nil && j != nil {

@@ -153,10 +153,10 @@ func TestNomadLifecycleThroughTheBot(t *testing.T) {
 	if args := fmt.Sprint(job.TaskGroups[0].Tasks[0].Config["args"]); strings.Contains(args, "exit 3") {
 		t.Errorf("the reverted job still runs the failing command: %s", args)
 	}
-	if r, err := b.Store.Run(fid); err != nil || r.State != store.RunFailed {
+	if r, err := b.Store.Run(context.Background(), fid); err != nil || r.State != store.RunFailed {
 		t.Errorf("failed run = %+v, %v", r, err)
 	}
-	d, err := b.Store.Declared(b.env + "/webapp")
+	d, err := b.Store.Declared(context.Background(), b.env+"/webapp")
 	if err != nil || d.Spec.Units[0].Values["count"] != "2" || d.Spec.Units[0].Values["fail"] == "true" {
 		t.Errorf("declared webapp after the failed update = %+v, %v; want the count-2 spec", d.Spec.Units, err)
 	}
@@ -208,10 +208,10 @@ func TestNomadJobChangedBeforeApprovalIsNotOverwritten(t *testing.T) {
 	if *job.Version != 1 || *job.TaskGroups[0].Count != 1 || job.Meta["changed_by"] != "someone else" {
 		t.Errorf("the job was overwritten: version %d, count %d, meta %v", *job.Version, *job.TaskGroups[0].Count, job.Meta)
 	}
-	if old, err := b.Store.Plan(uid); err != nil || old.State != store.PlanSuperseded {
+	if old, err := b.Store.Plan(context.Background(), uid); err != nil || old.State != store.PlanSuperseded {
 		t.Errorf("old plan = %+v, %v; want superseded", old, err)
 	}
-	if _, err := b.Store.Run(uid); err == nil {
+	if _, err := b.Store.Run(context.Background(), uid); err == nil {
 		t.Error("the superseded plan ran")
 	}
 }

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,7 +42,7 @@ func TestSaltResizeLvmStaysInItsDirectory(t *testing.T) {
 		t.Errorf("%s exists (stat: %v): a refused name reached the minion", escape, err)
 	}
 	h.Idle()
-	if plans, _ := h.Store.Plans(func(*store.Plan) bool { return true }); len(plans) != 1 {
+	if plans, _ := h.Store.Plans(context.Background(), func(*store.Plan) bool { return true }); len(plans) != 1 {
 		t.Errorf("plans = %d, want only the resize within the pattern", len(plans))
 	}
 }

@@ -354,9 +354,9 @@ func (e *Engine) entry(entry store.Entry) store.Entry {
 	return entry
 }
 
-func (e *Engine) audit(entry store.Entry) {
+func (e *Engine) audit(ctx context.Context, entry store.Entry) {
 	entry = e.entry(entry)
-	if err := e.st.Append(entry); err != nil {
+	if err := e.st.Append(ctx, entry); err != nil {
 		e.log.Error("writing audit log", "kind", entry.Kind, "err", err)
 	}
 }

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -38,8 +39,8 @@ var leftOutVerbs = []intents.Verb{intents.VerbDestroy, intents.VerbStatus, inten
 
 // populated lists the services declared in env, sorted; nil when none is (or the store
 // cannot say, which refuses like an empty environment).
-func (e *Engine) populated(env string) []string {
-	all, err := e.st.AllDeclared()
+func (e *Engine) populated(ctx context.Context, env string) []string {
+	all, err := e.st.AllDeclared(ctx)
 	if err != nil {
 		e.log.Error("reading the declared state", "err", err)
 		return nil
@@ -57,12 +58,12 @@ func (e *Engine) populated(env string) []string {
 // envAllowed reports whether verb may act in env: a declared environment, or one left out that
 // still holds services, for destroy and the read-only verbs. If not, it says why, with the
 // environments there are and how to declare another.
-func (e *Engine) envAllowed(env string, verb intents.Verb) (bool, string) {
+func (e *Engine) envAllowed(ctx context.Context, env string, verb intents.Verb) (bool, string) {
 	envs := e.knownEnvs()
 	if env == "" || slices.Contains(envs, env) {
 		return true, ""
 	}
-	if services := e.populated(env); len(services) > 0 {
+	if services := e.populated(ctx, env); len(services) > 0 {
 		if slices.Contains(leftOutVerbs, verb) {
 			return true, ""
 		}
@@ -88,7 +89,7 @@ func declareHint(envs []string, env string) string {
 }
 
 // unknownEnv explains why in may not act in the environment it names, or returns "".
-func (e *Engine) unknownEnv(in *intents.Intent) string {
-	_, msg := e.envAllowed(in.Env, in.Verb)
+func (e *Engine) unknownEnv(ctx context.Context, in *intents.Intent) string {
+	_, msg := e.envAllowed(ctx, in.Env, in.Verb)
 	return msg
 }

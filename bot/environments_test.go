@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +14,7 @@ import (
 // openPlans counts the plans in h's store that are not finished.
 func openPlans(t *testing.T, h *eostest.Harness) int {
 	t.Helper()
-	ps, err := h.Store.OpenPlans(func(*store.Plan) bool { return true })
+	ps, err := h.Store.OpenPlans(context.Background(), func(*store.Plan) bool { return true })
 	if err != nil {
 		t.Fatal(err)
 	}

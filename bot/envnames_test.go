@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,13 +58,13 @@ func TestAPlanThatWouldTakeAnotherUnitsObjectIsRefusedNamingTheOwner(t *testing.
 		t.Errorf("the preview offers approval:\n%s", blocked.Text)
 	}
 	id = planIDRe.FindStringSubmatch(blocked.Text)[1]
-	if pl, err := h.Store.Plan(id); err != nil || pl.State != store.PlanBlocked {
+	if pl, err := h.Store.Plan(context.Background(), id); err != nil || pl.State != store.PlanBlocked {
 		t.Fatalf("plan %s stored as %+v (%v), want blocked", id, pl, err)
 	}
 	h.React("bob", blocked.ID, "+1")
 	h.WaitText(blocked.ID, "Plan "+id+" cannot be approved: it would fail.")
 	h.Idle()
-	if runs, err := h.Store.Runs(nil); err != nil || len(runs) != 1 {
+	if runs, err := h.Store.Runs(context.Background(), nil); err != nil || len(runs) != 1 {
 		t.Errorf("runs = %d (%v), want only local's", len(runs), err)
 	}
 	if _, err := os.Stat(filepath.Join(h.DataDir, "terraform", "staging", "clash", "terraform.tfstate")); err == nil {

@@ -7,7 +7,7 @@ import (
 // PolicyInputOf is the input document the policy set in force judges plan id by, as
 // judgeCode builds it (for the tests of package bot_test).
 func (e *Engine) PolicyInputOf(ctx context.Context, id string) (map[string]any, error) {
-	p, err := e.st.Plan(id)
+	p, err := e.st.Plan(ctx, id)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -66,7 +67,7 @@ func TestTypedSecretIsTakenDown(t *testing.T) {
 	if removed != 1 {
 		t.Errorf("%d posts marked removed, want the one request", removed)
 	}
-	entries, _ := h.Store.Audit(nil)
+	entries, _ := h.Store.Audit(context.Background(), nil)
 	var refusal string
 	for _, e := range entries {
 		if e.Kind == "refusal" {

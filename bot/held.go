@@ -53,7 +53,7 @@ func (e *Engine) notStarted(ctx context.Context, a adapters.Adapter, p *store.Pl
 		msg = fmt.Sprintf("Plan %s was approved but %s is busy with run %s. Nothing changed; remove and add your ✅ again when that run is done.",
 			p.ID, locked.Lock.Key, locked.Lock.Holder)
 	}
-	if _, uerr := e.st.UpdatePlan(p.ID, func(p *store.Plan) error {
+	if _, uerr := e.st.UpdatePlan(ctx, p.ID, func(p *store.Plan) error {
 		if p.State != store.PlanApproved || !p.RunStarted.IsZero() {
 			return errNotPending // a cancel reached it first
 		}
@@ -106,7 +106,7 @@ func (e *Engine) hold(ctx context.Context, a adapters.Adapter, p *store.Plan, di
 		where = "the disk holding " + dir
 	}
 	spec, now, first := p.Plan.Spec, e.now(), false
-	held, err := e.st.UpdatePlanAudited(p.ID, func(sp *store.Plan) ([]store.Entry, error) {
+	held, err := e.st.UpdatePlanAudited(ctx, p.ID, func(sp *store.Plan) ([]store.Entry, error) {
 		first = false // a retried transaction starts over
 		if sp.State != store.PlanApproved || !sp.RunStarted.IsZero() {
 			return nil, errNotPending
@@ -158,7 +158,7 @@ func (e *Engine) awaitSpace(a adapters.Adapter, id string, stop *runStop) *store
 			t.Stop()
 		case <-t.C:
 		}
-		p, err := e.st.Plan(id)
+		p, err := e.st.Plan(e.runs.ctx, id)
 		if err != nil {
 			log.Error("reading a held plan", "err", err)
 			continue // nothing starts without the store: try again later

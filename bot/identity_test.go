@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -39,7 +40,7 @@ func TestRenamedRequesterCannotApprove(t *testing.T) {
 	chat.react(renamed, p.Ref, "+1")
 	chat.wait(t, n, "@alice2 can't approve local plans (the requester's own approval does not count here)")
 	h.Idle()
-	if runs, _ := h.Store.Runs(nil); len(runs) != 0 {
+	if runs, _ := h.Store.Runs(context.Background(), nil); len(runs) != 0 {
 		t.Fatalf("the renamed requester's approval started a run: %+v", runs[0])
 	}
 	chat.react(chat.user("bob"), p.Ref, "+1")
@@ -59,10 +60,10 @@ func TestOnePersonUnderTwoNamesCountsOnce(t *testing.T) {
 	chat.wait(t, 0, "Plan "+id, "1 of 2: @bob ✅ · waiting for one more")
 	chat.react(chat.rename("u-bob", "robert"), p.Ref, "white_check_mark")
 	h.Idle()
-	if runs, _ := h.Store.Runs(nil); len(runs) != 0 {
+	if runs, _ := h.Store.Runs(context.Background(), nil); len(runs) != 0 {
 		t.Fatalf("bob's second name counted as a second approval: run %+v", runs[0])
 	}
-	if plan, _ := h.Store.Plan(id); len(plan.Approvals) != 1 {
+	if plan, _ := h.Store.Plan(context.Background(), id); len(plan.Approvals) != 1 {
 		t.Fatalf("approvals = %+v, want bob's one", plan.Approvals)
 	}
 	chat.react(chat.user("carol"), p.Ref, "+1")
@@ -94,7 +95,7 @@ func TestApproverIsJudgedByPlatformAndID(t *testing.T) {
 	mm.react(adapters.User{ID: "u-mallory", Name: "bob"}, mp.Ref, "+1") // an event naming bob, from someone else
 	mm.wait(t, n, "@bob can't approve local plans")
 	h.Idle()
-	if runs, _ := h.Store.Runs(nil); len(runs) != 0 {
+	if runs, _ := h.Store.Runs(context.Background(), nil); len(runs) != 0 {
 		t.Fatalf("a run started without bob's approval: %+v", runs[0])
 	}
 	mm.react(mm.rename("u-bob", "robert"), mp.Ref, "+1") // bob renamed: the policy's "bob" is nobody now

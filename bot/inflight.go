@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"fmt"
 	"strings"
 )
@@ -10,16 +11,16 @@ import (
 // way: the run may change that answer when it ends. It names the run and what to do: ask again
 // when it is done, or cancel it. "" when no run holds the service; else the sentence after
 // sep, which follows what it is added to (" " after a sentence, " · " after a command).
-func (e *Engine) inFlightAfter(sep, env, service string) string {
-	if s := e.inFlight(env, service); s != "" {
+func (e *Engine) inFlightAfter(ctx context.Context, sep, env, service string) string {
+	if s := e.inFlight(ctx, env, service); s != "" {
 		return sep + s
 	}
 	return ""
 }
 
 // inFlight is inFlightAfter's sentence.
-func (e *Engine) inFlight(env, service string) string {
-	locks, err := e.st.Locks()
+func (e *Engine) inFlight(ctx context.Context, env, service string) string {
+	locks, err := e.st.Locks(ctx)
 	if err != nil {
 		e.log.Error("reading locks", "err", err)
 		return ""
@@ -30,7 +31,7 @@ func (e *Engine) inFlight(env, service string) string {
 			continue
 		}
 		what := "is about to run on " + service // approved, planning again before it applies
-		if run, err := e.st.Run(l.Holder); err == nil {
+		if run, err := e.st.Run(ctx, l.Holder); err == nil {
 			what = "is " + verbing(run.Verb) + " " + run.Target
 			if run.Target != service {
 				what += " (and with it " + service + ")"

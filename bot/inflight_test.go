@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -46,7 +47,7 @@ func TestAnswerAboutADependencyNamesTheRunThatHoldsIt(t *testing.T) {
 	h := eostest.New(t, eostest.Options{})
 	run := &store.Run{ID: "35087fd4", State: store.RunRunning, Verb: "create", Target: "nextcloud", Env: "local", Started: time.Now(),
 		Keys: []string{"local/nextcloud", "local/authentik"}}
-	if err := h.Store.StartRun(run); err != nil {
+	if err := h.Store.StartRun(context.Background(), run); err != nil {
 		t.Fatal(err)
 	}
 	after := h.Last()
@@ -55,7 +56,7 @@ func TestAnswerAboutADependencyNamesTheRunThatHoldsIt(t *testing.T) {
 	if want := "But run 35087fd4 is creating nextcloud (and with it authentik) in local right now"; !strings.Contains(got.Text, want) {
 		t.Errorf("the answer lacks %q:\n%s", want, got.Text)
 	}
-	if _, err := h.Store.TryLock([]string{"local/grafana"}, "cafebabe", time.Now()); err != nil {
+	if _, err := h.Store.TryLock(context.Background(), []string{"local/grafana"}, "cafebabe", time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	after = h.Last()
@@ -71,7 +72,7 @@ func TestAnswerAboutADependencyNamesTheRunThatHoldsIt(t *testing.T) {
 func TestAnswerAboutARunInFlightElsewhereSuggestsItsEnvironment(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{Environments: []string{"local", "staging"}})
-	if _, err := h.Store.TryLock([]string{"staging/grafana"}, "cafebabe", time.Now()); err != nil {
+	if _, err := h.Store.TryLock(context.Background(), []string{"staging/grafana"}, "cafebabe", time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	after := h.Last()

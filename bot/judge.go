@@ -100,7 +100,7 @@ func (e *Engine) unjudged(p *store.Plan) judgement {
 // no longer count. Approved plans are judged again just before their run starts (execute),
 // and at start-up by Recover.
 func (e *Engine) rejudge(ctx context.Context) {
-	pending, err := e.st.OpenPlans(func(p *store.Plan) bool { return p.State == store.PlanPending })
+	pending, err := e.st.OpenPlans(ctx, func(p *store.Plan) bool { return p.State == store.PlanPending })
 	if err != nil {
 		e.log.Error("reading pending plans to judge them by the current policy", "err", err)
 		return
@@ -120,7 +120,7 @@ func (e *Engine) rejudgePending(ctx context.Context, a adapters.Adapter, p *stor
 	changed := false
 	if expires := p.Created.Add(ttl); !p.Created.IsZero() && !expires.Equal(p.Expires) {
 		changed = true
-		if _, err := e.st.UpdatePlan(p.ID, func(sp *store.Plan) error {
+		if _, err := e.st.UpdatePlan(ctx, p.ID, func(sp *store.Plan) error {
 			if sp.State != store.PlanPending {
 				return errNotPending
 			}
@@ -142,13 +142,13 @@ func (e *Engine) rejudgePending(ctx context.Context, a adapters.Adapter, p *stor
 		// decisions of a policy set in force (a deny replaces the reaction prompt).
 		if needed := j.verdict.Counting(p.Approvals) + j.verdict.Needed(); changed || needed != p.Needed || len(p.Approvals) > 0 || e.codeShown() {
 			if needed != p.Needed {
-				_, _ = e.st.UpdatePlan(p.ID, func(sp *store.Plan) error { sp.Needed = needed; return nil })
+				_, _ = e.st.UpdatePlan(ctx, p.ID, func(sp *store.Plan) error { sp.Needed = needed; return nil })
 			}
 			e.showStatus(ctx, p.ID)
 		}
 		return
 	}
-	p, err := e.st.UpdatePlanAudited(p.ID, func(sp *store.Plan) ([]store.Entry, error) {
+	p, err := e.st.UpdatePlanAudited(ctx, p.ID, func(sp *store.Plan) ([]store.Entry, error) {
 		if sp.State != store.PlanPending || len(sp.Approvals) != len(p.Approvals) {
 			return nil, errNotPending // changed meanwhile: its own reaction judged it
 		}

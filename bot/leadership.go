@@ -48,7 +48,7 @@ func (e *Engine) firstDelivery(ctx context.Context, a adapters.Adapter, m adapte
 	if e.cfg.Leader == nil {
 		return true
 	}
-	first, err := e.st.ClaimMessage(a.Name(), m.Post.Channel, m.Post.ID, m.At, e.now())
+	first, err := e.st.ClaimMessage(ctx, a.Name(), m.Post.Channel, m.Post.ID, m.At, e.now())
 	switch {
 	case err != nil:
 		e.log.Error("not answering: claiming the message failed", "platform", a.Name(), "post", m.Post.ID, "err", err)

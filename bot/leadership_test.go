@@ -59,7 +59,7 @@ func TestDeposedLeaderDoesNothing(t *testing.T) {
 	if n := h.Last(); n != before+1 { // the request itself, and no answer
 		t.Fatalf("the deposed leader posted %d time(s): %+v", n-before, h.Console.Posts()[before:])
 	}
-	plan, err := h.Store.Plan(id)
+	plan, err := h.Store.Plan(ctx, id)
 	if err != nil || plan.State != store.PlanPending || len(plan.Approvals) != 0 {
 		t.Fatalf("plan after a reaction to the deposed leader = %+v, %v; want pending, no approvals", plan, err)
 	}

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -21,8 +22,8 @@ const outcomeCheckKind = "outcome-check"
 
 // unfinishedKeys are the (env/service) keys whose latest finished run did not end done,
 // with that run.
-func (e *Engine) unfinishedKeys(matches func(env, service string) bool) map[string]*store.Run {
-	runs, err := e.st.Runs(func(r *store.Run) bool { return !r.Finished.IsZero() })
+func (e *Engine) unfinishedKeys(ctx context.Context, matches func(env, service string) bool) map[string]*store.Run {
+	runs, err := e.st.Runs(ctx, func(r *store.Run) bool { return !r.Finished.IsZero() })
 	if err != nil {
 		e.log.Error("reading runs", "err", err)
 		return nil
@@ -47,12 +48,12 @@ func (e *Engine) unfinishedKeys(matches func(env, service string) bool) map[stri
 
 // outcomeCheck is the recorded check of run r's unknown outcome, or nil while it is pending.
 // A drift check of the service recorded after the run counts too.
-func (e *Engine) outcomeCheck(r *store.Run, key string) *store.Entry {
-	entries, err := e.st.Audit(func(en *store.Entry) bool { return en.Kind == outcomeCheckKind && en.PlanID == r.ID })
+func (e *Engine) outcomeCheck(ctx context.Context, r *store.Run, key string) *store.Entry {
+	entries, err := e.st.Audit(ctx, func(en *store.Entry) bool { return en.Kind == outcomeCheckKind && en.PlanID == r.ID })
 	if err == nil && len(entries) > 0 {
 		return &entries[len(entries)-1]
 	}
-	if hist, err := e.st.DriftHistory(key, 1); err == nil && len(hist) == 1 && hist[0].At.After(r.Finished) &&
+	if hist, err := e.st.DriftHistory(ctx, key, 1); err == nil && len(hist) == 1 && hist[0].At.After(r.Finished) &&
 		hist[0].Status != string(executor.DriftUnknown) {
 		return &store.Entry{At: hist[0].At, Text: "drift check " + hist[0].Status + summaryAfter(hist[0].Summary)}
 	}
@@ -69,7 +70,7 @@ func summaryAfter(s string) string {
 // leftItems say, layer by layer, what run r left in service: what applied before the failure
 // and stays (the failed-layer policy keeps it), how the failed layer's rollback went, what an
 // outcome Eos did not see is waiting for, and what did not start.
-func (e *Engine) leftItems(r *store.Run, key string) []string {
+func (e *Engine) leftItems(ctx context.Context, r *store.Run, key string) []string {
 	var failed *executor.LayerResult
 	for i := range r.Layers {
 		switch r.Layers[i].Status {
@@ -103,7 +104,7 @@ func (e *Engine) leftItems(r *store.Run, key string) []string {
 			items = append(items, t+": "+failedLeft(l, r.ID))
 		case executor.ResultUnknown:
 			s := fmt.Sprintf("outcome of run %s unknown in %s: ", r.ID, t)
-			if c := e.outcomeCheck(r, key); c != nil {
+			if c := e.outcomeCheck(ctx, r, key); c != nil {
 				s += "checked at " + c.At.UTC().Format("Jan 02 15:04 UTC") + ": " + c.Text
 			} else {
 				s += "drift check pending"

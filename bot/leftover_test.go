@@ -139,7 +139,7 @@ func TestAnUnknownOutcomeIsStillCheckedAfterARestart(t *testing.T) {
 	h.Stop()
 
 	h2 := eostest.New(t, eostest.Options{DataDir: data, Layers: []executor.Layer{salt}})
-	if pending, err := h2.Store.OutcomeChecks(); err != nil || len(pending) != 1 || pending[0].RunID != id || pending[0].Layer != executor.Salt {
+	if pending, err := h2.Store.OutcomeChecks(context.Background()); err != nil || len(pending) != 1 || pending[0].RunID != id || pending[0].Layer != executor.Salt {
 		t.Fatalf("pending checks after the restart = %+v, %v; want run %s's Salt", pending, err, id)
 	}
 	salt.down.Store(false) // salt-api is back
@@ -150,7 +150,7 @@ func TestAnUnknownOutcomeIsStillCheckedAfterARestart(t *testing.T) {
 	if !strings.Contains(got, "outcome of run "+id+" unknown in Salt: checked at") || strings.Contains(got, "pending") {
 		t.Errorf("status after the resumed check still says pending, or not what the check found:\n%s", got)
 	}
-	if pending, err := h2.Store.OutcomeChecks(); err != nil || len(pending) != 0 {
+	if pending, err := h2.Store.OutcomeChecks(context.Background()); err != nil || len(pending) != 0 {
 		t.Errorf("pending checks after the check = %+v, %v; want none", pending, err)
 	}
 }

@@ -14,7 +14,7 @@ import (
 // over (or whose plan never became a run) is left over from a crash: it is freed, and the
 // answer says so.
 func (e *Engine) locks(ctx context.Context, c conv, _ *intents.Intent) {
-	held, err := e.st.Locks()
+	held, err := e.st.Locks(ctx)
 	if err != nil {
 		e.fail(ctx, c, "reading locks", err)
 		return
@@ -23,16 +23,16 @@ func (e *Engine) locks(ctx context.Context, c conv, _ *intents.Intent) {
 	var rows [][]string
 	var freed []string
 	for _, l := range held {
-		if !e.seesPlanID(c, l.Holder) {
+		if !e.seesPlanID(ctx, c, l.Holder) {
 			continue
 		}
-		asked, over := e.holder(l.Holder)
+		asked, over := e.holder(ctx, l.Holder)
 		if over {
-			if err := e.st.Unlock([]string{l.Key}, l.Holder); err != nil {
+			if err := e.st.Unlock(ctx, []string{l.Key}, l.Holder); err != nil {
 				e.log.Error("freeing a stale lock", "key", l.Key, "holder", l.Holder, "err", err)
 				continue
 			}
-			e.audit(store.Entry{Kind: "unlock", PlanID: l.Holder, Text: "freed stale lock " + l.Key + " (its run is not running)"})
+			e.audit(ctx, store.Entry{Kind: "unlock", PlanID: l.Holder, Text: "freed stale lock " + l.Key + " (its run is not running)"})
 			freed = append(freed, fmt.Sprintf("%s (run %s is not running any more)", l.Key, l.Holder))
 			continue
 		}
@@ -44,12 +44,12 @@ func (e *Engine) locks(ctx context.Context, c conv, _ *intents.Intent) {
 // holder says who asked for the plan or run id, and whether its lock is left over: the run is
 // finished, or the plan never became a run and is no longer approved (an approved plan without
 // a run is starting: it is re-planned before its run begins).
-func (e *Engine) holder(id string) (asked string, over bool) {
-	p, perr := e.st.Plan(id)
+func (e *Engine) holder(ctx context.Context, id string) (asked string, over bool) {
+	p, perr := e.st.Plan(ctx, id)
 	if perr == nil {
 		asked = "@" + p.Requester.Name
 	}
-	if r, err := e.st.Run(id); err == nil {
+	if r, err := e.st.Run(ctx, id); err == nil {
 		return "@" + r.Requester, r.State != store.RunRunning
 	}
 	return asked, perr != nil || p.State != store.PlanApproved

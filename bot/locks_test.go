@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -27,7 +28,7 @@ func TestRunLocksItsDependencies(t *testing.T) {
 	}
 	h.Idle()
 	h.WaitText(p.ID, "Run "+id+" · done in")
-	if locks, _ := h.Store.Locks(); len(locks) != 0 {
+	if locks, _ := h.Store.Locks(context.Background()); len(locks) != 0 {
 		t.Errorf("the finished run left locks: %+v", locks)
 	}
 }
@@ -38,7 +39,7 @@ func TestLocksListsHoldersAndFreesLeftovers(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	h := eostest.New(t, eostest.Options{DataDir: dir, Delay: 700 * time.Millisecond, OpsChannels: []string{"console:local"}})
-	if _, err := h.Store.TryLock([]string{"local/jenkins"}, "deadbeef", time.Now()); err != nil { // a plan that never ran
+	if _, err := h.Store.TryLock(context.Background(), []string{"local/jenkins"}, "deadbeef", time.Now()); err != nil { // a plan that never ran
 		t.Fatal(err)
 	}
 	p, id := preview(t, h, "alice", "@eos create grafana")
@@ -53,7 +54,7 @@ func TestLocksListsHoldersAndFreesLeftovers(t *testing.T) {
 			t.Errorf("locks answer lacks %q:\n%s", want, got.Text)
 		}
 	}
-	if locks, _ := h.Store.Locks(); len(locks) != 1 || locks[0].Key != "local/grafana" {
+	if locks, _ := h.Store.Locks(context.Background()); len(locks) != 1 || locks[0].Key != "local/grafana" {
 		t.Errorf("locks after the answer = %+v, want only the running grafana's", locks)
 	}
 	h.Idle()
@@ -63,12 +64,12 @@ func TestLocksListsHoldersAndFreesLeftovers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.TryLock([]string{"local/authentik"}, "cafebabe", time.Now()); err != nil {
+	if _, err := st.TryLock(context.Background(), []string{"local/authentik"}, "cafebabe", time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()
 	h2 := eostest.New(t, eostest.Options{DataDir: dir})
-	if locks, _ := h2.Store.Locks(); len(locks) != 0 {
+	if locks, _ := h2.Store.Locks(context.Background()); len(locks) != 0 {
 		t.Errorf("locks after a restart = %+v, want none", locks)
 	}
 	preview(t, h2, "alice", "@eos create authentik")

@@ -72,7 +72,7 @@ func (e *Engine) handleMessage(ctx context.Context, a adapters.Adapter, m adapte
 		e.turnAway(ctx, c, e.parseErrorDoc(err))
 		return
 	}
-	if msg := e.unknownEnv(in); msg != "" {
+	if msg := e.unknownEnv(ctx, in); msg != "" {
 		e.turnAway(ctx, c, reply(msg))
 		return
 	}

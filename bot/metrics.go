@@ -104,7 +104,7 @@ func (e *Engine) Health(ctx context.Context) Health {
 			h.Epoch = e.st.Epoch()
 		}
 	}
-	if err := e.st.Writable(); err != nil {
+	if err := e.st.Writable(ctx); err != nil {
 		h.OK, h.Store = false, err.Error()
 	}
 	if len(e.cfg.WorkDirs) > 0 {

@@ -62,7 +62,9 @@ func (o *outputLog) loop() {
 }
 
 // flush writes the lines collected since the last flush. Past store.MaxOutputLines lines are
-// counted, not kept, and the last flush puts how many in place of the last kept line.
+// counted, not kept, and the last flush puts how many in place of the last kept line. It
+// writes while Eos stops too (the runs' context without its cancel), so a run's output is
+// kept to its last line.
 func (o *outputLog) flush(last bool) {
 	o.mu.Lock()
 	lines, from := o.pending, o.stored
@@ -73,7 +75,7 @@ func (o *outputLog) flush(last bool) {
 		lines = lines[:room]
 	}
 	if len(lines) > 0 {
-		if err := o.e.st.AppendOutput(o.id, from, lines); err != nil {
+		if err := o.e.st.AppendOutput(context.WithoutCancel(o.e.runs.ctx), o.id, from, lines); err != nil {
 			o.e.log.Warn("storing a run's output", "run", o.id, "err", err)
 		}
 		o.mu.Lock()
@@ -82,7 +84,7 @@ func (o *outputLog) flush(last bool) {
 	}
 	if last && o.dropped > 0 {
 		note := store.OutputLine{At: o.e.now(), Text: fmt.Sprintf("… and %d more lines, not kept", o.dropped+1)}
-		if err := o.e.st.AppendOutput(o.id, store.MaxOutputLines-1, []store.OutputLine{note}); err != nil {
+		if err := o.e.st.AppendOutput(context.WithoutCancel(o.e.runs.ctx), o.id, store.MaxOutputLines-1, []store.OutputLine{note}); err != nil {
 			o.e.log.Warn("storing a run's output", "run", o.id, "err", err)
 		}
 	}

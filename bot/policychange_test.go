@@ -32,7 +32,7 @@ func recorded(t *testing.T, h *eostest.Harness, id string) {
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	for range tick.C {
-		if p, err := h.Store.Plan(id); err == nil && p.Preview.ID != "" {
+		if p, err := h.Store.Plan(context.Background(), id); err == nil && p.Preview.ID != "" {
 			return
 		}
 		if time.Now().After(deadline) {
@@ -65,13 +65,13 @@ func TestAPolicyReloadedWhileAPlanWaitsGovernsIt(t *testing.T) {
 	h.Say("alice", "@eos why "+id)
 	h.WaitText(after, "Rule: Needs 2 approvals from @bob or @carol", "Approved by @bob at ", "(1 of 2)")
 	h.Idle()
-	if r, err := h.Store.Run(id); err == nil {
+	if r, err := h.Store.Run(context.Background(), id); err == nil {
 		t.Fatalf("one approval ran a plan the policy in force asks two for: %+v", r)
 	}
 	h.React("carol", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
 	h.Idle()
-	if r, err := h.Store.Run(id); err != nil || !slices.Equal(r.Approvers, []string{"bob", "carol"}) {
+	if r, err := h.Store.Run(context.Background(), id); err != nil || !slices.Equal(r.Approvers, []string{"bob", "carol"}) {
 		t.Fatalf("run = %+v, %v; want one approved by bob and carol", r, err)
 	}
 }
@@ -100,13 +100,13 @@ func TestApprovalsThePolicyNoLongerAdmitsStopCounting(t *testing.T) {
 	h.Say("alice", "@eos why "+id)
 	h.WaitText(after, "Approved by @carol", "@bob", "(1 of 2)", "@carol no longer counts: not an approver under the current policy.")
 	h.Idle()
-	if r, err := h.Store.Run(id); err == nil {
+	if r, err := h.Store.Run(context.Background(), id); err == nil {
 		t.Fatalf("carol's approval still counted after the policy dropped her: %+v", r)
 	}
 	h.React("dave", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
 	h.Idle()
-	if r, err := h.Store.Run(id); err != nil || !slices.Equal(r.Approvers, []string{"bob", "dave"}) {
+	if r, err := h.Store.Run(context.Background(), id); err != nil || !slices.Equal(r.Approvers, []string{"bob", "dave"}) {
 		t.Fatalf("run = %+v, %v; want approved by bob and dave only", r, err)
 	}
 }
@@ -143,10 +143,10 @@ func TestApprovedPlanIsJudgedByTheCurrentPolicyAfterRestart(t *testing.T) {
 	h2.WaitText(0, "Plan "+id+" was approved, but under the current policy its approvals do not suffice (0 of 1 · waiting for one more).",
 		"@carol no longer counts: not an approver under the current policy.")
 	h2.Idle()
-	if r, err := h2.Store.Run(id); err == nil {
+	if r, err := h2.Store.Run(context.Background(), id); err == nil {
 		t.Fatalf("carol's approval ran the plan under a policy that names only bob: %+v", r)
 	}
-	if p, _ := h2.Store.Plan(id); p.State != store.PlanPending {
+	if p, _ := h2.Store.Plan(context.Background(), id); p.State != store.PlanPending {
 		t.Errorf("plan = %s, want pending", p.State)
 	}
 }
@@ -167,13 +167,13 @@ func TestAShorterTTLExpiresAWaitingPlan(t *testing.T) {
 	short := long
 	short.Default.TTL = 5 * time.Minute
 	h.Engine.SetPolicy(context.Background(), short)
-	if pl, _ := h.Store.Plan(id); pl.State != store.PlanExpired {
+	if pl, _ := h.Store.Plan(context.Background(), id); pl.State != store.PlanExpired {
 		t.Fatalf("plan = %s after the ttl shrank below its age, want expired", pl.State)
 	}
 	waitPreview(t, h, p, "expired at 14:05 UTC")
 	h.React("bob", p.ID, "+1")
 	h.Idle()
-	if r, err := h.Store.Run(id); err == nil {
+	if r, err := h.Store.Run(context.Background(), id); err == nil {
 		t.Fatalf("an expired plan ran: %+v", r)
 	}
 }

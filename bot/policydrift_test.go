@@ -45,10 +45,10 @@ deny contains sprintf("%s of drift needs a change ticket first", [input.request.
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Plan "+id+" cannot be approved: the policy denies it.", "⛔ reconcile of drift needs a change ticket first")
 	h.Idle()
-	if r, err := h.Store.Run(id); err == nil {
+	if r, err := h.Store.Run(context.Background(), id); err == nil {
 		t.Fatalf("the denied reconcile ran: %+v", r)
 	}
-	if pl, _ := h.Store.Plan(id); pl.State != store.PlanPending || len(pl.Approvals) != 0 {
+	if pl, _ := h.Store.Plan(context.Background(), id); pl.State != store.PlanPending || len(pl.Approvals) != 0 {
 		t.Errorf("plan = %s with %d approvals, want pending with none counted", pl.State, len(pl.Approvals))
 	}
 	if got := serverSize(t, h, "proxy-grafana-local"); got != "xlarge" {

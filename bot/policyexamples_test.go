@@ -42,7 +42,7 @@ func examples(t *testing.T) *rego.Set {
 func keptInput(t *testing.T, h *eostest.Harness, id string) map[string]any {
 	t.Helper()
 	var doc map[string]any
-	err := h.Store.EachPolicyInput(time.Time{}, func(in *store.PolicyInput) error {
+	err := h.Store.EachPolicyInput(context.Background(), time.Time{}, func(in *store.PolicyInput) error {
 		if in.PlanID == id {
 			return json.Unmarshal(in.Input, &doc)
 		}

@@ -42,18 +42,10 @@ type codeVerdict struct {
 }
 
 // of are the decisions of one kind.
-func (v codeVerdict) of(kind string) []rego.Decision {
-	var out []rego.Decision
-	for _, d := range v.decisions {
-		if d.Kind == kind {
-			out = append(out, d)
-		}
-	}
-	return out
-}
+func (v codeVerdict) of(kind string) []rego.Decision { return v.view().Of(kind) }
 
 // denied reports whether the set denies the plan: no reaction can run it.
-func (v codeVerdict) denied() bool { return len(v.of(rego.Deny)) > 0 }
+func (v codeVerdict) denied() bool { return v.view().Denied() }
 
 // rules are the set's require decisions as approval rules, each holding on its own. The
 // requester's own approval never counts for one: a rule that asks someone more asks someone
@@ -126,7 +118,7 @@ func (e *Engine) planRules(p *store.Plan) []Rule {
 func (e *Engine) judgeCode(ctx context.Context, p *store.Plan, fresh bool) codeVerdict {
 	v, entries := e.evalCode(ctx, p, fresh)
 	for _, en := range entries {
-		e.audit(en)
+		e.audit(ctx, en)
 	}
 	return v
 }
@@ -179,7 +171,7 @@ func (e *Engine) inputOf(ctx context.Context, p *store.Plan, groups []string, zo
 	}
 	declared := map[string]map[string]string{}
 	for _, u := range p.Plan.Spec.Units {
-		if d, err := e.st.Declared(u.Key(p.Plan.Spec.Env)); err == nil && !d.Destroyed {
+		if d, err := e.st.Declared(ctx, u.Key(p.Plan.Spec.Env)); err == nil && !d.Destroyed {
 			// The declaring run's spec may hold other units too (nextcloud's holds authentik).
 			for _, du := range d.Spec.Units {
 				if du.Service == u.Service {
@@ -238,7 +230,7 @@ func (e *Engine) refuseDenied(ctx context.Context, a adapters.Adapter, p *store.
 	}
 	msg := fmt.Sprintf("Plan %s cannot be approved: the policy denies it.\n%s\nNothing changed. Change the request, or ask the policy's owners to change the rule.",
 		p.ID, strings.Join(render.DenyLines(v.view()), "\n"))
-	e.audit(store.Entry{Kind: "refusal", User: r.User.Name, UserID: r.User.ID, Platform: a.Name(), PlanID: p.ID, Hash: p.Plan.Hash,
+	e.audit(ctx, store.Entry{Kind: "refusal", User: r.User.Name, UserID: r.User.ID, Platform: a.Name(), PlanID: p.ID, Hash: p.Plan.Hash,
 		Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env, Text: fmt.Sprintf("approval refused: denied by policy set sha256:%s", v.sha)})
 	e.say(ctx, a, p.Preview, reply(msg))
 	return true
@@ -254,7 +246,7 @@ func (e *Engine) haltDenied(ctx context.Context, a adapters.Adapter, p *store.Pl
 		rules = append(rules, d.Rule)
 	}
 	reason := "the policy in force denies it (" + strings.Join(rules, ", ") + ")"
-	if _, err := e.st.UpdatePlanAudited(p.ID, func(sp *store.Plan) ([]store.Entry, error) {
+	if _, err := e.st.UpdatePlanAudited(ctx, p.ID, func(sp *store.Plan) ([]store.Entry, error) {
 		if sp.State != store.PlanApproved || !sp.RunStarted.IsZero() {
 			return nil, errNotPending
 		}

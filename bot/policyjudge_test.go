@@ -41,7 +41,7 @@ deny contains msg if {
 // policyAudit are the audit lines the policy set wrote about plan id.
 func policyAudit(t *testing.T, h *eostest.Harness, id string) []string {
 	t.Helper()
-	entries, err := h.Store.Audit(func(e *store.Entry) bool { return e.PlanID == id && e.Kind == "policy" })
+	entries, err := h.Store.Audit(context.Background(), func(e *store.Entry) bool { return e.PlanID == id && e.Kind == "policy" })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,10 +71,10 @@ func TestAPlanThePolicyDeniesCannotBeApproved(t *testing.T) {
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Plan "+id+" cannot be approved: the policy denies it.", "⛔ grafana is retired here")
 	h.Idle()
-	if r, err := h.Store.Run(id); err == nil {
+	if r, err := h.Store.Run(context.Background(), id); err == nil {
 		t.Fatalf("a denied plan ran: %+v", r)
 	}
-	if pl, _ := h.Store.Plan(id); pl.State != store.PlanPending || len(pl.Approvals) != 0 {
+	if pl, _ := h.Store.Plan(context.Background(), id); pl.State != store.PlanPending || len(pl.Approvals) != 0 {
 		t.Errorf("plan = %s with %d approvals, want pending with none counted", pl.State, len(pl.Approvals))
 	}
 	if got := policyAudit(t, h, id); len(got) != 1 || !strings.Contains(got[0], "deny: grafana is retired here") || !strings.Contains(got[0], "sha256:"+set.SHA256()) {
@@ -108,20 +108,20 @@ require contains {"msg": "grafana changes need someone from SRE", "approvers": [
 	h.React("carol", p.ID, "+1")
 	h.WaitText(p.ID, "@carol can't approve local plans")
 	h.Idle()
-	if r, err := h.Store.Run(id); err == nil {
+	if r, err := h.Store.Run(context.Background(), id); err == nil {
 		t.Fatalf("the plan ran without anyone from group:sre: %+v", r)
 	}
 	h.React("dave", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
 	h.Idle()
-	if r, err := h.Store.Run(id); err != nil || !slices.Equal(r.Approvers, []string{"bob", "dave"}) {
+	if r, err := h.Store.Run(context.Background(), id); err != nil || !slices.Equal(r.Approvers, []string{"bob", "dave"}) {
 		t.Fatalf("run = %+v, %v; want one run approved by bob and dave", r, err)
 	}
-	runs, _ := h.Store.Audit(func(e *store.Entry) bool { return e.PlanID == id && e.Kind == "run" })
+	runs, _ := h.Store.Audit(context.Background(), func(e *store.Entry) bool { return e.PlanID == id && e.Kind == "run" })
 	if len(runs) != 1 {
 		t.Errorf("%d run audit lines, want the plan to run once", len(runs))
 	}
-	approvals, _ := h.Store.Audit(func(e *store.Entry) bool { return e.PlanID == id && e.Kind == "approval" && e.User == "dave" })
+	approvals, _ := h.Store.Audit(context.Background(), func(e *store.Entry) bool { return e.PlanID == id && e.Kind == "approval" && e.User == "dave" })
 	if len(approvals) != 1 || !strings.Contains(approvals[0].Text, "eos.sre.require: 1 of 1 from @dave ✅") {
 		t.Errorf("dave's approval audit = %+v, want it to name the rule it released", approvals)
 	}
@@ -165,7 +165,7 @@ func TestAReloadedPolicyDeniesAWaitingPlan(t *testing.T) {
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Plan "+id+" cannot be approved: the policy denies it.")
 	h.Idle()
-	if r, err := h.Store.Run(id); err == nil {
+	if r, err := h.Store.Run(context.Background(), id); err == nil {
 		t.Fatalf("a plan the reloaded policy denies ran: %+v", r)
 	}
 	// A reload that drops the set shows the preview again with its reaction prompt.
@@ -203,10 +203,10 @@ func TestAReloadThatDeniesAnApprovedPlanHaltsItBeforeApplying(t *testing.T) {
 		t.Fatal("Salt applied a plan the policy in force denies")
 	default:
 	}
-	if r, err := h.Store.Run(id); err == nil {
+	if r, err := h.Store.Run(context.Background(), id); err == nil {
 		t.Fatalf("a run was recorded for a plan halted before applying: %+v", r)
 	}
-	halted, _ := h.Store.Audit(func(e *store.Entry) bool { return e.PlanID == id && e.Kind == "cancel" })
+	halted, _ := h.Store.Audit(context.Background(), func(e *store.Entry) bool { return e.PlanID == id && e.Kind == "cancel" })
 	if len(halted) != 1 || !strings.Contains(halted[0].Text, "sha256:"+set.SHA256()) {
 		t.Errorf("halt audit = %+v, want one line naming the set's SHA-256", halted)
 	}
@@ -232,7 +232,7 @@ deny contains msg if {
 	id := planIDRe.FindStringSubmatch(p.Text)[1]
 	h.WaitText(p.ID, "Plan "+id+" cannot be approved: the policy denies it.")
 	h.Idle()
-	if r, err := h.Store.Run(id); err == nil {
+	if r, err := h.Store.Run(context.Background(), id); err == nil {
 		t.Fatalf("a plan the policy could not judge ran: %+v", r)
 	}
 }
@@ -275,10 +275,10 @@ func TestAfterARestartThePolicyInForceJudgesAnApprovedPlan(t *testing.T) {
 	h2 := eostest.New(t, eostest.Options{DataDir: dir, Policy: bobApprovesPolicy(), PolicyCode: policySet(t, "retired.rego", retiredPolicy)})
 	h2.WaitText(0, "Plan "+id+" was approved, but the policy in force now denies it, so it did not run:", "eos.retired.deny, retired.rego:3")
 	h2.Idle()
-	if r, err := h2.Store.Run(id); err == nil {
+	if r, err := h2.Store.Run(context.Background(), id); err == nil {
 		t.Fatalf("a plan the policy in force denies ran after the restart: %+v", r)
 	}
-	if pl, _ := h2.Store.Plan(id); pl.State != store.PlanCancelled {
+	if pl, _ := h2.Store.Plan(context.Background(), id); pl.State != store.PlanCancelled {
 		t.Errorf("plan = %s, want cancelled", pl.State)
 	}
 	// A plan that ended is not judged again: `why` shows what the audit log recorded.

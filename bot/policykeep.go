@@ -52,8 +52,8 @@ func (e *Engine) planInput(ctx context.Context, p *store.Plan) map[string]any {
 }
 
 // prunePolicyInputs forgets the input documents older than the replay window.
-func (e *Engine) prunePolicyInputs(now time.Time) {
-	if n, err := e.st.PrunePolicyInputs(now.Add(-policyInputRetention)); err != nil {
+func (e *Engine) prunePolicyInputs(ctx context.Context, now time.Time) {
+	if n, err := e.st.PrunePolicyInputs(ctx, now.Add(-policyInputRetention)); err != nil {
 		e.log.Error("pruning policy inputs", "err", err)
 	} else if n > 0 {
 		e.log.Info("forgot the policy inputs of old plans", "plans", n)

@@ -29,7 +29,7 @@ func TestEachPlansPolicyInputIsKeptForReplay(t *testing.T) {
 
 	kept := func() []*store.PolicyInput {
 		var out []*store.PolicyInput
-		if err := h.Store.EachPolicyInput(time.Time{}, func(in *store.PolicyInput) error { out = append(out, in); return nil }); err != nil {
+		if err := h.Store.EachPolicyInput(context.Background(), time.Time{}, func(in *store.PolicyInput) error { out = append(out, in); return nil }); err != nil {
 			t.Fatal(err)
 		}
 		return out
@@ -88,7 +88,7 @@ func TestKeptPolicyInputsHoldNoSensitiveValue(t *testing.T) {
 	_, uid := preview(t, h, "alice", "@eos update apikey --label two")
 
 	kept := map[string]string{}
-	if err := h.Store.EachPolicyInput(time.Time{}, func(in *store.PolicyInput) error {
+	if err := h.Store.EachPolicyInput(context.Background(), time.Time{}, func(in *store.PolicyInput) error {
 		kept[in.PlanID] = string(in.Input)
 		return nil
 	}); err != nil {
@@ -121,7 +121,7 @@ warn contains msg if {
 	h := eostest.New(t, eostest.Options{Policy: bobApprovesPolicy(), PolicyCode: set})
 	_, id := preview(t, h, "alice", "@eos create grafana")
 	var got []*store.PolicyInput
-	if err := h.Store.EachPolicyInput(time.Time{}, func(in *store.PolicyInput) error { got = append(got, in); return nil }); err != nil {
+	if err := h.Store.EachPolicyInput(context.Background(), time.Time{}, func(in *store.PolicyInput) error { got = append(got, in); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 1 || got[0].PlanID != id || got[0].PolicySHA != set.SHA256() {

@@ -32,7 +32,7 @@ func (e *Engine) help(ctx context.Context, c conv, in *intents.Intent) {
 
 // history answers `history [service]`: the latest runs, newest first.
 func (e *Engine) history(ctx context.Context, c conv, in *intents.Intent) {
-	runs, err := e.st.Runs(func(r *store.Run) bool {
+	runs, err := e.st.Runs(ctx, func(r *store.Run) bool {
 		return (in.Noun == "" || r.Target == in.Noun) && (in.Env == "" || r.Env == in.Env)
 	})
 	if err != nil {
@@ -60,7 +60,7 @@ func (e *Engine) history(ctx context.Context, c conv, in *intents.Intent) {
 func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 	id := in.Noun
 	if id == "" {
-		mine, err := e.st.OpenPlans(func(p *store.Plan) bool {
+		mine, err := e.st.OpenPlans(ctx, func(p *store.Plan) bool {
 			return p.State == store.PlanPending && p.Request.Platform == c.adapter.Name() && p.Requester.ID == c.msg.Author.ID && e.sees(c, p)
 		})
 		if err != nil || len(mine) == 0 {
@@ -85,7 +85,7 @@ func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 	}
 	// Group membership is asked of the platform before the store transaction, not inside it.
 	who := Person{Platform: c.adapter.Name(), ID: c.msg.Author.ID, Name: c.user()}
-	if p, err := e.st.Plan(id); err == nil && !e.sees(c, p) {
+	if p, err := e.st.Plan(ctx, id); err == nil && !e.sees(c, p) {
 		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("There is no plan %s.", id)))
 		return
 	} else if err == nil {
@@ -94,7 +94,7 @@ func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 	// An approval may land between reading the plan and cancelling it: then the approved
 	// plan is halted (before its run starts, or at the next safe point), never refused.
 	for attempt := 0; attempt < 2; attempt++ {
-		if p, err := e.st.Plan(id); err == nil && p.State == store.PlanApproved && e.halt(ctx, c.adapter, c.msg.Post, p, c.msg.Author, who) {
+		if p, err := e.st.Plan(ctx, id); err == nil && p.State == store.PlanApproved && e.halt(ctx, c.adapter, c.msg.Post, p, c.msg.Author, who) {
 			return // cancelled before its run started, or stopped at the next safe point (stop.go)
 		}
 		if !e.cancelPending(ctx, c, id, who) {
@@ -106,7 +106,7 @@ func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 // cancelPending cancels pending plan id for who and says so; it reports true, having said
 // nothing, when the plan was approved meanwhile and the caller should halt it instead.
 func (e *Engine) cancelPending(ctx context.Context, c conv, id string, who Person) (approvedMeanwhile bool) {
-	p, err := e.st.UpdatePlan(id, func(p *store.Plan) error {
+	p, err := e.st.UpdatePlan(ctx, id, func(p *store.Plan) error {
 		rules := e.planRules(p)
 		if p.State == store.PlanApproved && p.RunStarted.IsZero() {
 			return errApprovedMeanwhile
@@ -130,7 +130,7 @@ func (e *Engine) cancelPending(ctx context.Context, c conv, id string, who Perso
 	case err != nil:
 		e.fail(ctx, c, "cancelling", err)
 	default:
-		e.audit(store.Entry{Kind: "cancel", User: c.user(), Platform: c.adapter.Name(), PlanID: p.ID, Hash: p.Plan.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env, Text: "cancelled"})
+		e.audit(ctx, store.Entry{Kind: "cancel", User: c.user(), Platform: c.adapter.Name(), PlanID: p.ID, Hash: p.Plan.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env, Text: "cancelled"})
 		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("Plan %s cancelled by @%s. Nothing changed.", p.ID, c.user())))
 		e.showStatus(ctx, p.ID)
 	}

@@ -20,17 +20,17 @@ const sweepInterval = time.Minute
 // never started are started now (or wait for space again, held.go), so nothing approved is
 // lost, and checks of unknown outcomes still pending are resumed.
 func (e *Engine) Recover(ctx context.Context) error {
-	running, err := e.st.Runs(func(r *store.Run) bool { return r.State == store.RunRunning })
+	running, err := e.st.Runs(ctx, func(r *store.Run) bool { return r.State == store.RunRunning })
 	if err != nil {
 		return fmt.Errorf("reading runs: %w", err)
 	}
 	for _, r := range running {
-		final, err := e.st.FinishRun(r.ID, store.RunInterrupted, r.Layers, e.now(), nil)
+		final, err := e.st.FinishRun(ctx, r.ID, store.RunInterrupted, r.Layers, e.now(), nil)
 		if err != nil {
 			return fmt.Errorf("marking run %s interrupted: %w", r.ID, err)
 		}
 		e.log.Warn("run was interrupted by a restart", "run", r.ID)
-		e.audit(store.Entry{Kind: "result", PlanID: r.ID, Hash: r.Hash, Service: r.Target, Env: r.Env, Text: "interrupted: Eos stopped while it ran"})
+		e.audit(ctx, store.Entry{Kind: "result", PlanID: r.ID, Hash: r.Hash, Service: r.Target, Env: r.Env, Text: "interrupted: Eos stopped while it ran"})
 		e.showStatus(ctx, r.ID)
 		if a, ok := e.adapter(final.Progress.Platform); ok {
 			doc := reply(fmt.Sprintf("Run %s · interrupted: Eos stopped while it ran%s. The lock on %s/%s is released; nothing is applied again. Check @eos drift %s before asking again.",
@@ -53,17 +53,17 @@ func (e *Engine) Recover(ctx context.Context) error {
 	}
 	// Nothing runs before Recover returns, so any lock still held is left over (a crash between
 	// taking a plan's locks and starting its run): free it, or its units stay locked forever.
-	if left, err := e.st.Locks(); err == nil {
+	if left, err := e.st.Locks(ctx); err == nil {
 		for _, l := range left {
-			if err := e.st.Unlock([]string{l.Key}, l.Holder); err == nil {
+			if err := e.st.Unlock(ctx, []string{l.Key}, l.Holder); err == nil {
 				e.log.Warn("freed a lock left over by the previous process", "key", l.Key, "holder", l.Holder)
-				e.audit(store.Entry{Kind: "unlock", PlanID: l.Holder, Text: "freed lock " + l.Key + " left over by the previous process"})
+				e.audit(ctx, store.Entry{Kind: "unlock", PlanID: l.Holder, Text: "freed lock " + l.Key + " left over by the previous process"})
 			}
 		}
 	}
 	// Read before the catch-up: a plan the catch-up approves is started by HandleReaction, and
 	// starting it here as well would run it twice.
-	approved, err := e.st.OpenPlans(func(p *store.Plan) bool { return p.State == store.PlanApproved })
+	approved, err := e.st.OpenPlans(ctx, func(p *store.Plan) bool { return p.State == store.PlanApproved })
 	if err != nil {
 		return fmt.Errorf("reading plans: %w", err)
 	}
@@ -74,14 +74,14 @@ func (e *Engine) Recover(ctx context.Context) error {
 	e.rejudge(ctx) // the policy in force now judges every plan that waited across the restart
 	e.catchUpWithdrawals(ctx, approved)
 	for _, p := range approved {
-		if _, err := e.st.Run(p.ID); err == nil {
+		if _, err := e.st.Run(ctx, p.ID); err == nil {
 			continue
 		}
 		a, ok := e.adapter(p.Preview.Platform)
 		if !ok {
 			continue
 		}
-		if p, err = e.st.Plan(p.ID); err != nil || p.State != store.PlanApproved {
+		if p, err = e.st.Plan(ctx, p.ID); err != nil || p.State != store.PlanApproved {
 			continue // an approval taken back while Eos was down left too few
 		}
 		if p, _, ok := e.recheck(ctx, a, p); ok {
@@ -89,7 +89,7 @@ func (e *Engine) Recover(ctx context.Context) error {
 			e.start(a, p)
 		}
 	}
-	e.resumeOutcomeChecks() // unknown.go
+	e.resumeOutcomeChecks(ctx) // unknown.go
 	return nil
 }
 
@@ -102,7 +102,7 @@ func (e *Engine) Recover(ctx context.Context) error {
 func (e *Engine) recheck(ctx context.Context, a adapters.Adapter, p *store.Plan) (*store.Plan, judgement, bool) {
 	spec, now := p.Plan.Spec, e.now()
 	if now.After(p.Expires) {
-		if _, err := e.st.UpdatePlanAudited(p.ID, func(p *store.Plan) ([]store.Entry, error) {
+		if _, err := e.st.UpdatePlanAudited(ctx, p.ID, func(p *store.Plan) ([]store.Entry, error) {
 			if p.State != store.PlanApproved {
 				return nil, errNotPending
 			}
@@ -130,7 +130,7 @@ func (e *Engine) recheck(ctx context.Context, a adapters.Adapter, p *store.Plan)
 	if j.verdict.Satisfied() {
 		return p, j, true
 	}
-	if _, err := e.st.UpdatePlanAudited(p.ID, func(p *store.Plan) ([]store.Entry, error) {
+	if _, err := e.st.UpdatePlanAudited(ctx, p.ID, func(p *store.Plan) ([]store.Entry, error) {
 		if p.State != store.PlanApproved {
 			return nil, errNotPending
 		}
@@ -194,7 +194,7 @@ func (e *Engine) catchUpWithdrawals(ctx context.Context, approved []*store.Plan)
 func (e *Engine) catchUpReactions(ctx context.Context) error {
 	// Expired plans are left to the sweeper: no need to ask the platform about them.
 	now := e.now()
-	pending, err := e.st.OpenPlans(func(p *store.Plan) bool {
+	pending, err := e.st.OpenPlans(ctx, func(p *store.Plan) bool {
 		return p.State == store.PlanPending && p.Preview.ID != "" && now.Before(p.Expires)
 	})
 	if err != nil {
@@ -229,7 +229,7 @@ func (e *Engine) catchUpReactions(ctx context.Context) error {
 // down, or a console post of an earlier session): nobody can approve it any more. The request's
 // thread is told, or the channel when the request is gone too.
 func (e *Engine) previewGone(ctx context.Context, a adapters.Adapter, p *store.Plan, why error) {
-	_, err := e.st.UpdatePlan(p.ID, func(p *store.Plan) error {
+	_, err := e.st.UpdatePlan(ctx, p.ID, func(p *store.Plan) error {
 		if p.State != store.PlanPending {
 			return errNotPending
 		}
@@ -240,7 +240,7 @@ func (e *Engine) previewGone(ctx context.Context, a adapters.Adapter, p *store.P
 		return
 	}
 	e.log.Info("cancelled a pending plan whose preview is gone", "plan", p.ID, "why", why)
-	e.audit(store.Entry{Kind: "cancel", PlanID: p.ID, Hash: p.Plan.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env,
+	e.audit(ctx, store.Entry{Kind: "cancel", PlanID: p.ID, Hash: p.Plan.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env,
 		Text: "preview gone: nobody could approve it"})
 	spec := p.Plan.Spec
 	e.sayAnywhere(ctx, a, p.Request, reply(fmt.Sprintf("Plan %s (%s, asked by @%s) is cancelled: its preview is gone, so nobody could approve it. "+
@@ -265,14 +265,14 @@ func (e *Engine) sweep(ctx context.Context) {
 // so. It returns how many plans expired.
 func (e *Engine) ExpireDue(ctx context.Context) int {
 	now := e.now()
-	due, err := e.st.OpenPlans(func(p *store.Plan) bool { return p.State == store.PlanPending && now.After(p.Expires) })
+	due, err := e.st.OpenPlans(ctx, func(p *store.Plan) bool { return p.State == store.PlanPending && now.After(p.Expires) })
 	if err != nil {
 		e.log.Error("reading pending plans", "err", err)
 		return 0
 	}
 	n := 0
 	for _, p := range due {
-		p, err := e.st.UpdatePlan(p.ID, func(p *store.Plan) error {
+		p, err := e.st.UpdatePlan(ctx, p.ID, func(p *store.Plan) error {
 			if p.State != store.PlanPending {
 				return errNotPending
 			}
@@ -283,7 +283,7 @@ func (e *Engine) ExpireDue(ctx context.Context) int {
 			continue
 		}
 		n++
-		e.audit(store.Entry{Kind: "expiry", PlanID: p.ID, Hash: p.Plan.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env, Text: "expired without approval"})
+		e.audit(ctx, store.Entry{Kind: "expiry", PlanID: p.ID, Hash: p.Plan.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env, Text: "expired without approval"})
 		if a, ok := e.adapter(p.Preview.Platform); ok && !e.showStatus(ctx, p.ID) {
 			e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s expired at %s without approval: nothing changed. Ask again for a fresh plan.",
 				p.ID, p.Expires.UTC().Format("15:04 UTC"))))

@@ -1,14 +1,14 @@
 package bot_test
 
 import (
-	"flag"
-	"os"
+	"context"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/eosbot/eos/bot/eostest"
+	goldenfile "github.com/eosbot/eos/internal/golden"
 )
 
 // A sensitive value in a Terraform module shows as "(sensitive)" and never reaches chat, the
@@ -45,7 +45,7 @@ func TestSensitiveValuesAreRedacted(t *testing.T) {
 	if strings.Contains(h.Log.String(), secret) {
 		t.Error("the logs show the sensitive value")
 	}
-	entries, err := h.Store.Audit(nil)
+	entries, err := h.Store.Audit(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,24 +61,13 @@ var (
 	hashRe    = regexp.MustCompile(`hash [0-9a-f]+…`)
 )
 
-// goldenText compares text with testdata/NAME.golden (rewritten with -update, the flag of the
-// package's golden files) and fails if the sensitive value is in it.
+// goldenText compares text with testdata/NAME.golden (internal/golden: rewritten with
+// -update) and fails if the sensitive value is in it.
 func goldenText(t *testing.T, name, text string) {
 	t.Helper()
 	path := filepath.Join("testdata", name+".golden")
-	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
-		if err := os.WriteFile(path, []byte(text+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./bot -run %s -update)", err, t.Name())
-	}
-	if string(want) != text+"\n" {
-		t.Errorf("%s differs from %s:\n%s", name, path, text)
-	}
-	if strings.Contains(string(want), "s3cr3t") {
+	goldenfile.Check(t, path, []byte(text+"\n"))
+	if strings.Contains(text, "s3cr3t") {
 		t.Errorf("%s holds the sensitive value", path)
 	}
 }

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -29,7 +30,7 @@ func TestAShrinkTerraformRefusesIsBlockedWithItsReason(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no plan id in:\n%s", blocked.Text)
 	}
-	if got, err := h.Store.Plan(m[1]); err != nil || got.State != store.PlanBlocked {
+	if got, err := h.Store.Plan(context.Background(), m[1]); err != nil || got.State != store.PlanBlocked {
 		t.Fatalf("plan %s stored as %+v (%v), want blocked", m[1], got, err)
 	}
 }

@@ -16,7 +16,7 @@ import (
 // preview were silently ignored.
 func (e *Engine) repostPreviews(ctx context.Context) {
 	now := e.now()
-	lost, err := e.st.OpenPlans(func(p *store.Plan) bool {
+	lost, err := e.st.OpenPlans(ctx, func(p *store.Plan) bool {
 		return p.State == store.PlanPending && p.Preview.ID == "" && now.Before(p.Expires)
 	})
 	if err != nil {
@@ -37,7 +37,7 @@ func (e *Engine) repostPreviews(ctx context.Context) {
 		}
 		shown := e.entry(store.Entry{Kind: "preview", Platform: a.Name(), PlanID: p.ID, Hash: p.Plan.Hash, Service: p.Plan.Spec.Target,
 			Env: p.Plan.Spec.Env, Text: "preview posted again: the first was never recorded"})
-		if err := e.st.SetPreview(p.ID, ref, shown); err != nil {
+		if err := e.st.SetPreview(ctx, p.ID, ref, shown); err != nil {
 			e.log.Error("recording the preview posted again", "plan", p.ID, "err", err)
 			continue
 		}

@@ -26,7 +26,7 @@ const planTimeout = 10 * time.Minute
 // request answers create, update, destroy and operations: compile, plan, preview, and wait
 // for approval.
 func (e *Engine) request(ctx context.Context, c conv, in *intents.Intent) {
-	spec, err := e.compile(in)
+	spec, err := e.compile(ctx, in)
 	if err != nil {
 		e.fail(ctx, c, "planning", err)
 		return
@@ -36,7 +36,7 @@ func (e *Engine) request(ctx context.Context, c conv, in *intents.Intent) {
 
 // plan answers `plan SERVICE ...` (a preview that never runs) and `plan ID [full]`.
 func (e *Engine) plan(ctx context.Context, c conv, in *intents.Intent) {
-	if p, err := e.st.Plan(in.Noun); err == nil && e.sees(c, p) {
+	if p, err := e.st.Plan(ctx, in.Noun); err == nil && e.sees(c, p) {
 		e.say(ctx, c.adapter, c.msg.Post, fullPlanDoc(p))
 		return
 	}
@@ -46,10 +46,10 @@ func (e *Engine) plan(ctx context.Context, c conv, in *intents.Intent) {
 	}
 	preview := *in
 	preview.Verb = intents.VerbCreate
-	if d, err := e.st.Declared(e.envOf(in) + "/" + in.Noun); err == nil && !d.Destroyed {
+	if d, err := e.st.Declared(ctx, e.envOf(in)+"/"+in.Noun); err == nil && !d.Destroyed {
 		preview.Verb = intents.VerbUpdate
 	}
-	spec, err := e.compile(&preview)
+	spec, err := e.compile(ctx, &preview)
 	if err != nil {
 		e.fail(ctx, c, "planning", err)
 		return
@@ -71,14 +71,14 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 	if state == store.PlanPending && !ep.MayRequest(e.person(ctx, c.adapter, c.msg.Author, ep.Requesters)) {
 		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("@%s can't ask for changes in %s (requesters: %s). Nothing changed.",
 			c.user(), spec.Env, mentions(ep.Requesters))))
-		e.audit(store.Entry{Kind: "refusal", User: c.user(), Platform: c.adapter.Name(), Service: spec.Target, Env: spec.Env, Text: "not a requester: " + c.msg.Text})
+		e.audit(ctx, store.Entry{Kind: "refusal", User: c.user(), Platform: c.adapter.Name(), Service: spec.Target, Env: spec.Env, Text: "not a requester: " + c.msg.Text})
 		return ""
 	}
-	if busy := e.busy(store.SpecKeys(spec)); busy != "" && state == store.PlanPending {
+	if busy := e.busy(ctx, store.SpecKeys(spec)); busy != "" && state == store.PlanPending {
 		e.say(ctx, c.adapter, c.msg.Post, reply(busy))
 		return ""
 	}
-	spec.Changes = e.declaredChanges(spec)
+	spec.Changes = e.declaredChanges(ctx, spec)
 	planCtx, cancel := context.WithTimeout(ctx, planTimeout)
 	defer cancel()
 	plan, err := e.cfg.Runner.Plan(planCtx, spec)
@@ -104,7 +104,7 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 		input = e.planInput(ctx, p)
 	}
 	kept := e.keptInput(p, input, verdict.sha, verdict.decisions) // for eos policy replay (policykeep.go)
-	if err := e.st.CreatePlanKeeping(p, kept, append([]store.Entry{request}, judged...)...); err != nil {
+	if err := e.st.CreatePlanKeeping(ctx, p, kept, append([]store.Entry{request}, judged...)...); err != nil {
 		e.fail(ctx, c, "storing the plan", err)
 		return ""
 	}
@@ -119,7 +119,7 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 	}
 	shown := e.entry(store.Entry{Kind: "preview", Platform: c.adapter.Name(), PlanID: p.ID, Hash: plan.Hash, Service: spec.Target, Env: spec.Env,
 		Text: fmt.Sprintf("preview posted, %s", planCounts(plan))})
-	if cur, err := e.st.RecordPreview(p.ID, ref, shown); err != nil {
+	if cur, err := e.st.RecordPreview(pctx, p.ID, ref, shown); err != nil {
 		e.log.Error("recording preview post", "plan", p.ID, "err", err)
 	} else if cur != state {
 		// Changed (a cancel from another thread) before the preview was recorded, so the
@@ -136,11 +136,11 @@ var changingVerbs = map[string]bool{"update": true, "rollback": true, "reconcile
 // declaredChanges lists the target's declared values that spec changes, old → new, each with
 // the layers its blueprint hands it to ("--port 3001 → 3002 (Nomad)"), for the verbs that
 // change a deployed service; nil for others, or when the target has no declared state.
-func (e *Engine) declaredChanges(spec executor.Spec) []string {
+func (e *Engine) declaredChanges(ctx context.Context, spec executor.Spec) []string {
 	if !changingVerbs[spec.Verb] {
 		return nil
 	}
-	d, err := e.st.Declared(spec.Env + "/" + spec.Target)
+	d, err := e.st.Declared(ctx, spec.Env+"/"+spec.Target)
 	if err != nil || d.Destroyed {
 		return nil
 	}
@@ -187,8 +187,8 @@ func targetUnit(spec executor.Spec) *executor.Unit {
 }
 
 // busy says which run holds one of the (env/service) keys, or "" when all are free.
-func (e *Engine) busy(keys []string) string {
-	locks, err := e.st.Locks()
+func (e *Engine) busy(ctx context.Context, keys []string) string {
+	locks, err := e.st.Locks(ctx)
 	if err != nil {
 		e.log.Error("reading locks", "err", err)
 		return ""
@@ -233,20 +233,20 @@ func (e *Engine) Preview(ctx context.Context, text, user string) (adapters.Doc, 
 	default:
 		return reply(fmt.Sprintf("eos plan previews changes; %q changes nothing. Try: eos plan \"create grafana\"", in.VerbWord())), errors.New("not a change")
 	}
-	if msg := e.unknownEnv(in); msg != "" {
+	if msg := e.unknownEnv(ctx, in); msg != "" {
 		return reply(msg), errors.New("environment not declared")
 	}
 	if in.Verb == intents.VerbPlan {
 		in.Verb = intents.VerbCreate
-		if d, err := e.st.Declared(e.envOf(in) + "/" + in.Noun); err == nil && !d.Destroyed {
+		if d, err := e.st.Declared(ctx, e.envOf(in)+"/"+in.Noun); err == nil && !d.Destroyed {
 			in.Verb = intents.VerbUpdate
 		}
 	}
-	spec, err := e.compile(in)
+	spec, err := e.compile(ctx, in)
 	if err != nil {
 		return reply(err.Error()), err
 	}
-	spec.Changes = e.declaredChanges(spec) // as propose does: the preview names what an update changes
+	spec.Changes = e.declaredChanges(ctx, spec) // as propose does: the preview names what an update changes
 	planCtx, cancel := context.WithTimeout(ctx, planTimeout)
 	defer cancel()
 	plan, err := e.cfg.Runner.Plan(planCtx, spec)

@@ -45,7 +45,7 @@ func (e *Engine) requestEdited(ctx context.Context, a adapters.Adapter, m adapte
 	if !e.mayAct("edit", a, m.Post) {
 		return
 	}
-	plans := e.requestPlans(m.Post)
+	plans := e.requestPlans(ctx, m.Post)
 	if len(plans) == 0 {
 		return
 	}
@@ -59,7 +59,7 @@ func (e *Engine) requestEdited(ctx context.Context, a adapters.Adapter, m adapte
 		case p.Text == m.Text:
 			// The text is unchanged (a pin, an attachment): nothing to say.
 		case p.State == store.PlanPending:
-			if e.cancelFor(a, p, reasonEdited, m.Author) {
+			if e.cancelFor(ctx, a, p, reasonEdited, m.Author) {
 				cancelled = append(cancelled, p.ID)
 				e.showStatus(ctx, p.ID)
 			}
@@ -86,8 +86,8 @@ func (e *Engine) requestDeleted(ctx context.Context, a adapters.Adapter, post ad
 	if !e.mayAct("deletion", a, post) {
 		return
 	}
-	for _, p := range e.requestPlans(post) {
-		if p.State != store.PlanPending || !e.cancelFor(a, p, reasonDeleted, adapters.User{}) {
+	for _, p := range e.requestPlans(ctx, post) {
+		if p.State != store.PlanPending || !e.cancelFor(ctx, a, p, reasonDeleted, adapters.User{}) {
 			continue
 		}
 		if !e.showStatus(ctx, p.ID) && p.Preview.ID != "" {
@@ -97,8 +97,8 @@ func (e *Engine) requestDeleted(ctx context.Context, a adapters.Adapter, post ad
 }
 
 // requestPlans are the plans post asked for.
-func (e *Engine) requestPlans(post adapters.PostRef) []*store.Plan {
-	plans, err := e.st.PlansByRequest(post)
+func (e *Engine) requestPlans(ctx context.Context, post adapters.PostRef) []*store.Plan {
+	plans, err := e.st.PlansByRequest(ctx, post)
 	if err != nil {
 		e.log.Error("finding the plans of a changed request", "post", post.ID, "err", err)
 	}
@@ -107,8 +107,8 @@ func (e *Engine) requestPlans(post adapters.PostRef) []*store.Plan {
 
 // cancelFor cancels pending plan p because its request changed, with its audit entry in the
 // same transaction. It reports whether this call cancelled it.
-func (e *Engine) cancelFor(a adapters.Adapter, p *store.Plan, reason string, by adapters.User) bool {
-	_, err := e.st.UpdatePlanAudited(p.ID, func(p *store.Plan) ([]store.Entry, error) {
+func (e *Engine) cancelFor(ctx context.Context, a adapters.Adapter, p *store.Plan, reason string, by adapters.User) bool {
+	_, err := e.st.UpdatePlanAudited(ctx, p.ID, func(p *store.Plan) ([]store.Entry, error) {
 		if p.State != store.PlanPending {
 			return nil, errNotPending
 		}

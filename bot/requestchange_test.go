@@ -14,7 +14,7 @@ import (
 // cancelEntries are the audit log's cancel entries about plan id.
 func cancelEntries(t *testing.T, h *eostest.Harness, id string) []store.Entry {
 	t.Helper()
-	got, err := h.Store.Audit(func(e *store.Entry) bool { return e.PlanID == id && e.Kind == "cancel" })
+	got, err := h.Store.Audit(context.Background(), func(e *store.Entry) bool { return e.PlanID == id && e.Kind == "cancel" })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,10 +40,10 @@ func TestEditedRequestIsNotReplanned(t *testing.T) {
 	h.React("bob", p.ID, "+1")
 	h.WaitText(after, "Plan "+id+" is cancelled: nothing started.")
 	h.Idle()
-	if runs, _ := h.Store.Runs(nil); len(runs) != 0 {
+	if runs, _ := h.Store.Runs(context.Background(), nil); len(runs) != 0 {
 		t.Fatalf("a plan for the edited request ran: %+v", runs)
 	}
-	plans, _ := h.Store.Plans(func(*store.Plan) bool { return true })
+	plans, _ := h.Store.Plans(context.Background(), func(*store.Plan) bool { return true })
 	if len(plans) != 1 || plans[0].State != store.PlanCancelled || plans[0].Cancellation == nil || plans[0].Cancellation.Reason != "the request was edited after the preview" {
 		t.Fatalf("plans after the edit = %+v; want the one plan, cancelled because of the edit", plans)
 	}
@@ -66,7 +66,7 @@ func TestUnchangedEditKeepsThePlan(t *testing.T) {
 	if got := botReplies(h, p.ID, "edited"); len(got) != 0 {
 		t.Errorf("an unchanged edit was answered: %q", got)
 	}
-	if pl, err := h.Store.Plan(id); err != nil || pl.State != store.PlanPending || len(pl.Approvals) != 1 {
+	if pl, err := h.Store.Plan(context.Background(), id); err != nil || pl.State != store.PlanPending || len(pl.Approvals) != 1 {
 		t.Fatalf("plan = %+v, %v; want pending with bob's approval", pl, err)
 	}
 }
@@ -83,10 +83,10 @@ func TestDeletedRequestCancelsItsPlan(t *testing.T) {
 	h.React("bob", p.ID, "+1")
 	h.WaitText(after, "Plan "+id+" is cancelled: nothing started.")
 	h.Idle()
-	if runs, _ := h.Store.Runs(nil); len(runs) != 0 {
+	if runs, _ := h.Store.Runs(context.Background(), nil); len(runs) != 0 {
 		t.Fatalf("the plan of a deleted request ran: %+v", runs)
 	}
-	if pl, err := h.Store.Plan(id); err != nil || pl.State != store.PlanCancelled || pl.Cancellation == nil || pl.Cancellation.Reason != "the request was deleted" {
+	if pl, err := h.Store.Plan(context.Background(), id); err != nil || pl.State != store.PlanCancelled || pl.Cancellation == nil || pl.Cancellation.Reason != "the request was deleted" {
 		t.Fatalf("plan = %+v, %v; want cancelled because the request was deleted", pl, err)
 	}
 	if got := cancelEntries(t, h, id); len(got) != 1 || got[0].Text != "cancelled: the request was deleted" {
@@ -106,7 +106,7 @@ func TestRepeatedChangeNoticesAnswerOnce(t *testing.T) {
 		t.Parallel()
 		h := eostest.New(t, eostest.Options{})
 		p, id := preview(t, h, "alice", "@eos create grafana")
-		pl, err := h.Store.Plan(id)
+		pl, err := h.Store.Plan(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,7 +130,7 @@ func TestRepeatedChangeNoticesAnswerOnce(t *testing.T) {
 		t.Parallel()
 		h := eostest.New(t, eostest.Options{})
 		p, id := preview(t, h, "alice", "@eos create grafana")
-		pl, err := h.Store.Plan(id)
+		pl, err := h.Store.Plan(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -32,13 +33,13 @@ func TestOperationValueOutsideItsPatternChangesNothing(t *testing.T) {
 		h.WaitText(after, tc.want, col, "@eos help lvm lists its arguments, what each accepts, and its flags")
 	}
 	h.Idle()
-	if plans, err := h.Store.Plans(func(*store.Plan) bool { return true }); err != nil || len(plans) != 0 {
+	if plans, err := h.Store.Plans(context.Background(), func(*store.Plan) bool { return true }); err != nil || len(plans) != 0 {
 		t.Errorf("plans = %d (%v), want none", len(plans), err)
 	}
-	if locks, err := h.Store.Locks(); err != nil || len(locks) != 0 {
+	if locks, err := h.Store.Locks(context.Background()); err != nil || len(locks) != 0 {
 		t.Errorf("locks = %v (%v), want none", locks, err)
 	}
-	requests, err := h.Store.Audit(func(e *store.Entry) bool { return e.Kind == "request" || e.PlanID != "" })
+	requests, err := h.Store.Audit(context.Background(), func(e *store.Entry) bool { return e.Kind == "request" || e.PlanID != "" })
 	if err != nil || len(requests) != 0 {
 		t.Errorf("audit holds %d plan entries (%v), want none: %+v", len(requests), err, requests)
 	}

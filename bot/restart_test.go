@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -29,7 +30,7 @@ func TestPlansSurviveARestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.UpdatePlan(approved, func(p *store.Plan) error {
+	if _, err := st.UpdatePlan(context.Background(), approved, func(p *store.Plan) error {
 		p.State = store.PlanApproved
 		p.Approvals = []store.Vote{{User: "bob"}}
 		return nil
@@ -40,14 +41,14 @@ func TestPlansSurviveARestart(t *testing.T) {
 
 	h2 := eostest.New(t, eostest.Options{DataDir: dir})
 	h2.Idle()
-	r, err := h2.Store.Run(approved)
+	r, err := h2.Store.Run(context.Background(), approved)
 	if err != nil || r.State != store.RunDone {
 		t.Fatalf("the plan approved before the restart did not run: %+v, %v\n%s", r, err, h2.Log.String())
 	}
 	if done := h2.WaitText(0, "Run "+approved+" · done in"); done.Thread != 0 {
 		t.Errorf("progress of the approved plan posted in thread %d of this session, want channel level", done.Thread)
 	}
-	p, err := h2.Store.Plan(pending)
+	p, err := h2.Store.Plan(context.Background(), pending)
 	if err != nil || p.State != store.PlanCancelled || !strings.Contains(p.Text, "grafana") {
 		t.Fatalf("pending plan with a preview of the earlier session = %+v, %v; want it cancelled", p, err)
 	}
@@ -64,7 +65,7 @@ func TestPlansSurviveARestart(t *testing.T) {
 	h2.Say("alice", "@eos history grafana") // handled after the reaction
 	h2.WaitText(after, "No runs of grafana yet")
 	h2.Idle()
-	if r, err := h2.Store.Run(pending); err == nil {
+	if r, err := h2.Store.Run(context.Background(), pending); err == nil {
 		t.Fatalf("a ✅ in the new session ran the earlier session's plan: %+v", r)
 	}
 }
@@ -80,16 +81,16 @@ func TestInterruptedRunIsMarkedAndUnlocked(t *testing.T) {
 	}
 	// Its progress post was a console post of the earlier session.
 	progress := adapters.PostRef{Platform: "console", Channel: "local", ID: "3@0ldsess1", Thread: "1@0ldsess1"}
-	if err := st.StartRun(&store.Run{ID: "deadbeef", State: store.RunRunning, Verb: "create", Target: "grafana", Env: "local", Progress: progress}); err != nil {
+	if err := st.StartRun(context.Background(), &store.Run{ID: "deadbeef", State: store.RunRunning, Verb: "create", Target: "grafana", Env: "local", Progress: progress}); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()
 	h := eostest.New(t, eostest.Options{DataDir: dir})
-	r, err := h.Store.Run("deadbeef")
+	r, err := h.Store.Run(context.Background(), "deadbeef")
 	if err != nil || r.State != store.RunInterrupted {
 		t.Fatalf("run after restart = %+v, %v", r, err)
 	}
-	if locks, _ := h.Store.Locks(); len(locks) != 0 {
+	if locks, _ := h.Store.Locks(context.Background()); len(locks) != 0 {
 		t.Fatalf("locks after restart = %+v", locks)
 	}
 	// Said anew, since the post to edit is gone.
@@ -108,7 +109,7 @@ func approveOffline(t *testing.T, dir, id string, votes ...store.Vote) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if _, err := st.UpdatePlan(id, func(p *store.Plan) error {
+	if _, err := st.UpdatePlan(context.Background(), id, func(p *store.Plan) error {
 		p.State, p.Approvals = store.PlanApproved, votes
 		return nil
 	}); err != nil {
@@ -131,10 +132,10 @@ func TestApprovedPlanPastExpiryDoesNotRunAfterRestart(t *testing.T) {
 	h2 := eostest.New(t, eostest.Options{DataDir: dir, Clock: clock})
 	h2.WaitText(0, "Plan "+id+" was approved, but Eos stopped before it ran and it expired at 14:30 UTC: nothing ran.")
 	h2.Idle()
-	if r, err := h2.Store.Run(id); err == nil {
+	if r, err := h2.Store.Run(context.Background(), id); err == nil {
 		t.Fatalf("an expired approval ran after the restart: %+v", r)
 	}
-	if p, _ := h2.Store.Plan(id); p.State != store.PlanExpired {
+	if p, _ := h2.Store.Plan(context.Background(), id); p.State != store.PlanExpired {
 		t.Errorf("plan state = %s, want expired", p.State)
 	}
 }
@@ -152,7 +153,7 @@ func TestPreviewNeverRecordedIsPostedAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.UpdatePlan(id, func(p *store.Plan) error { p.Preview = adapters.PostRef{}; return nil }); err != nil {
+	if _, err := st.UpdatePlan(context.Background(), id, func(p *store.Plan) error { p.Preview = adapters.PostRef{}; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()
@@ -161,7 +162,7 @@ func TestPreviewNeverRecordedIsPostedAgain(t *testing.T) {
 	again := h2.WaitText(0, "Posted again: Eos stopped before it recorded plan "+id+"'s first preview", "Plan "+id, "React ✅ to approve")
 	h2.React("bob", again.ID, "+1")
 	h2.WaitText(again.ID, "Run "+id+" · done in")
-	if p, err := h2.Store.Plan(id); err != nil || p.State != store.PlanApproved || p.Preview.ID == "" {
+	if p, err := h2.Store.Plan(context.Background(), id); err != nil || p.State != store.PlanApproved || p.Preview.ID == "" {
 		t.Fatalf("plan after its preview was posted again = %+v, %v", p, err)
 	}
 }

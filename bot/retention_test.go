@@ -36,7 +36,7 @@ func TestRetentionOfDigestPostsAndDriftHistory(t *testing.T) {
 		seeds = append(seeds, store.DriftRecord{Key: "local/grafana", At: pruneAt.Add(-time.Duration(age) * day),
 			Status: "clean", Summary: "seeded " + strconv.Itoa(age) + " days before"})
 	}
-	if err := h.Store.RecordDrift(seeds); err != nil {
+	if err := h.Store.RecordDrift(ctx, seeds); err != nil {
 		t.Fatal(err)
 	}
 	resizeServer(t, h, "proxy-grafana-local", "xlarge")
@@ -51,7 +51,7 @@ func TestRetentionOfDigestPostsAndDriftHistory(t *testing.T) {
 		return p.Thread == head.ID && strings.HasPrefix(p.Text, "grafana (local) · Terraform: 1 change")
 	})
 	oldRef := h.Console.Ref(old)
-	oldPost, err := h.Store.DigestPost(oldRef)
+	oldPost, err := h.Store.DigestPost(ctx, oldRef)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestRetentionOfDigestPostsAndDriftHistory(t *testing.T) {
 		h.Idle() // the reaction is handled, or ignored, before anything is counted
 	}
 	reconciles := func() int {
-		plans, err := h.Store.Plans(func(p *store.Plan) bool { return p.Plan.Spec.Verb == "reconcile" })
+		plans, err := h.Store.Plans(ctx, func(p *store.Plan) bool { return p.Plan.Spec.Verb == "reconcile" })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +99,7 @@ func TestRetentionOfDigestPostsAndDriftHistory(t *testing.T) {
 	}
 
 	// An old post not pruned yet is answered once, with the command to use instead.
-	if err := h.Store.AddDigestPosts(*oldPost); err != nil {
+	if err := h.Store.AddDigestPosts(ctx, *oldPost); err != nil {
 		t.Fatal(err)
 	}
 	wrench("alice", oldRef)

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,7 +88,7 @@ func TestDataLossNeedsTheStricterRule(t *testing.T) {
 			t.Errorf("the preview, edited after the first approval, should keep the data-loss rule and show 1 of 2:\n%s", post.Text)
 		}
 	}
-	if runs, _ := h.Store.Runs(nil); len(runs) != 1 {
+	if runs, _ := h.Store.Runs(context.Background(), nil); len(runs) != 1 {
 		t.Fatalf("runs = %d after one approval of a data-loss plan, want only the create's", len(runs))
 	}
 	if _, err := os.Stat(volume); err != nil {
@@ -115,7 +116,7 @@ func TestDataLossNeedsTheStricterRule(t *testing.T) {
 	if _, err := os.Stat(volume); !os.IsNotExist(err) {
 		t.Errorf("the volume exists after the approved destroy (stat: %v)", err)
 	}
-	if r, err := h.Store.Run(did); err != nil || r.State != store.RunDone {
+	if r, err := h.Store.Run(context.Background(), did); err != nil || r.State != store.RunDone {
 		t.Errorf("run = %+v, %v", r, err)
 	}
 }

@@ -72,19 +72,19 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan,
 	e.judgeCode(ctx, p, true)
 	_, j, ok := e.recheck(ctx, a, p)
 	if !ok {
-		e.unlock(p)
+		e.unlock(ctx, p)
 		return false
 	}
 	run.Approvers, p.Approvals = voters(j.verdict.CountingVotes(p.Approvals)), j.verdict.CountingVotes(p.Approvals)
 	if stop.asker() != "" {
-		e.unlock(p) // cancelled before it started: halt (stop.go) said so
+		e.unlock(ctx, p) // cancelled before it started: halt (stop.go) said so
 		return false
 	}
 	started := e.entry(store.Entry{Kind: "run", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env, Platform: a.Name(),
 		Text: "run started, approved by " + mentions(run.Approvers) + " (" + voterIDs(p.Approvals) + ")"})
-	if err := e.st.StartRun(run, started); errors.Is(err, store.ErrNotApproved) {
+	if err := e.st.StartRun(ctx, run, started); errors.Is(err, store.ErrNotApproved) {
 		// A cancel, a rejection or a withdrawal reached the plan first and said so.
-		e.unlock(p)
+		e.unlock(ctx, p)
 		e.log.Info("run not started: the plan is no longer approved", "plan", p.ID, "err", err)
 		return false
 	} else if err != nil {
@@ -101,7 +101,7 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan,
 
 	t := newTracker(e, a, run, p.Plan)
 	t.post(ctx, p.Preview)
-	res := e.cfg.Runner.Apply(ctx, p.Plan, e.previousSpec(spec), executor.Observe(t.report, output.add), executor.StopWhen(stop.ch))
+	res := e.cfg.Runner.Apply(ctx, p.Plan, e.previousSpec(ctx, spec), executor.Observe(t.report, output.add), executor.StopWhen(stop.ch))
 	t.stop()
 	output.close(context.WithoutCancel(ctx))
 
@@ -131,7 +131,8 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan,
 	if n := len(res.Purged); n > 0 {
 		layers = append(layers, executor.LayerResult{Layer: executor.Vault, Status: executor.ResultOK, Summary: fmt.Sprintf("deleted %d secret%s", n, plural(n))})
 	}
-	final, err := e.st.FinishRun(run.ID, state, layers, e.now(), declared)
+	keep := context.WithoutCancel(ctx) // what the run did is recorded even while Eos stops
+	final, err := e.st.FinishRun(keep, run.ID, state, layers, e.now(), declared)
 	if err != nil {
 		log.Error("recording run outcome", "err", err)
 		return false
@@ -150,11 +151,11 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan,
 	case by != "":
 		doc = unstoppedNote(doc, by)
 	}
-	e.audit(store.Entry{Kind: "result", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env, Text: doc.Plain()})
-	t.finish(context.WithoutCancel(ctx), e.withPageLink(doc, "Run details", "runs", run.ID))
-	e.showStatus(context.WithoutCancel(ctx), p.ID)
-	logFailures(log, final)        // output.go
-	e.watchOutcome(a, final, spec) // unknown.go
+	e.audit(keep, store.Entry{Kind: "result", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env, Text: doc.Plain()})
+	t.finish(keep, e.withPageLink(doc, "Run details", "runs", run.ID))
+	e.showStatus(keep, p.ID)
+	logFailures(log, final)              // output.go
+	e.watchOutcome(keep, a, final, spec) // unknown.go
 	return false
 }
 
@@ -164,7 +165,7 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan,
 // held is true when the plan could not be made because a work directory's disk is full and
 // the approval is held (held.go).
 func (e *Engine) replan(ctx context.Context, a adapters.Adapter, p *store.Plan) (_ executor.Plan, ok, held bool) {
-	unlock, err := e.st.TryLock(p.Keys(), p.ID, e.now())
+	unlock, err := e.st.TryLock(ctx, p.Keys(), p.ID, e.now())
 	if err != nil {
 		if !errors.As(err, new(*store.LockedError)) {
 			err = storeError{err}
@@ -181,14 +182,14 @@ func (e *Engine) replan(ctx context.Context, a adapters.Adapter, p *store.Plan) 
 	if err != nil {
 		return executor.Plan{}, false, e.notStarted(ctx, a, p, fmt.Errorf("planning again before applying: %w", err))
 	}
-	if _, uerr := e.st.UpdatePlan(p.ID, func(p *store.Plan) error {
+	if _, uerr := e.st.UpdatePlan(ctx, p.ID, func(p *store.Plan) error {
 		p.State, p.Updated = store.PlanSuperseded, e.now()
 		return nil
 	}); uerr != nil {
 		e.log.Error("superseding plan", "plan", p.ID, "err", uerr)
 	}
 	e.showStatus(ctx, p.ID)
-	e.audit(store.Entry{Kind: "superseded", PlanID: p.ID, Hash: fresh.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env,
+	e.audit(ctx, store.Entry{Kind: "superseded", PlanID: p.ID, Hash: fresh.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env,
 		Text: "plan changed between approval and apply; new plan posted"})
 	e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s changed since it was approved (something else changed %s in %s meanwhile): nothing was applied. Here is the plan as it stands now; it needs approval again.",
 		p.ID, p.Plan.Spec.Target, p.Plan.Spec.Env)))
@@ -215,10 +216,10 @@ func voters(vs []store.Vote) []string {
 
 // previousSpec is the declared state of the units spec touches, for rollback; nil when none
 // of them was deployed before.
-func (e *Engine) previousSpec(spec executor.Spec) *executor.Spec {
+func (e *Engine) previousSpec(ctx context.Context, spec executor.Spec) *executor.Spec {
 	prev := executor.Spec{Verb: spec.Verb, Target: spec.Target, Env: spec.Env}
 	for _, u := range spec.Units {
-		d, err := e.st.Declared(u.Key(spec.Env))
+		d, err := e.st.Declared(ctx, u.Key(spec.Env))
 		if err == nil && !d.Destroyed && len(d.Spec.Units) == 1 {
 			prev.Units = append(prev.Units, d.Spec.Units[0])
 		}
@@ -272,7 +273,7 @@ func (t *tracker) post(ctx context.Context, preview adapters.PostRef) {
 	doc := t.doc()
 	t.mu.Unlock()
 	t.ref = t.e.sayAnywhere(ctx, t.a, preview, doc)
-	if _, err := t.e.st.UpdateRun(t.run.ID, func(r *store.Run) error { r.Progress = t.ref; return nil }); err != nil {
+	if _, err := t.e.st.UpdateRun(ctx, t.run.ID, func(r *store.Run) error { r.Progress = t.ref; return nil }); err != nil {
 		t.e.log.Error("recording progress post", "run", t.run.ID, "err", err)
 	}
 	if _, ok := t.a.(adapters.Editor); !ok || t.ref.ID == "" {
@@ -305,11 +306,12 @@ func (t *tracker) loop(ctx context.Context) {
 }
 
 // report is the executor's progress callback. When a layer starts, how far the run got is
-// recorded in the store too: if this process dies, the one that takes over says what was done.
+// recorded in the store too (even while Eos stops): if this process dies, the one that takes
+// over says what was done.
 func (t *tracker) report(ev executor.Event) {
 	t.e.runs.watch.Publish(t.run.ID, runwatch.RunUpdate{Event: ev, Layer: ev.Layer})
 	if reached := t.advance(ev); reached != nil {
-		if _, err := t.e.st.UpdateRun(t.run.ID, func(r *store.Run) error { r.Layers = reached; return nil }); err != nil {
+		if _, err := t.e.st.UpdateRun(context.WithoutCancel(t.e.runs.ctx), t.run.ID, func(r *store.Run) error { r.Layers = reached; return nil }); err != nil {
 			t.e.log.Warn("recording how far the run got", "run", t.run.ID, "err", err)
 		}
 	}

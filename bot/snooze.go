@@ -24,7 +24,7 @@ func (e *Engine) snoozeService(ctx context.Context, a adapters.Adapter, r adapte
 	if !e.mayTriage(ctx, a, r, env, service, VerbSnooze, fmt.Sprintf("snooze %s in %s", service, env)) {
 		return
 	}
-	hist, err := e.st.DriftHistory(key, 1)
+	hist, err := e.st.DriftHistory(ctx, key, 1)
 	if err != nil {
 		e.log.Error("reading drift history", "service", key, "err", err)
 		return
@@ -38,7 +38,7 @@ func (e *Engine) snoozeService(ctx context.Context, a adapters.Adapter, r adapte
 	}
 	now := e.now()
 	sn := store.Snooze{Key: key, User: r.User.Name, At: now, Until: now.Add(snoozeFor), Fingerprint: hist[0].Fingerprint}
-	again, err := e.st.SnoozeDrift(sn)
+	again, err := e.st.SnoozeDrift(ctx, sn)
 	if err != nil {
 		e.log.Error("recording a snooze", "service", key, "err", err)
 		return
@@ -46,7 +46,7 @@ func (e *Engine) snoozeService(ctx context.Context, a adapters.Adapter, r adapte
 	if again {
 		return
 	}
-	e.audit(store.Entry{Kind: "snooze", User: r.User.Name, UserID: r.User.ID, Platform: a.Name(), Service: service, Env: env,
+	e.audit(ctx, store.Entry{Kind: "snooze", User: r.User.Name, UserID: r.User.ID, Platform: a.Name(), Service: service, Env: env,
 		Text: fmt.Sprintf("drift snoozed until %s (%s)", sn.Until.UTC().Format(time.RFC3339), hist[0].Summary)})
 	e.say(ctx, a, r.Post, reply(fmt.Sprintf("Snoozed by @%s until %s: %s in %s leaves the digest's list until then, or until its drift changes. Nothing changed in %s · @eos drift snoozed",
 		r.User.Name, day(sn.Until), service, env, env)))
@@ -61,7 +61,7 @@ func (e *Engine) liftSnooze(ctx context.Context, a adapters.Adapter, r adapters.
 	if !ep.MayRequest(e.person(ctx, a, r.User, ep.Requesters)) {
 		return // their 🔕 snoozed nothing, and was answered when it came
 	}
-	sn, err := e.st.LiftSnooze(key)
+	sn, err := e.st.LiftSnooze(ctx, key)
 	if err != nil {
 		e.log.Error("lifting a snooze", "service", key, "err", err)
 		return
@@ -69,11 +69,11 @@ func (e *Engine) liftSnooze(ctx context.Context, a adapters.Adapter, r adapters.
 	if sn == nil {
 		return
 	}
-	hist, err := e.st.DriftHistory(key, 1)
+	hist, err := e.st.DriftHistory(ctx, key, 1)
 	if err != nil || len(hist) == 0 || !sn.Holds(hist[0].Fingerprint, e.now()) {
 		return // it had ended already: the service is in the digests anyway
 	}
-	e.audit(store.Entry{Kind: "unsnooze", User: r.User.Name, UserID: r.User.ID, Platform: a.Name(), Service: service, Env: env,
+	e.audit(ctx, store.Entry{Kind: "unsnooze", User: r.User.Name, UserID: r.User.ID, Platform: a.Name(), Service: service, Env: env,
 		Text: fmt.Sprintf("snooze by @%s until %s lifted (%s)", sn.User, sn.Until.UTC().Format(time.RFC3339), hist[0].Summary)})
 	e.say(ctx, a, r.Post, reply(fmt.Sprintf("Snooze lifted by @%s: %s in %s is back in the digest's list (snoozed by @%s until %s). Nothing changed in %s · @eos drift %s in %s",
 		r.User.Name, service, env, sn.User, day(sn.Until), env, service, env)))
@@ -82,7 +82,7 @@ func (e *Engine) liftSnooze(ctx context.Context, a adapters.Adapter, r adapters.
 // driftSnoozed answers `drift snoozed [in ENV]`: the snoozes that still hold, with who
 // snoozed what and until when.
 func (e *Engine) driftSnoozed(ctx context.Context, c conv, in *intents.Intent) {
-	all, err := e.st.Snoozes()
+	all, err := e.st.Snoozes(ctx)
 	if err != nil {
 		e.fail(ctx, c, "reading snoozes", err)
 		return
@@ -94,7 +94,7 @@ func (e *Engine) driftSnoozed(ctx context.Context, c conv, in *intents.Intent) {
 		if in.Env != "" && env != in.Env || in.Noun != "" && service != in.Noun {
 			continue
 		}
-		hist, err := e.st.DriftHistory(sn.Key, 1)
+		hist, err := e.st.DriftHistory(ctx, sn.Key, 1)
 		if err != nil || len(hist) == 0 || !sn.Holds(hist[0].Fingerprint, now) {
 			continue
 		}

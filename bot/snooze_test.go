@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -25,7 +26,7 @@ func TestRemovingSnoozeLiftsIt(t *testing.T) {
 	after = h.Last()
 	h.Unreact("carol", grafana.ID, "🔕") // not a requester: could not have snoozed it
 	h.Idle()
-	if sn, err := h.Store.Snoozes(); err != nil || len(sn) != 1 {
+	if sn, err := h.Store.Snoozes(context.Background()); err != nil || len(sn) != 1 {
 		t.Fatalf("after carol's removal the snoozes are %+v (%v), want bob's still", sn, err)
 	}
 
@@ -45,7 +46,7 @@ func TestRemovingSnoozeLiftsIt(t *testing.T) {
 	if lifted != 1 {
 		t.Errorf("%d posts say the snooze was lifted, want 1", lifted)
 	}
-	entries, err := h.Store.Audit(func(e *store.Entry) bool { return e.Kind == "unsnooze" })
+	entries, err := h.Store.Audit(context.Background(), func(e *store.Entry) bool { return e.Kind == "unsnooze" })
 	if err != nil || len(entries) != 1 || entries[0].User != "bob" || entries[0].Service != "grafana" {
 		t.Errorf("unsnooze audit entries = %+v (%v), want one by bob about grafana", entries, err)
 	}

@@ -18,7 +18,7 @@ import (
 // approval and which runs hold a lock. Naming a service also asks each layer what runs now
 // (a live look, too slow to take for every service at once).
 func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
-	all, err := e.st.AllDeclared()
+	all, err := e.st.AllDeclared(ctx)
 	if err != nil {
 		e.fail(ctx, c, "reading status", err)
 		return
@@ -29,7 +29,7 @@ func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
 	byEnv := map[string][][]string{}
 	for _, d := range all {
 		env, service, _ := strings.Cut(d.Key, "/")
-		if !matches(env, service) || !e.seesPlanID(c, d.RunID) {
+		if !matches(env, service) || !e.seesPlanID(ctx, c, d.RunID) {
 			continue
 		}
 		row := []string{service, "run " + d.RunID, d.At.UTC().Format("Jan 02 15:04 UTC"), values(d.Spec)}
@@ -41,7 +41,7 @@ func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
 	for _, rows := range byEnv {
 		sort.Slice(rows, func(i, j int) bool { return rows[i][0] < rows[j][0] })
 	}
-	pending, err := e.st.OpenPlans(func(p *store.Plan) bool {
+	pending, err := e.st.OpenPlans(ctx, func(p *store.Plan) bool {
 		return p.State == store.PlanPending && matches(p.Plan.Spec.Env, p.Plan.Spec.Target) && e.sees(c, p)
 	})
 	if err != nil {
@@ -50,9 +50,9 @@ func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
 	}
 	sort.Slice(pending, func(i, j int) bool { return pending[i].Created.Before(pending[j].Created) })
 	var running []string
-	if locks, err := e.st.Locks(); err == nil {
+	if locks, err := e.st.Locks(ctx); err == nil {
 		for _, l := range locks {
-			if env, service, _ := strings.Cut(l.Key, "/"); matches(env, service) && e.seesPlanID(c, l.Holder) {
+			if env, service, _ := strings.Cut(l.Key, "/"); matches(env, service) && e.seesPlanID(ctx, c, l.Holder) {
 				running = append(running, fmt.Sprintf("%s: run %s since %s", l.Key, l.Holder, l.Since.UTC().Format("15:04 UTC")))
 			}
 		}
@@ -62,9 +62,9 @@ func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
 	if in.Env != "" {
 		where = " in " + in.Env
 	}
-	left := e.unfinishedKeys(matches) // leftover.go
+	left := e.unfinishedKeys(ctx, matches) // leftover.go
 	for k, r := range left {
-		if !e.seesPlanID(c, r.ID) {
+		if !e.seesPlanID(ctx, c, r.ID) {
 			delete(left, k)
 		}
 	}
@@ -95,7 +95,7 @@ func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
 		env, service, _ := strings.Cut(k, "/")
 		blocks = append(blocks, adapters.Text{Text: fmt.Sprintf("What run %s (%s %s, %s at %s) left of %s in %s:",
 			r.ID, r.Verb, r.Target, r.State, r.Finished.UTC().Format("Jan 02 15:04 UTC"), service, env)},
-			adapters.List{Items: e.leftItems(r, k)})
+			adapters.List{Items: e.leftItems(ctx, r, k)})
 	}
 	if len(pending) > 0 {
 		var items []string

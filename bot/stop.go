@@ -97,12 +97,12 @@ func (e *Engine) halt(ctx context.Context, a adapters.Adapter, where adapters.Po
 		}
 		msg := fmt.Sprintf("@%s can't stop run %s: only @%s or an approver (%s) can. Nothing changed.", by.Name, p.ID, p.Requester.Name, rulesWho(rules))
 		entry.Kind, entry.Text = "refusal", msg
-		e.audit(entry)
+		e.audit(ctx, entry)
 		e.say(ctx, a, where, reply(msg))
 		return true
 	}
 	now := e.now()
-	_, err := e.st.UpdatePlan(p.ID, func(sp *store.Plan) error {
+	_, err := e.st.UpdatePlan(ctx, p.ID, func(sp *store.Plan) error {
 		if sp.State != store.PlanApproved || !sp.RunStarted.IsZero() {
 			return errNotPending
 		}
@@ -115,7 +115,7 @@ func (e *Engine) halt(ctx context.Context, a adapters.Adapter, where adapters.Po
 			s.ask(by.Name)
 		}
 		entry.Kind, entry.Text = "cancel", "cancelled after approval, before its run started: nothing applied"
-		e.audit(entry)
+		e.audit(ctx, entry)
 		e.log.Info("approved plan cancelled before its run started", "plan", p.ID, "user", by.Name)
 		e.say(ctx, a, where, reply(fmt.Sprintf("Plan %s cancelled by @%s before its run started. Nothing changed.", p.ID, by.Name)))
 		e.showStatus(ctx, p.ID)
@@ -130,15 +130,16 @@ func (e *Engine) halt(ctx context.Context, a adapters.Adapter, where adapters.Po
 		return true
 	}
 	entry.Kind, entry.Text = "stop", "stop asked for: the run stops before its next layer; nothing is rolled back"
-	e.audit(entry)
+	e.audit(ctx, entry)
 	e.log.Info("run stop asked for", "run", p.ID, "user", by.Name)
 	e.say(ctx, a, where, reply(fmt.Sprintf("Stopping run %s at the next safe point: the layer applying now finishes, no later layer starts, nothing is rolled back.", p.ID)))
 	return true
 }
 
 // unlock frees the locks p's run took before it started, when it does not start after all.
-func (e *Engine) unlock(p *store.Plan) {
-	if err := e.st.Unlock(p.Keys(), p.ID); err != nil {
+func (e *Engine) unlock(ctx context.Context, p *store.Plan) {
+	// Released even when ctx was cancelled: a lock left behind would keep the service busy.
+	if err := e.st.Unlock(context.WithoutCancel(ctx), p.Keys(), p.ID); err != nil {
 		e.log.Error("releasing the locks of a run that did not start", "plan", p.ID, "err", err)
 	}
 }

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -44,21 +45,21 @@ func TestCancelStopsARunningPlanBetweenLayers(t *testing.T) {
 	waitPreview(t, h, preview, "approved by @bob ✅ · run "+id+" stopped")
 	h.Idle()
 
-	r, err := h.Store.Run(id)
+	r, err := h.Store.Run(context.Background(), id)
 	if err != nil || r.State != store.RunStopped {
 		t.Fatalf("run = %+v, %v; want stopped", r, err)
 	}
 	if objects, _ := filepath.Glob(filepath.Join(h.Cloud(), "*", "*.json")); len(objects) > 0 {
 		t.Errorf("Terraform ran after the stop: the cloud holds %v", objects)
 	}
-	if _, err := h.Store.Declared("local/grafana"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := h.Store.Declared(context.Background(), "local/grafana"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("a stopped run recorded grafana's declared state (err %v)", err)
 	}
 	if n := salt.rolledBack(); n != 0 {
 		t.Errorf("the stop rolled Salt back %d times", n)
 	}
 	kinds := map[string]string{}
-	entries, err := h.Store.Audit(func(e *store.Entry) bool { return e.PlanID == id })
+	entries, err := h.Store.Audit(context.Background(), func(e *store.Entry) bool { return e.PlanID == id })
 	if err != nil {
 		t.Fatal(err)
 	}

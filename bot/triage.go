@@ -41,7 +41,7 @@ func (e *Engine) triage(ctx context.Context, a adapters.Adapter, r adapters.Reac
 	if !isTriage(r.Emoji) || r.User.Bot || r.Removed && r.Emoji != snoozeEmoji {
 		return
 	}
-	dp, err := e.st.DigestPost(r.Post)
+	dp, err := e.st.DigestPost(ctx, r.Post)
 	if errors.Is(err, store.ErrNotFound) {
 		return
 	}
@@ -73,7 +73,7 @@ func (e *Engine) triage(ctx context.Context, a adapters.Adapter, r adapters.Reac
 		if r.Removed {
 			return
 		}
-		first, err := e.st.MarkHinted(r.Post)
+		first, err := e.st.MarkHinted(ctx, r.Post)
 		if err != nil {
 			e.log.Error("recording a digest hint", "post", r.Post.ID, "err", err)
 		}
@@ -88,7 +88,7 @@ func (e *Engine) triage(ctx context.Context, a adapters.Adapter, r adapters.Reac
 func (e *Engine) mayTriage(ctx context.Context, a adapters.Adapter, r adapters.Reaction, env, service, verb, text string) bool {
 	if verb != VerbSnooze {
 		// A reconcile or adopt plans a change: refused where a typed one would be.
-		if ok, msg := e.envAllowed(env, intents.VerbReconcile); !ok {
+		if ok, msg := e.envAllowed(ctx, env, intents.VerbReconcile); !ok {
 			if e.once(onceKey(r, verb)) {
 				e.say(ctx, a, r.Post, reply(msg))
 			}
@@ -102,7 +102,7 @@ func (e *Engine) mayTriage(ctx context.Context, a adapters.Adapter, r adapters.R
 	if e.once(onceKey(r, verb)) {
 		e.say(ctx, a, r.Post, reply(fmt.Sprintf("@%s can't ask for changes in %s (requesters: %s). Nothing changed.",
 			r.User.Name, env, mentions(ep.Requesters))))
-		e.audit(store.Entry{Kind: "refusal", User: r.User.Name, Platform: a.Name(), Service: service, Env: env,
+		e.audit(ctx, store.Entry{Kind: "refusal", User: r.User.Name, Platform: a.Name(), Service: service, Env: env,
 			Text: "not a requester: :" + r.Emoji + ": " + text})
 	}
 	return false
@@ -117,31 +117,31 @@ func (e *Engine) planFromPost(ctx context.Context, a adapters.Adapter, r adapter
 	if !e.mayTriage(ctx, a, r, env, service, verb, text) {
 		return
 	}
-	live, err := e.st.ClaimDigestPost(r.Post, r.User.Name, e.now(), planTimeout)
+	live, err := e.st.ClaimDigestPost(ctx, r.Post, r.User.Name, e.now(), planTimeout)
 	if err != nil {
 		e.log.Error("claiming a digest post", "post", r.Post.ID, "err", err)
 		return
 	}
 	if live != nil {
 		if live.User != r.User.Name && e.once(onceKey(r, "claimed")) {
-			e.say(ctx, a, r.Post, reply(render.AlreadyAsked(service, env, e.claimVerb(live), live)))
+			e.say(ctx, a, r.Post, reply(render.AlreadyAsked(service, env, e.claimVerb(ctx, live), live)))
 		}
 		return
 	}
 	c := conv{adapter: a, msg: adapters.Message{Post: r.Post, Author: r.User, Text: text, At: r.At}}
 	planID := propose(ctx, c, env, service)
-	if err := e.st.SetClaimPlan(r.Post, r.User.Name, planID); err != nil {
+	if err := e.st.SetClaimPlan(ctx, r.Post, r.User.Name, planID); err != nil {
 		e.log.Error("recording the plan a digest post asked for", "post", r.Post.ID, "err", err)
 	}
 }
 
 // claimVerb is what the plan of a live claim does ("reconcile", "adopt"), or "" while it is
 // being made.
-func (e *Engine) claimVerb(c *store.Claim) string {
+func (e *Engine) claimVerb(ctx context.Context, c *store.Claim) string {
 	if c.PlanID == "" {
 		return ""
 	}
-	p, err := e.st.Plan(c.PlanID)
+	p, err := e.st.Plan(ctx, c.PlanID)
 	if err != nil {
 		return ""
 	}

@@ -87,7 +87,7 @@ func TestAdoptOnDigestDeclaresWhatRuns(t *testing.T) {
 		t.Errorf("the adopt preview is in thread %d, want the digest's %d", p.Thread, head.ID)
 	}
 	id := planIDIn.FindStringSubmatch(p.Text)[1]
-	plan, err := h.Store.Plan(id)
+	plan, err := h.Store.Plan(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestAdoptOnDigestDeclaresWhatRuns(t *testing.T) {
 	if got := serverSize(t, h, "proxy-grafana-local"); got != "xlarge" {
 		t.Errorf("the server is %q after the adopt, want it left xlarge", got)
 	}
-	d, err := h.Store.Declared("local/grafana")
+	d, err := h.Store.Declared(context.Background(), "local/grafana")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestAdoptRefusesDriftItCannotDeclare(t *testing.T) {
 		t.Errorf("a refused adopt asks for approval:\n%s", got.Text)
 	}
 	h.Idle()
-	plans, err := h.Store.Plans(func(p *store.Plan) bool { return p.Plan.Spec.Verb == "adopt" })
+	plans, err := h.Store.Plans(context.Background(), func(p *store.Plan) bool { return p.Plan.Spec.Verb == "adopt" })
 	if err != nil || len(plans) != 0 {
 		t.Errorf("%d adopt plans (%v), want none", len(plans), err)
 	}

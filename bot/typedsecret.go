@@ -47,7 +47,7 @@ func (e *Engine) takeDown(ctx context.Context, c conv, answer adapters.Doc) {
 		e.log.Warn("deleting a message with a typed secret", "platform", c.adapter.Name(), "post", c.msg.Post.ID, "err", err)
 		sentence = "I could not delete your message: please delete it, and treat the value as exposed."
 	}
-	e.audit(store.Entry{Kind: "refusal", User: c.user(), Platform: c.adapter.Name(), Text: "secret typed in chat; " + outcome})
+	e.audit(ctx, store.Entry{Kind: "refusal", User: c.user(), Platform: c.adapter.Name(), Text: "secret typed in chat; " + outcome})
 	blocks := append(slices.Clone(answer.Blocks), adapters.Text{Text: sentence})
 	if err != nil || c.msg.Post.Thread != "" {
 		e.say(ctx, c.adapter, c.msg.Post, adapters.NewDoc(blocks...))

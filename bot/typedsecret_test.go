@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -259,7 +260,7 @@ func TestOperationSecretFlagIsTakenDown(t *testing.T) {
 	for _, v := range values {
 		secretNowhere(t, h, v)
 	}
-	if plans, _ := h.Store.Plans(func(*store.Plan) bool { return true }); len(plans) != 0 {
+	if plans, _ := h.Store.Plans(context.Background(), func(*store.Plan) bool { return true }); len(plans) != 0 {
 		t.Errorf("a request with a typed secret made %d plans", len(plans))
 	}
 }

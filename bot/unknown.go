@@ -28,13 +28,13 @@ var outcomeBackoff = executor.Backoff{Min: 2 * time.Second, Max: time.Minute}
 
 // watchOutcome starts the check of run's unknown outcome, if it has one, and records it as
 // pending. It ends on shutdown, and the next process resumes it.
-func (e *Engine) watchOutcome(a adapters.Adapter, run *store.Run, spec executor.Spec) {
+func (e *Engine) watchOutcome(ctx context.Context, a adapters.Adapter, run *store.Run, spec executor.Spec) {
 	lr := unknownLayer(run)
 	if lr == nil {
 		return
 	}
 	c := store.OutcomeCheck{RunID: run.ID, Layer: lr.Layer, Spec: spec, Thread: run.Progress, Since: run.Finished, Until: run.Finished.Add(outcomeWatch)}
-	if err := e.st.AddOutcomeCheck(c); err != nil {
+	if err := e.st.AddOutcomeCheck(ctx, c); err != nil {
 		// Checked in this process all the same; after a restart the digest checks it first.
 		e.log.Error("recording the pending check of an unknown outcome", "run", run.ID, "err", err)
 	}
@@ -51,15 +51,15 @@ func (e *Engine) followCheck(a adapters.Adapter, c store.OutcomeCheck) {
 
 // resumeOutcomeChecks resumes the checks a previous process left pending; one whose time is
 // up is left to the digest.
-func (e *Engine) resumeOutcomeChecks() {
-	checks, err := e.st.OutcomeChecks()
+func (e *Engine) resumeOutcomeChecks(ctx context.Context) {
+	checks, err := e.st.OutcomeChecks(ctx)
 	if err != nil {
 		e.log.Error("reading the pending checks of unknown outcomes", "err", err)
 		return
 	}
 	for _, c := range checks {
 		if !e.now().Before(c.Until) {
-			e.endCheck(c, "the outcome of the run is still unknown: its layer's server did not answer in time; the next drift digest checks the service first")
+			e.endCheck(ctx, c, "the outcome of the run is still unknown: its layer's server did not answer in time; the next drift digest checks the service first")
 			continue
 		}
 		a, ok := e.adapter(c.Thread.Platform)
@@ -73,8 +73,8 @@ func (e *Engine) resumeOutcomeChecks() {
 }
 
 // endCheck forgets check c without a finding, and logs why.
-func (e *Engine) endCheck(c store.OutcomeCheck, why string) {
-	if _, err := e.st.EndOutcomeCheck(c.RunID); err != nil {
+func (e *Engine) endCheck(ctx context.Context, c store.OutcomeCheck, why string) {
+	if _, err := e.st.EndOutcomeCheck(ctx, c.RunID); err != nil {
 		e.log.Error("ending the check of an unknown outcome", "run", c.RunID, "err", err)
 	}
 	e.log.Warn(why, "run", c.RunID, "layer", c.Layer)
@@ -87,15 +87,15 @@ func (e *Engine) checkOutcome(ctx context.Context, a adapters.Adapter, c store.O
 	defer cancel()
 	log := e.log.With("run", c.RunID, "layer", c.Layer)
 	for n := 0; ; n++ {
-		run, err := e.st.Run(c.RunID)
+		run, err := e.st.Run(ctx, c.RunID)
 		if err != nil {
 			log.Error("reading the run whose outcome is unknown", "err", err)
-		} else if latest := e.unfinishedKeys(func(string, string) bool { return true })[run.Env+"/"+run.Target]; latest == nil || latest.ID != run.ID {
-			e.endCheck(c, "not checking the run's unknown outcome: a later run on the service superseded it")
+		} else if latest := e.unfinishedKeys(ctx, func(string, string) bool { return true })[run.Env+"/"+run.Target]; latest == nil || latest.ID != run.ID {
+			e.endCheck(ctx, c, "not checking the run's unknown outcome: a later run on the service superseded it")
 			return
 		}
 		var got *executor.LayerDrift
-		if err == nil && e.inFlight(run.Env, run.Target) == "" { // a run on it now: check once it is done
+		if err == nil && e.inFlight(ctx, run.Env, run.Target) == "" { // a run on it now: check once it is done
 			dctx, dcancel := context.WithTimeout(wctx, driftTimeout)
 			for _, d := range e.cfg.Runner.Drift(dctx, c.Spec) {
 				if d.Layer == c.Layer {
@@ -116,7 +116,7 @@ func (e *Engine) checkOutcome(ctx context.Context, a adapters.Adapter, c store.O
 				log.Info("stopping with the check of an unknown outcome pending: the next start resumes it")
 				return
 			}
-			e.endCheck(c, "the outcome of the run is still unknown: its layer's server did not answer; the next drift digest checks the service first")
+			e.endCheck(ctx, c, "the outcome of the run is still unknown: its layer's server did not answer; the next drift digest checks the service first")
 			return
 		case <-t.C:
 		}
@@ -139,11 +139,11 @@ func (e *Engine) outcomeFound(ctx context.Context, a adapters.Adapter, run *stor
 	}
 	next := "Nothing was rolled back, and the layers after it did not start: ask again to finish the change · @eos status " + run.Target
 	entry := e.entry(store.Entry{Kind: outcomeCheckKind, PlanID: run.ID, Service: run.Target, Env: run.Env, Text: text})
-	ended, err := e.st.EndOutcomeCheck(run.ID, entry)
+	ended, err := e.st.EndOutcomeCheck(ctx, run.ID, entry)
 	switch {
 	case err != nil:
 		e.log.Error("recording the check of an unknown outcome", "run", run.ID, "err", err)
-		e.audit(entry)
+		e.audit(ctx, entry)
 	case !ended:
 		e.log.Info("the check of the run's unknown outcome was ended elsewhere: not saying it again", "run", run.ID)
 		return
@@ -153,11 +153,11 @@ func (e *Engine) outcomeFound(ctx context.Context, a adapters.Adapter, run *stor
 
 // outcomesFirst orders a digest's services so those marked for a drift check (the latest run
 // on them has an outcome Eos did not see, not checked since) are checked first.
-func (e *Engine) outcomesFirst(todo []*store.Deployed) []*store.Deployed {
-	unfinished := e.unfinishedKeys(func(string, string) bool { return true }) // leftover.go
+func (e *Engine) outcomesFirst(ctx context.Context, todo []*store.Deployed) []*store.Deployed {
+	unfinished := e.unfinishedKeys(ctx, func(string, string) bool { return true }) // leftover.go
 	var first, rest []*store.Deployed
 	for _, d := range todo {
-		if r := unfinished[d.Key]; r != nil && unknownLayer(r) != nil && e.outcomeCheck(r, d.Key) == nil {
+		if r := unfinished[d.Key]; r != nil && unknownLayer(r) != nil && e.outcomeCheck(ctx, r, d.Key) == nil {
 			first = append(first, d)
 		} else {
 			rest = append(rest, d)

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"slices"
 
 	"github.com/eosbot/eos/bot/store"
@@ -29,10 +30,10 @@ func (e *Engine) sees(c conv, p *store.Plan) bool {
 
 // seesPlanID is sees for a plan or run id (a run's id is its plan's); an id that names no plan
 // is not seen.
-func (e *Engine) seesPlanID(c conv, id string) bool {
+func (e *Engine) seesPlanID(ctx context.Context, c conv, id string) bool {
 	if e.ops(c) {
 		return true
 	}
-	p, err := e.st.Plan(id)
+	p, err := e.st.Plan(ctx, id)
 	return err == nil && e.sees(c, p)
 }

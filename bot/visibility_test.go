@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -31,7 +32,7 @@ func TestPlansStayInTheirChannel(t *testing.T) {
 	if got := chat.wait(t, n, "deployed"); strings.Contains(got.Text, id) {
 		t.Errorf("status in another channel shows the private plan:\n%s", got.Text)
 	}
-	if plan, _ := h.Store.Plan(id); plan.State != "pending" {
+	if plan, _ := h.Store.Plan(context.Background(), id); plan.State != "pending" {
 		t.Fatalf("a cancel from another channel changed the plan: %s", plan.State)
 	}
 

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/eosbot/eos/bot/eostest"
@@ -25,7 +26,7 @@ func TestWatchRunThroughEngine(t *testing.T) {
 	if len(past) == 0 || !past[len(past)-1].Finished {
 		t.Fatalf("the past of a finished run does not end with Finished: %+v", past)
 	}
-	if r, err := h.Store.Run(id); err != nil || r.Finished.IsZero() {
+	if r, err := h.Store.Run(context.Background(), id); err != nil || r.Finished.IsZero() {
 		t.Errorf("Finished was published before the outcome was stored: %+v, %v", r, err)
 	}
 	events, lines := 0, 0
@@ -45,7 +46,7 @@ func TestWatchRunThroughEngine(t *testing.T) {
 	}
 	// The same lines are in the store, before the outcome, for pages on other replicas and
 	// after the hub forgets the run.
-	stored, err := h.Store.Output(id, 0)
+	stored, err := h.Store.Output(context.Background(), id, 0)
 	if err != nil || len(stored) != lines {
 		t.Errorf("the store holds %d output lines (%v), the hub published %d", len(stored), err, lines)
 	}

@@ -35,14 +35,14 @@ func (e *Engine) web(ctx context.Context, c conv, _ *intents.Intent) {
 	hash := webapi.WebTokenHash(token)
 	now := e.now()
 	person := store.WebPerson{Platform: c.adapter.Name(), UserID: c.msg.Author.ID, Name: c.msg.Author.Name}
-	if err := e.st.AddWebLink(hash, store.WebLink{Person: person, Created: now, Expires: now.Add(w.LinkTTL)}); err != nil {
+	if err := e.st.AddWebLink(ctx, hash, store.WebLink{Person: person, Created: now, Expires: now.Add(w.LinkTTL)}); err != nil {
 		e.fail(ctx, c, "recording a sign-in link", err)
 		return
 	}
 	link := strings.TrimSuffix(w.SignInURL, "/") + "/signin/" + token
 	if err := wh.Whisper(ctx, c.msg.Author, c.msg.Post, signInDoc(link, w)); err != nil {
 		// The platform may have delivered it after all: the link is spent, not left usable.
-		if _, rerr := e.st.RedeemWebLink(hash, now); rerr != nil {
+		if _, rerr := e.st.RedeemWebLink(ctx, hash, now); rerr != nil {
 			e.log.Error("spending an undelivered sign-in link", "platform", c.adapter.Name(), "user_id", c.msg.Author.ID, "err", rerr)
 		}
 		e.log.Error("sending a sign-in link privately", "platform", c.adapter.Name(), "user_id", c.msg.Author.ID,
@@ -51,7 +51,7 @@ func (e *Engine) web(ctx context.Context, c conv, _ *intents.Intent) {
 		return
 	}
 	who := person.Platform + ":" + person.UserID
-	e.audit(store.Entry{Kind: "web-link", User: person.Name, UserID: person.UserID, Platform: person.Platform,
+	e.audit(ctx, store.Entry{Kind: "web-link", User: person.Name, UserID: person.UserID, Platform: person.Platform,
 		Text: "sent a one-time sign-in link for the status page to " + who})
 	e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("I sent you a sign-in link for the status page privately; it works once, within %s.",
 		inWords(w.LinkTTL))))

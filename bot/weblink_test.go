@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"context"
 	"errors"
 	"github.com/eosbot/eos/bot/webapi"
 	"regexp"
@@ -97,7 +98,7 @@ func TestWebLinkIsWhisperedAndNeverLogged(t *testing.T) {
 	if strings.Contains(h.Log.String(), token) {
 		t.Errorf("the token is in the engine's log")
 	}
-	entries, err := h.Store.Audit(nil)
+	entries, err := h.Store.Audit(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,15 +117,15 @@ func TestWebLinkIsWhisperedAndNeverLogged(t *testing.T) {
 	if !found {
 		t.Errorf("no web-link audit entry in %+v", entries)
 	}
-	if _, err := h.Store.RedeemWebLink(token, clock.Now()); !errors.Is(err, store.ErrNotFound) {
+	if _, err := h.Store.RedeemWebLink(context.Background(), token, clock.Now()); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("the token itself is a key in the store: %v", err)
 	}
 
 	// The hash redeems, as alice on mattermost, until the link's TTL is over.
-	if _, err := h.Store.RedeemWebLink(webapi.WebTokenHash(token), clock.Now().Add(10*time.Minute)); !errors.Is(err, store.ErrLinkExpired) {
+	if _, err := h.Store.RedeemWebLink(context.Background(), webapi.WebTokenHash(token), clock.Now().Add(10*time.Minute)); !errors.Is(err, store.ErrLinkExpired) {
 		t.Errorf("redeemed 10 minutes later: %v, want ErrLinkExpired", err)
 	}
-	l, err := h.Store.RedeemWebLink(webapi.WebTokenHash(token), clock.Now().Add(9*time.Minute))
+	l, err := h.Store.RedeemWebLink(context.Background(), webapi.WebTokenHash(token), clock.Now().Add(9*time.Minute))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +149,7 @@ func TestWebLinkWhisperFails(t *testing.T) {
 	if strings.Contains(h.Log.String(), "/signin/") {
 		t.Errorf("a link is in the log:\n%s", h.Log.String())
 	}
-	entries, _ := h.Store.Audit(func(e *store.Entry) bool { return e.Kind == "web-link" })
+	entries, _ := h.Store.Audit(context.Background(), func(e *store.Entry) bool { return e.Kind == "web-link" })
 	if len(entries) != 0 {
 		t.Errorf("an undelivered link is audited as sent: %+v", entries)
 	}

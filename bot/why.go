@@ -12,7 +12,7 @@ import (
 // why answers `why PLAN-ID`: the rule the plan is judged by, who approved it, whose reactions
 // did not count and why (from the audit log's refusals), and what it still needs.
 func (e *Engine) why(ctx context.Context, c conv, in *intents.Intent) {
-	p, err := e.st.Plan(in.Noun)
+	p, err := e.st.Plan(ctx, in.Noun)
 	if err != nil || !e.sees(c, p) {
 		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("There is no plan %s. Plans are named in their preview, like \"Plan 7f3a9c21\".", in.Noun)))
 		return
@@ -20,14 +20,14 @@ func (e *Engine) why(ctx context.Context, c conv, in *intents.Intent) {
 	j := e.judge(ctx, c.adapter, p)
 	f := render.WhyFacts{Plan: p, Judgement: j.view(), Expired: e.now().After(p.Expires)}
 	if j.code.sha == "" && closed(p) {
-		f.Recorded, _ = e.st.Audit(func(en *store.Entry) bool { return en.PlanID == p.ID && en.Kind == "policy" })
+		f.Recorded, _ = e.st.Audit(ctx, func(en *store.Entry) bool { return en.PlanID == p.ID && en.Kind == "policy" })
 	}
-	refusals, err := e.st.Audit(func(en *store.Entry) bool { return en.PlanID == p.ID && en.Kind == "refusal" })
+	refusals, err := e.st.Audit(ctx, func(en *store.Entry) bool { return en.PlanID == p.ID && en.Kind == "refusal" })
 	if err != nil {
 		e.log.Error("reading the audit log", "plan", p.ID, "err", err)
 	}
 	f.Refusals = refusals
-	if run, err := e.st.Run(p.ID); err == nil {
+	if run, err := e.st.Run(ctx, p.ID); err == nil {
 		f.Run = run
 	}
 	e.say(ctx, c.adapter, c.msg.Post, render.Why(f))

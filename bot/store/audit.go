@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"encoding/binary"
 	"time"
 )
@@ -25,8 +26,8 @@ type Entry struct {
 
 // Append adds e to the audit log with the next sequence number. Entries are never changed
 // or removed.
-func (s *Store) Append(e Entry) error {
-	return s.update(func(tx txn) error { return appendTx(tx, e) })
+func (s *Store) Append(ctx context.Context, e Entry) error {
+	return s.update(ctx, func(tx txn) error { return appendTx(tx, e) })
 }
 
 // appendTx appends e inside a write transaction, so a change and its audit line commit
@@ -44,9 +45,9 @@ func appendTx(tx txn, e Entry) error {
 }
 
 // Audit lists entries for which keep returns true (nil keeps all), oldest first.
-func (s *Store) Audit(keep func(*Entry) bool) ([]Entry, error) {
+func (s *Store) Audit(ctx context.Context, keep func(*Entry) bool) ([]Entry, error) {
 	var out []Entry
-	err := s.view(func(tx txn) error {
+	err := s.view(ctx, func(tx txn) error {
 		return each(tx, bucketAudit, func(_ string, e *Entry) bool {
 			if keep == nil || keep(e) {
 				out = append(out, *e)

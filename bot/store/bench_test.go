@@ -39,12 +39,12 @@ func benchStores(b *testing.B, plans int, fn func(b *testing.B, s *Store)) {
 			for i := 0; i < plans; i++ {
 				p := samplePlan(fmt.Sprintf("%08x", i))
 				p.Preview = adapters.PostRef{Platform: "console", Channel: "local", ID: fmt.Sprint(i)}
-				if err := s.CreatePlan(p); err != nil {
+				if err := s.CreatePlan(context.Background(), p); err != nil {
 					b.Fatal(err)
 				}
 			}
 			// A leader's store: every write also checks the epoch, as in production.
-			if _, err := s.Lead(); err != nil {
+			if _, err := s.Lead(context.Background()); err != nil {
 				b.Fatal(err)
 			}
 			b.ReportAllocs()
@@ -59,7 +59,7 @@ func benchStores(b *testing.B, plans int, fn func(b *testing.B, s *Store)) {
 func BenchmarkApprovalCheckAndSet(b *testing.B) {
 	benchStores(b, 1000, func(b *testing.B, s *Store) {
 		for i := 0; i < b.N; i++ {
-			_, err := s.UpdatePlan(fmt.Sprintf("%08x", i%1000), func(p *Plan) error {
+			_, err := s.UpdatePlan(context.Background(), fmt.Sprintf("%08x", i%1000), func(p *Plan) error {
 				if p.State != PlanPending {
 					return errors.New("not pending")
 				}
@@ -77,7 +77,7 @@ func BenchmarkApprovalCheckAndSet(b *testing.B) {
 func BenchmarkPlanByPost(b *testing.B) {
 	benchStores(b, 1000, func(b *testing.B, s *Store) {
 		for i := 0; i < b.N; i++ {
-			if _, err := s.PlanByPost(adapters.PostRef{Platform: "console", Channel: "local", ID: fmt.Sprint(i % 1000)}); err != nil {
+			if _, err := s.PlanByPost(context.Background(), adapters.PostRef{Platform: "console", Channel: "local", ID: fmt.Sprint(i % 1000)}); err != nil {
 				b.Fatal(err)
 			}
 		}

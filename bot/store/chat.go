@@ -20,8 +20,8 @@ func init() { allBuckets = append(allBuckets, bucketCursors, bucketMessages) }
 
 // Cursor reads how far channel was read on platform; ok is false when it never was. It
 // implements adapters.Cursors.
-func (s *Store) Cursor(_ context.Context, platform, channel string) (at time.Time, ok bool, err error) {
-	err = s.view(func(tx txn) error {
+func (s *Store) Cursor(ctx context.Context, platform, channel string) (at time.Time, ok bool, err error) {
+	err = s.view(ctx, func(tx txn) error {
 		got, err := get[time.Time](tx, bucketCursors, platform+"/"+channel)
 		if err == nil {
 			at, ok = *got, true
@@ -32,9 +32,9 @@ func (s *Store) Cursor(_ context.Context, platform, channel string) (at time.Tim
 }
 
 // SetCursor records that channel was read up to at; a cursor never moves backwards.
-func (s *Store) SetCursor(_ context.Context, platform, channel string, at time.Time) error {
+func (s *Store) SetCursor(ctx context.Context, platform, channel string, at time.Time) error {
 	key := platform + "/" + channel
-	return s.update(func(tx txn) error {
+	return s.update(ctx, func(tx txn) error {
 		if cur, err := get[time.Time](tx, bucketCursors, key); err == nil && !at.After(*cur) {
 			return nil
 		}
@@ -47,9 +47,9 @@ func (s *Store) SetCursor(_ context.Context, platform, channel string, at time.T
 // previous leader, is not answered again. The claim is a fenced write, so a leader that lost
 // its leadership claims nothing. A message claimed by a leader that died before answering
 // stays unanswered: chat requests are answered at most once, never twice.
-func (s *Store) ClaimMessage(platform, channel, id string, at, now time.Time) (first bool, err error) {
+func (s *Store) ClaimMessage(ctx context.Context, platform, channel, id string, at, now time.Time) (first bool, err error) {
 	key := fmt.Sprintf("%s/%s/%s@%d", platform, channel, id, at.UnixMilli())
-	err = s.update(func(tx txn) error {
+	err = s.update(ctx, func(tx txn) error {
 		if tx.bucket(bucketMessages).Get([]byte(key)) != nil {
 			first = false
 			return nil
@@ -61,9 +61,9 @@ func (s *Store) ClaimMessage(platform, channel, id string, at, now time.Time) (f
 }
 
 // PruneMessages forgets the claims made before keepFrom; it returns how many.
-func (s *Store) PruneMessages(keepFrom time.Time) (int, error) {
+func (s *Store) PruneMessages(ctx context.Context, keepFrom time.Time) (int, error) {
 	n := 0
-	err := s.update(func(tx txn) error {
+	err := s.update(ctx, func(tx txn) error {
 		var doomed []string
 		err := each(tx, bucketMessages, func(key string, at *time.Time) bool {
 			if at.Before(keepFrom) {

@@ -39,7 +39,7 @@ func TestClaimMessageOnce(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				first, err := s.ClaimMessage("mattermost", "c1", "p1", t0, t0)
+				first, err := s.ClaimMessage(context.Background(), "mattermost", "c1", "p1", t0, t0)
 				if err != nil {
 					t.Error(err)
 				}
@@ -52,13 +52,13 @@ func TestClaimMessageOnce(t *testing.T) {
 		if wins.Load() != 1 {
 			t.Fatalf("%d claims of one message succeeded, want 1", wins.Load())
 		}
-		if first, _ := s.ClaimMessage("console", "local", "p1", t0.Add(time.Hour), t0); !first {
+		if first, _ := s.ClaimMessage(context.Background(), "console", "local", "p1", t0.Add(time.Hour), t0); !first {
 			t.Fatal("a console message reusing an id at another time was taken for a repeat")
 		}
-		if n, err := s.PruneMessages(t0.Add(time.Second)); err != nil || n != 2 {
+		if n, err := s.PruneMessages(context.Background(), t0.Add(time.Second)); err != nil || n != 2 {
 			t.Fatalf("PruneMessages = %d, %v; want 2", n, err)
 		}
-		if first, _ := s.ClaimMessage("mattermost", "c1", "p1", t0, t0); !first {
+		if first, _ := s.ClaimMessage(context.Background(), "mattermost", "c1", "p1", t0, t0); !first {
 			t.Fatal("a pruned claim still blocks")
 		}
 	})

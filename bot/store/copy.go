@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 )
 
@@ -13,14 +14,14 @@ type Copied map[string]int
 // numbering, so a team that outgrows one bbolt file moves to PostgreSQL with its history
 // (`eos store migrate`). It reads src in one transaction and writes dst in one: dst gets all
 // of it or nothing. The leadership epoch is not copied; dst's leaders start their own.
-func Copy(dst, src *Store) (Copied, error) {
+func Copy(ctx context.Context, dst, src *Store) (Copied, error) {
 	type bucketData struct {
 		name []byte
 		seq  uint64
 		rows [][2][]byte
 	}
 	var all []bucketData
-	err := src.view(func(tx txn) error {
+	err := src.view(ctx, func(tx txn) error {
 		for _, name := range allBuckets {
 			if bytes.Equal(name, bucketMeta) {
 				continue
@@ -42,7 +43,7 @@ func Copy(dst, src *Store) (Copied, error) {
 		return nil, fmt.Errorf("reading the source store: %w", err)
 	}
 	copied := Copied{}
-	err = dst.update(func(tx txn) error {
+	err = dst.update(ctx, func(tx txn) error {
 		for _, name := range allBuckets {
 			if bytes.Equal(name, bucketMeta) {
 				continue

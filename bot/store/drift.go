@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -36,8 +37,8 @@ func driftKey(key string, at time.Time) []byte {
 }
 
 // RecordDrift appends drift checks to the history.
-func (s *Store) RecordDrift(recs []DriftRecord) error {
-	return s.update(func(tx txn) error {
+func (s *Store) RecordDrift(ctx context.Context, recs []DriftRecord) error {
+	return s.update(ctx, func(tx txn) error {
 		for _, r := range recs {
 			if err := put(tx, bucketDrift, string(driftKey(r.Key, r.At)), r); err != nil {
 				return err
@@ -48,10 +49,10 @@ func (s *Store) RecordDrift(recs []DriftRecord) error {
 }
 
 // DriftHistory lists the checks of key, oldest first, at most the last limit (0: all).
-func (s *Store) DriftHistory(key string, limit int) ([]DriftRecord, error) {
+func (s *Store) DriftHistory(ctx context.Context, key string, limit int) ([]DriftRecord, error) {
 	var out []DriftRecord
 	prefix := []byte(key + "\x00")
-	err := s.view(func(tx txn) error {
+	err := s.view(ctx, func(tx txn) error {
 		var derr error
 		err := tx.bucket(bucketDrift).Scan(prefix, func(k, raw []byte) bool {
 			var r DriftRecord
@@ -77,8 +78,8 @@ func (s *Store) DriftHistory(key string, limit int) ([]DriftRecord, error) {
 }
 
 // DriftAt returns the latest check of key made at or before t, if any.
-func (s *Store) DriftAt(key string, t time.Time) (*DriftRecord, error) {
-	hist, err := s.DriftHistory(key, 0)
+func (s *Store) DriftAt(ctx context.Context, key string, t time.Time) (*DriftRecord, error) {
+	hist, err := s.DriftHistory(ctx, key, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -97,9 +98,9 @@ type DigestState struct {
 }
 
 // Digest reads a digest's state; a digest never run has a zero LastRun.
-func (s *Store) Digest(name string) (DigestState, error) {
+func (s *Store) Digest(ctx context.Context, name string) (DigestState, error) {
 	var d DigestState
-	err := s.view(func(tx txn) error {
+	err := s.view(ctx, func(tx txn) error {
 		got, err := get[DigestState](tx, bucketDigests, name)
 		if err == nil {
 			d = *got
@@ -111,8 +112,8 @@ func (s *Store) Digest(name string) (DigestState, error) {
 }
 
 // SetDigest records a digest's state.
-func (s *Store) SetDigest(d DigestState) error {
-	return s.update(func(tx txn) error { return put(tx, bucketDigests, d.Name, d) })
+func (s *Store) SetDigest(ctx context.Context, d DigestState) error {
+	return s.update(ctx, func(tx txn) error { return put(tx, bucketDigests, d.Name, d) })
 }
 
 // DigestPost is a post of a drift digest that stands for services that are not clean: a 🔧
@@ -139,8 +140,8 @@ type Claim struct {
 }
 
 // AddDigestPosts remembers what each post of a digest stands for.
-func (s *Store) AddDigestPosts(posts ...DigestPost) error {
-	return s.update(func(tx txn) error {
+func (s *Store) AddDigestPosts(ctx context.Context, posts ...DigestPost) error {
+	return s.update(ctx, func(tx txn) error {
 		for _, p := range posts {
 			if err := put(tx, bucketDigestPosts, postKey(p.Post), p); err != nil {
 				return err
@@ -151,9 +152,9 @@ func (s *Store) AddDigestPosts(posts ...DigestPost) error {
 }
 
 // DigestPost returns what ref stands for, or ErrNotFound when it is no digest's post.
-func (s *Store) DigestPost(ref adapters.PostRef) (*DigestPost, error) {
+func (s *Store) DigestPost(ctx context.Context, ref adapters.PostRef) (*DigestPost, error) {
 	var p *DigestPost
-	err := s.view(func(tx txn) (err error) {
+	err := s.view(ctx, func(tx txn) (err error) {
 		p, err = get[DigestPost](tx, bucketDigestPosts, postKey(ref))
 		return err
 	})
@@ -163,9 +164,9 @@ func (s *Store) DigestPost(ref adapters.PostRef) (*DigestPost, error) {
 // ClaimDigestPost lets user ask for a plan from ref, in one transaction, unless the post's
 // current claim is still live: a plan being made for less than stale, or a plan still
 // pending. It returns that live claim (and changes nothing), or nil when user now holds it.
-func (s *Store) ClaimDigestPost(ref adapters.PostRef, user string, at time.Time, stale time.Duration) (*Claim, error) {
+func (s *Store) ClaimDigestPost(ctx context.Context, ref adapters.PostRef, user string, at time.Time, stale time.Duration) (*Claim, error) {
 	var live *Claim
-	err := s.update(func(tx txn) error {
+	err := s.update(ctx, func(tx txn) error {
 		live = nil // a retried transaction starts over
 		p, err := get[DigestPost](tx, bucketDigestPosts, postKey(ref))
 		if err != nil {
@@ -192,8 +193,8 @@ func (s *Store) ClaimDigestPost(ref adapters.PostRef, user string, at time.Time,
 
 // SetClaimPlan records the plan user's claim on ref produced; an empty planID releases the
 // claim (no plan was made). A claim that is no longer user's is left alone.
-func (s *Store) SetClaimPlan(ref adapters.PostRef, user, planID string) error {
-	return s.update(func(tx txn) error {
+func (s *Store) SetClaimPlan(ctx context.Context, ref adapters.PostRef, user, planID string) error {
+	return s.update(ctx, func(tx txn) error {
 		p, err := get[DigestPost](tx, bucketDigestPosts, postKey(ref))
 		if err != nil {
 			return err
@@ -211,8 +212,8 @@ func (s *Store) SetClaimPlan(ref adapters.PostRef, user, planID string) error {
 }
 
 // MarkHinted sets ref's Hinted flag and reports whether it was the first to.
-func (s *Store) MarkHinted(ref adapters.PostRef) (first bool, err error) {
-	err = s.update(func(tx txn) error {
+func (s *Store) MarkHinted(ctx context.Context, ref adapters.PostRef) (first bool, err error) {
+	err = s.update(ctx, func(tx txn) error {
 		first = false // a retried transaction starts over
 		p, err := get[DigestPost](tx, bucketDigestPosts, postKey(ref))
 		if err != nil || p.Hinted {

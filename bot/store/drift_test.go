@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -30,18 +31,18 @@ func TestClaimDigestPost(t *testing.T) {
 			{"plan pending", claim("alice", "7f3a9c21"), t0.Add(time.Hour), "alice"},
 			{"plan rejected", func(t *testing.T, s *Store) {
 				claim("alice", "7f3a9c21")(t, s)
-				if _, err := s.UpdatePlan("7f3a9c21", func(p *Plan) error { p.State = PlanRejected; return nil }); err != nil {
+				if _, err := s.UpdatePlan(context.Background(), "7f3a9c21", func(p *Plan) error { p.State = PlanRejected; return nil }); err != nil {
 					t.Fatal(err)
 				}
 			}, t0.Add(time.Minute), ""},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				s, _ := open(t)
-				if err := s.AddDigestPosts(DigestPost{Post: reply, Digest: "daily", Keys: []string{"local/grafana"}, At: t0}); err != nil {
+				if err := s.AddDigestPosts(context.Background(), DigestPost{Post: reply, Digest: "daily", Keys: []string{"local/grafana"}, At: t0}); err != nil {
 					t.Fatal(err)
 				}
 				tc.before(t, s)
-				live, err := s.ClaimDigestPost(reply, "bob", tc.at, stale)
+				live, err := s.ClaimDigestPost(context.Background(), reply, "bob", tc.at, stale)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -52,7 +53,7 @@ func TestClaimDigestPost(t *testing.T) {
 				if got != tc.wantLive {
 					t.Fatalf("live claim by %q, want %q", got, tc.wantLive)
 				}
-				dp, err := s.DigestPost(reply)
+				dp, err := s.DigestPost(context.Background(), reply)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -74,7 +75,7 @@ func claim(user, planID string) func(t *testing.T, s *Store) {
 	return func(t *testing.T, s *Store) {
 		t.Helper()
 		ref := adapters.PostRef{Platform: "console", Channel: "local", ID: "9", Thread: "7"}
-		if live, err := s.ClaimDigestPost(ref, user, t0, time.Minute); err != nil || live != nil {
+		if live, err := s.ClaimDigestPost(context.Background(), ref, user, t0, time.Minute); err != nil || live != nil {
 			t.Fatalf("claim = %+v, %v", live, err)
 		}
 		switch planID {
@@ -83,11 +84,11 @@ func claim(user, planID string) func(t *testing.T, s *Store) {
 		case "-":
 			planID = ""
 		default:
-			if err := s.CreatePlan(samplePlan(planID)); err != nil {
+			if err := s.CreatePlan(context.Background(), samplePlan(planID)); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if err := s.SetClaimPlan(ref, user, planID); err != nil {
+		if err := s.SetClaimPlan(context.Background(), ref, user, planID); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -102,7 +103,7 @@ func TestDigestPostConcurrentClaimsAndHint(t *testing.T) {
 		for round := range 10 {
 			head := adapters.PostRef{Platform: "console", Channel: "local", ID: fmt.Sprintf("h%d", round)}
 			reply := adapters.PostRef{Platform: "console", Channel: "local", ID: fmt.Sprintf("r%d", round), Thread: head.ID}
-			if err := s.AddDigestPosts(DigestPost{Post: head, Keys: []string{"local/grafana", "local/jenkins"}},
+			if err := s.AddDigestPosts(context.Background(), DigestPost{Post: head, Keys: []string{"local/grafana", "local/jenkins"}},
 				DigestPost{Post: reply, Keys: []string{"local/grafana"}}); err != nil {
 				t.Fatal(err)
 			}
@@ -113,8 +114,8 @@ func TestDigestPostConcurrentClaimsAndHint(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					live, err := s.ClaimDigestPost(reply, "alice", t0, time.Minute)
-					first, herr := s.MarkHinted(head)
+					live, err := s.ClaimDigestPost(context.Background(), reply, "alice", t0, time.Minute)
+					first, herr := s.MarkHinted(context.Background(), head)
 					mu.Lock()
 					defer mu.Unlock()
 					if err == nil && live == nil {
@@ -130,7 +131,7 @@ func TestDigestPostConcurrentClaimsAndHint(t *testing.T) {
 				t.Errorf("round %d: %d claims and %d hints succeeded, want 1 and 1", round, claimed, hinted)
 			}
 		}
-		if _, err := s.DigestPost(adapters.PostRef{Platform: "console", Channel: "local", ID: "8"}); !errors.Is(err, ErrNotFound) {
+		if _, err := s.DigestPost(context.Background(), adapters.PostRef{Platform: "console", Channel: "local", ID: "8"}); !errors.Is(err, ErrNotFound) {
 			t.Errorf("a post no digest made: err = %v, want ErrNotFound", err)
 		}
 	})

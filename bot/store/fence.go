@@ -43,9 +43,9 @@ func decodeEpoch(raw []byte) uint64 {
 
 // Lead begins a leadership: it raises the store's epoch and fences every later write of this
 // Store on the new value. Call it once this process holds the election; it returns the epoch.
-func (s *Store) Lead() (uint64, error) {
+func (s *Store) Lead(ctx context.Context) (uint64, error) {
 	var epoch uint64
-	err := s.kv.update(context.Background(), func(tx txn) error {
+	err := s.kv.update(ctx, func(tx txn) error {
 		epoch = decodeEpoch(tx.getShared(bucketMeta, keyEpoch)) + 1
 		var raw [8]byte
 		binary.BigEndian.PutUint64(raw[:], epoch)
@@ -62,9 +62,9 @@ func (s *Store) Lead() (uint64, error) {
 func (s *Store) Epoch() uint64 { return s.epoch.Load() }
 
 // CurrentEpoch reads the store's epoch: the leadership that may write now.
-func (s *Store) CurrentEpoch() (uint64, error) {
+func (s *Store) CurrentEpoch(ctx context.Context) (uint64, error) {
 	var epoch uint64
-	err := s.kv.view(context.Background(), func(tx txn) error {
+	err := s.kv.view(ctx, func(tx txn) error {
 		epoch = decodeEpoch(tx.bucket(bucketMeta).Get(keyEpoch))
 		return nil
 	})
@@ -76,8 +76,8 @@ func (s *Store) CurrentEpoch() (uint64, error) {
 func (s *Store) OnFenced(fn func(error)) { s.onFenced.Store(&fn) }
 
 // update runs fn as one write transaction, fenced when this Store leads.
-func (s *Store) update(fn func(txn) error) error {
-	err := s.kv.update(context.Background(), func(tx txn) error {
+func (s *Store) update(ctx context.Context, fn func(txn) error) error {
+	err := s.kv.update(ctx, func(tx txn) error {
 		if mine := s.epoch.Load(); mine != 0 {
 			if cur := decodeEpoch(tx.getShared(bucketMeta, keyEpoch)); cur != mine {
 				return &FencedError{Mine: mine, Current: cur}

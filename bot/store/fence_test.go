@@ -22,16 +22,16 @@ func TestFencedLeaderWritesNothing(t *testing.T) {
 		return s
 	}
 	old, next := open(), open()
-	e1, err := old.Lead()
+	e1, err := old.Lead(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	var fenced atomic.Int32
 	old.OnFenced(func(error) { fenced.Add(1) })
-	if err := old.CreatePlan(samplePlan("a1")); err != nil {
+	if err := old.CreatePlan(context.Background(), samplePlan("a1")); err != nil {
 		t.Fatalf("the leader's own write: %v", err)
 	}
-	e2, err := next.Lead()
+	e2, err := next.Lead(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,14 +40,17 @@ func TestFencedLeaderWritesNothing(t *testing.T) {
 	}
 	// Every kind of state change the old leader could attempt is refused.
 	attempts := map[string]error{
-		"create plan": old.CreatePlan(samplePlan("b2")),
+		"create plan": old.CreatePlan(context.Background(), samplePlan("b2")),
 		"approve": func() error {
-			_, err := old.UpdatePlan("a1", func(p *Plan) error { p.State = PlanApproved; return nil })
+			_, err := old.UpdatePlan(context.Background(), "a1", func(p *Plan) error { p.State = PlanApproved; return nil })
 			return err
 		}(),
-		"lock":      func() error { _, err := old.TryLock([]string{"local/grafana"}, "a1", t0); return err }(),
-		"start run": old.StartRun(&Run{ID: "a1", Target: "grafana", Env: "local", State: RunRunning, Started: t0}),
-		"audit":     old.Append(Entry{Kind: "approval", PlanID: "a1"}),
+		"lock": func() error {
+			_, err := old.TryLock(context.Background(), []string{"local/grafana"}, "a1", t0)
+			return err
+		}(),
+		"start run": old.StartRun(context.Background(), &Run{ID: "a1", Target: "grafana", Env: "local", State: RunRunning, Started: t0}),
+		"audit":     old.Append(context.Background(), Entry{Kind: "approval", PlanID: "a1"}),
 	}
 	for what, err := range attempts {
 		var fe *FencedError
@@ -58,20 +61,20 @@ func TestFencedLeaderWritesNothing(t *testing.T) {
 	if got := fenced.Load(); got != int32(len(attempts)) {
 		t.Errorf("OnFenced fired %d times, want %d", got, len(attempts))
 	}
-	p, err := next.Plan("a1")
+	p, err := next.Plan(context.Background(), "a1")
 	if err != nil || p.State != PlanPending {
 		t.Fatalf("plan a1 after the old leader's approval = %+v, %v; want still pending", p, err)
 	}
-	if _, err := next.Plan("b2"); !errors.Is(err, ErrNotFound) {
+	if _, err := next.Plan(context.Background(), "b2"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("plan b2 created by the fenced leader: err = %v, want not found", err)
 	}
-	if _, err := next.Run("a1"); !errors.Is(err, ErrNotFound) {
+	if _, err := next.Run(context.Background(), "a1"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("run started by the fenced leader: err = %v, want not found", err)
 	}
-	if locks, _ := next.Locks(); len(locks) != 0 {
+	if locks, _ := next.Locks(context.Background()); len(locks) != 0 {
 		t.Fatalf("locks taken by the fenced leader: %+v", locks)
 	}
-	if _, err := next.UpdatePlan("a1", func(p *Plan) error { p.State = PlanApproved; return nil }); err != nil {
+	if _, err := next.UpdatePlan(context.Background(), "a1", func(p *Plan) error { p.State = PlanApproved; return nil }); err != nil {
 		t.Fatalf("the new leader's write: %v", err)
 	}
 }
@@ -80,11 +83,11 @@ func TestFencedLeaderWritesNothing(t *testing.T) {
 func TestEpochGrowsAcrossReopen(t *testing.T) {
 	conform(t, func(t *testing.T, open fresh) {
 		s, reopen := open(t)
-		e1, err := s.Lead()
+		e1, err := s.Lead(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.CreatePlan(samplePlan("p1")); err != nil {
+		if err := s.CreatePlan(context.Background(), samplePlan("p1")); err != nil {
 			t.Fatalf("write while leading: %v", err)
 		}
 		s.Close()
@@ -93,10 +96,10 @@ func TestEpochGrowsAcrossReopen(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer s2.Close()
-		if cur, _ := s2.CurrentEpoch(); cur != e1 {
+		if cur, _ := s2.CurrentEpoch(context.Background()); cur != e1 {
 			t.Fatalf("epoch after reopen = %d, want %d", cur, e1)
 		}
-		e2, err := s2.Lead()
+		e2, err := s2.Lead(context.Background())
 		if err != nil || e2 != e1+1 {
 			t.Fatalf("Lead after reopen = %d, %v; want %d", e2, err, e1+1)
 		}

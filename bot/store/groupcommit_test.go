@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -29,7 +30,7 @@ func TestABurstOfWritesCommitsInGroups(t *testing.T) {
 	var started atomic.Int32
 	release := make(chan struct{})
 	go func() {
-		s.update(func(tx txn) error {
+		s.update(context.Background(), func(tx txn) error {
 			<-release // hold the writer while the burst queues behind it
 			return nil
 		})
@@ -40,7 +41,7 @@ func TestABurstOfWritesCommitsInGroups(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			started.Add(1)
-			if err := s.update(func(tx txn) error {
+			if err := s.update(context.Background(), func(tx txn) error {
 				return tx.bucket(bucketMeta).Put([]byte(fmt.Sprintf("burst-%03d", i)), []byte("x"))
 			}); err != nil {
 				t.Error(err)
@@ -56,7 +57,7 @@ func TestABurstOfWritesCommitsInGroups(t *testing.T) {
 	if commits := b.commits.Load() - before; commits >= n {
 		t.Errorf("%d writes took %d commits, want fewer: they were not grouped", n, commits)
 	}
-	s.view(func(tx txn) error {
+	s.view(context.Background(), func(tx txn) error {
 		for i := range n {
 			if tx.bucket(bucketMeta).Get([]byte(fmt.Sprintf("burst-%03d", i))) == nil {
 				t.Errorf("write %d is missing", i)
@@ -79,7 +80,7 @@ func TestAFailedWriteInAGroupLeavesTheOthers(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := s.update(func(tx txn) error {
+			err := s.update(context.Background(), func(tx txn) error {
 				b := tx.bucket(bucketMeta)
 				if err := b.Put([]byte(fmt.Sprintf("mine-%02d", i)), []byte("x")); err != nil {
 					return err
@@ -103,7 +104,7 @@ func TestAFailedWriteInAGroupLeavesTheOthers(t *testing.T) {
 	if won.Load() != 1 || lost.Load() != 49 {
 		t.Fatalf("%d won and %d lost the lock, want 1 and 49", won.Load(), lost.Load())
 	}
-	s.view(func(tx txn) error {
+	s.view(context.Background(), func(tx txn) error {
 		winner := string(tx.bucket(bucketMeta).Get([]byte("the-lock")))
 		for i := range 50 {
 			got := tx.bucket(bucketMeta).Get([]byte(fmt.Sprintf("mine-%02d", i))) != nil

@@ -35,7 +35,7 @@ func TestStoreWrittenInLayout1IsReadAndMovedOnWrite(t *testing.T) {
 
 	// What the old Eos stored, decoded as it decoded it.
 	old := map[string]*Plan{}
-	if err := s.view(func(tx txn) error {
+	if err := s.view(context.Background(), func(tx txn) error {
 		return each(tx, bucketPlans, func(id string, p *Plan) bool { old[id] = p; return true })
 	}); err != nil {
 		t.Fatal(err)
@@ -62,24 +62,24 @@ func TestStoreWrittenInLayout1IsReadAndMovedOnWrite(t *testing.T) {
 		}
 	}
 	for id, want := range old {
-		p, err := s.Plan(id)
+		p, err := s.Plan(context.Background(), id)
 		same("Plan "+id, p, err, want)
-		p, err = s.PlanByPost(want.Preview)
+		p, err = s.PlanByPost(context.Background(), want.Preview)
 		same("PlanByPost "+id, p, err, want)
 	}
-	all, err := s.Plans(func(*Plan) bool { return true })
+	all, err := s.Plans(context.Background(), func(*Plan) bool { return true })
 	if err != nil || len(all) != 3 {
 		t.Fatalf("Plans = %d, %v", len(all), err)
 	}
 	for _, p := range all {
 		same("Plans", p, nil, old[p.ID])
 	}
-	open, err := s.OpenPlans(func(*Plan) bool { return true })
+	open, err := s.OpenPlans(context.Background(), func(*Plan) bool { return true })
 	if err != nil || len(open) != 1 {
 		t.Fatalf("OpenPlans = %v, %v; want grafana's", open, err)
 	}
 	same("OpenPlans", open[0], nil, grafana)
-	if ps, err := s.PlansByRequest(next.Request); err != nil || len(ps) != 1 {
+	if ps, err := s.PlansByRequest(context.Background(), next.Request); err != nil || len(ps) != 1 {
 		t.Fatalf("PlansByRequest = %v, %v", ps, err)
 	} else {
 		same("PlansByRequest", ps[0], nil, next)
@@ -97,10 +97,10 @@ func TestStoreWrittenInLayout1IsReadAndMovedOnWrite(t *testing.T) {
 	}
 	grafanaBody := inline(grafana.ID)
 	ref := adapters.PostRef{Platform: "console", Channel: "local", ID: "moved"}
-	if err := s.SetPreview(grafana.ID, ref); err != nil {
+	if err := s.SetPreview(context.Background(), grafana.ID, ref); err != nil {
 		t.Fatal(err)
 	}
-	approved, err := s.UpdatePlan(grafana.ID, func(p *Plan) error { p.State = PlanApproved; return nil })
+	approved, err := s.UpdatePlan(context.Background(), grafana.ID, func(p *Plan) error { p.State = PlanApproved; return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,10 +113,10 @@ func TestStoreWrittenInLayout1IsReadAndMovedOnWrite(t *testing.T) {
 	want := *grafana
 	want.Preview, want.State = ref, PlanApproved
 	same("UpdatePlan's answer", approved, nil, &want)
-	p, err := s.Plan(grafana.ID)
+	p, err := s.Plan(context.Background(), grafana.ID)
 	same("grafana moved", p, err, &want)
 
-	if err := s.StartRun(&Run{ID: grafana.ID, State: RunRunning, Keys: grafana.Keys(), Started: t0}); err != nil {
+	if err := s.StartRun(context.Background(), &Run{ID: grafana.ID, State: RunRunning, Keys: grafana.Keys(), Started: t0}); err != nil {
 		t.Fatal(err)
 	}
 	if got := rawRecord(t, s, bucketPlanBodies, grafana.ID); !bytes.Equal(got, grafanaBody) {
@@ -125,13 +125,13 @@ func TestStoreWrittenInLayout1IsReadAndMovedOnWrite(t *testing.T) {
 
 	// A step that reads only the state moves the record too.
 	jenkinsBody := inline(jenkins.ID)
-	if err := s.SetPreview(jenkins.ID, jenkins.Preview); err != nil {
+	if err := s.SetPreview(context.Background(), jenkins.ID, jenkins.Preview); err != nil {
 		t.Fatal(err)
 	}
 	if got := rawRecord(t, s, bucketPlanBodies, jenkins.ID); !bytes.Equal(got, jenkinsBody) {
 		t.Errorf("jenkins' body after SetPreview moved it differs from its inline bytes")
 	}
-	p, err = s.Plan(jenkins.ID)
+	p, err = s.Plan(context.Background(), jenkins.ID)
 	same("jenkins moved", p, err, jenkins)
 
 	// And all of it survives a reopen.
@@ -141,12 +141,12 @@ func TestStoreWrittenInLayout1IsReadAndMovedOnWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s2.Close()
-	p, err = s2.Plan(next.ID)
+	p, err = s2.Plan(context.Background(), next.ID)
 	same("nextcloud after reopen", p, err, next)
-	p, err = s2.Plan(jenkins.ID)
+	p, err = s2.Plan(context.Background(), jenkins.ID)
 	same("jenkins after reopen", p, err, jenkins)
 	want.RunStarted = t0
-	p, err = s2.Plan(grafana.ID)
+	p, err = s2.Plan(context.Background(), grafana.ID)
 	same("grafana after reopen", p, err, &want)
 }
 
@@ -155,7 +155,7 @@ func TestStoreWrittenInLayout1IsReadAndMovedOnWrite(t *testing.T) {
 func TestPlansWrittenInLayout1AreReadAndMoved(t *testing.T) {
 	conformEach(t, func(t *testing.T, s *Store) {
 		want := bigPlan("old")
-		if err := s.update(func(tx txn) error {
+		if err := s.update(context.Background(), func(tx txn) error {
 			if err := put(tx, bucketPlans, want.ID, want); err != nil {
 				return err
 			}
@@ -164,12 +164,12 @@ func TestPlansWrittenInLayout1AreReadAndMoved(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i := 0; i < 2; i++ { // the second read is not served from anything the first kept wrongly
-			p, err := s.PlanByPost(want.Preview)
+			p, err := s.PlanByPost(context.Background(), want.Preview)
 			if err != nil || !reflect.DeepEqual(p, want) {
 				t.Fatalf("layout-1 plan read = %+v, %v\nwant %+v", p, err, want)
 			}
 		}
-		got, err := s.UpdatePlan("old", func(p *Plan) error { p.Needed = 2; return nil })
+		got, err := s.UpdatePlan(context.Background(), "old", func(p *Plan) error { p.Needed = 2; return nil })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -180,7 +180,7 @@ func TestPlansWrittenInLayout1AreReadAndMoved(t *testing.T) {
 		if rawRecord(t, s, bucketPlanBodies, "old") == nil {
 			t.Fatal("a written layout-1 plan has no body record")
 		}
-		p, err := s.Plan("old")
+		p, err := s.Plan(context.Background(), "old")
 		if err != nil || !reflect.DeepEqual(p, want) {
 			t.Fatalf("moved plan read = %+v, %v\nwant %+v", p, err, want)
 		}

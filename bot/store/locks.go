@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -68,24 +69,25 @@ func sortedKeys(keys []string) []string {
 
 // TryLock takes every one of keys for holder in one transaction, or none, and returns the
 // function that releases them. A key held by someone else gives *LockedError; taking keys one
-// already holds succeeds.
-func (s *Store) TryLock(keys []string, holder string, at time.Time) (unlock func() error, err error) {
-	err = s.update(func(tx txn) error { return lock(tx, keys, holder, at) })
+// already holds succeeds. The release does not depend on ctx: locks taken are released even
+// when the work they guarded was cancelled.
+func (s *Store) TryLock(ctx context.Context, keys []string, holder string, at time.Time) (unlock func() error, err error) {
+	err = s.update(ctx, func(tx txn) error { return lock(tx, keys, holder, at) })
 	if err != nil {
 		return nil, err
 	}
-	return func() error { return s.Unlock(keys, holder) }, nil
+	return func() error { return s.Unlock(context.WithoutCancel(ctx), keys, holder) }, nil
 }
 
 // Unlock releases those of keys that holder holds.
-func (s *Store) Unlock(keys []string, holder string) error {
-	return s.update(func(tx txn) error { unlock(tx, keys, holder); return nil })
+func (s *Store) Unlock(ctx context.Context, keys []string, holder string) error {
+	return s.update(ctx, func(tx txn) error { unlock(tx, keys, holder); return nil })
 }
 
 // Locks lists the keys held now.
-func (s *Store) Locks() ([]Lock, error) {
+func (s *Store) Locks(ctx context.Context) ([]Lock, error) {
 	var out []Lock
-	err := s.view(func(tx txn) error {
+	err := s.view(ctx, func(tx txn) error {
 		return each(tx, bucketLocks, func(_ string, l *Lock) bool { out = append(out, *l); return true })
 	})
 	return out, err
@@ -117,9 +119,9 @@ func declare(tx txn, spec executor.Spec, runID string, at time.Time) error {
 }
 
 // Declared returns the declared state of env/service.
-func (s *Store) Declared(key string) (*Deployed, error) {
+func (s *Store) Declared(ctx context.Context, key string) (*Deployed, error) {
 	var d *Deployed
-	err := s.view(func(tx txn) (err error) {
+	err := s.view(ctx, func(tx txn) (err error) {
 		d, err = get[Deployed](tx, bucketDeployed, key)
 		return err
 	})
@@ -127,9 +129,9 @@ func (s *Store) Declared(key string) (*Deployed, error) {
 }
 
 // AllDeclared lists the declared state of every service not destroyed.
-func (s *Store) AllDeclared() ([]*Deployed, error) {
+func (s *Store) AllDeclared(ctx context.Context) ([]*Deployed, error) {
 	var out []*Deployed
-	err := s.view(func(tx txn) error {
+	err := s.view(ctx, func(tx txn) error {
 		return each(tx, bucketDeployed, func(_ string, d *Deployed) bool {
 			if !d.Destroyed {
 				out = append(out, d)

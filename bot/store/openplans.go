@@ -37,9 +37,9 @@ func indexOpen(tx txn, p *Plan) error {
 
 // OpenPlans lists the open plans (Plan.Open) for which keep returns true, in id order, reading
 // only them.
-func (s *Store) OpenPlans(keep func(*Plan) bool) ([]*Plan, error) {
+func (s *Store) OpenPlans(ctx context.Context, keep func(*Plan) bool) ([]*Plan, error) {
 	var out []*Plan
-	err := s.view(func(tx txn) error {
+	err := s.view(ctx, func(tx txn) error {
 		out = nil
 		var ids []string
 		if err := tx.bucket(bucketOpenPlans).Scan(nil, func(k, _ []byte) bool {

@@ -15,13 +15,13 @@ func TestOpenPlansFollowEveryChange(t *testing.T) {
 	conformEach(t, func(t *testing.T, s *Store) {
 		for i := range 6 {
 			p := samplePlan(fmt.Sprintf("p%d", i))
-			if err := s.CreatePlan(p); err != nil {
+			if err := s.CreatePlan(context.Background(), p); err != nil {
 				t.Fatal(err)
 			}
 		}
 		set := func(id string, st PlanState) {
 			t.Helper()
-			if _, err := s.UpdatePlan(id, func(p *Plan) error { p.State = st; return nil }); err != nil {
+			if _, err := s.UpdatePlan(context.Background(), id, func(p *Plan) error { p.State = st; return nil }); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -30,16 +30,16 @@ func TestOpenPlansFollowEveryChange(t *testing.T) {
 		set("p3", PlanApproved) // approved, its run not started: open
 		set("p4", PlanApproved)
 		run := &Run{ID: "p4", State: RunRunning, Started: t0, Keys: []string{"local/grafana"}}
-		if err := s.StartRun(run); err != nil {
+		if err := s.StartRun(context.Background(), run); err != nil {
 			t.Fatal(err)
 		}
 		check := func(want ...string) {
 			t.Helper()
-			open, err := s.OpenPlans(func(*Plan) bool { return true })
+			open, err := s.OpenPlans(context.Background(), func(*Plan) bool { return true })
 			if err != nil {
 				t.Fatal(err)
 			}
-			all, err := s.Plans(func(p *Plan) bool { return p.Open() })
+			all, err := s.Plans(context.Background(), func(p *Plan) bool { return p.Open() })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -54,14 +54,14 @@ func TestOpenPlansFollowEveryChange(t *testing.T) {
 			}
 		}
 		check("p0", "p3", "p4", "p5")
-		if _, err := s.FinishRun("p4", RunDone, nil, t0.Add(time.Minute), nil); err != nil {
+		if _, err := s.FinishRun(context.Background(), "p4", RunDone, nil, t0.Add(time.Minute), nil); err != nil {
 			t.Fatal(err)
 		}
 		check("p0", "p3", "p5")
 		set("p3", PlanPending) // could not start: back to pending, still open
 		set("p5", PlanCancelled)
 		check("p0", "p3")
-		pending, err := s.OpenPlans(func(p *Plan) bool { return p.State == PlanPending && p.ID != "p0" })
+		pending, err := s.OpenPlans(context.Background(), func(p *Plan) bool { return p.State == PlanPending && p.ID != "p0" })
 		if err != nil || len(pending) != 1 || pending[0].ID != "p3" {
 			t.Errorf("OpenPlans with a filter = %v, %v; want p3", pending, err)
 		}
@@ -75,7 +75,7 @@ func TestOpenPlansOfAnOlderStore(t *testing.T) {
 	conform(t, func(t *testing.T, open fresh) {
 		s, reopen := open(t)
 		for _, id := range []string{"old-pending", "old-ran", "old-running", "old-rejected"} {
-			if err := s.CreatePlan(samplePlan(id)); err != nil {
+			if err := s.CreatePlan(context.Background(), samplePlan(id)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -115,7 +115,7 @@ func TestOpenPlansOfAnOlderStore(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer s2.Close()
-		got, err := s2.OpenPlans(func(*Plan) bool { return true })
+		got, err := s2.OpenPlans(context.Background(), func(*Plan) bool { return true })
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"testing"
 
 	"github.com/eosbot/eos/executor"
@@ -27,25 +28,25 @@ func TestFinishRunRecordsThePlansOutcome(t *testing.T) {
 		} {
 			p := samplePlan(c.id)
 			p.State = PlanApproved
-			if err := s.CreatePlan(p); err != nil {
+			if err := s.CreatePlan(context.Background(), p); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.StartRun(&Run{ID: c.id, State: RunRunning, Target: c.id, Env: "local", Started: t0}); err != nil {
+			if err := s.StartRun(context.Background(), &Run{ID: c.id, State: RunRunning, Target: c.id, Env: "local", Started: t0}); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.FinishRun(c.id, c.state, c.layers, t0, nil); err != nil {
+			if _, err := s.FinishRun(context.Background(), c.id, c.state, c.layers, t0, nil); err != nil {
 				t.Fatal(err)
 			}
-			got, err := s.Plan(c.id)
+			got, err := s.Plan(context.Background(), c.id)
 			if err != nil || got.Outcome == nil || *got.Outcome != c.want {
 				t.Errorf("%s: plan after FinishRun = %+v (err %v), want outcome %+v", c.id, got, err, c.want)
 			}
 		}
 		// A run without a plan (none recorded) still finishes.
-		if err := s.StartRun(&Run{ID: "orphan", State: RunRunning, Target: "x", Env: "local", Started: t0}); err != nil {
+		if err := s.StartRun(context.Background(), &Run{ID: "orphan", State: RunRunning, Target: "x", Env: "local", Started: t0}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.FinishRun("orphan", RunDone, nil, t0, nil); err != nil {
+		if _, err := s.FinishRun(context.Background(), "orphan", RunDone, nil, t0, nil); err != nil {
 			t.Errorf("finishing a run without a plan: %v", err)
 		}
 	})

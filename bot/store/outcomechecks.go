@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"time"
 
@@ -31,14 +32,14 @@ type OutcomeCheck struct {
 }
 
 // AddOutcomeCheck records c as pending, replacing an earlier check of the same run.
-func (s *Store) AddOutcomeCheck(c OutcomeCheck) error {
-	return s.update(func(tx txn) error { return put(tx, bucketOutcomeChecks, c.RunID, c) })
+func (s *Store) AddOutcomeCheck(ctx context.Context, c OutcomeCheck) error {
+	return s.update(ctx, func(tx txn) error { return put(tx, bucketOutcomeChecks, c.RunID, c) })
 }
 
 // OutcomeChecks lists the pending checks, by run id.
-func (s *Store) OutcomeChecks() ([]OutcomeCheck, error) {
+func (s *Store) OutcomeChecks(ctx context.Context) ([]OutcomeCheck, error) {
 	var out []OutcomeCheck
-	err := s.view(func(tx txn) error {
+	err := s.view(ctx, func(tx txn) error {
 		out = nil // a retried transaction starts over
 		return each(tx, bucketOutcomeChecks, func(_ string, c *OutcomeCheck) bool {
 			out = append(out, *c)
@@ -51,8 +52,8 @@ func (s *Store) OutcomeChecks() ([]OutcomeCheck, error) {
 // EndOutcomeCheck forgets run id's pending check and appends the audit entries about how it
 // ended, in one transaction. It reports false, writing nothing, when no check of the run is
 // pending (another process, or an earlier attempt, ended it): whoever ends it says so, once.
-func (s *Store) EndOutcomeCheck(id string, audit ...Entry) (ended bool, err error) {
-	err = s.update(func(tx txn) error {
+func (s *Store) EndOutcomeCheck(ctx context.Context, id string, audit ...Entry) (ended bool, err error) {
+	err = s.update(ctx, func(tx txn) error {
 		ended = false // a retried transaction starts over
 		if _, err := get[OutcomeCheck](tx, bucketOutcomeChecks, id); errors.Is(err, ErrNotFound) {
 			return nil

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -31,8 +32,8 @@ func outputKey(id string, n int) string { return fmt.Sprintf("%s/%08d", id, n) }
 
 // AppendOutput stores lines as run id's lines number from, from+1, …; lines past
 // MaxOutputLines are not stored.
-func (s *Store) AppendOutput(id string, from int, lines []OutputLine) error {
-	return s.update(func(tx txn) error {
+func (s *Store) AppendOutput(ctx context.Context, id string, from int, lines []OutputLine) error {
+	return s.update(ctx, func(tx txn) error {
 		for i, l := range lines {
 			if from+i >= MaxOutputLines {
 				break
@@ -46,9 +47,9 @@ func (s *Store) AppendOutput(id string, from int, lines []OutputLine) error {
 }
 
 // Output returns run id's stored lines from number from on.
-func (s *Store) Output(id string, from int) ([]OutputLine, error) {
+func (s *Store) Output(ctx context.Context, id string, from int) ([]OutputLine, error) {
 	var out []OutputLine
-	err := s.view(func(tx txn) error {
+	err := s.view(ctx, func(tx txn) error {
 		out = nil
 		start := outputKey(id, from)
 		var derr error
@@ -74,9 +75,9 @@ func (s *Store) Output(id string, from int) ([]OutputLine, error) {
 
 // PruneOutput forgets the output of runs that started before keepFrom; it returns how many
 // runs' output it removed.
-func (s *Store) PruneOutput(keepFrom time.Time) (int, error) {
+func (s *Store) PruneOutput(ctx context.Context, keepFrom time.Time) (int, error) {
 	n := 0
-	err := s.update(func(tx txn) error {
+	err := s.update(ctx, func(tx txn) error {
 		n = 0
 		var old []string
 		if err := each(tx, bucketRuns, func(id string, r *Run) bool {

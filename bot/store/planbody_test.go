@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"reflect"
@@ -43,7 +44,7 @@ func bigPlan(id string) *Plan {
 func rawRecord(t *testing.T, s *Store, b []byte, key string) []byte {
 	t.Helper()
 	var raw []byte
-	if err := s.view(func(tx txn) error { raw = bytes.Clone(tx.bucket(b).Get([]byte(key))); return nil }); err != nil {
+	if err := s.view(context.Background(), func(tx txn) error { raw = bytes.Clone(tx.bucket(b).Get([]byte(key))); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	return raw
@@ -55,26 +56,26 @@ func rawRecord(t *testing.T, s *Store, b []byte, key string) []byte {
 func TestStateStepsLeaveThePlanBodyAsWritten(t *testing.T) {
 	conformEach(t, func(t *testing.T, s *Store) {
 		want := bigPlan("p1")
-		if err := s.CreatePlan(bigPlan("p1")); err != nil {
+		if err := s.CreatePlan(context.Background(), bigPlan("p1")); err != nil {
 			t.Fatal(err)
 		}
 		body := rawRecord(t, s, bucketPlanBodies, "p1")
 		if len(body) < 4000 {
 			t.Fatalf("the body is stored apart: %d bytes", len(body))
 		}
-		if err := s.SetPreview("p1", adapters.PostRef{Platform: "console", Channel: "local", ID: "again"}); err != nil {
+		if err := s.SetPreview(context.Background(), "p1", adapters.PostRef{Platform: "console", Channel: "local", ID: "again"}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.UpdatePlan("p1", func(p *Plan) error {
+		if _, err := s.UpdatePlan(context.Background(), "p1", func(p *Plan) error {
 			p.State, p.Approvals = PlanApproved, []Vote{{User: "bob"}}
 			return nil
 		}); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.StartRun(&Run{ID: "p1", State: RunRunning, Keys: want.Keys(), Started: t0}); err != nil {
+		if err := s.StartRun(context.Background(), &Run{ID: "p1", State: RunRunning, Keys: want.Keys(), Started: t0}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.FinishRun("p1", RunDone, nil, t0.Add(time.Minute), nil); err != nil {
+		if _, err := s.FinishRun(context.Background(), "p1", RunDone, nil, t0.Add(time.Minute), nil); err != nil {
 			t.Fatal(err)
 		}
 		if got := rawRecord(t, s, bucketPlanBodies, "p1"); !bytes.Equal(got, body) {
@@ -84,7 +85,7 @@ func TestStateStepsLeaveThePlanBodyAsWritten(t *testing.T) {
 		if len(head) > 1000 || bytes.Contains(head, []byte("terraform_data")) {
 			t.Errorf("the state record carries the body (%d bytes): %s", len(head), head)
 		}
-		got, err := s.Plan("p1")
+		got, err := s.Plan(context.Background(), "p1")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,21 +103,21 @@ func TestStateStepsLeaveThePlanBodyAsWritten(t *testing.T) {
 // reader sees, though the store keeps the body it decoded.
 func TestReadPlanBodyIsTheCallersOwnCopy(t *testing.T) {
 	conformEach(t, func(t *testing.T, s *Store) {
-		if err := s.CreatePlan(bigPlan("p1")); err != nil {
+		if err := s.CreatePlan(context.Background(), bigPlan("p1")); err != nil {
 			t.Fatal(err)
 		}
 		want := bigPlan("p1").Plan
 		for round := 0; round < 3; round++ {
 			var got []*Plan
-			p, err := s.Plan("p1")
+			p, err := s.Plan(context.Background(), "p1")
 			if err != nil {
 				t.Fatal(err)
 			}
-			byPost, err := s.PlanByPost(p.Preview)
+			byPost, err := s.PlanByPost(context.Background(), p.Preview)
 			if err != nil {
 				t.Fatal(err)
 			}
-			all, err := s.Plans(func(*Plan) bool { return true })
+			all, err := s.Plans(context.Background(), func(*Plan) bool { return true })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -128,7 +129,7 @@ func TestReadPlanBodyIsTheCallersOwnCopy(t *testing.T) {
 				scribble(reflect.ValueOf(&g.Plan).Elem())
 			}
 			// UpdatePlan's fn gets a copy too; scribbling in it and then failing writes nothing.
-			if _, err := s.UpdatePlan("p1", func(p *Plan) error {
+			if _, err := s.UpdatePlan(context.Background(), "p1", func(p *Plan) error {
 				scribble(reflect.ValueOf(&p.Plan).Elem())
 				return errTest
 			}); !errors.Is(err, errTest) {
@@ -200,14 +201,14 @@ func scribble(v reflect.Value) {
 func TestUpdatePlanThatChangesTheBodyWritesIt(t *testing.T) {
 	conform(t, func(t *testing.T, open fresh) {
 		s, reopen := open(t)
-		if err := s.CreatePlan(bigPlan("p1")); err != nil {
+		if err := s.CreatePlan(context.Background(), bigPlan("p1")); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.Plan("p1"); err != nil { // decoded and kept
+		if _, err := s.Plan(context.Background(), "p1"); err != nil { // decoded and kept
 			t.Fatal(err)
 		}
 		before := rawRecord(t, s, bucketPlanBodies, "p1")
-		if _, err := s.UpdatePlan("p1", func(p *Plan) error {
+		if _, err := s.UpdatePlan(context.Background(), "p1", func(p *Plan) error {
 			p.Plan.Spec.Units[0].Values["port"] = "3002"
 			p.Plan.Hash = "h2"
 			return nil
@@ -219,7 +220,7 @@ func TestUpdatePlanThatChangesTheBodyWritesIt(t *testing.T) {
 		}
 		check := func(s *Store, who string) {
 			t.Helper()
-			p, err := s.Plan("p1")
+			p, err := s.Plan(context.Background(), "p1")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -236,10 +237,10 @@ func TestUpdatePlanThatChangesTheBodyWritesIt(t *testing.T) {
 			}
 			defer other.Close()
 			check(other, "another replica")
-			if _, err := s.UpdatePlan("p1", func(p *Plan) error { p.Plan.Hash = "h3"; return nil }); err != nil {
+			if _, err := s.UpdatePlan(context.Background(), "p1", func(p *Plan) error { p.Plan.Hash = "h3"; return nil }); err != nil {
 				t.Fatal(err)
 			}
-			if p, err := other.Plan("p1"); err != nil || p.Plan.Hash != "h3" {
+			if p, err := other.Plan(context.Background(), "p1"); err != nil || p.Plan.Hash != "h3" {
 				t.Errorf("another replica reads %v, %v after a second change; want hash h3", p, err)
 			}
 			return
@@ -260,19 +261,19 @@ func TestPlanStateReadsTheStateAlone(t *testing.T) {
 	conformEach(t, func(t *testing.T, s *Store) {
 		p := bigPlan("p1")
 		p.State = PlanCancelled
-		if err := s.CreatePlan(p); err != nil { // never read whole, so its body is not kept
+		if err := s.CreatePlan(context.Background(), p); err != nil { // never read whole, so its body is not kept
 			t.Fatal(err)
 		}
-		if err := s.update(func(tx txn) error { return tx.bucket(bucketPlanBodies).Delete([]byte("p1")) }); err != nil {
+		if err := s.update(context.Background(), func(tx txn) error { return tx.bucket(bucketPlanBodies).Delete([]byte("p1")) }); err != nil {
 			t.Fatal(err)
 		}
-		if st, err := s.PlanState("p1"); err != nil || st != PlanCancelled {
+		if st, err := s.PlanState(context.Background(), "p1"); err != nil || st != PlanCancelled {
 			t.Errorf("PlanState = %s, %v; want cancelled", st, err)
 		}
-		if _, err := s.Plan("p1"); err == nil || !strings.Contains(err.Error(), "body of plan p1") {
+		if _, err := s.Plan(context.Background(), "p1"); err == nil || !strings.Contains(err.Error(), "body of plan p1") {
 			t.Errorf("Plan without its body record = %v, want an error naming it", err)
 		}
-		if _, err := s.PlanState("nope"); !errors.Is(err, ErrNotFound) {
+		if _, err := s.PlanState(context.Background(), "nope"); !errors.Is(err, ErrNotFound) {
 			t.Errorf("PlanState of a missing plan = %v, want ErrNotFound", err)
 		}
 	})
@@ -283,15 +284,15 @@ func TestPlanStateReadsTheStateAlone(t *testing.T) {
 func TestKeptBodiesShareTheirTexts(t *testing.T) {
 	s, _ := freshBolt(t)
 	for _, id := range []string{"p1", "p2"} {
-		if err := s.CreatePlan(bigPlan(id)); err != nil {
+		if err := s.CreatePlan(context.Background(), bigPlan(id)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	a, err := s.Plan("p1")
+	a, err := s.Plan(context.Background(), "p1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := s.Plan("p2")
+	b, err := s.Plan(context.Background(), "p2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,10 +311,10 @@ func TestKeptBodiesShareTheirTexts(t *testing.T) {
 // writing the plan inside the transaction stores, on both backends.
 func TestCreatePlanStoresWhatWritingInTheTransactionStores(t *testing.T) {
 	conformEach(t, func(t *testing.T, s *Store) {
-		if err := s.CreatePlan(bigPlan("p1")); err != nil {
+		if err := s.CreatePlan(context.Background(), bigPlan("p1")); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.update(func(tx txn) error { return putStored(tx, &storedPlan{Plan: bigPlan("p2")}) }); err != nil {
+		if err := s.update(context.Background(), func(tx txn) error { return putStored(tx, &storedPlan{Plan: bigPlan("p2")}) }); err != nil {
 			t.Fatal(err)
 		}
 		for _, b := range [][]byte{bucketPlans, bucketPlanBodies} {
@@ -337,21 +338,21 @@ func TestRecordPreviewSaysTheStateItRecordedIn(t *testing.T) {
 	conformEach(t, func(t *testing.T, s *Store) {
 		p := bigPlan("p1")
 		p.Preview = adapters.PostRef{}
-		if err := s.CreatePlan(p); err != nil {
+		if err := s.CreatePlan(context.Background(), p); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.UpdatePlan("p1", func(p *Plan) error { p.State = PlanCancelled; return nil }); err != nil {
+		if _, err := s.UpdatePlan(context.Background(), "p1", func(p *Plan) error { p.State = PlanCancelled; return nil }); err != nil {
 			t.Fatal(err)
 		}
 		ref := adapters.PostRef{Platform: "console", Channel: "local", ID: "9"}
-		state, err := s.RecordPreview("p1", ref)
+		state, err := s.RecordPreview(context.Background(), "p1", ref)
 		if err != nil || state != PlanCancelled {
 			t.Errorf("RecordPreview: %q, %v; want %q", state, err, PlanCancelled)
 		}
-		if got, err := s.PlanByPost(ref); err != nil || got.ID != "p1" || got.Preview != ref {
+		if got, err := s.PlanByPost(context.Background(), ref); err != nil || got.ID != "p1" || got.Preview != ref {
 			t.Errorf("the post was not recorded: %+v, %v", got, err)
 		}
-		if _, err := s.RecordPreview("nope", ref); !errors.Is(err, ErrNotFound) {
+		if _, err := s.RecordPreview(context.Background(), "nope", ref); !errors.Is(err, ErrNotFound) {
 			t.Errorf("RecordPreview of no plan: %v, want ErrNotFound", err)
 		}
 	})

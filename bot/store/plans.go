@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -114,8 +115,8 @@ func postKey(ref adapters.PostRef) string { return ref.Platform + "/" + ref.Chan
 
 // CreatePlan stores a new plan, and the audit entries about it, in one transaction. Its id
 // must be new.
-func (s *Store) CreatePlan(p *Plan, audit ...Entry) error {
-	return s.CreatePlanKeeping(p, nil, audit...)
+func (s *Store) CreatePlan(ctx context.Context, p *Plan, audit ...Entry) error {
+	return s.CreatePlanKeeping(ctx, p, nil, audit...)
 }
 
 // CreatePlanKeeping is CreatePlan that also keeps the plan's policy input document (when in is
@@ -125,7 +126,7 @@ func (s *Store) CreatePlan(p *Plan, audit ...Entry) error {
 // on bbolt every write runs in the one writer, so what is done there is done for a burst of
 // requests one after another, while the encoding (most of a new plan's cost) can run beside
 // the others'. The transaction only checks, puts the bytes and numbers the audit entries.
-func (s *Store) CreatePlanKeeping(p *Plan, in *PolicyInput, audit ...Entry) error {
+func (s *Store) CreatePlanKeeping(ctx context.Context, p *Plan, in *PolicyInput, audit ...Entry) error {
 	var inRaw []byte
 	if in != nil {
 		if err := in.valid(); err != nil {
@@ -140,7 +141,7 @@ func (s *Store) CreatePlanKeeping(p *Plan, in *PolicyInput, audit ...Entry) erro
 	if err != nil {
 		return err
 	}
-	return s.update(func(tx txn) error {
+	return s.update(ctx, func(tx txn) error {
 		if in != nil {
 			if err := keepPolicyInputRaw(tx, in, inRaw); err != nil {
 				return err
@@ -167,9 +168,9 @@ func (s *Store) CreatePlanKeeping(p *Plan, in *PolicyInput, audit ...Entry) erro
 }
 
 // Plan reads a plan by id.
-func (s *Store) Plan(id string) (*Plan, error) {
+func (s *Store) Plan(ctx context.Context, id string) (*Plan, error) {
 	var p *Plan
-	err := s.view(func(tx txn) error {
+	err := s.view(ctx, func(tx txn) error {
 		sp, err := s.getPlan(tx, id)
 		if err == nil {
 			p = sp.Plan
@@ -180,9 +181,9 @@ func (s *Store) Plan(id string) (*Plan, error) {
 }
 
 // PlanState reads only the state of plan id: cheaper than Plan, which reads its body too.
-func (s *Store) PlanState(id string) (PlanState, error) {
+func (s *Store) PlanState(ctx context.Context, id string) (PlanState, error) {
 	var state PlanState
-	err := s.view(func(tx txn) error {
+	err := s.view(ctx, func(tx txn) error {
 		sp, err := getHead(tx, id)
 		if err == nil {
 			state = sp.State
@@ -193,9 +194,9 @@ func (s *Store) PlanState(id string) (PlanState, error) {
 }
 
 // PlanByPost finds the plan a preview post shows.
-func (s *Store) PlanByPost(ref adapters.PostRef) (*Plan, error) {
+func (s *Store) PlanByPost(ctx context.Context, ref adapters.PostRef) (*Plan, error) {
 	var p *Plan
-	err := s.view(func(tx txn) error {
+	err := s.view(ctx, func(tx txn) error {
 		id := tx.bucket(bucketPosts).Get([]byte(postKey(ref)))
 		if id == nil {
 			return fmt.Errorf("post %s: %w", postKey(ref), ErrNotFound)
@@ -211,17 +212,17 @@ func (s *Store) PlanByPost(ref adapters.PostRef) (*Plan, error) {
 
 // SetPreview records the post that shows plan id, so reactions on it find the plan, and the
 // audit entries about it, in one transaction.
-func (s *Store) SetPreview(id string, ref adapters.PostRef, audit ...Entry) error {
-	_, err := s.RecordPreview(id, ref, audit...)
+func (s *Store) SetPreview(ctx context.Context, id string, ref adapters.PostRef, audit ...Entry) error {
+	_, err := s.RecordPreview(ctx, id, ref, audit...)
 	return err
 }
 
 // RecordPreview is SetPreview that also returns the plan's state as the post was recorded: a
 // change made before (a cancel from another thread) could not edit the post, one made after
 // finds it. It saves the preview a read of its own.
-func (s *Store) RecordPreview(id string, ref adapters.PostRef, audit ...Entry) (PlanState, error) {
+func (s *Store) RecordPreview(ctx context.Context, id string, ref adapters.PostRef, audit ...Entry) (PlanState, error) {
 	var state PlanState
-	err := s.update(func(tx txn) error {
+	err := s.update(ctx, func(tx txn) error {
 		p, err := getHead(tx, id) // the preview post is state: the body stays as it is
 		if err != nil {
 			return err
@@ -246,9 +247,9 @@ func (s *Store) RecordPreview(id string, ref adapters.PostRef, audit ...Entry) (
 // returns an error nothing is written and the error is returned as is. fn may run more than
 // once (PostgreSQL retries a transaction that collided with another): it must decide from p
 // alone and set every result it hands out on each run.
-func (s *Store) UpdatePlan(id string, fn func(p *Plan) error) (*Plan, error) {
+func (s *Store) UpdatePlan(ctx context.Context, id string, fn func(p *Plan) error) (*Plan, error) {
 	var p *Plan
-	err := s.update(func(tx txn) error {
+	err := s.update(ctx, func(tx txn) error {
 		sp, err := s.getPlan(tx, id)
 		if err != nil {
 			return err
@@ -268,9 +269,9 @@ func (s *Store) UpdatePlan(id string, fn func(p *Plan) error) (*Plan, error) {
 // UpdatePlanAudited is UpdatePlan for changes that must be recorded: fn returns the audit
 // entries about the change, and they commit in the same transaction as the plan, so an
 // approval is never recorded without its audit line nor the other way round.
-func (s *Store) UpdatePlanAudited(id string, fn func(p *Plan) ([]Entry, error)) (*Plan, error) {
+func (s *Store) UpdatePlanAudited(ctx context.Context, id string, fn func(p *Plan) ([]Entry, error)) (*Plan, error) {
 	var p *Plan
-	err := s.update(func(tx txn) error {
+	err := s.update(ctx, func(tx txn) error {
 		sp, err := s.getPlan(tx, id)
 		if err != nil {
 			return err
@@ -294,9 +295,9 @@ func (s *Store) UpdatePlanAudited(id string, fn func(p *Plan) ([]Entry, error)) 
 }
 
 // Plans lists plans for which keep returns true, oldest first by id order.
-func (s *Store) Plans(keep func(*Plan) bool) ([]*Plan, error) {
+func (s *Store) Plans(ctx context.Context, keep func(*Plan) bool) ([]*Plan, error) {
 	var out []*Plan
-	err := s.view(func(tx txn) error {
+	err := s.view(ctx, func(tx txn) error {
 		out = nil // a view is not retried, but start over all the same
 		return s.eachPlan(tx, func(p *Plan) bool {
 			if keep(p) {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -62,11 +63,11 @@ func policyInputKey(in *PolicyInput) (hour, key string) {
 }
 
 // KeepPolicyInput stores in (a plan judged again, at another time, is kept again).
-func (s *Store) KeepPolicyInput(in *PolicyInput) error {
+func (s *Store) KeepPolicyInput(ctx context.Context, in *PolicyInput) error {
 	if err := in.valid(); err != nil {
 		return err
 	}
-	return s.update(func(tx txn) error { return keepPolicyInputTx(tx, in) })
+	return s.update(ctx, func(tx txn) error { return keepPolicyInputTx(tx, in) })
 }
 
 func (in *PolicyInput) valid() error {
@@ -99,8 +100,8 @@ func keepPolicyInputRaw(tx txn, in *PolicyInput, raw []byte) error {
 // EachPolicyInput calls fn with every input document kept at or after since, oldest first,
 // until fn returns an error (which it returns). It streams: one hour of documents is read at
 // a time, and fn sees each while the next is not yet decoded.
-func (s *Store) EachPolicyInput(since time.Time, fn func(*PolicyInput) error) error {
-	hours, err := s.policyHours()
+func (s *Store) EachPolicyInput(ctx context.Context, since time.Time, fn func(*PolicyInput) error) error {
+	hours, err := s.policyHours(ctx)
 	if err != nil {
 		return err
 	}
@@ -111,7 +112,7 @@ func (s *Store) EachPolicyInput(since time.Time, fn func(*PolicyInput) error) er
 			continue
 		}
 		var ferr error
-		err := s.view(func(tx txn) error {
+		err := s.view(ctx, func(tx txn) error {
 			ferr = nil
 			var derr error
 			err := tx.bucket(bucketPolicyInputs).Scan([]byte(h+"/"), func(k, raw []byte) bool {
@@ -142,9 +143,9 @@ func (s *Store) EachPolicyInput(since time.Time, fn func(*PolicyInput) error) er
 }
 
 // policyHours lists the hours that hold documents, oldest first.
-func (s *Store) policyHours() ([]string, error) {
+func (s *Store) policyHours(ctx context.Context) ([]string, error) {
 	var hours []string
-	err := s.view(func(tx txn) error {
+	err := s.view(ctx, func(tx txn) error {
 		hours = nil
 		return tx.bucket(bucketPolicyHours).Scan(nil, func(k, _ []byte) bool {
 			hours = append(hours, string(k))
@@ -159,8 +160,8 @@ func (s *Store) policyHours() ([]string, error) {
 
 // PrunePolicyInputs forgets every input document kept before keepFrom, one hour per
 // transaction; a document kept exactly at keepFrom stays. It returns how many it forgot.
-func (s *Store) PrunePolicyInputs(keepFrom time.Time) (int, error) {
-	hours, err := s.policyHours()
+func (s *Store) PrunePolicyInputs(ctx context.Context, keepFrom time.Time) (int, error) {
+	hours, err := s.policyHours(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -172,7 +173,7 @@ func (s *Store) PrunePolicyInputs(keepFrom time.Time) (int, error) {
 			break
 		}
 		n := 0
-		err := s.update(func(tx txn) error {
+		err := s.update(ctx, func(tx txn) error {
 			n = 0
 			b := tx.bucket(bucketPolicyInputs)
 			var old [][]byte

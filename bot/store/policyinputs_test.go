@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,7 +20,7 @@ func policyInputAt(id string, at time.Time) *PolicyInput {
 func replayIDs(t *testing.T, s *Store, since time.Time) []string {
 	t.Helper()
 	var ids []string
-	err := s.EachPolicyInput(since, func(in *PolicyInput) error {
+	err := s.EachPolicyInput(context.Background(), since, func(in *PolicyInput) error {
 		var doc struct{ Plan struct{ ID string } }
 		if err := json.Unmarshal(in.Input, &doc); err != nil || doc.Plan.ID != in.PlanID {
 			t.Errorf("%s's document came back as %s (%v)", in.PlanID, in.Input, err)
@@ -47,11 +48,11 @@ func TestPolicyInputsReplayAndPrune(t *testing.T) {
 			"p5": t0.Add(40 * 24 * time.Hour),
 		}
 		for _, id := range []string{"p5", "p3", "p1", "p4", "p2"} {
-			if err := s.KeepPolicyInput(policyInputAt(id, ats[id])); err != nil {
+			if err := s.KeepPolicyInput(context.Background(), policyInputAt(id, ats[id])); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if err := s.KeepPolicyInput(&PolicyInput{PlanID: "p6", At: t0}); err == nil {
+		if err := s.KeepPolicyInput(context.Background(), &PolicyInput{PlanID: "p6", At: t0}); err == nil {
 			t.Error("a policy input without a document was kept")
 		}
 		if got := replayIDs(t, s, time.Time{}); !slices.Equal(got, []string{"p1", "p2", "p3", "p4", "p5"}) {
@@ -62,7 +63,7 @@ func TestPolicyInputsReplayAndPrune(t *testing.T) {
 		}
 		var first *PolicyInput
 		stop := errors.New("stop")
-		if err := s.EachPolicyInput(t0, func(in *PolicyInput) error { first = in; return stop }); err != stop {
+		if err := s.EachPolicyInput(context.Background(), t0, func(in *PolicyInput) error { first = in; return stop }); err != stop {
 			t.Errorf("a caller's error: %v, want it back", err)
 		}
 		if first == nil || first.PolicySHA != "abc" || len(first.Decisions) != 1 || first.Decisions[0].Rule != "eos.firewall.warn" ||
@@ -70,17 +71,17 @@ func TestPolicyInputsReplayAndPrune(t *testing.T) {
 			t.Errorf("the first input came back as %+v", first)
 		}
 
-		n, err := s.PrunePolicyInputs(ats["p3"])
+		n, err := s.PrunePolicyInputs(context.Background(), ats["p3"])
 		if err != nil || n != 2 {
 			t.Errorf("PrunePolicyInputs = %d, %v; want p1 and p2 forgotten", n, err)
 		}
 		if got := replayIDs(t, s, time.Time{}); !slices.Equal(got, []string{"p3", "p4", "p5"}) {
 			t.Errorf("after pruning: %v, want p3 p4 p5", got)
 		}
-		if n, err := s.PrunePolicyInputs(ats["p5"].Add(-time.Hour)); err != nil || n != 2 {
+		if n, err := s.PrunePolicyInputs(context.Background(), ats["p5"].Add(-time.Hour)); err != nil || n != 2 {
 			t.Errorf("PrunePolicyInputs = %d, %v; want p3 and p4 forgotten", n, err)
 		}
-		if hours, err := s.policyHours(); err != nil || len(hours) != 1 {
+		if hours, err := s.policyHours(context.Background()); err != nil || len(hours) != 1 {
 			t.Errorf("hours left: %v, %v; want only p5's", hours, err)
 		}
 	})
@@ -91,19 +92,19 @@ func TestPolicyInputsReplayAndPrune(t *testing.T) {
 func TestCreatePlanKeepingStoresThePlanAndItsDocumentTogether(t *testing.T) {
 	conformEach(t, func(t *testing.T, s *Store) {
 		p := samplePlan("kp1")
-		if err := s.CreatePlanKeeping(p, policyInputAt("kp1", t0)); err != nil {
+		if err := s.CreatePlanKeeping(context.Background(), p, policyInputAt("kp1", t0)); err != nil {
 			t.Fatal(err)
 		}
-		if got, err := s.Plan("kp1"); err != nil || got.ID != "kp1" {
+		if got, err := s.Plan(context.Background(), "kp1"); err != nil || got.ID != "kp1" {
 			t.Fatalf("Plan(kp1) = %v, %v", got, err)
 		}
-		if err := s.CreatePlanKeeping(samplePlan("kp1"), policyInputAt("kp1-again", t0.Add(time.Minute))); err == nil {
+		if err := s.CreatePlanKeeping(context.Background(), samplePlan("kp1"), policyInputAt("kp1-again", t0.Add(time.Minute))); err == nil {
 			t.Fatal("a second plan with the same id was stored")
 		}
-		if err := s.CreatePlanKeeping(samplePlan("kp2"), &PolicyInput{PlanID: "kp2", At: t0}); err == nil {
+		if err := s.CreatePlanKeeping(context.Background(), samplePlan("kp2"), &PolicyInput{PlanID: "kp2", At: t0}); err == nil {
 			t.Error("a plan was stored with a policy input without a document")
 		}
-		if _, err := s.Plan("kp2"); err == nil {
+		if _, err := s.Plan(context.Background(), "kp2"); err == nil {
 			t.Error("plan kp2 was stored though its policy input was refused")
 		}
 		if got := replayIDs(t, s, time.Time{}); !slices.Equal(got, []string{"kp1"}) {
@@ -118,14 +119,14 @@ func TestCreatePlanKeepingStoresThePlanAndItsDocumentTogether(t *testing.T) {
 // failed to serialize; in a burst of 500 requests a plan failed once its retries ran out.
 func TestDocumentsOfOneHourAreKeptAtOnceWithoutColliding(t *testing.T) {
 	s, _ := freshPostgres(t)
-	if err := s.KeepPolicyInput(policyInputAt("a", t0)); err != nil {
+	if err := s.KeepPolicyInput(context.Background(), policyInputAt("a", t0)); err != nil {
 		t.Fatal(err)
 	}
 	var runs atomic.Int32
 	inside, release := make(chan struct{}), make(chan struct{})
 	first := make(chan error, 1)
 	go func() {
-		first <- s.update(func(tx txn) error {
+		first <- s.update(context.Background(), func(tx txn) error {
 			if runs.Add(1) > 1 {
 				return keepPolicyInputTx(tx, policyInputAt("b", t0.Add(time.Second)))
 			}
@@ -139,7 +140,7 @@ func TestDocumentsOfOneHourAreKeptAtOnceWithoutColliding(t *testing.T) {
 	}()
 	<-inside
 	second := make(chan error, 1)
-	go func() { second <- s.KeepPolicyInput(policyInputAt("c", t0.Add(2*time.Second))) }()
+	go func() { second <- s.KeepPolicyInput(context.Background(), policyInputAt("c", t0.Add(2*time.Second))) }()
 	select {
 	case err := <-second:
 		if err != nil {

@@ -24,7 +24,7 @@ func TestTwoProcessesRaceOnePostgresStore(t *testing.T) {
 	defer s.Close()
 	const plans = 20
 	for i := range plans {
-		if err := s.CreatePlan(samplePlan(fmt.Sprintf("p%02d", i))); err != nil {
+		if err := s.CreatePlan(context.Background(), samplePlan(fmt.Sprintf("p%02d", i))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -45,7 +45,7 @@ func TestTwoProcessesRaceOnePostgresStore(t *testing.T) {
 	}
 	wg.Wait()
 	for i := range plans {
-		p, err := s.Plan(fmt.Sprintf("p%02d", i))
+		p, err := s.Plan(context.Background(), fmt.Sprintf("p%02d", i))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,7 +53,7 @@ func TestTwoProcessesRaceOnePostgresStore(t *testing.T) {
 			t.Errorf("plan %s: state %s with %d approvals, want approved once", p.ID, p.State, len(p.Approvals))
 		}
 	}
-	locks, err := s.Locks()
+	locks, err := s.Locks(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestRaceHelperProcess(t *testing.T) {
 			defer wg.Done()
 			for i := range 20 {
 				id := fmt.Sprintf("p%02d", i)
-				_, err := s.UpdatePlan(id, func(p *Plan) error {
+				_, err := s.UpdatePlan(context.Background(), id, func(p *Plan) error {
 					if p.State != PlanPending {
 						return errors.New("not pending")
 					}
@@ -97,7 +97,7 @@ func TestRaceHelperProcess(t *testing.T) {
 					t.Errorf("approving %s: %v", id, err)
 				}
 				holder := fmt.Sprintf("%s-%d", name, g)
-				_, err = s.TryLock([]string{"local/unit" + id}, holder, t0)
+				_, err = s.TryLock(context.Background(), []string{"local/unit" + id}, holder, t0)
 				var le *LockedError
 				switch {
 				case err == nil:

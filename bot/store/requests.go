@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"slices"
 	"time"
 
@@ -38,9 +39,9 @@ func indexRequest(tx txn, p *Plan) error {
 // PlansByRequest finds the plans a request post asked for, oldest first: how an edited or
 // deleted request finds the plan it must not be approved as. Plans stored before this index
 // existed are not found.
-func (s *Store) PlansByRequest(ref adapters.PostRef) ([]*Plan, error) {
+func (s *Store) PlansByRequest(ctx context.Context, ref adapters.PostRef) ([]*Plan, error) {
 	var out []*Plan
-	err := s.view(func(tx txn) error {
+	err := s.view(ctx, func(tx txn) error {
 		out = nil
 		var ids []string
 		err := tx.bucket(bucketRequests).Scan([]byte(postKey(ref)+"/"), func(_, v []byte) bool {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -18,7 +19,7 @@ func TestPlansByRequest(t *testing.T) {
 		second.Created = first.Created.Add(time.Minute)
 		other.Request = adapters.PostRef{Platform: "mattermost", Channel: "c1", ID: "p45"}
 		for _, p := range []*Plan{second, other, first} {
-			if err := s.CreatePlan(p); err != nil {
+			if err := s.CreatePlan(context.Background(), p); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -28,14 +29,14 @@ func TestPlansByRequest(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer s.Close()
-		got, err := s.PlansByRequest(req)
+		got, err := s.PlansByRequest(context.Background(), req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(got) != 2 || got[0].ID != first.ID || got[1].ID != second.ID {
 			t.Fatalf("PlansByRequest = %v, want [%s %s]", ids(got), first.ID, second.ID)
 		}
-		none, err := s.PlansByRequest(adapters.PostRef{Platform: "mattermost", Channel: "c1", ID: "p"})
+		none, err := s.PlansByRequest(context.Background(), adapters.PostRef{Platform: "mattermost", Channel: "c1", ID: "p"})
 		if err != nil || len(none) != 0 {
 			t.Fatalf("PlansByRequest(p) = %v, %v; want none", ids(none), err)
 		}

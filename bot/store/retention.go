@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"time"
 )
@@ -13,13 +14,13 @@ import (
 // PruneDrift deletes, in one transaction, every drift check made before keepFrom except the
 // latest check of each service, which a digest compares its next scan with however old it
 // is. Checks made at or after keepFrom are kept. It returns how many checks it deleted.
-func (s *Store) PruneDrift(keepFrom time.Time) (int, error) {
+func (s *Store) PruneDrift(ctx context.Context, keepFrom time.Time) (int, error) {
 	type check struct {
 		service string
 		key     []byte
 	}
 	n := 0
-	err := s.update(func(tx txn) error {
+	err := s.update(ctx, func(tx txn) error {
 		n = 0 // a retried transaction starts over
 		// The latest check is found by time, not key order: RFC3339Nano drops trailing
 		// zeros, so keys made within one second do not sort by time.
@@ -82,9 +83,9 @@ func splitDriftKey(k []byte) (service string, at time.Time, err error) {
 
 // PruneDigestPosts forgets, in one transaction, every digest post made before keepFrom: a 🔧
 // on it is then a reaction on a post Eos does not know. It returns how many it forgot.
-func (s *Store) PruneDigestPosts(keepFrom time.Time) (int, error) {
+func (s *Store) PruneDigestPosts(ctx context.Context, keepFrom time.Time) (int, error) {
 	n := 0
-	err := s.update(func(tx txn) error {
+	err := s.update(ctx, func(tx txn) error {
 		var doomed []string
 		err := each(tx, bucketDigestPosts, func(key string, p *DigestPost) bool {
 			if p.At.Before(keepFrom) {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"testing"
@@ -51,10 +52,10 @@ func TestPruneDrift(t *testing.T) {
 					}
 					deleted += len(ages) - len(tc.want[key])
 				}
-				if err := s.RecordDrift(recs); err != nil {
+				if err := s.RecordDrift(context.Background(), recs); err != nil {
 					t.Fatal(err)
 				}
-				n, err := s.PruneDrift(keepFrom)
+				n, err := s.PruneDrift(context.Background(), keepFrom)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -62,7 +63,7 @@ func TestPruneDrift(t *testing.T) {
 					t.Errorf("deleted %d checks, want %d", n, deleted)
 				}
 				for key := range tc.ages {
-					hist, err := s.DriftHistory(key, 0)
+					hist, err := s.DriftHistory(context.Background(), key, 0)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -88,13 +89,13 @@ func TestPruneDigestPosts(t *testing.T) {
 				Digest: "daily", Keys: []string{"local/grafana"}, At: now.Add(-age)}
 		}
 		posts := []DigestPost{post("29", 29*day), post("30", 30*day), post("31", 31*day), post("365", 365*day)}
-		if err := s.AddDigestPosts(posts...); err != nil {
+		if err := s.AddDigestPosts(context.Background(), posts...); err != nil {
 			t.Fatal(err)
 		}
-		if live, err := s.ClaimDigestPost(posts[0].Post, "alice", now, time.Minute); err != nil || live != nil {
+		if live, err := s.ClaimDigestPost(context.Background(), posts[0].Post, "alice", now, time.Minute); err != nil || live != nil {
 			t.Fatalf("claim = %+v, %v", live, err)
 		}
-		n, err := s.PruneDigestPosts(now.Add(-30 * day))
+		n, err := s.PruneDigestPosts(context.Background(), now.Add(-30*day))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +106,7 @@ func TestPruneDigestPosts(t *testing.T) {
 			id   string
 			kept bool
 		}{{"29", true}, {"30", true}, {"31", false}, {"365", false}} {
-			p, err := s.DigestPost(adapters.PostRef{Platform: "console", Channel: "local", ID: tc.id})
+			p, err := s.DigestPost(context.Background(), adapters.PostRef{Platform: "console", Channel: "local", ID: tc.id})
 			switch {
 			case tc.kept && err != nil:
 				t.Errorf("post %s days old: %v, want kept", tc.id, err)
@@ -113,7 +114,7 @@ func TestPruneDigestPosts(t *testing.T) {
 				t.Errorf("post %s days old: %+v, %v; want ErrNotFound", tc.id, p, err)
 			}
 		}
-		if p, err := s.DigestPost(posts[0].Post); err != nil || p.Claim == nil || p.Claim.User != "alice" {
+		if p, err := s.DigestPost(context.Background(), posts[0].Post); err != nil || p.Claim == nil || p.Claim.User != "alice" {
 			t.Errorf("a kept post lost its claim: %+v, %v", p, err)
 		}
 	})

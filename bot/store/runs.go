@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -54,8 +55,8 @@ func (r *Run) LockKeys() []string {
 // StartRun creates run r, takes the locks for its keys and appends the audit entries about
 // it, in one transaction. It fails with *LockedError when another plan holds a key, and with
 // an error when the run exists already: a redelivered approval can never start a second run.
-func (s *Store) StartRun(r *Run, audit ...Entry) error {
-	return s.update(func(tx txn) error {
+func (s *Store) StartRun(ctx context.Context, r *Run, audit ...Entry) error {
+	return s.update(ctx, func(tx txn) error {
 		if tx.bucket(bucketRuns).Get([]byte(r.ID)) != nil {
 			return fmt.Errorf("run %s: %w", r.ID, ErrAlreadyRun)
 		}
@@ -89,9 +90,9 @@ func (s *Store) StartRun(r *Run, audit ...Entry) error {
 }
 
 // UpdateRun changes run id in one transaction.
-func (s *Store) UpdateRun(id string, fn func(r *Run) error) (*Run, error) {
+func (s *Store) UpdateRun(ctx context.Context, id string, fn func(r *Run) error) (*Run, error) {
 	var r *Run
-	err := s.update(func(tx txn) (err error) {
+	err := s.update(ctx, func(tx txn) (err error) {
 		if r, err = get[Run](tx, bucketRuns, id); err != nil {
 			return err
 		}
@@ -106,9 +107,9 @@ func (s *Store) UpdateRun(id string, fn func(r *Run) error) (*Run, error) {
 // FinishRun records the outcome (on the run and on its plan, when there is one), releases
 // the lock and, when the run succeeded, records spec as the declared state of every unit it
 // touched, all in one transaction.
-func (s *Store) FinishRun(id string, state RunState, layers []executor.LayerResult, at time.Time, spec *executor.Spec) (*Run, error) {
+func (s *Store) FinishRun(ctx context.Context, id string, state RunState, layers []executor.LayerResult, at time.Time, spec *executor.Spec) (*Run, error) {
 	var r *Run
-	err := s.update(func(tx txn) (err error) {
+	err := s.update(ctx, func(tx txn) (err error) {
 		if r, err = get[Run](tx, bucketRuns, id); err != nil {
 			return err
 		}
@@ -152,9 +153,9 @@ func unknown(layers []executor.LayerResult) bool {
 }
 
 // Run reads a run.
-func (s *Store) Run(id string) (*Run, error) {
+func (s *Store) Run(ctx context.Context, id string) (*Run, error) {
 	var r *Run
-	err := s.view(func(tx txn) (err error) {
+	err := s.view(ctx, func(tx txn) (err error) {
 		r, err = get[Run](tx, bucketRuns, id)
 		return err
 	})
@@ -162,9 +163,9 @@ func (s *Store) Run(id string) (*Run, error) {
 }
 
 // Runs lists runs for which keep returns true, newest first.
-func (s *Store) Runs(keep func(*Run) bool) ([]*Run, error) {
+func (s *Store) Runs(ctx context.Context, keep func(*Run) bool) ([]*Run, error) {
 	var out []*Run
-	err := s.view(func(tx txn) error {
+	err := s.view(ctx, func(tx txn) error {
 		return each(tx, bucketRuns, func(_ string, r *Run) bool {
 			if keep == nil || keep(r) {
 				out = append(out, r)

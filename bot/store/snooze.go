@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"time"
 )
@@ -30,8 +31,8 @@ func (s *Snooze) Holds(fp string, t time.Time) bool {
 
 // SnoozeDrift records sn, replacing the service's earlier snooze. It reports whether the same
 // drift was already snoozed by the same person until a time no earlier (a redelivered 🔕).
-func (s *Store) SnoozeDrift(sn Snooze) (again bool, err error) {
-	err = s.update(func(tx txn) error {
+func (s *Store) SnoozeDrift(ctx context.Context, sn Snooze) (again bool, err error) {
+	err = s.update(ctx, func(tx txn) error {
 		again = false // a retried transaction starts over
 		if old, err := get[Snooze](tx, bucketSnoozes, sn.Key); err == nil &&
 			old.User == sn.User && old.Fingerprint == sn.Fingerprint && !old.Until.Before(sn.At) {
@@ -44,9 +45,9 @@ func (s *Store) SnoozeDrift(sn Snooze) (again bool, err error) {
 }
 
 // Snoozes lists every snooze, live or ended, by key.
-func (s *Store) Snoozes() ([]Snooze, error) {
+func (s *Store) Snoozes(ctx context.Context) ([]Snooze, error) {
 	var out []Snooze
-	err := s.view(func(tx txn) error {
+	err := s.view(ctx, func(tx txn) error {
 		out = nil
 		return each(tx, bucketSnoozes, func(_ string, sn *Snooze) bool {
 			out = append(out, *sn)
@@ -58,9 +59,9 @@ func (s *Store) Snoozes() ([]Snooze, error) {
 
 // LiftSnooze forgets key's snooze and returns it, in one transaction; nil when there was
 // none (it was lifted already, or never made).
-func (s *Store) LiftSnooze(key string) (*Snooze, error) {
+func (s *Store) LiftSnooze(ctx context.Context, key string) (*Snooze, error) {
 	var lifted *Snooze
-	err := s.update(func(tx txn) error {
+	err := s.update(ctx, func(tx txn) error {
 		lifted = nil // a retried transaction starts over
 		sn, err := get[Snooze](tx, bucketSnoozes, key)
 		if errors.Is(err, ErrNotFound) {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"sync"
 	"testing"
 	"time"
@@ -11,15 +12,15 @@ import (
 func TestSnoozeDrift(t *testing.T) {
 	conformEach(t, func(t *testing.T, s *Store) {
 		sn := Snooze{Key: "local/grafana", User: "bob", At: t0, Until: t0.Add(7 * 24 * time.Hour), Fingerprint: "fp1"}
-		if again, err := s.SnoozeDrift(sn); err != nil || again {
+		if again, err := s.SnoozeDrift(context.Background(), sn); err != nil || again {
 			t.Fatalf("first snooze: again=%v, %v", again, err)
 		}
 		redelivered := sn
 		redelivered.At = t0.Add(time.Minute)
-		if again, err := s.SnoozeDrift(redelivered); err != nil || !again {
+		if again, err := s.SnoozeDrift(context.Background(), redelivered); err != nil || !again {
 			t.Fatalf("the same 🔕 again: again=%v, %v; want true", again, err)
 		}
-		got, err := s.Snoozes()
+		got, err := s.Snoozes(context.Background())
 		if err != nil || len(got) != 1 || !got[0].At.Equal(t0) {
 			t.Fatalf("snoozes = %+v, %v; want bob's first", got, err)
 		}
@@ -38,19 +39,19 @@ func TestSnoozeDrift(t *testing.T) {
 			}
 		}
 		other := Snooze{Key: "local/grafana", User: "alice", At: t0.Add(time.Hour), Until: t0.Add(8 * 24 * time.Hour), Fingerprint: "fp2"}
-		if again, err := s.SnoozeDrift(other); err != nil || again {
+		if again, err := s.SnoozeDrift(context.Background(), other); err != nil || again {
 			t.Fatalf("alice's snooze of other drift: again=%v, %v", again, err)
 		}
-		if got, _ := s.Snoozes(); len(got) != 1 || got[0].User != "alice" || got[0].Fingerprint != "fp2" {
+		if got, _ := s.Snoozes(context.Background()); len(got) != 1 || got[0].User != "alice" || got[0].Fingerprint != "fp2" {
 			t.Errorf("snoozes = %+v, want alice's alone", got)
 		}
-		if lifted, err := s.LiftSnooze("local/grafana"); err != nil || lifted == nil || lifted.User != "alice" {
+		if lifted, err := s.LiftSnooze(context.Background(), "local/grafana"); err != nil || lifted == nil || lifted.User != "alice" {
 			t.Fatalf("LiftSnooze = %+v, %v; want alice's snooze", lifted, err)
 		}
-		if got, err := s.Snoozes(); err != nil || len(got) != 0 {
+		if got, err := s.Snoozes(context.Background()); err != nil || len(got) != 0 {
 			t.Errorf("after LiftSnooze: %+v, %v", got, err)
 		}
-		if lifted, err := s.LiftSnooze("local/grafana"); err != nil || lifted != nil {
+		if lifted, err := s.LiftSnooze(context.Background(), "local/grafana"); err != nil || lifted != nil {
 			t.Errorf("LiftSnooze again = %+v, %v; want nothing lifted", lifted, err)
 		}
 	})
@@ -71,7 +72,7 @@ func TestSnoozeDriftConcurrent(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					again, err := s.SnoozeDrift(sn)
+					again, err := s.SnoozeDrift(context.Background(), sn)
 					mu.Lock()
 					defer mu.Unlock()
 					if err == nil && !again {

@@ -106,8 +106,8 @@ func (s *Store) Close() error { return s.kv.close() }
 
 // Writable checks that a write transaction commits, for /healthz. It is not fenced: a
 // follower's store is writable too.
-func (s *Store) Writable() error {
-	return s.kv.update(context.Background(), func(txn) error { return nil })
+func (s *Store) Writable(ctx context.Context) error {
+	return s.kv.update(ctx, func(txn) error { return nil })
 }
 
-func (s *Store) view(fn func(txn) error) error { return s.kv.view(context.Background(), fn) }
+func (s *Store) view(ctx context.Context, fn func(txn) error) error { return s.kv.view(ctx, fn) }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -27,10 +28,10 @@ func samplePlan(id string) *Plan {
 func TestPlanSurvivesReopenAndIsFoundByPost(t *testing.T) {
 	conform(t, func(t *testing.T, open fresh) {
 		s, reopen := open(t)
-		if err := s.CreatePlan(samplePlan("7f3a9c21")); err != nil {
+		if err := s.CreatePlan(context.Background(), samplePlan("7f3a9c21")); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.CreatePlan(samplePlan("7f3a9c21")); err == nil {
+		if err := s.CreatePlan(context.Background(), samplePlan("7f3a9c21")); err == nil {
 			t.Fatal("creating the same plan id twice succeeded")
 		}
 		s.Close()
@@ -39,14 +40,14 @@ func TestPlanSurvivesReopenAndIsFoundByPost(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer s2.Close()
-		p, err := s2.PlanByPost(adapters.PostRef{Platform: "console", Channel: "local", ID: "2"})
+		p, err := s2.PlanByPost(context.Background(), adapters.PostRef{Platform: "console", Channel: "local", ID: "2"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if p.ID != "7f3a9c21" || p.Requester.Name != "alice" || p.Plan.Spec.Target != "grafana" {
 			t.Fatalf("plan after reopen = %+v", p)
 		}
-		if _, err := s2.Plan("nope"); !errors.Is(err, ErrNotFound) {
+		if _, err := s2.Plan(context.Background(), "nope"); !errors.Is(err, ErrNotFound) {
 			t.Fatalf("missing plan error = %v, want ErrNotFound", err)
 		}
 	})
@@ -74,7 +75,7 @@ func TestSecondOpenFailsFast(t *testing.T) {
 
 func TestUpdatePlanIsCheckAndSet(t *testing.T) {
 	conformEach(t, func(t *testing.T, s *Store) {
-		if err := s.CreatePlan(samplePlan("p1")); err != nil {
+		if err := s.CreatePlan(context.Background(), samplePlan("p1")); err != nil {
 			t.Fatal(err)
 		}
 		// Twenty goroutines race to approve; exactly one moves the plan out of pending.
@@ -85,7 +86,7 @@ func TestUpdatePlanIsCheckAndSet(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				_, err := s.UpdatePlan("p1", func(p *Plan) error {
+				_, err := s.UpdatePlan(context.Background(), "p1", func(p *Plan) error {
 					if p.State != PlanPending {
 						return errors.New("not pending")
 					}
@@ -109,29 +110,29 @@ func TestUpdatePlanIsCheckAndSet(t *testing.T) {
 func TestStartRunTakesLockOnceAndFinishReleasesIt(t *testing.T) {
 	conformEach(t, func(t *testing.T, s *Store) {
 		run := &Run{ID: "r1", State: RunRunning, Target: "grafana", Env: "local", Started: t0}
-		if err := s.StartRun(run); err != nil {
+		if err := s.StartRun(context.Background(), run); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.StartRun(run); !errors.Is(err, ErrAlreadyRun) {
+		if err := s.StartRun(context.Background(), run); !errors.Is(err, ErrAlreadyRun) {
 			t.Fatalf("second StartRun error = %v, want ErrAlreadyRun", err)
 		}
 		other := &Run{ID: "r2", State: RunRunning, Target: "grafana", Env: "local", Started: t0}
 		var locked *LockedError
-		if err := s.StartRun(other); !errors.As(err, &locked) || locked.Lock.Holder != "r1" {
+		if err := s.StartRun(context.Background(), other); !errors.As(err, &locked) || locked.Lock.Holder != "r1" {
 			t.Fatalf("concurrent StartRun error = %v, want locked by r1", err)
 		}
 		spec := executor.Spec{Verb: "create", Target: "grafana", Env: "local", Units: []executor.Unit{{Service: "authentik"}, {Service: "grafana"}}}
-		if _, err := s.FinishRun("r1", RunDone, nil, t0.Add(time.Minute), &spec); err != nil {
+		if _, err := s.FinishRun(context.Background(), "r1", RunDone, nil, t0.Add(time.Minute), &spec); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.StartRun(other); err != nil {
+		if err := s.StartRun(context.Background(), other); err != nil {
 			t.Fatalf("StartRun after release: %v", err)
 		}
-		d, err := s.Declared("local/authentik")
+		d, err := s.Declared(context.Background(), "local/authentik")
 		if err != nil || d.RunID != "r1" || d.Spec.Target != "authentik" || len(d.Spec.Units) != 1 {
 			t.Fatalf("declared authentik = %+v, %v", d, err)
 		}
-		all, _ := s.AllDeclared()
+		all, _ := s.AllDeclared(context.Background())
 		if len(all) != 2 {
 			t.Fatalf("AllDeclared = %d records, want 2", len(all))
 		}
@@ -140,17 +141,17 @@ func TestStartRunTakesLockOnceAndFinishReleasesIt(t *testing.T) {
 
 func TestTryLock(t *testing.T) {
 	conformEach(t, func(t *testing.T, s *Store) {
-		unlock, err := s.TryLock([]string{"production/nextcloud"}, "a", t0)
+		unlock, err := s.TryLock(context.Background(), []string{"production/nextcloud"}, "a", t0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.TryLock([]string{"production/nextcloud"}, "b", t0); err == nil || !strings.Contains(err.Error(), "locked by plan a") {
+		if _, err := s.TryLock(context.Background(), []string{"production/nextcloud"}, "b", t0); err == nil || !strings.Contains(err.Error(), "locked by plan a") {
 			t.Fatalf("second lock error = %v", err)
 		}
 		if err := unlock(); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.TryLock([]string{"production/nextcloud"}, "b", t0); err != nil {
+		if _, err := s.TryLock(context.Background(), []string{"production/nextcloud"}, "b", t0); err != nil {
 			t.Fatalf("lock after unlock: %v", err)
 		}
 	})
@@ -161,25 +162,25 @@ func TestTryLock(t *testing.T) {
 func TestRunsSharingADependencyLockAllOrNothing(t *testing.T) {
 	conformEach(t, func(t *testing.T, s *Store) {
 		a := &Run{ID: "a", Env: "production", Target: "nextcloud", Started: t0, Keys: []string{"production/nextcloud", "production/authentik"}}
-		if err := s.StartRun(a); err != nil {
+		if err := s.StartRun(context.Background(), a); err != nil {
 			t.Fatal(err)
 		}
 		b := &Run{ID: "b", Env: "production", Target: "grafana", Started: t0, Keys: []string{"production/grafana", "production/authentik"}}
 		var locked *LockedError
-		if err := s.StartRun(b); !errors.As(err, &locked) || locked.Lock.Key != "production/authentik" || locked.Lock.Holder != "a" {
+		if err := s.StartRun(context.Background(), b); !errors.As(err, &locked) || locked.Lock.Key != "production/authentik" || locked.Lock.Holder != "a" {
 			t.Fatalf("StartRun of a run sharing authentik = %v, want authentik locked by a", err)
 		}
-		locks, _ := s.Locks()
+		locks, _ := s.Locks(context.Background())
 		if len(locks) != 2 {
 			t.Fatalf("locks = %+v: the refused run must take none (grafana stays free)", locks)
 		}
-		if _, err := s.FinishRun("a", RunDone, nil, t0, nil); err != nil {
+		if _, err := s.FinishRun(context.Background(), "a", RunDone, nil, t0, nil); err != nil {
 			t.Fatal(err)
 		}
-		if locks, _ := s.Locks(); len(locks) != 0 {
+		if locks, _ := s.Locks(context.Background()); len(locks) != 0 {
 			t.Fatalf("a finished run left locks: %+v", locks)
 		}
-		if err := s.StartRun(b); err != nil {
+		if err := s.StartRun(context.Background(), b); err != nil {
 			t.Fatalf("StartRun after a finished: %v", err)
 		}
 	})
@@ -188,11 +189,11 @@ func TestRunsSharingADependencyLockAllOrNothing(t *testing.T) {
 func TestAuditAppendsInOrder(t *testing.T) {
 	conformEach(t, func(t *testing.T, s *Store) {
 		for _, k := range []string{"request", "preview", "approval"} {
-			if err := s.Append(Entry{Kind: k, At: t0, Text: k}); err != nil {
+			if err := s.Append(context.Background(), Entry{Kind: k, At: t0, Text: k}); err != nil {
 				t.Fatal(err)
 			}
 		}
-		got, err := s.Audit(nil)
+		got, err := s.Audit(context.Background(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -206,13 +207,13 @@ func TestAuditAppendsInOrder(t *testing.T) {
 func TestStartRunCommitsItsAuditLine(t *testing.T) {
 	conformEach(t, func(t *testing.T, s *Store) {
 		entry := Entry{Kind: "run", PlanID: "a", At: t0, Text: "run started"}
-		if err := s.StartRun(&Run{ID: "a", Env: "local", Target: "grafana", Started: t0}, entry); err != nil {
+		if err := s.StartRun(context.Background(), &Run{ID: "a", Env: "local", Target: "grafana", Started: t0}, entry); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.StartRun(&Run{ID: "a", Env: "local", Target: "grafana", Started: t0}, entry); !errors.Is(err, ErrAlreadyRun) {
+		if err := s.StartRun(context.Background(), &Run{ID: "a", Env: "local", Target: "grafana", Started: t0}, entry); !errors.Is(err, ErrAlreadyRun) {
 			t.Fatalf("second StartRun = %v, want ErrAlreadyRun", err)
 		}
-		got, _ := s.Audit(nil)
+		got, _ := s.Audit(context.Background(), nil)
 		if len(got) != 1 || got[0].Kind != "run" {
 			t.Fatalf("audit = %+v, want exactly the first start", got)
 		}
@@ -227,29 +228,29 @@ func TestStartRunOnlyFromAnApprovedPlan(t *testing.T) {
 		for _, state := range []PlanState{PlanPending, PlanCancelled} {
 			p := samplePlan("c-" + string(state))
 			p.State = state
-			if err := s.CreatePlan(p); err != nil {
+			if err := s.CreatePlan(context.Background(), p); err != nil {
 				t.Fatal(err)
 			}
-			err := s.StartRun(&Run{ID: p.ID, Env: "local", Target: "grafana", Started: t0, Keys: []string{"local/grafana"}}, Entry{Kind: "run", PlanID: p.ID})
+			err := s.StartRun(context.Background(), &Run{ID: p.ID, Env: "local", Target: "grafana", Started: t0, Keys: []string{"local/grafana"}}, Entry{Kind: "run", PlanID: p.ID})
 			if !errors.Is(err, ErrNotApproved) {
 				t.Fatalf("StartRun of a %s plan = %v, want ErrNotApproved", state, err)
 			}
 		}
-		if locks, _ := s.Locks(); len(locks) != 0 {
+		if locks, _ := s.Locks(context.Background()); len(locks) != 0 {
 			t.Fatalf("a refused start took locks: %+v", locks)
 		}
-		if got, _ := s.Audit(nil); len(got) != 0 {
+		if got, _ := s.Audit(context.Background(), nil); len(got) != 0 {
 			t.Fatalf("a refused start wrote audit lines: %+v", got)
 		}
 		p := samplePlan("ok")
 		p.State = PlanApproved
-		if err := s.CreatePlan(p); err != nil {
+		if err := s.CreatePlan(context.Background(), p); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.StartRun(&Run{ID: "ok", Env: "local", Target: "grafana", Started: t0, Keys: []string{"local/grafana"}}); err != nil {
+		if err := s.StartRun(context.Background(), &Run{ID: "ok", Env: "local", Target: "grafana", Started: t0, Keys: []string{"local/grafana"}}); err != nil {
 			t.Fatal(err)
 		}
-		if got, _ := s.Plan("ok"); !got.RunStarted.Equal(t0) {
+		if got, _ := s.Plan(context.Background(), "ok"); !got.RunStarted.Equal(t0) {
 			t.Errorf("plan's RunStarted = %v, want %v", got.RunStarted, t0)
 		}
 	})

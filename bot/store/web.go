@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -49,16 +50,16 @@ type WebSession struct {
 }
 
 // AddWebLink records a new link under tokenHash.
-func (s *Store) AddWebLink(tokenHash string, l WebLink) error {
-	return s.update(func(tx txn) error { return put(tx, bucketWebLinks, tokenHash, l) })
+func (s *Store) AddWebLink(ctx context.Context, tokenHash string, l WebLink) error {
+	return s.update(ctx, func(tx txn) error { return put(tx, bucketWebLinks, tokenHash, l) })
 }
 
 // RedeemWebLink uses the link under tokenHash at now, once: the first call returns it and
 // marks it used; later calls return ErrLinkUsed, calls after it expired ErrLinkExpired, and a
 // hash that names no link ErrNotFound.
-func (s *Store) RedeemWebLink(tokenHash string, now time.Time) (*WebLink, error) {
+func (s *Store) RedeemWebLink(ctx context.Context, tokenHash string, now time.Time) (*WebLink, error) {
 	var out *WebLink
-	err := s.update(func(tx txn) error {
+	err := s.update(ctx, func(tx txn) error {
 		out = nil // a retried transaction starts over
 		l, err := get[WebLink](tx, bucketWebLinks, tokenHash)
 		if err != nil {
@@ -78,15 +79,15 @@ func (s *Store) RedeemWebLink(tokenHash string, now time.Time) (*WebLink, error)
 }
 
 // AddWebSession records a session under idHash.
-func (s *Store) AddWebSession(idHash string, ws WebSession) error {
-	return s.update(func(tx txn) error { return put(tx, bucketWebSessions, idHash, ws) })
+func (s *Store) AddWebSession(ctx context.Context, idHash string, ws WebSession) error {
+	return s.update(ctx, func(tx txn) error { return put(tx, bucketWebSessions, idHash, ws) })
 }
 
 // WebSessionAt returns the session under idHash if it is still valid at now; ErrNotFound
 // when there is none or it has expired.
-func (s *Store) WebSessionAt(idHash string, now time.Time) (*WebSession, error) {
+func (s *Store) WebSessionAt(ctx context.Context, idHash string, now time.Time) (*WebSession, error) {
 	var out *WebSession
-	err := s.view(func(tx txn) error {
+	err := s.view(ctx, func(tx txn) error {
 		out = nil
 		ws, err := get[WebSession](tx, bucketWebSessions, idHash)
 		if err != nil {
@@ -102,16 +103,16 @@ func (s *Store) WebSessionAt(idHash string, now time.Time) (*WebSession, error) 
 }
 
 // EndWebSession forgets the session under idHash (signing out).
-func (s *Store) EndWebSession(idHash string) error {
-	return s.update(func(tx txn) error { return tx.bucket(bucketWebSessions).Delete([]byte(idHash)) })
+func (s *Store) EndWebSession(ctx context.Context, idHash string) error {
+	return s.update(ctx, func(tx txn) error { return tx.bucket(bucketWebSessions).Delete([]byte(idHash)) })
 }
 
 // PruneWeb deletes, in one transaction, every link and session that expired at or before
 // now: an expired link can no longer be redeemed and an expired session no longer signs in,
 // so keeping them only grows the store. It returns how many records it deleted.
-func (s *Store) PruneWeb(now time.Time) (int, error) {
+func (s *Store) PruneWeb(ctx context.Context, now time.Time) (int, error) {
 	n := 0
-	err := s.update(func(tx txn) error {
+	err := s.update(ctx, func(tx txn) error {
 		n = 0 // a retried transaction starts over
 		var links, sessions []string
 		err := each(tx, bucketWebLinks, func(key string, l *WebLink) bool {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -12,7 +13,7 @@ var alicePerson = WebPerson{Platform: "mattermost", UserID: "u-alice", Name: "al
 
 func addLink(t *testing.T, s *Store, hash string, ttl time.Duration) {
 	t.Helper()
-	if err := s.AddWebLink(hash, WebLink{Person: alicePerson, Created: t0, Expires: t0.Add(ttl)}); err != nil {
+	if err := s.AddWebLink(context.Background(), hash, WebLink{Person: alicePerson, Created: t0, Expires: t0.Add(ttl)}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -22,25 +23,25 @@ func addLink(t *testing.T, s *Store, hash string, ttl time.Duration) {
 func TestWebLinkRedeemsOnce(t *testing.T) {
 	conformEach(t, func(t *testing.T, s *Store) {
 		addLink(t, s, "h1", 5*time.Minute)
-		l, err := s.RedeemWebLink("h1", t0.Add(time.Minute))
+		l, err := s.RedeemWebLink(context.Background(), "h1", t0.Add(time.Minute))
 		if err != nil {
 			t.Fatalf("first redeem: %v", err)
 		}
 		if l.Person != alicePerson || !l.Used.Equal(t0.Add(time.Minute)) {
 			t.Fatalf("redeemed %+v, want alice used at t0+1m", l)
 		}
-		if _, err := s.RedeemWebLink("h1", t0.Add(2*time.Minute)); !errors.Is(err, ErrLinkUsed) {
+		if _, err := s.RedeemWebLink(context.Background(), "h1", t0.Add(2*time.Minute)); !errors.Is(err, ErrLinkUsed) {
 			t.Fatalf("second redeem: %v, want ErrLinkUsed", err)
 		}
 
 		addLink(t, s, "h2", 5*time.Minute)
-		if _, err := s.RedeemWebLink("h2", t0.Add(5*time.Minute)); !errors.Is(err, ErrLinkExpired) {
+		if _, err := s.RedeemWebLink(context.Background(), "h2", t0.Add(5*time.Minute)); !errors.Is(err, ErrLinkExpired) {
 			t.Fatalf("redeem at Expires: %v, want ErrLinkExpired", err)
 		}
-		if _, err := s.RedeemWebLink("h2", t0.Add(4*time.Minute)); err != nil {
+		if _, err := s.RedeemWebLink(context.Background(), "h2", t0.Add(4*time.Minute)); err != nil {
 			t.Fatalf("an expired attempt must not use the link up: %v", err)
 		}
-		if _, err := s.RedeemWebLink("nope", t0); !errors.Is(err, ErrNotFound) {
+		if _, err := s.RedeemWebLink(context.Background(), "nope", t0); !errors.Is(err, ErrNotFound) {
 			t.Fatalf("unknown hash: %v, want ErrNotFound", err)
 		}
 	})
@@ -59,7 +60,7 @@ func TestWebLinkConcurrentRedeem(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				<-start
-				_, errs[i] = s.RedeemWebLink("h", t0.Add(time.Second))
+				_, errs[i] = s.RedeemWebLink(context.Background(), "h", t0.Add(time.Second))
 			}()
 		}
 		close(start)
@@ -84,24 +85,24 @@ func TestWebSessions(t *testing.T) {
 	conformEach(t, func(t *testing.T, s *Store) {
 		ws := WebSession{Person: alicePerson, Created: t0, Expires: t0.Add(8 * time.Hour)}
 		for _, h := range []string{"s1", "s2"} {
-			if err := s.AddWebSession(h, ws); err != nil {
+			if err := s.AddWebSession(context.Background(), h, ws); err != nil {
 				t.Fatal(err)
 			}
 		}
-		got, err := s.WebSessionAt("s1", t0.Add(8*time.Hour-time.Second))
+		got, err := s.WebSessionAt(context.Background(), "s1", t0.Add(8*time.Hour-time.Second))
 		if err != nil || got.Person != alicePerson {
 			t.Fatalf("session before expiry: %+v, %v", got, err)
 		}
-		if _, err := s.WebSessionAt("s1", t0.Add(8*time.Hour)); !errors.Is(err, ErrNotFound) {
+		if _, err := s.WebSessionAt(context.Background(), "s1", t0.Add(8*time.Hour)); !errors.Is(err, ErrNotFound) {
 			t.Fatalf("session at expiry: %v, want ErrNotFound", err)
 		}
-		if err := s.EndWebSession("s2"); err != nil {
+		if err := s.EndWebSession(context.Background(), "s2"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.WebSessionAt("s2", t0); !errors.Is(err, ErrNotFound) {
+		if _, err := s.WebSessionAt(context.Background(), "s2", t0); !errors.Is(err, ErrNotFound) {
 			t.Fatalf("ended session: %v, want ErrNotFound", err)
 		}
-		if _, err := s.WebSessionAt("s1", t0); err != nil {
+		if _, err := s.WebSessionAt(context.Background(), "s1", t0); err != nil {
 			t.Fatalf("ending s2 ended s1 too: %v", err)
 		}
 	})
@@ -114,15 +115,15 @@ func TestPruneWeb(t *testing.T) {
 		for i, ttl := range []time.Duration{time.Minute, time.Hour, 2 * time.Hour} {
 			addLink(t, s, fmt.Sprintf("l%d", i), ttl)
 		}
-		if _, err := s.RedeemWebLink("l2", t0); err != nil { // used but not expired: kept
+		if _, err := s.RedeemWebLink(context.Background(), "l2", t0); err != nil { // used but not expired: kept
 			t.Fatal(err)
 		}
 		for i, ttl := range []time.Duration{30 * time.Minute, 8 * time.Hour} {
-			if err := s.AddWebSession(fmt.Sprintf("s%d", i), WebSession{Person: alicePerson, Created: t0, Expires: t0.Add(ttl)}); err != nil {
+			if err := s.AddWebSession(context.Background(), fmt.Sprintf("s%d", i), WebSession{Person: alicePerson, Created: t0, Expires: t0.Add(ttl)}); err != nil {
 				t.Fatal(err)
 			}
 		}
-		n, err := s.PruneWeb(now)
+		n, err := s.PruneWeb(context.Background(), now)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,20 +131,20 @@ func TestPruneWeb(t *testing.T) {
 			t.Fatalf("pruned %d, want 3 (links l0, l1 and session s0)", n)
 		}
 		for _, h := range []string{"l0", "l1"} {
-			if _, err := s.RedeemWebLink(h, t0); !errors.Is(err, ErrNotFound) {
+			if _, err := s.RedeemWebLink(context.Background(), h, t0); !errors.Is(err, ErrNotFound) {
 				t.Errorf("link %s after pruning: %v, want ErrNotFound", h, err)
 			}
 		}
-		if _, err := s.RedeemWebLink("l2", t0); !errors.Is(err, ErrLinkUsed) {
+		if _, err := s.RedeemWebLink(context.Background(), "l2", t0); !errors.Is(err, ErrLinkUsed) {
 			t.Errorf("link l2 after pruning: %v, want ErrLinkUsed (kept)", err)
 		}
-		if _, err := s.WebSessionAt("s1", now); err != nil {
+		if _, err := s.WebSessionAt(context.Background(), "s1", now); err != nil {
 			t.Errorf("session s1 after pruning: %v", err)
 		}
-		if _, err := s.WebSessionAt("s0", t0); !errors.Is(err, ErrNotFound) {
+		if _, err := s.WebSessionAt(context.Background(), "s0", t0); !errors.Is(err, ErrNotFound) {
 			t.Errorf("session s0 after pruning: %v, want ErrNotFound", err)
 		}
-		if n, err := s.PruneWeb(now); err != nil || n != 0 {
+		if n, err := s.PruneWeb(context.Background(), now); err != nil || n != 0 {
 			t.Fatalf("second prune: %d, %v, want 0", n, err)
 		}
 	})

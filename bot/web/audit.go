@@ -35,7 +35,7 @@ var auditKinds = []string{"request", "preview", "approval", "rejection", "run", 
 func (s *server) audit(w http.ResponseWriter, r *http.Request, v *viewer) {
 	q := r.URL.Query()
 	f := auditFilter{Text: q.Get("q"), Kind: q.Get("kind"), Service: q.Get("service"), Env: q.Get("env")}
-	entries, err := s.st.Audit(func(e *store.Entry) bool { return f.keep(e) && v.entry(e) })
+	entries, err := s.st.Audit(r.Context(), func(e *store.Entry) bool { return f.keep(e) && v.entry(e) })
 	if err != nil {
 		s.fail(w, r, "reading the audit log", err)
 		return

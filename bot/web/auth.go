@@ -75,7 +75,7 @@ func (s *server) session(r *http.Request) (p store.WebPerson, id string, ok bool
 	if id == "" {
 		return p, "", false
 	}
-	ws, err := s.st.WebSessionAt(hashSecret(id), s.now())
+	ws, err := s.st.WebSessionAt(r.Context(), hashSecret(id), s.now())
 	if err != nil {
 		return p, "", false
 	}
@@ -99,7 +99,7 @@ func (s *server) signIn(w http.ResponseWriter, r *http.Request) {
 	}
 	s.setCookie(w, signinCookie, "", -1)
 	now := s.now()
-	link, err := s.st.RedeemWebLink(hashSecret(r.PostFormValue("token")), now)
+	link, err := s.st.RedeemWebLink(r.Context(), hashSecret(r.PostFormValue("token")), now)
 	switch {
 	case errors.Is(err, store.ErrLinkUsed):
 		s.log.Info("status page: sign-in link refused", "reason", "used")
@@ -120,7 +120,7 @@ func (s *server) signIn(w http.ResponseWriter, r *http.Request) {
 	ttl := s.src.Web().SessionTTL // the engine fills in its default
 	id := webapi.NewWebSecret()
 	ws := store.WebSession{Person: link.Person, Created: now, Expires: now.Add(ttl)}
-	if err := s.st.AddWebSession(hashSecret(id), ws); err != nil {
+	if err := s.st.AddWebSession(r.Context(), hashSecret(id), ws); err != nil {
 		s.fail(w, r, "starting a session", err)
 		return
 	}
@@ -140,7 +140,7 @@ func (s *server) signOut(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, r, http.StatusForbidden, "This form did not come from this page, so nothing was done.")
 		return
 	}
-	if err := s.st.EndWebSession(hashSecret(id)); err != nil {
+	if err := s.st.EndWebSession(r.Context(), hashSecret(id)); err != nil {
 		s.fail(w, r, "ending a session", err)
 		return
 	}

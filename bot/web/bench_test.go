@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"testing"
@@ -26,7 +27,7 @@ func BenchmarkOverviewWith2000Plans(b *testing.B) {
 		p := f.addPlan(fmt.Sprintf("%08x", i), channel, state)
 		if i < 200 && state != store.PlanPending {
 			f.startRun(p)
-			if _, err := f.st.FinishRun(p.ID, store.RunDone, nil, t0, nil); err != nil {
+			if _, err := f.st.FinishRun(context.Background(), p.ID, store.RunDone, nil, t0, nil); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"github.com/eosbot/eos/bot/runwatch"
 	"strings"
 	"testing"
@@ -50,7 +51,7 @@ func TestBrowserRunProgressChangesWithoutReload(t *testing.T) {
 	waitFor(t, ctx, "the output line", `document.getElementById("log").textContent.includes("Terraform: terraform_data.server: Creating...")`)
 	shot(t, ctx, "run-progress")
 
-	if _, err := f.st.FinishRun(p.ID, store.RunDone, []executor.LayerResult{
+	if _, err := f.st.FinishRun(ctx, p.ID, store.RunDone, []executor.LayerResult{
 		{Layer: executor.Salt, Status: executor.ResultSkipped, Summary: "not configured"},
 		{Layer: executor.Terraform, Status: executor.ResultOK, Summary: "+2", Done: 3, Total: 3},
 		{Layer: executor.Nomad, Status: executor.ResultOK, Summary: "1/1 healthy", Done: 1, Total: 1}}, time.Now(), nil); err != nil {
@@ -75,7 +76,7 @@ func TestBrowserALockAppearsAndGoes(t *testing.T) {
 	waitFor(t, ctx, "the stream to open", `document.querySelector("[data-updates]") !== null`)
 	shot(t, ctx, "none")
 
-	unlock, err := f.st.TryLock([]string{"production/nextcloud"}, p.ID, time.Now())
+	unlock, err := f.st.TryLock(ctx, []string{"production/nextcloud"}, p.ID, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +153,7 @@ func TestBrowserEveryPageOnAPhone(t *testing.T) {
 	f.addPlan("aaaa1111", "infra", store.PlanPending)
 	p := f.addPlan("7f3a9c21", "infra", store.PlanApproved)
 	f.startRun(p)
-	if _, err := f.st.FinishRun(p.ID, store.RunDone, nil, t0, &p.Plan.Spec); err != nil {
+	if _, err := f.st.FinishRun(context.Background(), p.ID, store.RunDone, nil, t0, &p.Plan.Spec); err != nil {
 		t.Fatal(err)
 	}
 	var recs []store.DriftRecord
@@ -163,7 +164,7 @@ func TestBrowserEveryPageOnAPhone(t *testing.T) {
 		}
 		recs = append(recs, store.DriftRecord{Key: "production/nextcloud", At: t0.Add(-time.Duration(i) * 36 * time.Hour), Status: status, Summary: "Terraform: 1 change"})
 	}
-	if err := f.st.RecordDrift(recs); err != nil {
+	if err := f.st.RecordDrift(context.Background(), recs); err != nil {
 		t.Fatal(err)
 	}
 	ctx := browser(t)

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"github.com/eosbot/eos/bot/webapi"
 	"io"
 	"net/http"
@@ -19,7 +20,7 @@ func (f *fixture) sessionFor(p store.WebPerson) string {
 	f.t.Helper()
 	id := webapi.NewWebSecret()
 	now := f.clock.Now()
-	if err := f.st.AddWebSession(hashSecret(id), store.WebSession{Person: p, Created: now, Expires: now.Add(time.Hour)}); err != nil {
+	if err := f.st.AddWebSession(context.Background(), hashSecret(id), store.WebSession{Person: p, Created: now, Expires: now.Add(time.Hour)}); err != nil {
 		f.t.Fatal(err)
 	}
 	return id

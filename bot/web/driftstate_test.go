@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -16,10 +17,10 @@ func TestTheDriftStateFollowsASuccessfulRun(t *testing.T) {
 	f := newFixture(t)
 	p := f.addPlan("7f3a9c21", "infra", store.PlanApproved)
 	f.startRun(p)
-	if _, err := f.st.FinishRun(p.ID, store.RunDone, nil, t0, &p.Plan.Spec); err != nil {
+	if _, err := f.st.FinishRun(context.Background(), p.ID, store.RunDone, nil, t0, &p.Plan.Spec); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.st.RecordDrift([]store.DriftRecord{{Key: "production/nextcloud", At: t0.Add(-time.Hour), Status: "drifted", Summary: "Terraform: 1 change"}}); err != nil {
+	if err := f.st.RecordDrift(context.Background(), []store.DriftRecord{{Key: "production/nextcloud", At: t0.Add(-time.Hour), Status: "drifted", Summary: "Terraform: 1 change"}}); err != nil {
 		t.Fatal(err)
 	}
 	c := f.signedIn()
@@ -36,7 +37,7 @@ func TestTheDriftStateFollowsASuccessfulRun(t *testing.T) {
 		t.Errorf("the overview still lists the drift the run undid:\n%s", overview)
 	}
 
-	if err := f.st.RecordDrift([]store.DriftRecord{{Key: "production/nextcloud", At: t0.Add(time.Hour), Status: "drifted", Summary: "Terraform: 1 change"}}); err != nil {
+	if err := f.st.RecordDrift(context.Background(), []store.DriftRecord{{Key: "production/nextcloud", At: t0.Add(time.Hour), Status: "drifted", Summary: "Terraform: 1 change"}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, page := f.get(c, "/services/production/nextcloud"); !strings.Contains(page, `<span class="status status-drifted">drifted</span></dd>`) {

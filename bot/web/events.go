@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -80,12 +81,12 @@ func (s *server) stillSignedIn(r *http.Request) bool {
 // "finished" event when the run ends.
 func (s *server) runEvents(w http.ResponseWriter, r *http.Request, v *viewer) {
 	id := r.PathValue("id")
-	run, err := s.st.Run(id)
+	run, err := s.st.Run(r.Context(), id)
 	if err != nil || !v.planID(id) {
 		http.Error(w, "no such run", http.StatusNotFound)
 		return
 	}
-	p, _ := s.st.Plan(id)
+	p, _ := s.st.Plan(r.Context(), id)
 	past, live, stop := s.src.Watch(id)
 	defer stop()
 	rp := progressOf(run, p)
@@ -93,7 +94,7 @@ func (s *server) runEvents(w http.ResponseWriter, r *http.Request, v *viewer) {
 	// comes from the store, read on at every tick.
 	fromStore := len(past) == 0
 	if fromStore {
-		rp.addStored(s.storedOutput(id, 0))
+		rp.addStored(s.storedOutput(r.Context(), id, 0))
 	}
 	for _, u := range past {
 		rp.apply(u)
@@ -120,7 +121,7 @@ func (s *server) runEvents(w http.ResponseWriter, r *http.Request, v *viewer) {
 			n := len(rp.Lines)
 			rp.apply(u)
 			if u.Finished {
-				if now, err := s.st.Run(id); err == nil && now.State != store.RunRunning {
+				if now, err := s.st.Run(r.Context(), id); err == nil && now.State != store.RunRunning {
 					out.send("finished", s.runPatch(mergeProgress(rp, progressOf(now, p)), now, rp.Lines[n:], false))
 					return
 				}
@@ -138,14 +139,14 @@ func (s *server) runEvents(w http.ResponseWriter, r *http.Request, v *viewer) {
 				out.send("hidden", patch{})
 				return
 			}
-			now, err := s.st.Run(id)
+			now, err := s.st.Run(r.Context(), id)
 			if err != nil {
 				continue
 			}
 			var fresh []string
 			if fromStore {
 				n := len(rp.Lines)
-				rp.addStored(s.storedOutput(id, n))
+				rp.addStored(s.storedOutput(r.Context(), id, n))
 				fresh = rp.Lines[n:]
 			}
 			if now.State == run.State && reflect.DeepEqual(now.Layers, run.Layers) {
@@ -227,8 +228,8 @@ func (s *server) pollEvents(w http.ResponseWriter, r *http.Request, v *viewer, i
 
 // storedOutput is run id's output in the store from line from on; a failure to read it is
 // logged and shows as no more lines.
-func (s *server) storedOutput(id string, from int) []store.OutputLine {
-	lines, err := s.st.Output(id, from)
+func (s *server) storedOutput(ctx context.Context, id string, from int) []store.OutputLine {
+	lines, err := s.st.Output(ctx, id, from)
 	if err != nil {
 		s.log.Error("status page: reading a run's output", "run", id, "err", err)
 	}

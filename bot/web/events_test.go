@@ -95,7 +95,7 @@ func TestARunStreamsLiveUpdatesThenItsEnd(t *testing.T) {
 	await(t, evs, "a line of output", func(e sseEvent) bool {
 		return len(e.p.Lines) == 1 && e.p.Lines[0] == "Terraform: terraform_data.server: Creation complete"
 	})
-	if _, err := f.st.FinishRun(p.ID, store.RunDone, []executor.LayerResult{
+	if _, err := f.st.FinishRun(context.Background(), p.ID, store.RunDone, []executor.LayerResult{
 		{Layer: executor.Salt, Status: executor.ResultSkipped}, {Layer: executor.Terraform, Status: executor.ResultOK, Done: 3, Total: 3},
 		{Layer: executor.Nomad, Status: executor.ResultOK, Done: 1, Total: 1}}, t0, nil); err != nil {
 		t.Fatal(err)
@@ -114,7 +114,7 @@ func TestARunElsewhereStreamsFromTheStore(t *testing.T) {
 	f.startRun(p)
 	evs := f.events(f.signedIn(), "/runs/7f3a9c21/events")
 	await(t, evs, "the run's state so far", func(e sseEvent) bool { return e.name == "update" })
-	if _, err := f.st.UpdateRun(p.ID, func(r *store.Run) error {
+	if _, err := f.st.UpdateRun(context.Background(), p.ID, func(r *store.Run) error {
 		r.Layers = []executor.LayerResult{{Layer: executor.Salt, Status: executor.ResultOK, Done: 2, Total: 2}}
 		return nil
 	}); err != nil {
@@ -123,7 +123,7 @@ func TestARunElsewhereStreamsFromTheStore(t *testing.T) {
 	await(t, evs, "Salt done from the store", func(e sseEvent) bool {
 		return strings.Contains(e.p.HTML["layers"], `<progress value="2" max="2" aria-label="Salt progress">`)
 	})
-	if _, err := f.st.FinishRun(p.ID, store.RunFailed, nil, t0, nil); err != nil {
+	if _, err := f.st.FinishRun(context.Background(), p.ID, store.RunFailed, nil, t0, nil); err != nil {
 		t.Fatal(err)
 	}
 	if end := await(t, evs, "finished", func(e sseEvent) bool { return e.name == "finished" }); end.p.Text["run-state"] != "failed" {
@@ -138,10 +138,10 @@ func TestLocksStreamWhenTheyChange(t *testing.T) {
 	evs := f.events(f.signedIn(), "/locks/events")
 	await(t, evs, "no locks", func(e sseEvent) bool { return strings.Contains(e.p.HTML["locks"], "No locks are held.") })
 
-	if _, err := f.st.TryLock([]string{"staging/grafana"}, "bbbb2222", t0); err != nil {
+	if _, err := f.st.TryLock(context.Background(), []string{"staging/grafana"}, "bbbb2222", t0); err != nil {
 		t.Fatal(err)
 	}
-	unlock, err := f.st.TryLock([]string{"production/nextcloud"}, mine.ID, t0)
+	unlock, err := f.st.TryLock(context.Background(), []string{"production/nextcloud"}, mine.ID, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestARunElsewhereStreamsItsOutputFromTheStore(t *testing.T) {
 	f := newFixture(t)
 	p := f.addPlan("7f3a9c21", "infra", store.PlanApproved)
 	f.startRun(p)
-	if err := f.st.AppendOutput(p.ID, 0, []store.OutputLine{{At: t0, Layer: "terraform", Text: "eoslab_server.main: Creating..."}}); err != nil {
+	if err := f.st.AppendOutput(context.Background(), p.ID, 0, []store.OutputLine{{At: t0, Layer: "terraform", Text: "eoslab_server.main: Creating..."}}); err != nil {
 		t.Fatal(err)
 	}
 	evs := f.events(f.signedIn(), "/runs/7f3a9c21/events")
@@ -177,13 +177,13 @@ func TestARunElsewhereStreamsItsOutputFromTheStore(t *testing.T) {
 	if !strings.Contains(first.p.HTML["log"], "Terraform: eoslab_server.main: Creating...") {
 		t.Errorf("the first event's log lacks the stored line: %q", first.p.HTML["log"])
 	}
-	if err := f.st.AppendOutput(p.ID, 1, []store.OutputLine{{At: t0, Layer: "terraform", Text: "eoslab_server.main: Creation complete"}}); err != nil {
+	if err := f.st.AppendOutput(context.Background(), p.ID, 1, []store.OutputLine{{At: t0, Layer: "terraform", Text: "eoslab_server.main: Creation complete"}}); err != nil {
 		t.Fatal(err)
 	}
 	await(t, evs, "the next stored line", func(e sseEvent) bool {
 		return slices.Contains(e.p.Lines, "Terraform: eoslab_server.main: Creation complete")
 	})
-	if _, err := f.st.FinishRun(p.ID, store.RunDone, nil, t0, nil); err != nil {
+	if _, err := f.st.FinishRun(context.Background(), p.ID, store.RunDone, nil, t0, nil); err != nil {
 		t.Fatal(err)
 	}
 	await(t, evs, "finished", func(e sseEvent) bool { return e.name == "finished" })

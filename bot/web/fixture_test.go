@@ -158,7 +158,7 @@ func (f *fixture) link() string {
 	f.t.Helper()
 	token := webapi.NewWebSecret()
 	now := f.clock.Now()
-	if err := f.st.AddWebLink(hashSecret(token), store.WebLink{Person: alice, Created: now, Expires: now.Add(5 * time.Minute)}); err != nil {
+	if err := f.st.AddWebLink(context.Background(), hashSecret(token), store.WebLink{Person: alice, Created: now, Expires: now.Add(5 * time.Minute)}); err != nil {
 		f.t.Fatal(err)
 	}
 	return "/signin/" + token
@@ -247,7 +247,7 @@ func (f *fixture) addPlan(id, channel string, state store.PlanState) *store.Plan
 		},
 		Created: now, Expires: now.Add(time.Hour), Updated: now,
 	}
-	if err := f.st.CreatePlan(p, store.Entry{At: now, Kind: "request", User: "bob", PlanID: id, Service: "nextcloud", Env: "production", Text: "create nextcloud (plan " + id + ")"}); err != nil {
+	if err := f.st.CreatePlan(context.Background(), p, store.Entry{At: now, Kind: "request", User: "bob", PlanID: id, Service: "nextcloud", Env: "production", Text: "create nextcloud (plan " + id + ")"}); err != nil {
 		f.t.Fatal(err)
 	}
 	return p
@@ -258,7 +258,7 @@ func (f *fixture) startRun(p *store.Plan) *store.Run {
 	f.t.Helper()
 	r := &store.Run{ID: p.ID, State: store.RunRunning, Verb: "create", Target: "nextcloud", Env: "production",
 		Hash: p.Plan.Hash, Requester: "bob", Approvers: []string{"carol"}, Keys: []string{"production/nextcloud"}, Started: f.clock.Now()}
-	if err := f.st.StartRun(r); err != nil {
+	if err := f.st.StartRun(context.Background(), r); err != nil {
 		f.t.Fatal(err)
 	}
 	return r

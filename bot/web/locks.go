@@ -16,7 +16,7 @@ type lockRow struct {
 
 // visibleLocks lists the locks held by runs the person may see, by key.
 func (s *server) visibleLocks(v *viewer) ([]lockRow, error) {
-	locks, err := s.st.Locks()
+	locks, err := s.st.Locks(v.ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -26,7 +26,7 @@ func (s *server) visibleLocks(v *viewer) ([]lockRow, error) {
 			continue
 		}
 		row := lockRow{Lock: l}
-		if p, err := s.st.Plan(l.Holder); err == nil {
+		if p, err := s.st.Plan(v.ctx, l.Holder); err == nil {
 			row.Asker = p.Requester.Name
 		}
 		out = append(out, row)

@@ -33,10 +33,10 @@ func (s *server) overview(w http.ResponseWriter, r *http.Request, v *viewer) {
 
 // overviewOf gathers what the overview shows v; on an error it says what it was doing.
 func (s *server) overviewOf(v *viewer) (d overviewData, what string, err error) {
-	if d.Pending, err = s.st.OpenPlans(func(p *store.Plan) bool { return p.State == store.PlanPending && v.plan(p) }); err != nil {
+	if d.Pending, err = s.st.OpenPlans(v.ctx, func(p *store.Plan) bool { return p.State == store.PlanPending && v.plan(p) }); err != nil {
 		return d, "listing plans", err
 	}
-	runs, err := s.st.Runs(func(run *store.Run) bool { return v.planID(run.ID) })
+	runs, err := s.st.Runs(v.ctx, func(run *store.Run) bool { return v.planID(run.ID) })
 	if err != nil {
 		return d, "listing runs", err
 	}
@@ -58,8 +58,8 @@ func (s *server) overviewOf(v *viewer) (d overviewData, what string, err error) 
 	}
 	d.Services = len(deployed)
 	for _, dep := range deployed {
-		if status, _ := driftState(s.st, dep); status == string(executor.DriftDrifted) {
-			if last, err := s.st.DriftHistory(dep.Key, 1); err == nil && len(last) == 1 {
+		if status, _ := driftState(v.ctx, s.st, dep); status == string(executor.DriftDrifted) {
+			if last, err := s.st.DriftHistory(v.ctx, dep.Key, 1); err == nil && len(last) == 1 {
 				d.Drifted = append(d.Drifted, last[0])
 			}
 		}
@@ -95,7 +95,7 @@ type changeView struct {
 }
 
 func (s *server) plan(w http.ResponseWriter, r *http.Request, v *viewer) {
-	p, err := s.st.Plan(r.PathValue("id"))
+	p, err := s.st.Plan(r.Context(), r.PathValue("id"))
 	if errors.Is(err, store.ErrNotFound) || err == nil && !v.plan(p) {
 		s.notFound(w, r, v, "There is no plan with this id that you may see.")
 		return
@@ -105,7 +105,7 @@ func (s *server) plan(w http.ResponseWriter, r *http.Request, v *viewer) {
 		return
 	}
 	d := planData{P: p}
-	if run, err := s.st.Run(p.ID); err == nil {
+	if run, err := s.st.Run(r.Context(), p.ID); err == nil {
 		d.Run = run
 	}
 	for _, lp := range p.Plan.Layers {
@@ -117,7 +117,7 @@ func (s *server) plan(w http.ResponseWriter, r *http.Request, v *viewer) {
 		d.Layers = append(d.Layers, lv)
 	}
 	d.Vault = render.VaultSummary(p.Plan)
-	if d.Policy, err = s.st.Audit(func(e *store.Entry) bool { return e.PlanID == p.ID && e.Kind == "policy" }); err != nil {
+	if d.Policy, err = s.st.Audit(r.Context(), func(e *store.Entry) bool { return e.PlanID == p.ID && e.Kind == "policy" }); err != nil {
 		s.log.Warn("reading a plan's policy decisions", "plan", p.ID, "err", err)
 	}
 	s.render(w, r, http.StatusOK, "plan", v, d)
@@ -130,7 +130,7 @@ type runData struct {
 
 func (s *server) run(w http.ResponseWriter, r *http.Request, v *viewer) {
 	id := r.PathValue("id")
-	run, err := s.st.Run(id)
+	run, err := s.st.Run(r.Context(), id)
 	if errors.Is(err, store.ErrNotFound) || err == nil && !v.planID(id) {
 		s.notFound(w, r, v, "There is no run with this id that you may see.")
 		return
@@ -139,13 +139,13 @@ func (s *server) run(w http.ResponseWriter, r *http.Request, v *viewer) {
 		s.fail(w, r, "reading a run", err)
 		return
 	}
-	p, _ := s.st.Plan(id)
+	p, _ := s.st.Plan(r.Context(), id)
 	prog := progressOf(run, p)
 	past, _, stop := s.src.Watch(id)
 	stop()
 	if len(past) == 0 {
 		// Run by another replica, or ended a while ago: its output is in the store.
-		prog.addStored(s.storedOutput(id, 0))
+		prog.addStored(s.storedOutput(r.Context(), id, 0))
 	}
 	for _, u := range past {
 		if run.State != store.RunRunning {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"html"
 	"net/http"
@@ -20,7 +21,7 @@ func TestASessionSeesOnlyPlansOfItsChannels(t *testing.T) {
 	f.addPlan("aaaa1111", "infra", store.PlanPending)
 	f.addPlan("bbbb2222", "secret", store.PlanPending)
 	f.startRun(f.addPlan("cccc3333", "secret", store.PlanApproved))
-	if err := f.st.Append(store.Entry{At: t0, Kind: "refusal", User: "mallory", Text: "refused hunter2 in #secret"}); err != nil {
+	if err := f.st.Append(context.Background(), store.Entry{At: t0, Kind: "refusal", User: "mallory", Text: "refused hunter2 in #secret"}); err != nil {
 		t.Fatal(err)
 	}
 	c := f.signedIn()
@@ -85,7 +86,7 @@ func TestABlockedPlanShowsWhyItCannotBeApproved(t *testing.T) {
 	f := newFixture(t)
 	f.addPlan("7f3a9c21", "infra", store.PlanBlocked)
 	reason := "eos-minion: pkg.installed xfsprogs: No package xfsprogs available"
-	if _, err := f.st.UpdatePlan("7f3a9c21", func(p *store.Plan) error {
+	if _, err := f.st.UpdatePlan(context.Background(), "7f3a9c21", func(p *store.Plan) error {
 		p.Plan.Layers[0].Failures = []string{reason}
 		return nil
 	}); err != nil {
@@ -110,7 +111,7 @@ func TestTheRunPageShowsEachLayer(t *testing.T) {
 	f := newFixture(t)
 	p := f.addPlan("7f3a9c21", "infra", store.PlanApproved)
 	f.startRun(p)
-	if _, err := f.st.UpdateRun(p.ID, func(r *store.Run) error {
+	if _, err := f.st.UpdateRun(context.Background(), p.ID, func(r *store.Run) error {
 		r.Layers = []executor.LayerResult{{Layer: executor.Salt, Status: executor.ResultOK, Summary: "3 states", Done: 3, Total: 3}}
 		return nil
 	}); err != nil {
@@ -128,7 +129,7 @@ func TestAServiceShowsItsValuesAndDriftChart(t *testing.T) {
 	f := newFixture(t)
 	p := f.addPlan("7f3a9c21", "infra", store.PlanApproved)
 	f.startRun(p)
-	if _, err := f.st.FinishRun(p.ID, store.RunDone, nil, t0, &p.Plan.Spec); err != nil {
+	if _, err := f.st.FinishRun(context.Background(), p.ID, store.RunDone, nil, t0, &p.Plan.Spec); err != nil {
 		t.Fatal(err)
 	}
 	var recs []store.DriftRecord
@@ -136,7 +137,7 @@ func TestAServiceShowsItsValuesAndDriftChart(t *testing.T) {
 		recs = append(recs, store.DriftRecord{Key: "production/nextcloud", At: t0.Add(-time.Duration(i+1) * 24 * time.Hour), Status: status, Summary: "Terraform: 1 change"})
 	}
 	recs = append(recs, store.DriftRecord{Key: "production/nextcloud", At: t0.Add(-40 * 24 * time.Hour), Status: "drifted"})
-	if err := f.st.RecordDrift(recs); err != nil {
+	if err := f.st.RecordDrift(context.Background(), recs); err != nil {
 		t.Fatal(err)
 	}
 	c := f.signedIn()
@@ -159,7 +160,7 @@ func TestTheAuditFilter(t *testing.T) {
 	f := newFixture(t)
 	f.addPlan("aaaa1111", "infra", store.PlanPending)
 	f.addPlan("bbbb2222", "infra", store.PlanPending)
-	if err := f.st.Append(store.Entry{At: t0, Kind: "approval", User: "carol", PlanID: "bbbb2222", Service: "grafana", Env: "staging", Text: "approved"}); err != nil {
+	if err := f.st.Append(context.Background(), store.Entry{At: t0, Kind: "approval", User: "carol", PlanID: "bbbb2222", Service: "grafana", Env: "staging", Text: "approved"}); err != nil {
 		t.Fatal(err)
 	}
 	c := f.signedIn()
@@ -188,7 +189,7 @@ func TestThePlanPageShowsAFilesMaskedDiff(t *testing.T) {
 		lines = append(lines, fmt.Sprintf("+line=%d", i))
 	}
 	diff := "@@ -1,2 +1,41 @@\n-<secret masked>\n" + strings.Join(lines, "\n")
-	if _, err := f.st.UpdatePlan("5a1d1ff0", func(p *store.Plan) error {
+	if _, err := f.st.UpdatePlan(context.Background(), "5a1d1ff0", func(p *store.Plan) error {
 		p.Plan.Layers[0] = executor.LayerPlan{Layer: executor.Salt, Status: executor.PlanChanges, Summary: "+0 ~1 −0 on node1: nextcloud-config",
 			Changes: []executor.Change{{Unit: "nextcloud", Action: executor.Update, Address: "node1: file.managed nextcloud-config", Detail: "content +40 −1 lines", Diff: diff}}}
 		return nil
@@ -212,7 +213,7 @@ func TestThePlanPageListsThePolicyDecisions(t *testing.T) {
 	f := newFixture(t)
 	f.addPlan("7f3a9c21", "infra", store.PlanPending)
 	text := "deny: grafana is retired here (eos.retired.deny, retired.rego:3) · policy set sha256:ab12"
-	if err := f.st.Append(store.Entry{Kind: "policy", PlanID: "7f3a9c21", Text: text, At: time.Date(2026, 11, 26, 14, 5, 0, 0, time.UTC)}); err != nil {
+	if err := f.st.Append(context.Background(), store.Entry{Kind: "policy", PlanID: "7f3a9c21", Text: text, At: time.Date(2026, 11, 26, 14, 5, 0, 0, time.UTC)}); err != nil {
 		t.Fatal(err)
 	}
 	_, body := f.get(f.signedIn(), "/plans/7f3a9c21")

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -18,7 +19,7 @@ const chartDays = 30
 
 // visibleDeployed lists the deployed services whose declaring run the person may see.
 func (s *server) visibleDeployed(v *viewer) ([]*store.Deployed, error) {
-	all, err := s.st.AllDeclared()
+	all, err := s.st.AllDeclared(v.ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +48,7 @@ type serviceRow struct {
 
 type keyValue struct{ Key, Value string }
 
-func rowOf(s *server, d *store.Deployed) serviceRow {
+func rowOf(ctx context.Context, s *server, d *store.Deployed) serviceRow {
 	row := serviceRow{D: d, Env: d.Spec.Env, Name: d.Spec.Target, Drift: "never checked"}
 	if env, name, ok := strings.Cut(d.Key, "/"); ok {
 		row.Env, row.Name = env, name
@@ -57,7 +58,7 @@ func rowOf(s *server, d *store.Deployed) serviceRow {
 			row.Values = append(row.Values, keyValue{k, u.Values[k]})
 		}
 	}
-	row.Drift, row.DriftNote = driftState(s.st, d)
+	row.Drift, row.DriftNote = driftState(ctx, s.st, d)
 	return row
 }
 
@@ -65,8 +66,8 @@ func rowOf(s *server, d *store.Deployed) serviceRow {
 // status, unless that check found drift (or could not tell) and a run applied the service
 // after it; the successful run made the declared state real again, so the page says
 // "applied" and which run, not a drift that a reconcile already undid.
-func driftState(st *store.Store, d *store.Deployed) (status, note string) {
-	last, err := st.DriftHistory(d.Key, 1)
+func driftState(ctx context.Context, st *store.Store, d *store.Deployed) (status, note string) {
+	last, err := st.DriftHistory(ctx, d.Key, 1)
 	if err != nil || len(last) == 0 {
 		return "never checked", ""
 	}
@@ -86,7 +87,7 @@ func (s *server) services(w http.ResponseWriter, r *http.Request, v *viewer) {
 	}
 	rows := make([]serviceRow, 0, len(deployed))
 	for _, d := range deployed {
-		rows = append(rows, rowOf(s, d))
+		rows = append(rows, rowOf(r.Context(), s, d))
 	}
 	s.render(w, r, http.StatusOK, "services", v, rows)
 }
@@ -99,7 +100,7 @@ type serviceData struct {
 
 func (s *server) service(w http.ResponseWriter, r *http.Request, v *viewer) {
 	key := r.PathValue("env") + "/" + r.PathValue("name")
-	d, err := s.st.Declared(key)
+	d, err := s.st.Declared(r.Context(), key)
 	if errors.Is(err, store.ErrNotFound) || err == nil && (d.Destroyed || !v.planID(d.RunID)) {
 		s.notFound(w, r, v, "There is no deployed service here that you may see.")
 		return
@@ -108,7 +109,7 @@ func (s *server) service(w http.ResponseWriter, r *http.Request, v *viewer) {
 		s.fail(w, r, "reading a service", err)
 		return
 	}
-	hist, err := s.st.DriftHistory(key, 0)
+	hist, err := s.st.DriftHistory(r.Context(), key, 0)
 	if err != nil {
 		s.fail(w, r, "reading drift history", err)
 		return
@@ -117,5 +118,5 @@ func (s *server) service(w http.ResponseWriter, r *http.Request, v *viewer) {
 	hist = slices.DeleteFunc(hist, func(rec store.DriftRecord) bool { return rec.At.Before(from) })
 	checks := slices.Clone(hist)
 	slices.Reverse(checks)
-	s.render(w, r, http.StatusOK, "service", v, serviceData{serviceRow: rowOf(s, d), Chart: driftChart(hist, from, s.now()), Checks: checks})
+	s.render(w, r, http.StatusOK, "service", v, serviceData{serviceRow: rowOf(r.Context(), s, d), Chart: driftChart(hist, from, s.now()), Checks: checks})
 }

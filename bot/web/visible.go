@@ -66,7 +66,7 @@ func (v *viewer) planID(id string) bool {
 	if ok, done := v.plans[id]; done {
 		return ok
 	}
-	p, err := v.st.Plan(id)
+	p, err := v.st.Plan(v.ctx, id)
 	if err != nil {
 		v.plans[id] = false
 		return false

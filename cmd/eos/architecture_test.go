@@ -10,27 +10,28 @@ import (
 
 // The import rules of docs/ARCHITECTURE.md: who may import whom inside Eos.
 var mayImport = map[string][]string{
-	"adapters":         {},
-	"adapters/":        {"adapters"}, // each platform: the neutral model only
-	"catalog":          {},
-	"intents":          {"catalog"},
-	"executor":         {"catalog"},
-	"executor/":        {"executor", "catalog"},
-	"internal/":        {},
-	"bot/store":        {"adapters", "executor", "catalog"},
-	"leader":           {},                                    // the election: PostgreSQL only
-	"bot/policy":       {"adapters", "executor", "bot/store"}, // the approval policy as data and decisions: never the engine
-	"bot/policy/rego":  {},                                    // policy as code: OPA only
-	"bot/store/pgtest": nil,                                   // test support: anything
-	"bot":              {"adapters", "intents", "catalog", "executor", "bot/store", "bot/policy", "bot/policy/rego", "bot/render", "bot/runwatch", "bot/webapi", "bot/compile", "bot/queue"},
-	"bot/compile":      {"catalog", "executor", "intents"},                                                           // intent + catalog + declared state → Spec: never the engine nor its store
-	"bot/queue":        {},                                                                                           // the ordered, bounded work queue: generic, nothing of Eos
-	"bot/eostest":      nil,                                                                                          // test support: anything
-	"bot/web":          {"adapters", "executor", "catalog", "bot/store", "bot/render", "bot/runwatch", "bot/webapi"}, // the status page: never the engine
-	"bot/render":       {"adapters", "executor", "catalog", "intents", "bot/store", "bot/policy", "bot/policy/rego"}, // every text Eos posts, from plain data: never the engine
-	"bot/runwatch":     {"executor"},                                                                                 // the run-watch hub
-	"bot/webapi":       {},                                                                                           // what the page and the engine share
-	"cmd/":             nil,                                                                                          // wiring: anything
+	"adapters":              {},
+	"adapters/":             {"adapters"}, // each platform: the neutral model only
+	"catalog":               {},
+	"intents":               {"catalog"},
+	"executor":              {"catalog"},
+	"executor/":             {"executor", "catalog"},
+	"internal/":             {},
+	"bot/store":             {"adapters", "executor", "catalog"},
+	"leader":                {},                                    // the election: PostgreSQL only
+	"bot/policy":            {"adapters", "executor", "bot/store"}, // the approval policy as data and decisions: never the engine
+	"bot/policy/rego":       {},                                    // policy as code: OPA only
+	"bot/store/pgtest":      nil,                                   // test support: anything
+	"bot":                   {"adapters", "intents", "catalog", "executor", "bot/store", "bot/policy", "bot/policy/rego", "bot/render", "bot/runwatch", "bot/webapi", "bot/compile", "bot/queue"},
+	"bot/compile":           {"catalog", "executor", "intents"}, // intent + catalog + declared state → Spec: never the engine nor its store
+	"bot/queue":             {},                                 // the ordered, bounded work queue: generic, nothing of Eos
+	"bot/eostest":           nil,
+	"bot/render/rendertest": nil,                                                                                          // test support: the texts' shared fixtures                                                                                          // test support: anything
+	"bot/web":               {"adapters", "executor", "catalog", "bot/store", "bot/render", "bot/runwatch", "bot/webapi"}, // the status page: never the engine
+	"bot/render":            {"adapters", "executor", "catalog", "intents", "bot/store", "bot/policy", "bot/policy/rego"}, // every text Eos posts, from plain data: never the engine
+	"bot/runwatch":          {"executor"},                                                                                 // the run-watch hub
+	"bot/webapi":            {},                                                                                           // what the page and the engine share
+	"cmd/":                  nil,                                                                                          // wiring: anything
 }
 
 func TestImportRules(t *testing.T) {

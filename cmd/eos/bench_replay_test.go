@@ -59,7 +59,7 @@ func BenchmarkPolicyReplay10000Plans(b *testing.B) {
 		wg.Go(func() {
 			for i := w; i < plans; i += 16 {
 				at := now.Add(-time.Duration(i) * 30 * 24 * time.Hour / plans)
-				if err := st.KeepPolicyInput(&store.PolicyInput{PlanID: fmt.Sprintf("%08x", i), At: at, Service: "grafana", Env: "production",
+				if err := st.KeepPolicyInput(context.Background(), &store.PolicyInput{PlanID: fmt.Sprintf("%08x", i), At: at, Service: "grafana", Env: "production",
 					Input: replayDoc(i)}); err != nil {
 					errs <- err
 					return
@@ -98,7 +98,7 @@ func BenchmarkPolicyReplay10000Plans(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		sum, err := replayPolicy(context.Background(), io.Discard, set, from, func(fn func(*store.PolicyInput) error) error {
-			return st.EachPolicyInput(from, fn)
+			return st.EachPolicyInput(context.Background(), from, fn)
 		})
 		if err != nil {
 			b.Fatal(err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,10 +23,10 @@ func TestExportWritesDeclaredState(t *testing.T) {
 		Terraform: &executor.TerraformPart{Files: map[string]string{"main.tf": "resource \"eoslab_server\" \"main\" {}\n"}, Vars: map[string]any{"port": 3001}},
 		Nomad:     &executor.NomadPart{Template: "job \"grafana\" {}\n", Vars: map[string]any{"port": 3001}},
 	}}}
-	if err := st.StartRun(&store.Run{ID: "abc12345", Target: "grafana", Env: "staging"}); err != nil {
+	if err := st.StartRun(context.Background(), &store.Run{ID: "abc12345", Target: "grafana", Env: "staging"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.FinishRun("abc12345", store.RunDone, nil, time.Now(), &spec); err != nil {
+	if _, err := st.FinishRun(context.Background(), "abc12345", store.RunDone, nil, time.Now(), &spec); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

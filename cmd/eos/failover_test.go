@@ -44,7 +44,7 @@ func TestFailoverThreeReplicas(t *testing.T) {
 	// A plan pending: posted and recorded. (A kill between the two is another case: the next
 	// leader posts the preview again, TestPreviewNeverRecordedIsPostedAgain in bot.)
 	c.until("the preview recorded", func() bool {
-		_, err := st.PlanByPost(adapters.PostRef{Platform: "mattermost", Channel: ch.Id, ID: preview.Id})
+		_, err := st.PlanByPost(context.Background(), adapters.PostRef{Platform: "mattermost", Channel: ch.Id, ID: preview.Id})
 		return err == nil
 	})
 	killed := c.kill(first)
@@ -64,7 +64,7 @@ func TestFailoverThreeReplicas(t *testing.T) {
 	if got := c.botPosts(req.Id); len(got) != 2 {
 		t.Fatalf("the request got %d bot posts, want the preview and one progress post: %v", len(got), messages(got))
 	}
-	runs, err := st.Runs(nil)
+	runs, err := st.Runs(context.Background(), nil)
 	if err != nil || len(runs) != 1 || runs[0].ID != id || runs[0].State != store.RunDone {
 		t.Fatalf("runs = %+v, %v; want plan %s run once, done", runs, err, id)
 	}
@@ -83,11 +83,11 @@ func TestFailoverThreeReplicas(t *testing.T) {
 	if got := c.botPosts(req.Id); len(got) != 2 {
 		t.Fatalf("the interrupted run's thread has %d bot posts, want the preview and its progress post: %v", len(got), messages(got))
 	}
-	r, err := st.Run(id)
+	r, err := st.Run(context.Background(), id)
 	if err != nil || r.State != store.RunInterrupted {
 		t.Fatalf("run %s = %+v, %v; want interrupted", id, r, err)
 	}
-	if locks, _ := st.Locks(); len(locks) != 0 {
+	if locks, _ := st.Locks(context.Background()); len(locks) != 0 {
 		t.Fatalf("locks after the interrupted run: %+v", locks)
 	}
 	c.restart(second)
@@ -149,7 +149,7 @@ func TestFailoverThreeReplicas(t *testing.T) {
 		t.Fatalf("after the database restart a request got %d answers: %v", len(got), messages(got))
 	}
 	t.Logf("roles before the database restart %v, after %v", before, c.roles())
-	runs, err = st.Runs(nil)
+	runs, err = st.Runs(context.Background(), nil)
 	if err != nil || len(runs) != 2 {
 		t.Fatalf("runs after every failover = %+v, %v; want the two plans run once each", runs, err)
 	}

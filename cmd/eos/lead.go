@@ -80,7 +80,7 @@ func (a *app) serveReplica(ctx context.Context, as ...adapters.Adapter) error {
 		return err
 	}
 	defer term.Resign()
-	epoch, err := a.store.Lead()
+	epoch, err := a.store.Lead(ctx)
 	if err != nil {
 		return fmt.Errorf("taking over: %w", err)
 	}

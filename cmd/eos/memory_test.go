@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -68,7 +69,7 @@ func residentMB(b *testing.B, bin string, plans int, ready func(), env ...string
 				Requester: adapters.User{Name: "alice"}, Preview: adapters.PostRef{Platform: "console", Channel: "local", ID: strconv.Itoa(i)},
 				Plan:    executor.Plan{Spec: executor.Spec{Verb: "create", Target: "grafana", Env: fmt.Sprintf("env%d", i)}, Hash: "h"},
 				Created: time.Now(), Expires: time.Now().Add(time.Hour)}
-			if err := st.CreatePlan(p); err != nil {
+			if err := st.CreatePlan(context.Background(), p); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -109,7 +109,7 @@ func seedReplay(t *testing.T, st *store.Store, now time.Time) {
 		{PlanID: "loose004", At: now.Add(-time.Minute), Input: json.RawMessage(`{"request":{"verb":"update","target":"grafana","environment":"staging"}}`),
 			PolicySHA: "0123456789abcdef", Decisions: []store.PolicyDecision{{Kind: "warn", Msg: "grafana changes on a Monday", Rule: "eos.old.warn"}}},
 	} {
-		if err := st.KeepPolicyInput(in); err != nil {
+		if err := st.KeepPolicyInput(context.Background(), in); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -183,7 +183,7 @@ func inForce(in *store.PolicyInput) string {
 // or line by line from the Eos holding it.
 func (r *storeReader) policyInputs(ctx context.Context, since time.Time, fn func(*store.PolicyInput) error) error {
 	if r.st != nil {
-		return r.st.EachPolicyInput(since, fn)
+		return r.st.EachPolicyInput(ctx, since, fn)
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet,
 		"http://eos/v1/policy-inputs?"+url.Values{"since": {since.UTC().Format(time.RFC3339Nano)}}.Encode(), nil)
@@ -241,7 +241,7 @@ func servePolicyInputs(st *store.Store) http.HandlerFunc {
 		enc := json.NewEncoder(w)
 		flusher, _ := w.(http.Flusher)
 		n := 0
-		err = st.EachPolicyInput(since, func(in *store.PolicyInput) error {
+		err = st.EachPolicyInput(r.Context(), since, func(in *store.PolicyInput) error {
 			if err := enc.Encode(policyInputLine{Input: in}); err != nil {
 				return err
 			}

@@ -64,7 +64,7 @@ store must be empty, and no Eos may be running on the bbolt file.`,
 				return err
 			}
 			defer dst.Close()
-			copied, err := store.Copy(dst, src)
+			copied, err := store.Copy(cmd.Context(), dst, src)
 			if err != nil {
 				return err
 			}

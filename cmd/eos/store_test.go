@@ -29,7 +29,7 @@ func TestStoreMigrateFromBbolt(t *testing.T) {
 	plan := &store.Plan{ID: "7f3a9c21", State: store.PlanPending, Text: "create grafana", Needed: 1,
 		Requester: adapters.User{ID: "u1", Name: "alice"}, Preview: adapters.PostRef{Platform: "mattermost", Channel: "c", ID: "p"},
 		Plan: executor.Plan{Spec: executor.Spec{Verb: "create", Target: "grafana", Env: "local"}, Hash: "abc"}, Created: at, Expires: at.Add(time.Hour)}
-	if err := src.CreatePlan(plan, store.Entry{At: at, Kind: "request", User: "alice", PlanID: plan.ID, Service: "grafana", Env: "local", Text: "create grafana"}); err != nil {
+	if err := src.CreatePlan(context.Background(), plan, store.Entry{At: at, Kind: "request", User: "alice", PlanID: plan.ID, Service: "grafana", Env: "local", Text: "create grafana"}); err != nil {
 		t.Fatal(err)
 	}
 	src.Close()
@@ -62,7 +62,7 @@ func TestStoreMigrateFromBbolt(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pg.Close()
-	if got, err := pg.Plan(plan.ID); err != nil || got.Requester.Name != "alice" {
+	if got, err := pg.Plan(context.Background(), plan.ID); err != nil || got.Requester.Name != "alice" {
 		t.Fatalf("migrated plan = %+v, %v", got, err)
 	}
 	out, err = eos("store", "migrate", "--from", "bbolt", path)

@@ -139,7 +139,7 @@ func (r *storeReader) Close() {
 // audit is the audit log, or one service's part of it.
 func (r *storeReader) audit(ctx context.Context, service string) ([]store.Entry, error) {
 	if r.st != nil {
-		return r.st.Audit(auditFilter(service))
+		return r.st.Audit(ctx, auditFilter(service))
 	}
 	var entries []store.Entry
 	err := r.via.do(ctx, http.MethodGet, "/v1/audit?"+url.Values{"service": {service}}.Encode(), nil, &entries)
@@ -149,7 +149,7 @@ func (r *storeReader) audit(ctx context.Context, service string) ([]store.Entry,
 // declared is the declared state of every deployed service.
 func (r *storeReader) declared(ctx context.Context) ([]*store.Deployed, error) {
 	if r.st != nil {
-		return r.st.AllDeclared()
+		return r.st.AllDeclared(ctx)
 	}
 	var all []*store.Deployed
 	err := r.via.do(ctx, http.MethodGet, "/v1/declared", nil, &all)

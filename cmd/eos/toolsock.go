@@ -105,15 +105,15 @@ func toolsHandler(a *app) http.Handler {
 		writeJSON(w, map[string]int{"pid": os.Getpid()})
 	})
 	mux.HandleFunc("GET /v1/audit", func(w http.ResponseWriter, r *http.Request) {
-		entries, err := a.store.Audit(auditFilter(r.URL.Query().Get("service")))
+		entries, err := a.store.Audit(r.Context(), auditFilter(r.URL.Query().Get("service")))
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}
 		writeJSON(w, entries)
 	})
-	mux.HandleFunc("GET /v1/declared", func(w http.ResponseWriter, _ *http.Request) {
-		all, err := a.store.AllDeclared()
+	mux.HandleFunc("GET /v1/declared", func(w http.ResponseWriter, r *http.Request) {
+		all, err := a.store.AllDeclared(r.Context())
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return

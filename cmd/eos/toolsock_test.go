@@ -180,7 +180,7 @@ func TestToolsOpenTheStoreWhenTheSocketIsStale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Append(store.Entry{At: time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC), Kind: "request", User: "alice", Service: "grafana", Env: "local", Text: "create grafana"}); err != nil {
+	if err := st.Append(context.Background(), store.Entry{At: time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC), Kind: "request", User: "alice", Service: "grafana", Env: "local", Text: "create grafana"}); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()
@@ -238,7 +238,7 @@ func TestToolsBesideEosChatAndAfterItIsKilled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Append(store.Entry{At: time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC), Kind: "request", User: "alice", Service: "grafana", Env: "local", Text: "create grafana"}); err != nil {
+	if err := st.Append(context.Background(), store.Entry{At: time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC), Kind: "request", User: "alice", Service: "grafana", Env: "local", Text: "create grafana"}); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

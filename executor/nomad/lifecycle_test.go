@@ -29,8 +29,17 @@ func TestLifecycle(t *testing.T) {
 		want := []executor.Change{{Unit: svc, Action: executor.Create, Address: id + "/app", Detail: "new group, 1 allocation",
 			Attrs: strings.Join([]string{"new task main", `task main Driver (none) → "raw_exec"`, `task main Config.args[0] (none) → "3600"`,
 				`task main Config.command (none) → "/bin/sleep"`, `task main Resources.CPU (none) → "20"`, `task main Resources.MemoryMB (none) → "16"`}, "\n")}}
-		if !slices.Equal(p.Changes, want) {
-			t.Errorf("changes = %+v, want %+v", p.Changes, want)
+		// The change carries its group as data too (for policies): the job, the group and the
+		// new task's driver, checked here; the rest of it is TestAGroupChangeBecomesData's.
+		got := slices.Clone(p.Changes)
+		for i, c := range got {
+			if g := c.Nomad; g == nil || g.Job != id || g.Group != "app" || len(g.Tasks) != 1 || g.Tasks[0].Driver.After == nil || *g.Tasks[0].Driver.After != "raw_exec" {
+				t.Errorf("change %d's group data = %+v, want job %s, group app, task main on raw_exec", i, g, id)
+			}
+			got[i].Nomad = nil
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("changes = %+v, want %+v", got, want)
 		}
 		if !strings.HasPrefix(p.Digest, "nomad "+e.env+"/life: register-new job "+id+" at modify index 0 sha256:") {
 			t.Errorf("digest = %q", p.Digest)
