@@ -26,6 +26,7 @@ var mayImport = map[string][]string{
 	"bot/compile":      {"catalog", "executor", "intents"},                                                           // intent + catalog + declared state → Spec: never the engine nor its store
 	"bot/queue":        {},                                                                                           // the ordered, bounded work queue: generic, nothing of Eos
 	"bot/eostest":      nil,                                                                                          // test support: anything
+	"bot/e2e":          nil,                                                                                          // test only: the engine's end-to-end and conformance tests
 	"bot/web":          {"adapters", "executor", "catalog", "bot/store", "bot/render", "bot/runwatch", "bot/webapi"}, // the status page: never the engine
 	"bot/render":       {"adapters", "executor", "catalog", "intents", "bot/store", "bot/policy", "bot/policy/rego"}, // every text Eos posts, from plain data: never the engine
 	"bot/runwatch":     {"executor"},                                                                                 // the run-watch hub
