@@ -345,7 +345,7 @@ func eosBinary(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "eos")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/eos")
-	build.Dir = ".."
+	build.Dir = "../.."
 	build.Env = append(os.Environ(), "GOTOOLCHAIN=local")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building eos: %v\n%s", err, out)
