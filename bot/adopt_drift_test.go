@@ -2,7 +2,6 @@ package bot_test
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,25 +13,6 @@ import (
 	"github.com/eosbot/eos/executor"
 	"github.com/eosbot/eos/executor/salt"
 )
-
-// growVolume sets a simulated volume's size by hand, as someone with cloud access would.
-func growVolume(t *testing.T, h *eostest.Harness, name string, gb int) {
-	t.Helper()
-	path := filepath.Join(h.Cloud(), "volume", name+".json")
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var obj map[string]any
-	if err := json.Unmarshal(raw, &obj); err != nil {
-		t.Fatal(err)
-	}
-	obj["size_gb"] = gb
-	raw, _ = json.Marshal(obj)
-	if err := os.WriteFile(path, raw, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // adoptPlans are the stored plans of adopts.
 func adoptPlans(t *testing.T, h *eostest.Harness) int {
@@ -51,8 +31,8 @@ func adoptPlans(t *testing.T, h *eostest.Harness) int {
 func TestVolumeGrownByHandStaysManageable(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{})
-	deploy(t, h, "nextcloud --storage 200G")
-	growVolume(t, h, "data-nextcloud-local", 300)
+	eostest.Deploy(t, h, "nextcloud --storage 200G")
+	eostest.GrowVolume(t, h, "data-nextcloud-local", 300)
 
 	after := h.Last()
 	h.Say("alice", "@eos drift nextcloud")
@@ -64,7 +44,7 @@ func TestVolumeGrownByHandStaysManageable(t *testing.T) {
 		t.Errorf("drift says size_gb %d times, want once:\n%s", n, got.Text)
 	}
 
-	p, id := preview(t, h, "alice", "@eos adopt nextcloud")
+	p, id := eostest.Preview(t, h, "alice", "@eos adopt nextcloud")
 	for _, want := range []string{"adopt nextcloud in local", "Declared values: --storage 200G → 300G",
 		"Terraform | the state takes in +0 ~1 −0: eoslab_volume.data; nothing changes in the cloud"} {
 		if !strings.Contains(p.Text, want) {
@@ -87,8 +67,8 @@ func TestVolumeGrownByHandStaysManageable(t *testing.T) {
 	h.Say("alice", "@eos drift nextcloud")
 	h.WaitText(after, "the 1 service checked matches its declared state")
 
-	growVolume(t, h, "data-nextcloud-local", 400)
-	dp, did := preview(t, h, "alice", "@eos destroy nextcloud")
+	eostest.GrowVolume(t, h, "data-nextcloud-local", 400)
+	dp, did := eostest.Preview(t, h, "alice", "@eos destroy nextcloud")
 	if !strings.Contains(dp.Text, "eoslab_volume.data") {
 		t.Errorf("the destroy preview does not name the volume:\n%s", dp.Text)
 	}
@@ -147,7 +127,7 @@ func TestSaltOnlyDriftIsNotAdopted(t *testing.T) {
 	t.Parallel()
 	sl := &handEditedSalt{}
 	h := eostest.New(t, eostest.Options{Layers: []executor.Layer{sl}})
-	deploy(t, h, "grafana")
+	eostest.Deploy(t, h, "grafana")
 	sl.edited.Store(true)
 	sl.applies.Store(0)
 

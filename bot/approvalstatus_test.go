@@ -21,7 +21,7 @@ const twoApprovalsRule = "Needs 2 approvals from @bob, @dave or group:sre — no
 // and returns it.
 func waitPreview(t *testing.T, h *eostest.Harness, preview console.Post, texts ...string) console.Post {
 	t.Helper()
-	return h.WaitPost(preview.ID-1, func(p console.Post) bool { return p.ID == preview.ID && containsAll(p.Text, texts...) })
+	return h.WaitPost(preview.ID-1, func(p console.Post) bool { return p.ID == preview.ID && eostest.ContainsAll(p.Text, texts...) })
 }
 
 // previewRest is the preview without its status line: what must not change.
@@ -34,7 +34,7 @@ func previewRest(p console.Post) string {
 func botReplies(h *eostest.Harness, after int, texts ...string) []string {
 	var out []string
 	for _, p := range h.Console.Posts() {
-		if p.ID > after && p.Author == "eos" && containsAll(p.Text, texts...) {
+		if p.ID > after && p.Author == "eos" && eostest.ContainsAll(p.Text, texts...) {
 			out = append(out, p.Text)
 		}
 	}
@@ -47,7 +47,7 @@ func botReplies(h *eostest.Harness, after int, texts ...string) []string {
 func TestPreviewStatusFollowsApprovals(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{Policy: twoApprovals, ConsoleGroups: map[string][]string{"sre": {"erin"}}})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	if !strings.Contains(p.Text, twoApprovalsRule) {
 		t.Fatalf("the preview does not state the rule:\n%s", p.Text)
 	}
@@ -81,7 +81,7 @@ func TestPreviewStatusFollowsApprovals(t *testing.T) {
 func TestPreviewStatusShowsRejection(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{Policy: twoApprovals})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.React("dave", p.ID, "x")
 	waitPreview(t, h, p, "Plan "+id, "rejected by @dave ❌ · nothing changed")
 	h.Idle()
@@ -99,7 +99,7 @@ func TestPreviewStatusShowsExpiry(t *testing.T) {
 	t.Parallel()
 	clock := eostest.NewClock(time.Date(2026, 11, 23, 14, 0, 0, 0, time.UTC))
 	h := eostest.New(t, eostest.Options{Policy: twoApprovals, Clock: clock})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.React("bob", p.ID, "+1")
 	waitPreview(t, h, p, "1 of 2: @bob ✅")
 	h.Idle()
@@ -118,7 +118,7 @@ func TestPreviewStatusShowsExpiry(t *testing.T) {
 func TestPreviewStatusShowsCancellation(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{Policy: twoApprovals})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	after := h.Last()
 	h.Say("alice", "@eos cancel "+id)
 	h.WaitText(after, "Plan "+id+" cancelled by @alice. Nothing changed.")

@@ -19,8 +19,8 @@ import (
 // layers and units are planned side by side, so the preview should take about its slowest
 // piece (goal ≤ 1.2), not their sum (sum-ms).
 func BenchmarkPreviewAllLayers(b *testing.B) {
-	sl, _, _ := saltLayer(b)
-	nl, err := nomad.New(nomad.Config{Address: nomadAgent(b), DeployTimeout: 90 * time.Second})
+	sl, _, _ := eostest.SaltLayer(b)
+	nl, err := nomad.New(nomad.Config{Address: eostest.NomadAgent(b), DeployTimeout: 90 * time.Second})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func BenchmarkPreviewAllLayers(b *testing.B) {
 			after := h.Last()
 			h.Say("alice", "@eos create "+req.flags+" in "+env)
 			p := h.WaitText(after, "React ✅ to approve")
-			id := planIDPattern.FindStringSubmatch(p.Text)[1]
+			id := eostest.PlanIDRe.FindStringSubmatch(p.Text)[1]
 			stored, err := h.Store.Plan(context.Background(), id)
 			if err != nil {
 				b.Fatal(err)

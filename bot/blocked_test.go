@@ -55,7 +55,7 @@ func TestAPlanThatWouldFailCannotBeApproved(t *testing.T) {
 	if i, j := strings.Index(preview.Text, "⛔"), strings.Index(preview.Text, "layer"); i < 0 || j < i {
 		t.Errorf("⛔ does not lead the preview:\n%s", preview.Text)
 	}
-	id := planIDPattern.FindStringSubmatch(preview.Text)[1]
+	id := eostest.PlanIDRe.FindStringSubmatch(preview.Text)[1]
 	if p, err := h.Store.Plan(context.Background(), id); err != nil || p.State != store.PlanBlocked {
 		t.Fatalf("plan %s stored as %+v (%v), want blocked", id, p, err)
 	}

@@ -46,7 +46,7 @@ func approvedWhileReplanning(t *testing.T) (h *eostest.Harness, salt *replanGate
 	h = eostest.New(t, eostest.Options{Layers: []executor.Layer{salt}, Policy: bobApprovesPolicy()})
 	t.Cleanup(applying.open)
 	t.Cleanup(salt.replan.open)
-	p, id = preview(t, h, "alice", "@eos create grafana")
+	p, id = eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.React("bob", p.ID, "+1")
 	salt.replan.arrived(t, "the re-plan before applying")
 	return h, salt, applying, p, id
@@ -116,7 +116,7 @@ func TestApprovalAndCancelBackToBack(t *testing.T) {
 	for i := 0; i < 8; i++ {
 		applying := newGate()
 		salt.apply["grafana"] = applying
-		p, id := preview(t, h, "alice", "@eos create grafana")
+		p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 		h.React("bob", p.ID, "+1")
 		h.Say("alice", "@eos cancel "+id)
 		a := answerTo(t, h, "@eos cancel "+id, promptly)
@@ -151,8 +151,8 @@ func TestApprovalAndCancelBackToBack(t *testing.T) {
 func TestCancelWithoutAnIDListsSeveralPendingPlans(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{})
-	_, first := preview(t, h, "alice", "@eos create grafana")
-	_, second := preview(t, h, "alice", "@eos create jenkins")
+	_, first := eostest.Preview(t, h, "alice", "@eos create grafana")
+	_, second := eostest.Preview(t, h, "alice", "@eos create jenkins")
 	h.Say("alice", "@eos cancel")
 	a := answerTo(t, h, "@eos cancel", promptly)
 	for _, want := range []string{"You have 2 pending plans; name the one to cancel. Nothing was cancelled.",
@@ -180,7 +180,7 @@ func TestCancelWithoutAnIDListsSeveralPendingPlans(t *testing.T) {
 func TestEveryAuditLineNamesItsActor(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
 	h.Idle()

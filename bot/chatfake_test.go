@@ -159,7 +159,7 @@ func (c *chatFake) wait(t *testing.T, n int, texts ...string) fakePost {
 		c.mu.Lock()
 		changed := c.changed
 		for _, p := range c.posts[min(n, len(c.posts)):] {
-			if p.Author == "eos" && containsAll(p.Text, texts...) {
+			if p.Author == "eos" && eostest.ContainsAll(p.Text, texts...) {
 				c.mu.Unlock()
 				return p
 			}

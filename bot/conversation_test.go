@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -17,41 +15,10 @@ import (
 	"github.com/eosbot/eos/bot/store"
 )
 
-var planIDRe = regexp.MustCompile(`Plan ([0-9a-f]{8})`)
-
-// stateResources lists the resource addresses in a Terraform state file.
-func stateResources(t *testing.T, path string) []string {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading terraform state: %v", err)
-	}
-	var st struct {
-		Resources []struct{ Type, Name string } `json:"resources"`
-	}
-	if err := json.Unmarshal(raw, &st); err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, r := range st.Resources {
-		out = append(out, r.Type+"."+r.Name)
-	}
-	sort.Strings(out)
-	return out
-}
-
-func preview(t *testing.T, h *eostest.Harness, user, text string) (console.Post, string) {
-	t.Helper()
-	after := h.Last()
-	h.Say(user, text)
-	p := h.WaitText(after, "Plan ", "React ✅ to approve")
-	return p, planIDRe.FindStringSubmatch(p.Text)[1]
-}
-
 func TestCreateApproveRunHistory(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{})
-	p, id := preview(t, h, "alice", "@eos create nextcloud --sso")
+	p, id := eostest.Preview(t, h, "alice", "@eos create nextcloud --sso")
 	for _, want := range []string{"create nextcloud --sso in local · asked by @alice", "Terraform | +7 ~0 −0", "Salt      | not configured — skipped",
 		"Nomad     | not configured — skipped", "Also brings in authentik (because of --sso)"} {
 		if !strings.Contains(p.Text, want) {
@@ -71,7 +38,7 @@ func TestCreateApproveRunHistory(t *testing.T) {
 		{"nextcloud", "eoslab_dns_record.main eoslab_firewall.main eoslab_server.main eoslab_volume.data"},
 		{"authentik", "eoslab_dns_record.main eoslab_firewall.main eoslab_server.main"},
 	} {
-		got := strings.Join(stateResources(t, filepath.Join(h.DataDir, "terraform", "local", tc.unit, "terraform.tfstate")), " ")
+		got := strings.Join(eostest.StateResources(t, filepath.Join(h.DataDir, "terraform", "local", tc.unit, "terraform.tfstate")), " ")
 		if got != tc.want {
 			t.Errorf("%s state = %q, want %q", tc.unit, got, tc.want)
 		}
@@ -105,7 +72,7 @@ func TestCreateApproveRunHistory(t *testing.T) {
 	}
 
 	// Destroy removes them again, and only nextcloud's: authentik stays.
-	dp, did := preview(t, h, "alice", "@eos destroy nextcloud")
+	dp, did := eostest.Preview(t, h, "alice", "@eos destroy nextcloud")
 	if !strings.Contains(dp.Text, "Terraform | +0 ~0 −4") {
 		t.Errorf("destroy preview:\n%s", dp.Text)
 	}
@@ -127,7 +94,7 @@ func TestCreateApproveRunHistory(t *testing.T) {
 func TestFailureHalfwayIsRolledBack(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{FailOn: []string{"data-jenkins-local"}})
-	p, id := preview(t, h, "alice", "@eos create jenkins")
+	p, id := eostest.Preview(t, h, "alice", "@eos create jenkins")
 	h.React("bob", p.ID, "+1")
 	res := h.WaitText(p.ID, "Run "+id+" · failed")
 	waitPreview(t, h, p, "approved by @bob ✅ · run "+id+" failed (rolled back)")
@@ -157,7 +124,7 @@ func TestFailureHalfwayIsRolledBack(t *testing.T) {
 func TestDriftFindsAnOutOfBandChange(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
 
@@ -191,7 +158,7 @@ func TestDriftFindsAnOutOfBandChange(t *testing.T) {
 func TestRejectionChangesNothing(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.React("bob", p.ID, "x")
 	h.WaitText(p.ID-1, "Plan "+id, "rejected by @bob ❌ · nothing changed")
 	// An approval after the rejection starts nothing either.
@@ -211,7 +178,7 @@ func TestExpiredPlanIsNotApplied(t *testing.T) {
 	t.Parallel()
 	clock := eostest.NewClock(time.Date(2026, 11, 23, 14, 0, 0, 0, time.UTC))
 	h := eostest.New(t, eostest.Options{Clock: clock})
-	p, id := preview(t, h, "alice", "@eos create jenkins")
+	p, id := eostest.Preview(t, h, "alice", "@eos create jenkins")
 	if !strings.Contains(p.Text, "expires 14:30 UTC") {
 		t.Errorf("preview does not say when it expires:\n%s", p.Text)
 	}
@@ -235,7 +202,7 @@ func TestApprovalPolicy(t *testing.T) {
 		Envs:    map[string]bot.EnvPolicy{"production": {Approvers: []string{"alice", "bob", "dave"}, Approvals: 2}},
 	}
 	h := eostest.New(t, eostest.Options{Policy: policy})
-	p, id := preview(t, h, "alice", "@eos create grafana in production")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana in production")
 	if !strings.Contains(p.Text, "Needs 2 approvals from @alice, @bob or @dave — not @alice (asked)") {
 		t.Errorf("preview does not state the policy:\n%s", p.Text)
 	}
@@ -302,7 +269,7 @@ func TestMistakesGetSpecificAnswers(t *testing.T) {
 func TestCancelEndsAPendingPlan(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{})
-	p, id := preview(t, h, "alice", "@eos create grafana --port 3001")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana --port 3001")
 	after := h.Last()
 	h.Say("alice", "@eos cancel "+id)
 	h.WaitText(after, "Plan "+id+" cancelled by @alice. Nothing changed.")
@@ -320,11 +287,11 @@ func TestCancelEndsAPendingPlan(t *testing.T) {
 func TestPlanChangedBeforeApplyAsksAgain(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
 
-	up, uid := preview(t, h, "alice", "@eos update grafana --domain grafana.example.org")
+	up, uid := eostest.Preview(t, h, "alice", "@eos update grafana --domain grafana.example.org")
 	if !strings.Contains(up.Text, "Terraform | +0 ~0 −0 ±1") {
 		t.Fatalf("update preview:\n%s", up.Text)
 	}
@@ -346,7 +313,7 @@ func TestPlanChangedBeforeApplyAsksAgain(t *testing.T) {
 		t.Fatal("the superseded plan ran")
 	}
 	// The fresh plan runs once approved.
-	fid := planIDRe.FindStringSubmatch(fresh.Text)[1]
+	fid := eostest.PlanIDRe.FindStringSubmatch(fresh.Text)[1]
 	h.React("bob", fresh.ID, "+1")
 	h.WaitText(fresh.ID, "Run "+fid+" · done in")
 }
@@ -355,7 +322,7 @@ func TestPlanChangedBeforeApplyAsksAgain(t *testing.T) {
 func TestOperationPreviewIsSaltOnly(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{})
-	p, _ := preview(t, h, "alice", "@eos resize lvm data-nextcloud +50G on node1")
+	p, _ := eostest.Preview(t, h, "alice", "@eos resize lvm data-nextcloud +50G on node1")
 	for _, want := range []string{"resize lvm data-nextcloud +50G on node1 in local", "Salt      | not configured — skipped", "Terraform | nothing to do", "Nomad     | nothing to do"} {
 		if !strings.Contains(p.Text, want) {
 			t.Errorf("operation preview lacks %q:\n%s", want, p.Text)

@@ -16,7 +16,7 @@ import (
 // approved asks for text, has bob approve the preview and waits for the run to finish.
 func approved(t *testing.T, h *eostest.Harness, text string) (console.Post, string) {
 	t.Helper()
-	p, id := preview(t, h, "alice", text)
+	p, id := eostest.Preview(t, h, "alice", text)
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
 	return p, id
@@ -36,7 +36,7 @@ func TestDeployedDependencyKeepsItsValues(t *testing.T) {
 	h := eostest.New(t, eostest.Options{})
 	_, aid := approved(t, h, "@eos create authentik --domain sso.example.org --frontend-for nextcloud")
 
-	p, id := preview(t, h, "alice", "@eos create nextcloud --sso")
+	p, id := eostest.Preview(t, h, "alice", "@eos create nextcloud --sso")
 	if !strings.Contains(p.Text, "authentik: deployed, unchanged (needed because of --sso); this run leaves it alone.") {
 		t.Errorf("the preview does not say authentik is deployed and unchanged:\n%s", p.Text)
 	}
@@ -72,7 +72,7 @@ func TestDeployedDependencyGetsOnlyItsRequirementsFlags(t *testing.T) {
 	approved(t, h, "@eos create authentik --domain sso.example.org")
 
 	// The requires block sets --frontend-for; the domain stays what authentik was deployed with.
-	p, id := preview(t, h, "alice", "@eos create nextcloud --sso")
+	p, id := eostest.Preview(t, h, "alice", "@eos create nextcloud --sso")
 	if !strings.Contains(p.Text, "Also brings in authentik (because of --sso): deployed, changes --frontend-for unset → nextcloud; planned in the same run: Terraform +0 ~1 −0") {
 		t.Errorf("the preview does not say what changes of authentik:\n%s", p.Text)
 	}
@@ -110,7 +110,7 @@ func TestDestroyRequiredServiceIsRefused(t *testing.T) {
 	// Who needs authentik is read from nextcloud's declared values: without --sso it needs
 	// nothing, and authentik may go.
 	approved(t, h, "@eos update nextcloud --no-sso")
-	p, _ := preview(t, h, "alice", "@eos destroy authentik")
+	p, _ := eostest.Preview(t, h, "alice", "@eos destroy authentik")
 	if !strings.Contains(p.Text, "destroy authentik in local") || strings.Contains(p.Text, "nextcloud") {
 		t.Errorf("destroy of an unneeded authentik:\n%s", p.Text)
 	}
@@ -123,7 +123,7 @@ func TestDestroyWithDependents(t *testing.T) {
 	h := eostest.New(t, eostest.Options{Policy: policy})
 	approved(t, h, "@eos create nextcloud --sso")
 
-	p, id := preview(t, h, "alice", "@eos destroy authentik --with-dependents")
+	p, id := eostest.Preview(t, h, "alice", "@eos destroy authentik --with-dependents")
 	for _, want := range []string{
 		"Plan " + id + " · destroy authentik --with-dependents in local",
 		"Terraform | +0 ~0 −7",

@@ -42,7 +42,7 @@ func TestScheduledDigest(t *testing.T) {
 		{Name: "daily", Platform: "console", Channel: "local", Schedule: "0 8 * * *"},
 	}})
 	ctx := context.Background()
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
 
@@ -89,7 +89,7 @@ func TestScheduledDigest(t *testing.T) {
 	}
 
 	// Reconcile re-applies the declared state; the next digest reports it resolved.
-	rp, rid := preview(t, h, "alice", "@eos reconcile grafana")
+	rp, rid := eostest.Preview(t, h, "alice", "@eos reconcile grafana")
 	if !strings.Contains(rp.Text, "reconcile grafana in local") || !strings.Contains(rp.Text, "Terraform | +0 ~1 −0") {
 		t.Errorf("reconcile preview:\n%s", rp.Text)
 	}

@@ -2,12 +2,8 @@ package bot_test
 
 import (
 	"context"
-	"errors"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -15,48 +11,6 @@ import (
 	"github.com/eosbot/eos/bot/eostest"
 	"github.com/eosbot/eos/bot/store"
 )
-
-// fullDisk mounts a small tmpfs on dir (a real filesystem that runs out of space) and returns
-// a function that fills it to the last byte. It needs root; without it the test skips, and in
-// CI (where make test runs as root on these machines) a skip fails the run.
-func fullDisk(t *testing.T, dir string) (fill func() (free func())) {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		if os.Getenv("CI") != "" {
-			t.Fatal("mounting a small tmpfs needs root")
-		}
-		t.Skip("mounting a small tmpfs needs root")
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Fatalf("mount tmpfs: %v: %s", err, out)
-	}
-	t.Cleanup(func() { exec.Command("umount", "-l", dir).Run() })
-	return func() func() {
-		filler := filepath.Join(dir, "filler")
-		f, err := os.Create(filler)
-		if err != nil {
-			t.Fatal(err)
-		}
-		chunk := make([]byte, 64<<10)
-		for {
-			if _, err = f.Write(chunk); err != nil {
-				break
-			}
-		}
-		f.Close()
-		if !errors.Is(err, syscall.ENOSPC) {
-			t.Fatalf("filling %s: %v, want no space left", dir, err)
-		}
-		return func() {
-			if err := os.Remove(filler); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-}
 
 // heldText is what the thread says when an approval waits for space on work.
 func heldText(id, work string) string {
@@ -68,7 +22,7 @@ func heldText(id, work string) string {
 // the approval is kept, and the store has the plan approved and held with bob's approval.
 func approveOnFullDisk(t *testing.T, h *eostest.Harness, work string, fill func() func()) (p console.Post, id string, free func()) {
 	t.Helper()
-	p, id = preview(t, h, "alice", "@eos create grafana")
+	p, id = eostest.Preview(t, h, "alice", "@eos create grafana")
 	free = fill()
 	after := h.Last()
 	h.React("bob", p.ID, "+1")
@@ -104,7 +58,7 @@ func TestAnApprovalUnderAFullDiskIsKeptAndRunsWhenThereIsSpace(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
 	work := filepath.Join(data, "terraform")
-	fill := fullDisk(t, work)
+	fill := eostest.FullDisk(t, work)
 	h := eostest.New(t, eostest.Options{DataDir: data})
 	if hl := h.Engine.Health(context.Background()); !hl.OK || hl.WorkDirs != "writable" {
 		t.Fatalf("health before the disk fills = %+v, want ok with writable work dirs", hl)
@@ -140,7 +94,7 @@ func TestAHeldApprovalWithdrawnWhileWaitingRunsNothing(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
 	work := filepath.Join(data, "terraform")
-	fill := fullDisk(t, work)
+	fill := eostest.FullDisk(t, work)
 	h := eostest.New(t, eostest.Options{DataDir: data})
 	p, id, free := approveOnFullDisk(t, h, work, fill)
 	h.Unreact("bob", p.ID, "+1")
@@ -167,7 +121,7 @@ func TestAHeldPlanCancelledWhileWaitingRunsNothing(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
 	work := filepath.Join(data, "terraform")
-	fill := fullDisk(t, work)
+	fill := eostest.FullDisk(t, work)
 	h := eostest.New(t, eostest.Options{DataDir: data})
 	p, id, free := approveOnFullDisk(t, h, work, fill)
 	h.Say("alice", "@eos cancel "+id)
@@ -189,7 +143,7 @@ func TestAHeldApprovalIsKeptAcrossARestart(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
 	work := filepath.Join(data, "terraform")
-	fill := fullDisk(t, work)
+	fill := eostest.FullDisk(t, work)
 	h := eostest.New(t, eostest.Options{DataDir: data})
 	_, id, free := approveOnFullDisk(t, h, work, fill)
 	h.Stop()
@@ -223,9 +177,9 @@ func TestAHeldApprovalIsKeptAcrossARestart(t *testing.T) {
 func TestAnApprovalOnAFullDataDirIsNeverDroppedInSilence(t *testing.T) {
 	t.Parallel()
 	data := t.TempDir()
-	fill := fullDisk(t, data)
+	fill := eostest.FullDisk(t, data)
 	h := eostest.New(t, eostest.Options{DataDir: data})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	free := fill()
 	after := h.Last()
 	h.React("bob", p.ID, "+1")

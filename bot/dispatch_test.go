@@ -3,7 +3,6 @@ package bot_test
 import (
 	"context"
 	"errors"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -104,8 +103,6 @@ func (l *slowSalt) rolledBack() int {
 	return l.rollbacks
 }
 
-var planIDPattern = regexp.MustCompile(`Plan ([0-9a-f]{8})`)
-
 // answerTo waits, at most within, for the bot's reply in the thread of the post of text.
 func answerTo(t *testing.T, h *eostest.Harness, text string, within time.Duration) console.Post {
 	t.Helper()
@@ -142,7 +139,7 @@ func TestChatAnswersWhileAPlanIsStuck(t *testing.T) {
 
 	h.Say("alice", "@eos create grafana")
 	preview := h.WaitText(0, "create grafana in local", "React ✅ to approve")
-	grafana := planIDPattern.FindStringSubmatch(preview.Text)[1]
+	grafana := eostest.PlanIDRe.FindStringSubmatch(preview.Text)[1]
 
 	h.Say("alice", "@eos create jenkins")
 	stuck.arrived(t, "planning jenkins")

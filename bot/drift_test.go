@@ -17,14 +17,6 @@ import (
 	"github.com/eosbot/eos/bot/store"
 )
 
-// deploy asks for service, approves it as bob and waits for the run to finish.
-func deploy(t *testing.T, h *eostest.Harness, service string) {
-	t.Helper()
-	p, id := preview(t, h, "alice", "@eos create "+service)
-	h.React("bob", p.ID, "+1")
-	h.WaitText(p.ID, "Run "+id+" · done in")
-}
-
 // terraformBehindEos runs terraform by hand in a unit's working directory, as an operator
 // would behind Eos's back: same CLI configuration, same simulated cloud.
 func terraformBehindEos(t *testing.T, h *eostest.Harness, env, service string, args ...string) {
@@ -83,7 +75,7 @@ func TestDriftReportsEachKind(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			h := eostest.New(t, eostest.Options{})
-			deploy(t, h, "grafana")
+			eostest.Deploy(t, h, "grafana")
 			after := h.Last()
 			h.Say("alice", "@eos drift grafana")
 			h.WaitText(after, "the 1 service checked matches its declared state")
@@ -130,8 +122,8 @@ func TestWrenchOnDigestPlansReconcile(t *testing.T) {
 		{Name: "daily", Platform: "console", Channel: "local", Schedule: "0 8 * * *", Parallelism: 2, CheckTimeout: time.Minute},
 	}})
 	ctx := context.Background()
-	deploy(t, h, "grafana")
-	deploy(t, h, "jenkins")
+	eostest.Deploy(t, h, "grafana")
+	eostest.Deploy(t, h, "jenkins")
 	h.Engine.RunDueDigests(ctx) // the first call starts the schedule
 	resizeServer(t, h, "proxy-grafana-local", "xlarge")
 	resizeServer(t, h, "proxy-jenkins-local", "large")

@@ -54,7 +54,7 @@ func TestDeclaredEnvironmentsAreAddressable(t *testing.T) {
 		Envs:    map[string]bot.EnvPolicy{"production": {Approvals: 2}},
 	}})
 	for _, env := range []string{"local", "staging", "production"} {
-		preview(t, h, "alice", "@eos create grafana in "+env)
+		eostest.Preview(t, h, "alice", "@eos create grafana in "+env)
 	}
 	after := h.Last()
 	h.Say("alice", "@eos create grafana in prod")
@@ -68,7 +68,7 @@ func TestAPopulatedEnvironmentLeftOutStaysDestroyable(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	h := eostest.New(t, eostest.Options{DataDir: dir})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
 	h.Stop()
@@ -109,7 +109,7 @@ func TestAPopulatedEnvironmentLeftOutStaysDestroyable(t *testing.T) {
 	if n := openPlans(t, h2); n != 0 {
 		t.Fatalf("%d plans were made in an environment left out", n)
 	}
-	d, id := preview(t, h2, "alice", "@eos destroy grafana in local")
+	d, id := eostest.Preview(t, h2, "alice", "@eos destroy grafana in local")
 	if !strings.Contains(d.Text, "destroy grafana in local") || !strings.Contains(d.Text, "not @alice (asked)") {
 		t.Errorf("the destroy is not judged by the default rule (self-approval off):\n%s", d.Text)
 	}
@@ -136,7 +136,7 @@ func TestStatusGroupsServicesByEnvironment(t *testing.T) {
 	ask("@eos status grafana in staging", "grafana is not deployed in staging.")
 	// Two services: the shipped blueprints name their cloud objects without the environment.
 	for _, text := range []string{"@eos create grafana in local", "@eos create jenkins in staging"} {
-		p, id := preview(t, h, "alice", text)
+		p, id := eostest.Preview(t, h, "alice", text)
 		h.React("bob", p.ID, "+1")
 		h.WaitText(p.ID, "Run "+id+" · done in")
 	}

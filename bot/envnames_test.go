@@ -19,11 +19,11 @@ import (
 func TestASecondEnvironmentDeploysBesideTheFirst(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{Environments: []string{"staging"}})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
 
-	p, id = preview(t, h, "alice", "@eos create grafana in staging")
+	p, id = eostest.Preview(t, h, "alice", "@eos create grafana in staging")
 	if !strings.Contains(p.Text, "Terraform | +3 ~0 −0") || strings.Contains(p.Text, "⛔") {
 		t.Errorf("the staging preview:\n%s", p.Text)
 	}
@@ -46,7 +46,7 @@ func TestASecondEnvironmentDeploysBesideTheFirst(t *testing.T) {
 func TestAPlanThatWouldTakeAnotherUnitsObjectIsRefusedNamingTheOwner(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{Environments: []string{"staging"}, CatalogDirs: []string{"testdata/envclash"}})
-	p, id := preview(t, h, "alice", "@eos create clash")
+	p, id := eostest.Preview(t, h, "alice", "@eos create clash")
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
 
@@ -57,7 +57,7 @@ func TestAPlanThatWouldTakeAnotherUnitsObjectIsRefusedNamingTheOwner(t *testing.
 	if strings.Contains(blocked.Text, "React ✅") {
 		t.Errorf("the preview offers approval:\n%s", blocked.Text)
 	}
-	id = planIDRe.FindStringSubmatch(blocked.Text)[1]
+	id = eostest.PlanIDRe.FindStringSubmatch(blocked.Text)[1]
 	if pl, err := h.Store.Plan(context.Background(), id); err != nil || pl.State != store.PlanBlocked {
 		t.Fatalf("plan %s stored as %+v (%v), want blocked", id, pl, err)
 	}

@@ -21,7 +21,7 @@ func TestApproversByGroup(t *testing.T) {
 	}
 	h := eostest.New(t, eostest.Options{Policy: policy, ConsoleGroups: map[string][]string{"sre": {"dave"}, "dev": {"erin"}}})
 
-	p, id := preview(t, h, "alice", "@eos create grafana in production")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana in production")
 	if !strings.Contains(p.Text, "Needs 1 approval from group:sre or group:ghosts — not @alice (asked)") {
 		t.Errorf("preview does not state the policy:\n%s", p.Text)
 	}
@@ -31,7 +31,7 @@ func TestApproversByGroup(t *testing.T) {
 	h.WaitText(p.ID, "Run "+id+" · done in")
 
 	// erin asks through the dev group; frank, in none, may not ask.
-	preview(t, h, "erin", "@eos create jenkins in production")
+	eostest.Preview(t, h, "erin", "@eos create jenkins in production")
 	after := h.Last()
 	h.Say("frank", "@eos create authentik in production")
 	h.WaitText(after, "@frank can't ask for changes in production (requesters: @alice, anyone in group dev). Nothing changed.")

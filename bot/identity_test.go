@@ -24,7 +24,7 @@ func fakePreview(t *testing.T, chat *chatFake, u adapters.User, text string) (fa
 	n := chat.count()
 	chat.say(t, u, "infra", text)
 	p := chat.wait(t, n, "Plan ", "React ✅ to approve")
-	return p, planIDRe.FindStringSubmatch(p.Text)[1]
+	return p, eostest.PlanIDRe.FindStringSubmatch(p.Text)[1]
 }
 
 // A requester who renames themselves is still the requester: their approval does not count

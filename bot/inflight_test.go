@@ -17,7 +17,7 @@ import (
 func TestAnswerAboutAServiceNamesTheRunInFlight(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{Delay: 700 * time.Millisecond})
-	p, id := preview(t, h, "alice", "@eos create nextcloud --sso")
+	p, id := eostest.Preview(t, h, "alice", "@eos create nextcloud --sso")
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id, "Terraform ⏳")
 

@@ -45,7 +45,7 @@ func TestDeposedLeaderDoesNothing(t *testing.T) {
 	t.Parallel()
 	l := &switchLeader{}
 	h := eostest.New(t, eostest.Options{Leader: l})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	if got := h.Engine.Health(context.Background()).Role; got != "leader" {
 		t.Fatalf("/healthz role while leading = %q", got)
 	}

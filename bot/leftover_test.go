@@ -60,7 +60,7 @@ func TestStatusAfterAFailedRunSaysWhatIsLeft(t *testing.T) {
 		t.Run(string(c.policy), func(t *testing.T) {
 			t.Parallel()
 			h := eostest.New(t, eostest.Options{Layers: []executor.Layer{&scriptedSalt{}}, FailOn: []string{"proxy-grafana-local"}, Rollback: c.policy})
-			p, id := preview(t, h, "alice", "@eos create grafana")
+			p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 			h.React("bob", p.ID, "+1")
 			h.WaitText(p.ID, "Run "+id+" · failed")
 			after := h.Last()
@@ -88,7 +88,7 @@ func TestUnknownOutcomeIsCheckedOnceTheServerAnswers(t *testing.T) {
 	salt := &scriptedSalt{lose: true}
 	salt.down.Store(true)
 	h := eostest.New(t, eostest.Options{Layers: []executor.Layer{salt}})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.React("bob", p.ID, "+1")
 	res := h.WaitText(p.ID, "Run "+id+" · outcome unknown")
 	waitPreview(t, h, p, "approved by @bob ✅ · run "+id+" outcome unknown (nothing rolled back)")
@@ -132,7 +132,7 @@ func TestAnUnknownOutcomeIsStillCheckedAfterARestart(t *testing.T) {
 	salt := &scriptedSalt{lose: true}
 	salt.down.Store(true)
 	h := eostest.New(t, eostest.Options{DataDir: data, Layers: []executor.Layer{salt}})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · outcome unknown")
 	h.Idle()

@@ -16,7 +16,7 @@ import (
 func TestRunLocksItsDependencies(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{Delay: 700 * time.Millisecond})
-	p, id := preview(t, h, "alice", "@eos create nextcloud --sso")
+	p, id := eostest.Preview(t, h, "alice", "@eos create nextcloud --sso")
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id, "Terraform ⏳")
 
@@ -42,7 +42,7 @@ func TestLocksListsHoldersAndFreesLeftovers(t *testing.T) {
 	if _, err := h.Store.TryLock(context.Background(), []string{"local/jenkins"}, "deadbeef", time.Now()); err != nil { // a plan that never ran
 		t.Fatal(err)
 	}
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id, "Terraform ⏳")
 
@@ -72,5 +72,5 @@ func TestLocksListsHoldersAndFreesLeftovers(t *testing.T) {
 	if locks, _ := h2.Store.Locks(context.Background()); len(locks) != 0 {
 		t.Errorf("locks after a restart = %+v, want none", locks)
 	}
-	preview(t, h2, "alice", "@eos create authentik")
+	eostest.Preview(t, h2, "alice", "@eos create authentik")
 }

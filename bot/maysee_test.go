@@ -99,7 +99,7 @@ func TestMaySeeErrorsAndCache(t *testing.T) {
 	if h.Engine.MaySee(ctx, alice, "mattermost", "infra") {
 		t.Fatal("after 30 seconds the platform was not asked again")
 	}
-	if !containsAll(h.Log.String(), "counted as no", errPlatformDown.Error()) {
+	if !eostest.ContainsAll(h.Log.String(), "counted as no", errPlatformDown.Error()) {
 		t.Errorf("the platform's error is not logged:\n%s", h.Log.String())
 	}
 }

@@ -29,7 +29,7 @@ func TestMetricsCountAConversation(t *testing.T) {
 	after := h.Last()
 	h.Say("alice", "@eos craete grafana")
 	h.WaitText(after, "did you mean")
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.React("carol", p.ID, "eyes") // no vote: ignored
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
@@ -133,7 +133,7 @@ func TestHealthReportsTheConnection(t *testing.T) {
 func TestLogsCarryTheConversationID(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{})
-	p, id := preview(t, h, "alice", "@eos create jenkins")
+	p, id := eostest.Preview(t, h, "alice", "@eos create jenkins")
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
 	h.Idle()

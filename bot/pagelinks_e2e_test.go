@@ -14,7 +14,7 @@ func TestPreviewAndRunPageLinks(t *testing.T) {
 	t.Parallel()
 	for _, url := range []string{"https://eos.example.org", ""} {
 		h := eostest.New(t, eostest.Options{Web: webapi.WebConfig{URL: url}})
-		p, id := preview(t, h, "alice", "@eos create grafana")
+		p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 		h.React("bob", p.ID, "+1")
 		done := h.WaitText(p.ID, "Run "+id+" · done in")
 		planLink := "Full plan and live progress: https://eos.example.org/plans/" + id

@@ -48,7 +48,7 @@ func TestAPolicyReloadedWhileAPlanWaitsGovernsIt(t *testing.T) {
 	t.Parallel()
 	one := bot.Policy{Default: bot.EnvPolicy{Approvers: []string{"bob", "carol"}, Approvals: 1}, Envs: map[string]bot.EnvPolicy{}}
 	h := eostest.New(t, eostest.Options{Policy: one})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	if !strings.Contains(p.Text, "Needs 1 approval from @bob or @carol") {
 		t.Fatalf("preview under the first policy:\n%s", p.Text)
 	}
@@ -83,7 +83,7 @@ func TestApprovalsThePolicyNoLongerAdmitsStopCounting(t *testing.T) {
 	t.Parallel()
 	first := bot.Policy{Default: bot.EnvPolicy{Approvers: []string{"bob", "carol", "dave"}, Approvals: 2}, Envs: map[string]bot.EnvPolicy{}}
 	h := eostest.New(t, eostest.Options{Policy: first})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.React("carol", p.ID, "+1")
 	waitPreview(t, h, p, "1 of 2: @carol ✅")
 
@@ -116,7 +116,7 @@ func TestAPolicyLoosenedWhileAPlanWaitsRunsIt(t *testing.T) {
 	t.Parallel()
 	two := bot.Policy{Default: bot.EnvPolicy{Approvers: []string{"bob", "carol"}, Approvals: 2}, Envs: map[string]bot.EnvPolicy{}}
 	h := eostest.New(t, eostest.Options{Policy: two})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.React("bob", p.ID, "+1")
 	waitPreview(t, h, p, "1 of 2: @bob ✅")
 	recorded(t, h, id)
@@ -134,7 +134,7 @@ func TestApprovedPlanIsJudgedByTheCurrentPolicyAfterRestart(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	h := eostest.New(t, eostest.Options{DataDir: dir})
-	_, id := preview(t, h, "alice", "@eos create grafana")
+	_, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.Stop()
 	approveOffline(t, dir, id, store.Vote{User: "carol", UserID: "carol", Platform: "console"})
 
@@ -158,7 +158,7 @@ func TestAShorterTTLExpiresAWaitingPlan(t *testing.T) {
 	clock := eostest.NewClock(time.Date(2026, 11, 23, 14, 0, 0, 0, time.UTC))
 	long := bot.Policy{Default: bot.EnvPolicy{Approvers: []string{"bob"}, Approvals: 1, TTL: time.Hour}, Envs: map[string]bot.EnvPolicy{}}
 	h := eostest.New(t, eostest.Options{Policy: long, Clock: clock})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	recorded(t, h, id)
 	if !strings.Contains(p.Text, "expires 15:00 UTC") {
 		t.Fatalf("preview under a one-hour ttl:\n%s", p.Text)

@@ -17,7 +17,7 @@ import (
 // edited by hand, and no run starts.
 func TestAPolicyDeniesTheReconcileAWrenchPlans(t *testing.T) {
 	t.Parallel()
-	set := policySet(t, "drift.rego", `package eos.drift
+	set := eostest.PolicySet(t, "drift.rego", `package eos.drift
 
 deny contains sprintf("%s of drift needs a change ticket first", [input.request.verb]) if input.request.verb == "reconcile"
 `)
@@ -25,7 +25,7 @@ deny contains sprintf("%s of drift needs a change ticket first", [input.request.
 	h := eostest.New(t, eostest.Options{Clock: clock, Policy: wrenchPolicy, PolicyCode: set, Digests: []bot.Digest{
 		{Name: "daily", Platform: "console", Channel: "local", Schedule: "0 8 * * *", Parallelism: 2, CheckTimeout: time.Minute},
 	}})
-	deploy(t, h, "grafana")
+	eostest.Deploy(t, h, "grafana")
 	h.Engine.RunDueDigests(context.Background()) // the first call starts the schedule
 	resizeServer(t, h, "proxy-grafana-local", "xlarge")
 	head := nextDigest(t, h, clock, 90*time.Second, "1 new since the last digest")
@@ -41,7 +41,7 @@ deny contains sprintf("%s of drift needs a change ticket first", [input.request.
 	if p.Thread != head.ID {
 		t.Errorf("the reconcile preview is in thread %d, want the digest's %d", p.Thread, head.ID)
 	}
-	id := planIDIn.FindStringSubmatch(p.Text)[1]
+	id := eostest.PlanIDRe.FindStringSubmatch(p.Text)[1]
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Plan "+id+" cannot be approved: the policy denies it.", "⛔ reconcile of drift needs a change ticket first")
 	h.Idle()

@@ -108,7 +108,7 @@ func planned(t *testing.T, h *eostest.Harness, text string) string {
 	p := h.WaitPost(after, func(p console.Post) bool {
 		return p.Author == "eos" && strings.HasPrefix(p.Text, "Plan ") && strings.Contains(p.Text, " · "+asked)
 	})
-	return planIDRe.FindStringSubmatch(p.Text)[1]
+	return eostest.PlanIDRe.FindStringSubmatch(p.Text)[1]
 }
 
 // cancel cancels plan id and waits until it is.
@@ -139,7 +139,7 @@ func TestExamplePoliciesOnRealTerraformPlans(t *testing.T) {
 	wantDecisions(t, "SSH open to the world in staging", decisions(set, keptInput(t, h, staging)))
 	cancel(h, staging)
 
-	deploy(t, h, "nextcloud --storage 200G")
+	eostest.Deploy(t, h, "nextcloud --storage 200G")
 	destroy := planned(t, h, "@eos destroy nextcloud")
 	doc := keptInput(t, h, destroy)
 	wantDecisions(t, "data loss on Monday morning", decisions(set, doc),
@@ -150,7 +150,7 @@ func TestExamplePoliciesOnRealTerraformPlans(t *testing.T) {
 // On the Nomad test agent's job plan: an update to nginx:latest with 9000 MiB is denied for
 // the image and held for the capacity owner; a pinned image within the limit is neither.
 func TestExamplePoliciesOnARealNomadJobPlan(t *testing.T) {
-	addr := nomadAgent(t)
+	addr := eostest.NomadAgent(t)
 	set := examples(t)
 	layer, err := nomad.New(nomad.Config{Address: addr, DeployTimeout: 90 * time.Second})
 	if err != nil {
@@ -197,7 +197,7 @@ func TestExamplePoliciesOnARealNomadJobPlan(t *testing.T) {
 // On the Salt test master's test mode: a configuration change that restarts a service in
 // production on a Wednesday morning warns; the same plan after hours does not.
 func TestExamplePoliciesOnARealSaltPlan(t *testing.T) {
-	layer, minion, data := saltLayer(t)
+	layer, minion, data := eostest.SaltLayer(t)
 	set := examples(t)
 	root := filepath.Join(data, "srv", "webcfg")
 	conf := filepath.Join(root, "webcfg.conf")

@@ -3,40 +3,15 @@ package bot_test
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/eosbot/eos/bot/eostest"
-	"github.com/eosbot/eos/bot/policy/rego"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 )
-
-// policySet writes one Rego file and loads it as the policy in force.
-func policySet(t *testing.T, name, src string) *rego.Set {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	set, err := rego.Load(context.Background(), []string{dir}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return set
-}
-
-const retiredPolicy = `package eos.retired
-
-deny contains msg if {
-	input.request.target == "grafana"
-	msg := "grafana is retired here: use the metrics stack"
-}
-`
 
 // policyAudit are the audit lines the policy set wrote about plan id.
 func policyAudit(t *testing.T, h *eostest.Harness, id string) []string {
@@ -57,7 +32,7 @@ func policyAudit(t *testing.T, h *eostest.Harness, id string) []string {
 // the policy set's SHA-256, and `why` lists the decision.
 func TestAPlanThePolicyDeniesCannotBeApproved(t *testing.T) {
 	t.Parallel()
-	set := policySet(t, "retired.rego", retiredPolicy)
+	set := eostest.PolicySet(t, "retired.rego", eostest.RetiredPolicy)
 	h := eostest.New(t, eostest.Options{Policy: bobApprovesPolicy(), PolicyCode: set})
 	after := h.Last()
 	h.Say("alice", "@eos create grafana")
@@ -66,7 +41,7 @@ func TestAPlanThePolicyDeniesCannotBeApproved(t *testing.T) {
 	if strings.Contains(p.Text, "React ✅") {
 		t.Errorf("a denied plan's preview offers the reaction prompt:\n%s", p.Text)
 	}
-	id := planIDRe.FindStringSubmatch(p.Text)[1]
+	id := eostest.PlanIDRe.FindStringSubmatch(p.Text)[1]
 	recorded(t, h, id)
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Plan "+id+" cannot be approved: the policy denies it.", "⛔ grafana is retired here")
@@ -91,14 +66,14 @@ func TestAPlanThePolicyDeniesCannotBeApproved(t *testing.T) {
 // releases it and the plan runs once; the approval's audit line names the rule.
 func TestARequireHoldsThePlanUntilANamedPersonApproves(t *testing.T) {
 	t.Parallel()
-	set := policySet(t, "sre.rego", `package eos.sre
+	set := eostest.PolicySet(t, "sre.rego", `package eos.sre
 
 require contains {"msg": "grafana changes need someone from SRE", "approvers": ["group:sre"], "approvals": 1} if {
 	input.request.target == "grafana"
 }
 `)
 	h := eostest.New(t, eostest.Options{Policy: bobApprovesPolicy(), PolicyCode: set, ConsoleGroups: map[string][]string{"sre": {"dave"}}})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	if !strings.Contains(p.Text, "1 from group:sre (eos.sre.require: grafana changes need someone from SRE)") {
 		t.Fatalf("the preview does not name the require rule:\n%s", p.Text)
 	}
@@ -134,12 +109,12 @@ require contains {"msg": "grafana changes need someone from SRE", "approvers": [
 // runs the plan.
 func TestAPolicyWarningIsShownAndChangesNothing(t *testing.T) {
 	t.Parallel()
-	set := policySet(t, "note.rego", `package eos.note
+	set := eostest.PolicySet(t, "note.rego", `package eos.note
 
 warn contains "grafana keeps its dashboards in the database: back it up first" if input.request.target == "grafana"
 `)
 	h := eostest.New(t, eostest.Options{Policy: bobApprovesPolicy(), PolicyCode: set})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	for _, want := range []string{"⚠️ Policy warning: grafana keeps its dashboards in the database: back it up first (eos.note.warn, note.rego:3)",
 		"Needs 1 approval from @bob — not @alice (asked)", "React ✅ to approve"} {
 		if !strings.Contains(p.Text, want) {
@@ -155,9 +130,9 @@ warn contains "grafana keeps its dashboards in the database: back it up first" i
 func TestAReloadedPolicyDeniesAWaitingPlan(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{Policy: bobApprovesPolicy()})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	recorded(t, h, id)
-	h.Engine.SetPolicyCode(policySet(t, "retired.rego", retiredPolicy))
+	h.Engine.SetPolicyCode(eostest.PolicySet(t, "retired.rego", eostest.RetiredPolicy))
 	h.Engine.SetPolicy(context.Background(), h.Engine.Policy())
 	if got := postText(t, h, p.ID); !strings.Contains(got, "⛔ The policy denies this plan") || strings.Contains(got, "React ✅") {
 		t.Fatalf("the waiting preview after the reload:\n%s", got)
@@ -186,11 +161,11 @@ func TestAReloadThatDeniesAnApprovedPlanHaltsItBeforeApplying(t *testing.T) {
 	h := eostest.New(t, eostest.Options{Layers: []executor.Layer{salt}, Policy: bobApprovesPolicy()})
 	t.Cleanup(applying.open)
 	t.Cleanup(salt.replan.open)
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.React("bob", p.ID, "+1")
 	salt.replan.arrived(t, "the re-plan before applying")
 
-	set := policySet(t, "retired.rego", retiredPolicy)
+	set := eostest.PolicySet(t, "retired.rego", eostest.RetiredPolicy)
 	h.Engine.SetPolicyCode(set)
 	h.Engine.SetPolicy(context.Background(), h.Engine.Policy())
 	salt.replan.open()
@@ -216,7 +191,7 @@ func TestAReloadThatDeniesAnApprovedPlanHaltsItBeforeApplying(t *testing.T) {
 // otherwise leave the rule undefined and let the plan through.
 func TestAPolicyThatErrsDeniesThePlan(t *testing.T) {
 	t.Parallel()
-	set := policySet(t, "broken.rego", `package eos.broken
+	set := eostest.PolicySet(t, "broken.rego", `package eos.broken
 
 deny contains msg if {
 	n := to_number(input.request.target)
@@ -229,7 +204,7 @@ deny contains msg if {
 	p := h.WaitText(after, "⛔ The policy denies this plan: the policy could not judge this plan, so it cannot be approved:", "to_number",
 		"No approval possible")
 	h.React("bob", p.ID, "+1")
-	id := planIDRe.FindStringSubmatch(p.Text)[1]
+	id := eostest.PlanIDRe.FindStringSubmatch(p.Text)[1]
 	h.WaitText(p.ID, "Plan "+id+" cannot be approved: the policy denies it.")
 	h.Idle()
 	if r, err := h.Store.Run(context.Background(), id); err == nil {
@@ -241,7 +216,7 @@ deny contains msg if {
 // created and refuses its destroy.
 func TestAPolicyJudgesDestroys(t *testing.T) {
 	t.Parallel()
-	set := policySet(t, "keep.rego", `package eos.keep
+	set := eostest.PolicySet(t, "keep.rego", `package eos.keep
 
 deny contains "grafana stays: it holds the on-call dashboards" if {
 	input.request.verb == "destroy"
@@ -249,7 +224,7 @@ deny contains "grafana stays: it holds the on-call dashboards" if {
 }
 `)
 	h := eostest.New(t, eostest.Options{Policy: bobApprovesPolicy(), PolicyCode: set})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
 	h.Idle()
@@ -267,12 +242,12 @@ func TestAfterARestartThePolicyInForceJudgesAnApprovedPlan(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	h := eostest.New(t, eostest.Options{DataDir: dir, Policy: bobApprovesPolicy()})
-	_, id := preview(t, h, "alice", "@eos create grafana")
+	_, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	recorded(t, h, id)
 	h.Stop()
 	approveOffline(t, dir, id, store.Vote{User: "bob", UserID: "bob", Platform: "console"})
 
-	h2 := eostest.New(t, eostest.Options{DataDir: dir, Policy: bobApprovesPolicy(), PolicyCode: policySet(t, "retired.rego", retiredPolicy)})
+	h2 := eostest.New(t, eostest.Options{DataDir: dir, Policy: bobApprovesPolicy(), PolicyCode: eostest.PolicySet(t, "retired.rego", eostest.RetiredPolicy)})
 	h2.WaitText(0, "Plan "+id+" was approved, but the policy in force now denies it, so it did not run:", "eos.retired.deny, retired.rego:3")
 	h2.Idle()
 	if r, err := h2.Store.Run(context.Background(), id); err == nil {
@@ -296,16 +271,16 @@ func TestAfterARestartThePolicyInForceJudgesAnApprovedPlan(t *testing.T) {
 func TestThePolicyInputDocumentOfARealPlan(t *testing.T) {
 	t.Parallel()
 	clock := eostest.NewClock(time.Date(2026, 11, 26, 14, 5, 0, 0, time.UTC))
-	set := policySet(t, "sre.rego", `package eos.sre
+	set := eostest.PolicySet(t, "sre.rego", `package eos.sre
 
 warn contains "asked by SRE" if "group:sre" in input.request.requester.groups
 `)
 	h := eostest.New(t, eostest.Options{Policy: bobApprovesPolicy(), PolicyCode: set, Clock: clock, ConsoleGroups: map[string][]string{"sre": {"alice"}}})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
 	h.Idle()
-	up, uid := preview(t, h, "alice", "@eos update grafana --domain grafana.example.org")
+	up, uid := eostest.Preview(t, h, "alice", "@eos update grafana --domain grafana.example.org")
 	if !strings.Contains(up.Text, "⚠️ Policy warning: asked by SRE") {
 		t.Errorf("the rule did not see alice's group:\n%s", up.Text)
 	}
@@ -326,13 +301,13 @@ warn contains "asked by SRE" if "group:sre" in input.request.requester.groups
 // a rule that denies taking drift in without a change ticket.
 func TestAPolicyJudgesReconcileAndAdoptPlans(t *testing.T) {
 	t.Parallel()
-	set := policySet(t, "drift.rego", `package eos.drift
+	set := eostest.PolicySet(t, "drift.rego", `package eos.drift
 
 deny contains sprintf("%s of drift needs a change ticket first", [input.request.verb]) if input.request.verb in {"reconcile", "adopt"}
 `)
 	h := eostest.New(t, eostest.Options{Policy: bobApprovesPolicy(), PolicyCode: set})
-	deploy(t, h, "nextcloud --storage 200G")
-	growVolume(t, h, "data-nextcloud-local", 300)
+	eostest.Deploy(t, h, "nextcloud --storage 200G")
+	eostest.GrowVolume(t, h, "data-nextcloud-local", 300)
 	for _, verb := range []string{"adopt", "reconcile"} {
 		after := h.Last()
 		h.Say("alice", "@eos "+verb+" nextcloud")

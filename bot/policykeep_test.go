@@ -24,7 +24,7 @@ func TestEachPlansPolicyInputIsKeptForReplay(t *testing.T) {
 		{Name: "daily", Platform: "console", Channel: "local", Schedule: "0 8 * * *"},
 	}, Policy: bot.Policy{Default: bot.EnvPolicy{Approvers: []string{"bob", "group:sre", "group:dev"}, Approvals: 1}, Envs: map[string]bot.EnvPolicy{}},
 		ConsoleGroups: map[string][]string{"dev": {"alice"}, "sre": {"bob"}}})
-	_, id := preview(t, h, "alice", "@eos create grafana")
+	_, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.Engine.RunDueDigests(context.Background()) // the first call starts the schedule
 
 	kept := func() []*store.PolicyInput {
@@ -82,10 +82,10 @@ func TestKeptPolicyInputsHoldNoSensitiveValue(t *testing.T) {
 	t.Parallel()
 	const secret = "s3cr3t-api-key-never-shown"
 	h := eostest.New(t, eostest.Options{CatalogDirs: []string{"testdata/sensitive"}})
-	p, id := preview(t, h, "alice", "@eos create apikey")
+	p, id := eostest.Preview(t, h, "alice", "@eos create apikey")
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
-	_, uid := preview(t, h, "alice", "@eos update apikey --label two")
+	_, uid := eostest.Preview(t, h, "alice", "@eos update apikey --label two")
 
 	kept := map[string]string{}
 	if err := h.Store.EachPolicyInput(context.Background(), time.Time{}, func(in *store.PolicyInput) error {
@@ -111,7 +111,7 @@ func TestKeptPolicyInputsHoldNoSensitiveValue(t *testing.T) {
 // set's SHA-256 and what it decided: replay compares a candidate set against it.
 func TestAKeptPolicyInputRecordsTheSetInForceAndItsDecisions(t *testing.T) {
 	t.Parallel()
-	set := policySet(t, "note.rego", `package eos.note
+	set := eostest.PolicySet(t, "note.rego", `package eos.note
 
 warn contains msg if {
 	input.request.target == "grafana"
@@ -119,7 +119,7 @@ warn contains msg if {
 }
 `)
 	h := eostest.New(t, eostest.Options{Policy: bobApprovesPolicy(), PolicyCode: set})
-	_, id := preview(t, h, "alice", "@eos create grafana")
+	_, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	var got []*store.PolicyInput
 	if err := h.Store.EachPolicyInput(context.Background(), time.Time{}, func(in *store.PolicyInput) error { got = append(got, in); return nil }); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/eosbot/eos/bot/eostest"
 )
 
 // The README's example rules compile and judge the README's example input document as it
@@ -20,7 +22,7 @@ func TestTheREADMEPolicyExampleJudgesItsInputDocument(t *testing.T) {
 	if m == nil {
 		t.Fatal("the README has no rego example")
 	}
-	set := policySet(t, "grafana.rego", string(m[1]))
+	set := eostest.PolicySet(t, "grafana.rego", string(m[1]))
 	raw, err := os.ReadFile("testdata/policy_input.golden")
 	if err != nil {
 		t.Fatal(err)

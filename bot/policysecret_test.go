@@ -19,7 +19,7 @@ import (
 // function, name, changes) with the file's diff masked where the password is, and the
 // password is nowhere in the document, nor in the preview.
 func TestAMasterPillarSecretNeverReachesThePolicyInputDocument(t *testing.T) {
-	layer, minion, data := saltLayer(t)
+	layer, minion, data := eostest.SaltLayer(t)
 	secret := os.Getenv("EOS_TEST_SALT_PILLAR_SECRET")
 	if secret == "" {
 		t.Fatal("EOS_TEST_SALT_PILLAR_SECRET is not set: start Salt again with scripts/testenv/salt.sh, which puts a secret in the master's pillar")

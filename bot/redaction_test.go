@@ -17,11 +17,11 @@ func TestSensitiveValuesAreRedacted(t *testing.T) {
 	t.Parallel()
 	const secret = "s3cr3t-api-key-never-shown"
 	h := eostest.New(t, eostest.Options{CatalogDirs: []string{"testdata/sensitive"}})
-	p, id := preview(t, h, "alice", "@eos create apikey")
+	p, id := eostest.Preview(t, h, "alice", "@eos create apikey")
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
 
-	up, uid := preview(t, h, "alice", "@eos update apikey --label two")
+	up, uid := eostest.Preview(t, h, "alice", "@eos update apikey --label two")
 	after := h.Last()
 	h.Say("alice", "@eos plan "+uid+" full")
 	full := h.WaitText(after, "Plan "+uid)

@@ -16,7 +16,7 @@ import (
 func TestAShrinkTerraformRefusesIsBlockedWithItsReason(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{})
-	p, id := preview(t, h, "alice", "@eos create jenkins --storage 300G")
+	p, id := eostest.Preview(t, h, "alice", "@eos create jenkins --storage 300G")
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
 
@@ -26,7 +26,7 @@ func TestAShrinkTerraformRefusesIsBlockedWithItsReason(t *testing.T) {
 	if strings.Count(blocked.Text, "cannot shrink") != 1 || strings.Contains(blocked.Text, "React ✅") || strings.Contains(blocked.Text, "planning failed") {
 		t.Errorf("the refused plan's preview:\n%s\nwant the reason once and no approval offered", blocked.Text)
 	}
-	m := planIDPattern.FindStringSubmatch(blocked.Text)
+	m := eostest.PlanIDRe.FindStringSubmatch(blocked.Text)
 	if m == nil {
 		t.Fatalf("no plan id in:\n%s", blocked.Text)
 	}

@@ -27,7 +27,7 @@ func cancelEntries(t *testing.T, h *eostest.Harness, id string) []store.Entry {
 func TestEditedRequestIsNotReplanned(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	request := p.Thread
 	h.Edit("alice", request, "@eos create grafana --port 4000")
 	answer := h.WaitText(p.ID, "@alice, your request was edited after the preview: ask again")
@@ -57,7 +57,7 @@ func TestEditedRequestIsNotReplanned(t *testing.T) {
 func TestUnchangedEditKeepsThePlan(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{Policy: twoApprovals})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.Edit("alice", p.Thread, "@eos create grafana")
 	// The reaction is handled after the edit: both are in the request's conversation.
 	h.React("bob", p.ID, "+1")
@@ -76,7 +76,7 @@ func TestUnchangedEditKeepsThePlan(t *testing.T) {
 func TestDeletedRequestCancelsItsPlan(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.Delete("alice", p.Thread)
 	waitPreview(t, h, p, "Plan "+id, "cancelled: the request was deleted · nothing changed")
 	after := h.Last()
@@ -105,7 +105,7 @@ func TestRepeatedChangeNoticesAnswerOnce(t *testing.T) {
 	t.Run("edit", func(t *testing.T) {
 		t.Parallel()
 		h := eostest.New(t, eostest.Options{})
-		p, id := preview(t, h, "alice", "@eos create grafana")
+		p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 		pl, err := h.Store.Plan(ctx, id)
 		if err != nil {
 			t.Fatal(err)
@@ -129,7 +129,7 @@ func TestRepeatedChangeNoticesAnswerOnce(t *testing.T) {
 	t.Run("delete", func(t *testing.T) {
 		t.Parallel()
 		h := eostest.New(t, eostest.Options{})
-		p, id := preview(t, h, "alice", "@eos create grafana")
+		p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 		pl, err := h.Store.Plan(ctx, id)
 		if err != nil {
 			t.Fatal(err)

@@ -83,11 +83,11 @@ func TestPreviewHeadlineShowsWhatWasAsked(t *testing.T) {
 func TestPreviewShowsDeclaredValuesThatChange(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{})
-	p, id := preview(t, h, "alice", "@eos create grafana --port 3001")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana --port 3001")
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
 
-	up, uid := preview(t, h, "alice", "@eos update grafana --port 3002 --domain dash.example.org")
+	up, uid := eostest.Preview(t, h, "alice", "@eos update grafana --port 3002 --domain dash.example.org")
 	// What can hurt comes first (the domain's DNS record is replaced), then the values, then
 	// the table.
 	want := "\n± replaces grafana eoslab_dns_record.main — forced by zone, name\n" +
@@ -107,11 +107,11 @@ func TestPreviewShowsDeclaredValuesThatChange(t *testing.T) {
 	h.React("bob", up.ID, "+1")
 	h.WaitText(up.ID, "Run "+uid+" · done in")
 
-	rb, _ := preview(t, h, "alice", "@eos rollback grafana")
+	rb, _ := eostest.Preview(t, h, "alice", "@eos rollback grafana")
 	if want := "Declared values: --domain dash.example.org → default (Salt, Terraform, Nomad) · --port 3002 → 3001 (Nomad)"; !strings.Contains(rb.Text, want) {
 		t.Errorf("rollback preview lacks %q:\n%s", want, rb.Text)
 	}
-	rc, _ := preview(t, h, "alice", "@eos reconcile grafana")
+	rc, _ := eostest.Preview(t, h, "alice", "@eos reconcile grafana")
 	if strings.Contains(rc.Text, "Declared values") {
 		t.Errorf("a reconcile changes no declared value, yet its preview says:\n%s", rc.Text)
 	}

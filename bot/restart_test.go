@@ -21,8 +21,8 @@ func TestPlansSurviveARestart(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	h := eostest.New(t, eostest.Options{DataDir: dir})
-	oldPreview, pending := preview(t, h, "alice", "@eos create grafana")
-	_, approved := preview(t, h, "alice", "@eos create jenkins")
+	oldPreview, pending := eostest.Preview(t, h, "alice", "@eos create grafana")
+	_, approved := eostest.Preview(t, h, "alice", "@eos create jenkins")
 	h.Stop()
 
 	// Simulate a crash between the approval's commit and the run's start.
@@ -97,7 +97,7 @@ func TestInterruptedRunIsMarkedAndUnlocked(t *testing.T) {
 	if p := h.WaitText(0, "Run deadbeef · interrupted: Eos stopped while it ran"); p.Thread != 0 || p.Edits != 0 {
 		t.Errorf("the interruption was said in thread %d with %d edits, want a new channel-level post", p.Thread, p.Edits)
 	}
-	preview(t, h, "alice", "@eos create grafana")
+	eostest.Preview(t, h, "alice", "@eos create grafana")
 }
 
 // approveOffline marks plan id approved by votes in the store of a stopped bot, as if Eos had
@@ -124,7 +124,7 @@ func TestApprovedPlanPastExpiryDoesNotRunAfterRestart(t *testing.T) {
 	dir := t.TempDir()
 	clock := eostest.NewClock(time.Date(2026, 11, 23, 14, 0, 0, 0, time.UTC))
 	h := eostest.New(t, eostest.Options{DataDir: dir, Clock: clock})
-	_, id := preview(t, h, "alice", "@eos create grafana")
+	_, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.Stop()
 	approveOffline(t, dir, id, store.Vote{User: "bob", UserID: "bob", Platform: "console"})
 	clock.Advance(2 * time.Hour)
@@ -147,7 +147,7 @@ func TestPreviewNeverRecordedIsPostedAgain(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	h := eostest.New(t, eostest.Options{DataDir: dir})
-	_, id := preview(t, h, "alice", "@eos create grafana")
+	_, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.Stop()
 	st, err := store.Open(dir+"/eos.db", 0)
 	if err != nil {

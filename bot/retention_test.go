@@ -26,7 +26,7 @@ func TestRetentionOfDigestPostsAndDriftHistory(t *testing.T) {
 		{Name: "daily", Platform: "console", Channel: "local", Schedule: "0 8 * * *"},
 	}})
 	ctx := context.Background()
-	deploy(t, h, "grafana")
+	eostest.Deploy(t, h, "grafana")
 	h.Engine.RunDueDigests(ctx) // the first call starts the schedule
 
 	// The second digest runs 31 days after the first one, at pruneAt.

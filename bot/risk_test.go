@@ -8,13 +8,9 @@ import (
 	"testing"
 
 	"github.com/eosbot/eos/adapters/console"
-	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/eostest"
 	"github.com/eosbot/eos/bot/store"
 )
-
-// lines splits a post into its lines.
-func lines(p console.Post) []string { return strings.Split(p.Text, "\n") }
 
 // A replacement is read first: the line after the heading names the resource and the attribute
 // that forces it (real Terraform's replace_paths), the counts keep it apart (±1), and the full
@@ -22,13 +18,13 @@ func lines(p console.Post) []string { return strings.Split(p.Text, "\n") }
 func TestPreviewShowsReplacementFirst(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
 
 	// The domain moves to another zone: eoslab cannot move a DNS record, so it replaces it.
-	up, uid := preview(t, h, "alice", "@eos update grafana --domain grafana.example.org")
-	ls := lines(up)
+	up, uid := eostest.Preview(t, h, "alice", "@eos update grafana --domain grafana.example.org")
+	ls := eostest.Lines(up)
 	if len(ls) < 3 || ls[1] != "± replaces grafana eoslab_dns_record.main — forced by zone" {
 		t.Errorf("the line after the heading should name the replacement and what forces it:\n%s", up.Text)
 	}
@@ -46,30 +42,21 @@ func TestPreviewShowsReplacementFirst(t *testing.T) {
 	}
 }
 
-// riskPolicy needs one approval, with self-approval, except for a plan that loses data: two,
-// never the requester's.
-func riskPolicy() bot.Policy {
-	return bot.Policy{Default: bot.EnvPolicy{Approvals: 1}, Envs: map[string]bot.EnvPolicy{"local": {
-		Approvals: 1, SelfApproval: true,
-		Risks: map[string]bot.RiskPolicy{bot.RiskDataLoss: {Approvals: 2}},
-	}}}
-}
-
 // Destroying a service whose blueprint marks its volume as holding data warns first, with the
 // volume's size, and is judged by the data-loss rule: one approval is not enough, the second
 // starts the run. policy and why show the rule.
 func TestDataLossNeedsTheStricterRule(t *testing.T) {
 	t.Parallel()
-	h := eostest.New(t, eostest.Options{Policy: riskPolicy()})
-	p, id := preview(t, h, "alice", "@eos create nextcloud --storage 200G")
+	h := eostest.New(t, eostest.Options{Policy: eostest.RiskPolicy()})
+	p, id := eostest.Preview(t, h, "alice", "@eos create nextcloud --storage 200G")
 	if !strings.Contains(p.Text, "Needs 1 approval from anyone · expires") || strings.Contains(p.Text, "data loss") {
 		t.Errorf("a create loses no data and needs the environment's one approval:\n%s", p.Text)
 	}
 	h.React("alice", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
 
-	dp, did := preview(t, h, "alice", "@eos destroy nextcloud")
-	ls := lines(dp)
+	dp, did := eostest.Preview(t, h, "alice", "@eos destroy nextcloud")
+	ls := eostest.Lines(dp)
 	if len(ls) < 2 || ls[1] != "⚠ data loss: nextcloud eoslab_volume.data (200G) — destroyed" {
 		t.Errorf("the line after the heading should warn of the data loss:\n%s", dp.Text)
 	}
@@ -124,13 +111,13 @@ func TestDataLossNeedsTheStricterRule(t *testing.T) {
 // A replacement of a volume that holds data is a data loss too, named with what forces it.
 func TestReplacingAVolumeIsDataLoss(t *testing.T) {
 	t.Parallel()
-	h := eostest.New(t, eostest.Options{Policy: riskPolicy(), CatalogDirs: []string{filepath.Join("testdata", "risk")}})
-	p, id := preview(t, h, "alice", "@eos create datastore")
+	h := eostest.New(t, eostest.Options{Policy: eostest.RiskPolicy(), CatalogDirs: []string{filepath.Join("testdata", "risk")}})
+	p, id := eostest.Preview(t, h, "alice", "@eos create datastore")
 	h.React("alice", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
 
-	up, _ := preview(t, h, "alice", "@eos update datastore --format ext4")
-	ls := lines(up)
+	up, _ := eostest.Preview(t, h, "alice", "@eos update datastore --format ext4")
+	ls := eostest.Lines(up)
 	if len(ls) < 2 || ls[1] != "⚠ data loss: datastore eoslab_volume.data (200G) — replaced, forced by format" {
 		t.Errorf("the line after the heading should warn of the data loss and name what forces it:\n%s", up.Text)
 	}

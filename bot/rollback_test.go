@@ -15,7 +15,7 @@ func TestRollbackNamesTheRunItReturnsTo(t *testing.T) {
 	h := eostest.New(t, eostest.Options{})
 	run := func(text string) string {
 		t.Helper()
-		p, id := preview(t, h, "alice", text)
+		p, id := eostest.Preview(t, h, "alice", text)
 		h.React("bob", p.ID, "+1")
 		h.WaitText(p.ID, "Run "+id+" · done in")
 		return id
@@ -24,7 +24,7 @@ func TestRollbackNamesTheRunItReturnsTo(t *testing.T) {
 	updated := run("@eos update grafana --port 3002")
 	run("@eos reconcile grafana")
 
-	rb, _ := preview(t, h, "alice", "@eos rollback grafana")
+	rb, _ := eostest.Preview(t, h, "alice", "@eos rollback grafana")
 	for _, want := range []string{"rollback grafana to " + created + " in local", "Returns to the state run " + created + " of ",
 		"Declared values: --port 3002 → 3001 (Nomad)"} {
 		if !strings.Contains(rb.Text, want) {
@@ -37,7 +37,7 @@ func TestRollbackNamesTheRunItReturnsTo(t *testing.T) {
 	after = h.Last()
 	h.Say("alice", "@eos rollback grafana to deadbeef")
 	h.WaitText(after, "Run deadbeef did not apply grafana in local", "@eos history grafana")
-	to, _ := preview(t, h, "alice", "@eos rollback grafana to "+created)
+	to, _ := eostest.Preview(t, h, "alice", "@eos rollback grafana to "+created)
 	if !strings.Contains(to.Text, "rollback grafana to "+created+" in local") {
 		t.Errorf("rollback to %s previewed:\n%s", created, to.Text)
 	}

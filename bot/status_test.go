@@ -20,7 +20,7 @@ func TestStatusListsDeployedAndWaitingPlans(t *testing.T) {
 	}
 	ask("@eos status", "Nothing is deployed yet.")
 
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	got := ask("@eos status", "Waiting for approval:")
 	for _, want := range []string{"Nothing deployed yet.", "Plan " + id + " · create grafana in local · asked by @alice · expires "} {
 		if !strings.Contains(got, want) {

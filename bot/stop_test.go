@@ -28,7 +28,7 @@ func TestCancelStopsARunningPlanBetweenLayers(t *testing.T) {
 
 	h.Say("alice", "@eos create grafana")
 	preview := h.WaitText(0, "create grafana in local", "React ✅ to approve")
-	id := planIDPattern.FindStringSubmatch(preview.Text)[1]
+	id := eostest.PlanIDRe.FindStringSubmatch(preview.Text)[1]
 	h.React("bob", preview.ID, "+1")
 	applying.arrived(t, "applying Salt")
 

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -16,8 +15,6 @@ import (
 	"github.com/eosbot/eos/bot/store"
 )
 
-var planIDIn = regexp.MustCompile(`Plan ([0-9a-f]{8})`)
-
 // dailyDigest is a harness with a daily 08:00 digest and wrenchPolicy, its schedule started
 // at 07:59 on Monday 23 November, and grafana deployed.
 func dailyDigest(t *testing.T) (*eostest.Harness, *eostest.Clock) {
@@ -26,7 +23,7 @@ func dailyDigest(t *testing.T) (*eostest.Harness, *eostest.Clock) {
 	h := eostest.New(t, eostest.Options{Clock: clock, Policy: wrenchPolicy, Digests: []bot.Digest{
 		{Name: "daily", Platform: "console", Channel: "local", Schedule: "0 8 * * *", Parallelism: 2, CheckTimeout: time.Minute},
 	}})
-	deploy(t, h, "grafana")
+	eostest.Deploy(t, h, "grafana")
 	h.Engine.RunDueDigests(context.Background()) // the first call starts the schedule
 	return h, clock
 }
@@ -86,7 +83,7 @@ func TestAdoptOnDigestDeclaresWhatRuns(t *testing.T) {
 	if p.Thread != head.ID {
 		t.Errorf("the adopt preview is in thread %d, want the digest's %d", p.Thread, head.ID)
 	}
-	id := planIDIn.FindStringSubmatch(p.Text)[1]
+	id := eostest.PlanIDRe.FindStringSubmatch(p.Text)[1]
 	plan, err := h.Store.Plan(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
@@ -114,7 +111,7 @@ func TestAdoptOnDigestDeclaresWhatRuns(t *testing.T) {
 	nextDigest(t, h, clock, 24*time.Hour, "matches its declared state. 1 resolved since the last digest.")
 
 	// A 🔧 afterwards plans nothing: the declared state is what runs.
-	rp, _ := preview(t, h, "alice", "@eos reconcile grafana")
+	rp, _ := eostest.Preview(t, h, "alice", "@eos reconcile grafana")
 	if !strings.Contains(rp.Text, "Terraform | no changes") {
 		t.Errorf("reconcile after the adopt:\n%s", rp.Text)
 	}
@@ -151,7 +148,7 @@ func TestAdoptRefusesDriftItCannotDeclare(t *testing.T) {
 func TestSnoozeUntilDriftChanges(t *testing.T) {
 	t.Parallel()
 	h, clock := dailyDigest(t)
-	deploy(t, h, "jenkins")
+	eostest.Deploy(t, h, "jenkins")
 	resizeServer(t, h, "proxy-grafana-local", "xlarge")
 	resizeServer(t, h, "proxy-jenkins-local", "large")
 	head := nextDigest(t, h, clock, 90*time.Second, "2 new since the last digest")

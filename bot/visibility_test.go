@@ -19,7 +19,7 @@ func TestPlansStayInTheirChannel(t *testing.T) {
 	n := chat.count()
 	chat.say(t, chat.user("alice"), "private", "@eos create grafana")
 	p := chat.wait(t, n, "Plan ", "React ✅ to approve")
-	id := planIDRe.FindStringSubmatch(p.Text)[1]
+	id := eostest.PlanIDRe.FindStringSubmatch(p.Text)[1]
 
 	n = chat.count()
 	chat.say(t, chat.user("alice"), "public", "@eos plan "+id+" full")

@@ -13,7 +13,7 @@ import (
 func TestWatchRunThroughEngine(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.React("bob", p.ID, "+1")
 	h.WaitText(p.ID, "Run "+id+" · done in")
 	h.Idle()

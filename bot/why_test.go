@@ -14,7 +14,7 @@ func TestWhyExplainsWhoCountedAndWhoDidNot(t *testing.T) {
 	t.Parallel()
 	policy := bot.Policy{Default: bot.EnvPolicy{Approvers: []string{"bob", "dave"}, Approvals: 2}, Envs: map[string]bot.EnvPolicy{}}
 	h := eostest.New(t, eostest.Options{Policy: policy})
-	p, id := preview(t, h, "alice", "@eos create grafana")
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.React("carol", p.ID, "+1")
 	h.WaitText(p.ID, "@carol can't approve local plans")
 	h.React("bob", p.ID, "+1")

@@ -1,6 +1,9 @@
 // Package eostest is the test harness for conversations with Eos: a real engine wired to the
 // console adapter through a pipe, a real bbolt file and real Terraform working directories
-// in t.TempDir(), and helpers that wait for the bot to answer, with a deadline.
+// in t.TempDir(), and helpers that wait for the bot to answer, with a deadline; and what the
+// engine's unit tests (bot) and its end-to-end and conformance tests (bot/e2e) share: asking
+// for a preview, finding the real test servers (skipping without one unless CI is set),
+// fixtures such as a policy set or a full disk.
 package eostest
 
 import (

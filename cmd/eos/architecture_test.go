@@ -23,10 +23,11 @@ var mayImport = map[string][]string{
 	"bot/policy/rego":       {},                                    // policy as code: OPA only
 	"bot/store/pgtest":      nil,                                   // test support: anything
 	"bot":                   {"adapters", "intents", "catalog", "executor", "bot/store", "bot/policy", "bot/policy/rego", "bot/render", "bot/runwatch", "bot/webapi", "bot/compile", "bot/queue"},
-	"bot/compile":           {"catalog", "executor", "intents"}, // intent + catalog + declared state → Spec: never the engine nor its store
-	"bot/queue":             {},                                 // the ordered, bounded work queue: generic, nothing of Eos
-	"bot/eostest":           nil,
-	"bot/render/rendertest": nil,                                                                                          // test support: the texts' shared fixtures                                                                                          // test support: anything
+	"bot/compile":           {"catalog", "executor", "intents"},                                                           // intent + catalog + declared state → Spec: never the engine nor its store
+	"bot/queue":             {},                                                                                           // the ordered, bounded work queue: generic, nothing of Eos
+	"bot/eostest":           nil,                                                                                          // test support: anything
+	"bot/render/rendertest": nil,                                                                                          // test support: the texts' shared fixtures
+	"bot/e2e":               nil,                                                                                          // test only: the engine's end-to-end and conformance tests
 	"bot/web":               {"adapters", "executor", "catalog", "bot/store", "bot/render", "bot/runwatch", "bot/webapi"}, // the status page: never the engine
 	"bot/render":            {"adapters", "executor", "catalog", "intents", "bot/store", "bot/policy", "bot/policy/rego"}, // every text Eos posts, from plain data: never the engine
 	"bot/runwatch":          {"executor"},                                                                                 // the run-watch hub
