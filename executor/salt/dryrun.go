@@ -71,20 +71,26 @@ func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, erro
 	return runs, nil
 }
 
-// eachUnit runs do(i) for i in [0, n) side by side. The first error in index order that is
-// not a cancellation (which the first failure causes in the others) is the one returned.
+// eachUnit runs do(i) for i in [0, n) side by side. The first failure cancels the others;
+// the error returned is the first in index order among those that failed on their own, not
+// because that cancellation ended them. (The cancellation is not always context.Canceled: an
+// HTTP request ended by it reports the cancel's cause, the other unit's error, as its own.)
 func eachUnit(ctx context.Context, n int, do func(ctx context.Context, i int) error) error {
 	errs := make([]error, n)
+	own := make([]bool, n)
 	g, gctx := errgroup.WithContext(ctx)
 	for i := range n {
 		g.Go(func() error {
-			errs[i] = do(gctx, i)
-			return errs[i]
+			err := do(gctx, i)
+			// The group cancels gctx only after a failing do has returned, so a do that sees
+			// gctx live here failed on its own.
+			errs[i], own[i] = err, err != nil && gctx.Err() == nil
+			return err
 		})
 	}
 	if err := g.Wait(); err != nil {
-		for _, e := range errs {
-			if e != nil && !errors.Is(e, context.Canceled) {
+		for i, e := range errs {
+			if own[i] {
 				return e
 			}
 		}
