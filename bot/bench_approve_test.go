@@ -9,7 +9,6 @@ import (
 
 	"github.com/eosbot/eos/bot/eostest"
 	"github.com/eosbot/eos/executor"
-	"github.com/eosbot/eos/executor/nomad"
 )
 
 // BenchmarkApproveToDone measures, against the real Salt master, Nomad agent and Terraform
@@ -20,18 +19,12 @@ import (
 // goal is that it adds at most the slowest piece of the plan (slowest-piece-ms, every unit's
 // plan in every layer measured alone, as in BenchmarkPreviewAllLayers).
 func BenchmarkApproveToDone(b *testing.B) {
-	sl, _, _ := eostest.SaltLayer(b)
-	nl, err := nomad.New(nomad.Config{Address: eostest.NomadAgent(b), DeployTimeout: 90 * time.Second})
-	if err != nil {
-		b.Fatal(err)
-	}
 	envs := make([]string, 64)
 	tag := rand.N(1 << 20)
 	for i := range envs {
 		envs[i] = fmt.Sprintf("done%05x%02d", tag, i)
 	}
-	h := eostest.New(b, eostest.Options{Layers: []executor.Layer{sl, nl}, Environments: envs})
-	layers := []executor.Layer{sl, h.Terraform, nl}
+	h, layers := realLayers(b, envs)
 	next := 0
 	for _, req := range []struct{ name, flags string }{{"grafana", "grafana"}, {"nextcloud-sso", "nextcloud --sso"}} {
 		b.Run(req.name, func(b *testing.B) {
@@ -50,7 +43,8 @@ func BenchmarkApproveToDone(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				slowest += slowestPiece(b, layers, stored.Plan.Spec) // before the run, as the re-plan sees it
+				slow, _ := planPieces(b, layers, stored.Plan.Spec) // before the run, as the re-plan sees it
+				slowest += slow
 				start := time.Now()
 				h.React("bob", p.ID, "+1")
 				h.WaitText(p.ID, "Run "+id+" · done in")
@@ -76,11 +70,10 @@ func BenchmarkApproveToDone(b *testing.B) {
 	}
 }
 
-// slowestPiece plans every unit of spec in every layer alone, one after the other, and returns
-// the longest of those plans.
-func slowestPiece(b *testing.B, layers []executor.Layer, spec executor.Spec) time.Duration {
+// planPieces plans every unit of spec in every layer alone, one after the other, and returns
+// the longest of those plans and their sum.
+func planPieces(b *testing.B, layers []executor.Layer, spec executor.Spec) (slowest, sum time.Duration) {
 	b.Helper()
-	var slow time.Duration
 	for _, l := range layers {
 		for _, u := range spec.Units {
 			one := spec
@@ -92,8 +85,9 @@ func slowestPiece(b *testing.B, layers []executor.Layer, spec executor.Spec) tim
 			if _, err := l.Plan(context.Background(), one); err != nil {
 				b.Fatalf("%s plan of %s: %v", l.Name(), u.Service, err)
 			}
-			slow = max(slow, time.Since(t0))
+			d := time.Since(t0)
+			slowest, sum = max(slowest, d), sum+d
 		}
 	}
-	return slow
+	return slowest, sum
 }

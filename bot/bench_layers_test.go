@@ -19,14 +19,8 @@ import (
 // layers and units are planned side by side, so the preview should take about its slowest
 // piece (goal ≤ 1.2), not their sum (sum-ms).
 func BenchmarkPreviewAllLayers(b *testing.B) {
-	sl, _, _ := eostest.SaltLayer(b)
-	nl, err := nomad.New(nomad.Config{Address: eostest.NomadAgent(b), DeployTimeout: 90 * time.Second})
-	if err != nil {
-		b.Fatal(err)
-	}
 	env := fmt.Sprintf("bench%06x", rand.N(1<<24))
-	h := eostest.New(b, eostest.Options{Layers: []executor.Layer{sl, nl}, Environments: []string{env}})
-	layers := []executor.Layer{sl, h.Terraform, nl}
+	h, layers := realLayers(b, []string{env})
 	for _, req := range []struct{ name, flags string }{{"grafana", "grafana"}, {"nextcloud-sso", "nextcloud --sso"}} {
 		b.Run(req.name, func(b *testing.B) {
 			// The spec the previews plan, from one pending plan of the same request.
@@ -46,22 +40,7 @@ func BenchmarkPreviewAllLayers(b *testing.B) {
 				h.Say("alice", "@eos plan "+req.flags+" in "+env)
 				h.WaitText(after, "Preview only")
 				preview += time.Since(start)
-				var slow, all time.Duration
-				for _, l := range layers {
-					for _, u := range spec.Units {
-						one := spec
-						one.Units = []executor.Unit{u}
-						if !one.Has(l.Name()) {
-							continue
-						}
-						t0 := time.Now()
-						if _, err := l.Plan(context.Background(), one); err != nil {
-							b.Fatalf("%s plan of %s: %v", l.Name(), u.Service, err)
-						}
-						d := time.Since(t0)
-						slow, all = max(slow, d), all+d
-					}
-				}
+				slow, all := planPieces(b, layers, spec)
 				slowest += slow
 				sum += all
 			}
@@ -72,4 +51,16 @@ func BenchmarkPreviewAllLayers(b *testing.B) {
 			b.ReportMetric(float64(preview)/float64(slowest), "preview/slowest")
 		})
 	}
+}
+
+// realLayers is a harness on the real Salt master, Nomad agent and Terraform that make bench
+// starts, with envs declared, and its layers in run order.
+func realLayers(b *testing.B, envs []string) (*eostest.Harness, []executor.Layer) {
+	sl, _, _ := eostest.SaltLayer(b)
+	nl, err := nomad.New(nomad.Config{Address: eostest.NomadAgent(b), DeployTimeout: 90 * time.Second})
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := eostest.New(b, eostest.Options{Layers: []executor.Layer{sl, nl}, Environments: envs})
+	return h, []executor.Layer{sl, h.Terraform, nl}
 }
