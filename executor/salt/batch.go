@@ -172,12 +172,19 @@ func (l *Layer) dryRunBatch(ctx context.Context, units []executor.Unit, on []str
 	tgt, tgtType, list := onList(on)
 	req := jobRequest{name: strings.Join(names, ","), tgt: tgt, tgtType: tgtType, list: list,
 		sls: strings.Join(mods, ","), pillar: map[string]any{batchPillar: pillar}}
+	es, err := l.openStream(ctx, req.name, false)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", units[0].Service, err)
+	}
+	if es != nil {
+		defer es.close()
+	}
 	j, err := l.submit(ctx, req, true, false, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", units[0].Service, err)
 	}
 	var rets []minionReturn
-	if err := l.follow(ctx, j, nil, &watch{ret: func(m minionReturn) { rets = append(rets, m) }}); err != nil {
+	if err := l.follow(ctx, j, es, &watch{ret: func(m minionReturn) { rets = append(rets, m) }}); err != nil {
 		return nil, fmt.Errorf("%s: %w", units[0].Service, err)
 	}
 	runs := make([]unitRun, len(units))

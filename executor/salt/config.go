@@ -94,6 +94,10 @@ type Layer struct {
 	// looked at while the stream is up, in case it lost a return.
 	events bool
 	safety time.Duration
+	// quick holds a place for each stream open only to see returns sooner (streams.go);
+	// quickSafety is how often /jobs is looked at while such a stream is up.
+	quick       chan struct{}
+	quickSafety time.Duration
 	// backoff paces retries while salt-api or the master does not answer; dryRetry bounds
 	// them in a dry run; waitNotice is how long a job may go silent before the progress
 	// names the minions it waits for (retry.go).
@@ -157,6 +161,8 @@ func New(cfg Config) (*Layer, error) {
 		poll:        cfg.PollInterval,
 		pingTimeout: cfg.PingTimeout,
 		events:      !cfg.DisableEvents,
+		quick:       make(chan struct{}, maxQuickStreams),
+		quickSafety: max(quickSafetyPoll, cfg.PollInterval),
 		safety:      max(safetyPoll, cfg.PollInterval),
 		backoff:     executor.DefaultBackoff,
 		dryRetry:    dryRetry,

@@ -40,12 +40,19 @@ type eventStream struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	err    error
+	// quick says the stream was opened only to see returns sooner (streams.go); release
+	// gives back its place among the layer's quick streams.
+	quick   bool
+	release func()
 }
 
 // close ends the stream and waits for its reader.
 func (s *eventStream) close() {
 	s.cancel()
 	<-s.done
+	if s.release != nil {
+		s.release()
+	}
 }
 
 // openEvents opens salt-api's event stream and returns once salt-api has sent its first bytes

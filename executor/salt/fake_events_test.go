@@ -3,6 +3,7 @@ package salt
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"sort"
@@ -32,7 +33,10 @@ type fakeStream struct {
 	dropAfter int
 	// dropRets leaves return events out of the stream (the returns still show in /jobs).
 	dropRets bool
-	// beforeReturn, when set, holds each return event until it is closed.
+	// bareRets sends return events without the return, which then shows only in /jobs.
+	bareRets bool
+	// beforeReturn, when set, holds each return event of a job that asked for state events
+	// (an apply) until it is closed.
 	beforeReturn chan struct{}
 	// cacheAhead shows every minion's return in /jobs as soon as the first return event is
 	// sent, as when the master's job cache is ahead of a busy stream.
@@ -79,7 +83,7 @@ func (f *fakeSaltAPI) events(w http.ResponseWriter, r *http.Request) {
 	ch := make(chan fakeEvent, 1024)
 	f.subs = append(f.subs, ch)
 	f.opened++
-	dropAfter, dropRets, hold, ahead := f.dropAfter, f.dropRets, f.beforeReturn, f.cacheAhead
+	dropAfter, dropRets, hold, ahead, bare := f.dropAfter, f.dropRets, f.beforeReturn, f.cacheAhead, f.bareRets
 	f.mu.Unlock()
 	defer f.unsubscribe(ch)
 
@@ -104,10 +108,13 @@ func (f *fakeSaltAPI) events(w http.ResponseWriter, r *http.Request) {
 			panic(http.ErrAbortHandler) // the connection breaks mid-stream
 		}
 		if ev.minion != "" {
-			if hold != nil {
+			if hold != nil && ev.job.stateEvents {
 				select {
 				case <-hold:
 				case <-r.Context().Done():
+					f.mu.Lock()
+					ev.job.streamed = false // the held return is left to polls
+					f.mu.Unlock()
 					return
 				}
 			}
@@ -121,6 +128,10 @@ func (f *fakeSaltAPI) events(w http.ResponseWriter, r *http.Request) {
 			f.mu.Unlock()
 			if dropRets {
 				continue
+			}
+			if bare {
+				ev.data = maps.Clone(ev.data)
+				delete(ev.data, "return")
 			}
 		}
 		b, err := json.Marshal(map[string]any{"tag": ev.tag, "data": ev.data})
@@ -158,7 +169,7 @@ func (f *fakeSaltAPI) publishJob(jid string, j *fakeJob, c map[string]any, state
 	if len(f.subs) == 0 {
 		return
 	}
-	j.streamed = true
+	j.streamed, j.stateEvents = true, stateEvents
 	stamp := time.Now().UTC().Format("2006-01-02T15:04:05.000000")
 	minions := slices.Sorted(slices.Values(j.minions))
 	other := "20231231235959000001"

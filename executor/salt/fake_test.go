@@ -83,6 +83,8 @@ type fakeJob struct {
 	// releases them (else polls do).
 	released map[string]bool
 	streamed bool
+	// stateEvents says the job asked for state events (an apply that reports progress).
+	stateEvents bool
 }
 
 func newFakeSaltAPI(t *testing.T, minions ...string) *fakeSaltAPI {

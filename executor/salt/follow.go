@@ -25,12 +25,12 @@ const (
 )
 
 // follow waits until every minion of j has returned, handing each state the event stream
-// reports to w.state and each minion's return, read from /jobs/<jid>, to w.ret. /jobs is the
-// source of truth for results; the stream says when to look.
+// reports to w.state and each minion's return to w.ret.
 //
-// With a stream (es not nil), a minion's return event (salt/job/<jid>/ret/<minion>) makes
-// follow look at /jobs at once; the return is taken from there only for minions whose event
-// came, so every state the stream reported before it is handed on first. Without a stream, or
+// With a stream (es not nil), a minion's return event (salt/job/<jid>/ret/<minion>) carries
+// its return, which is taken from there at once: every state the stream reported before it
+// has been handed on already. A return event without one makes follow look at /jobs at once
+// for that minion. Without a stream, or
 // once it ends, follow polls /jobs as minions finish, taking whatever is there. Minions that
 // have not returned when the timeout passes are reported as unreachable.
 //
@@ -81,7 +81,14 @@ func (l *Layer) follow(ctx context.Context, j job, es *eventStream, w *watch) er
 		}
 		next := wait
 		if events != nil && !f.awaiting() {
+			// A stream open only to see returns sooner (a dry run) looks at /jobs more
+			// often, so that a lost return event costs it a few seconds at most. Not every
+			// poll interval: salt-api answers a look at a running job only when it ends (a
+			// runner, about a second), which would hold up the return event behind it.
 			next = l.safety
+			if es.quick {
+				next = l.quickSafety
+			}
 		} else {
 			wait = min(2*wait, l.poll)
 		}
@@ -110,6 +117,9 @@ func (l *Layer) follow(ctx context.Context, j job, es *eventStream, w *watch) er
 			}
 			if poll = f.event(ctx, ev); poll {
 				all, wait = false, firstPoll
+			}
+			if len(f.seen) == len(j.minions) { // every return came with its event
+				return nil
 			}
 		}
 	}
@@ -226,6 +236,15 @@ func (f *follower) event(ctx context.Context, ev busEvent) bool {
 	}
 	switch t.kind {
 	case "ret":
+		// The event carries the minion's return, the same value /jobs gives for it a look
+		// later (and a look costs salt-api a runner, most of a second): take it from there.
+		var ret struct {
+			Return json.RawMessage `json:"return"`
+		}
+		if json.Unmarshal(ev.Data, &ret) == nil && len(ret.Return) > 0 {
+			f.take(t.minion, ret.Return)
+			return false
+		}
 		f.signalled[t.minion] = true
 		return true
 	case "prog":
@@ -271,13 +290,18 @@ func (f *follower) poll(ctx context.Context, all bool) error {
 		if !ok || f.seen[m] || !(all || f.signalled[m]) {
 			continue
 		}
-		f.seen[m] = true
-		f.progress = f.l.now()
-		if f.w != nil && f.w.ret != nil {
-			f.w.ret(parseReturn(m, raw))
-		}
+		f.take(m, raw)
 	}
 	return nil
+}
+
+// take hands on minion m's return raw, once.
+func (f *follower) take(m string, raw json.RawMessage) {
+	f.seen[m] = true
+	f.progress = f.l.now()
+	if f.w != nil && f.w.ret != nil {
+		f.w.ret(parseReturn(m, raw))
+	}
 }
 
 // timedOut names the minions that did not return. For an apply, when a missing minion was

@@ -103,28 +103,24 @@ func onList(on []string) (tgt, tgtType string, list []string) {
 }
 
 // runUnit writes the unit's state file, runs it on the minions on (nil: the unit's targets)
-// and collects every minion's return. With a watch that takes states (an apply) it first opens the event stream,
-// when the layer follows it, so that each state can be reported as it finishes; if the stream
-// cannot be opened the run is followed through /jobs alone.
+// and collects every minion's return. When the layer follows salt-api's event stream it first
+// opens it (streams.go): a minion's return then arrives the moment it is sent, and with a watch
+// that takes states (an apply) each state is reported as it finishes. If no stream can be
+// opened the run is followed through /jobs alone.
 func (l *Layer) runUnit(ctx context.Context, u executor.Unit, on []string, test bool, w *watch) ([]minionReturn, error) {
 	sls, err := l.writeState(ctx, u, test, w)
 	if err != nil {
 		return nil, err
 	}
-	var es *eventStream
-	if l.events && w != nil && w.state != nil {
-		es, err = l.api.openEvents(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			executor.Log(ctx, l.log).Warn("cannot follow salt-api's event stream; progress will come per minion from /jobs", "unit", u.Service, "err", err)
-			es = nil
-		} else {
-			defer es.close()
-		}
+	progress := w != nil && w.state != nil
+	es, err := l.openStream(ctx, u.Service, progress)
+	if err != nil {
+		return nil, err
 	}
-	j, err := l.startJob(ctx, u, on, sls, test, es != nil, w)
+	if es != nil {
+		defer es.close()
+	}
+	j, err := l.startJob(ctx, u, on, sls, test, es != nil && progress, w)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,55 @@
+package salt
+
+import (
+	"context"
+	"time"
+
+	"github.com/eosbot/eos/executor"
+)
+
+// maxQuickStreams bounds the event streams open at once only to learn sooner that a job
+// ended (dry runs, drift checks): salt-api serves each open stream with one of its threads
+// (rest_cherrypy's thread_pool, 100 by default), and a burst of previews must not take them
+// all. Past the bound a job is followed through /jobs alone, as it is without streams. A
+// stream that reports an apply's states is not bounded: applies are few, one per lock.
+const maxQuickStreams = 16
+
+// quickSafetyPoll is how often /jobs is looked at while a quick stream is up, in case it lost
+// a return event.
+const quickSafetyPoll = 5 * time.Second
+
+// openStream opens salt-api's event stream for one job of name (a unit's service, or a
+// combined dry run's), when the layer follows streams: progress says whether the job's states
+// are reported as they finish (an apply), or only its returns taken the moment they arrive.
+// It returns nil, and no error, when the job is to be followed through /jobs alone: streams
+// are off, the bound is reached, or the stream could not be opened (a warning says why). The
+// error is ctx's, when it ended meanwhile.
+func (l *Layer) openStream(ctx context.Context, name string, progress bool) (*eventStream, error) {
+	if !l.events {
+		return nil, nil
+	}
+	release := func() {}
+	if !progress {
+		select {
+		case l.quick <- struct{}{}:
+			release = func() { <-l.quick }
+		default:
+			return nil, nil
+		}
+	}
+	es, err := l.api.openEvents(ctx)
+	if err != nil {
+		release()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if progress {
+			executor.Log(ctx, l.log).Warn("cannot follow salt-api's event stream; progress will come per minion from /jobs", "unit", name, "err", err)
+		} else {
+			executor.Log(ctx, l.log).Warn("cannot follow salt-api's event stream; following the job through /jobs", "unit", name, "err", err)
+		}
+		return nil, nil
+	}
+	es.quick, es.release = !progress, release
+	return es, nil
+}
