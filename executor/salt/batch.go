@@ -187,6 +187,7 @@ func (l *Layer) dryRunBatch(ctx context.Context, units []executor.Unit, on []str
 	if err := l.follow(ctx, j, es, &watch{ret: func(m minionReturn) { rets = append(rets, m) }}); err != nil {
 		return nil, fmt.Errorf("%s: %w", units[0].Service, err)
 	}
+	byMinion(rets)
 	runs := make([]unitRun, len(units))
 	for i, u := range units {
 		runs[i] = unitRun{unit: u, on: on}

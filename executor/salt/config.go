@@ -67,6 +67,13 @@ type Config struct {
 	// (disabled, refused, dropped, or buffered by a proxy) progress arrives per minion, as
 	// each returns, from /jobs.
 	DisableEvents bool
+	// DryRunsFromJobs makes dry runs (plans, drift checks) take every minion's return from
+	// /jobs, as applies always do, instead of from its return event on the stream. A minion
+	// can fire events with any tag onto the master's bus, so a compromised minion could forge
+	// another's dry-run return event (as it could for the salt command line, which reads the
+	// same events); /jobs holds only what each minion returned itself. The cost is a look at
+	// /jobs per dry run: about a second of a salt-api runner.
+	DryRunsFromJobs bool
 	// Logger receives structured logs; nil means discard. Pillar data and the password are
 	// never logged.
 	Logger *slog.Logger
@@ -94,6 +101,8 @@ type Layer struct {
 	// looked at while the stream is up, in case it lost a return.
 	events bool
 	safety time.Duration
+	// eventReturns says dry runs take returns from return events (Config.DryRunsFromJobs).
+	eventReturns bool
 	// quick holds a place for each stream open only to see returns sooner (streams.go);
 	// quickSafety is how often /jobs is looked at while such a stream is up.
 	quick       chan struct{}
@@ -154,21 +163,22 @@ func New(cfg Config) (*Layer, error) {
 			log:      logger,
 			now:      time.Now,
 		},
-		targets:     cfg.Targets,
-		stateDir:    cfg.StateDir,
-		saltEnv:     cfg.SaltEnv,
-		timeout:     cfg.Timeout,
-		poll:        cfg.PollInterval,
-		pingTimeout: cfg.PingTimeout,
-		events:      !cfg.DisableEvents,
-		quick:       make(chan struct{}, maxQuickStreams),
-		quickSafety: max(quickSafetyPoll, cfg.PollInterval),
-		safety:      max(safetyPoll, cfg.PollInterval),
-		backoff:     executor.DefaultBackoff,
-		dryRetry:    dryRetry,
-		waitNotice:  waitNotice,
-		log:         logger,
-		now:         time.Now,
+		targets:      cfg.Targets,
+		stateDir:     cfg.StateDir,
+		saltEnv:      cfg.SaltEnv,
+		timeout:      cfg.Timeout,
+		poll:         cfg.PollInterval,
+		pingTimeout:  cfg.PingTimeout,
+		events:       !cfg.DisableEvents,
+		eventReturns: !cfg.DryRunsFromJobs,
+		quick:        make(chan struct{}, maxQuickStreams),
+		quickSafety:  max(quickSafetyPoll, cfg.PollInterval),
+		safety:       max(safetyPoll, cfg.PollInterval),
+		backoff:      executor.DefaultBackoff,
+		dryRetry:     dryRetry,
+		waitNotice:   waitNotice,
+		log:          logger,
+		now:          time.Now,
 	}, nil
 }
 

@@ -67,17 +67,33 @@
 // ({"ret": {"__id__", "name", "result", "changes", "comment", "__run_num__", ...}, "len": N}):
 // each becomes a progress event right away, named "<minion>: <id> (<name>)", counted per minion
 // and state against the plan's total, with "changed", "unchanged" or "failed: <comment>". A
-// minion's salt/job/<jid>/ret/<minion> event carries its return, the value /jobs/<jid> would
-// give (a look at /jobs costs salt-api a runner: 0.7-0.9 s on the test master, where a dry
-// run's job takes about 0.5 s), so it is taken from the event at once (an event without one
-// makes the layer read /jobs at once instead). That return reports the states the stream did
-// not (named "<minion>: <module>.<function> <id> (<name>)", as without a stream), each state
-// once, and alone decides whether the unit failed. While the stream is up /jobs is otherwise
-// read only every 30s, in case a return event was lost.
+// minion's salt/job/<jid>/ret/<minion> event makes the layer read /jobs/<jid> at once; the
+// return taken from there reports the states the stream did not (named "<minion>:
+// <module>.<function> <id> (<name>)", as without a stream), each state once, and alone decides
+// whether the unit failed. While the stream is up /jobs is otherwise read only every 30s, in
+// case a return event was lost.
 //
-// Dry runs (plans, drift checks) follow the stream too, only to take returns sooner: at most 16
-// such streams are open at once (each holds one of salt-api's threads); past that a dry run
-// polls /jobs.
+// # Dry runs take their returns from the stream
+//
+// A look at /jobs costs salt-api a runner: 0.7-1.1 s on the test master, and it answers a
+// running job only once the job ends, where a dry run's job takes about 0.5 s. So a dry run
+// (plan, re-plan, drift check) opens the stream too, and takes each minion's return from its
+// return event, which carries the value /jobs gives. At most 16 such streams are open at once
+// (each holds one of salt-api's threads); past that a dry run polls /jobs. While one is up,
+// /jobs is still looked at every 5 s in case a return event was lost. Returns are ordered by
+// minion, so the plan and its hash do not depend on which minion finished first.
+//
+// # Whose word a return is
+//
+// /jobs holds what each minion returned over its own authenticated channel. The event bus
+// does not: any minion may fire events with any tag (event.fire_master), including another
+// minion's return tag. So an apply's outcome always comes from /jobs. A dry run takes an event's
+// return only in the master's own shape for the minion and job its tag names (cmd _return, its
+// id and jid); a minion firing through event.fire_master cannot pass that in the single-tag
+// form, which carries its own id, but can in the multi-event form, which is the same exposure
+// the salt command line has (it reads returns from the same events). Config.DryRunsFromJobs
+// (salt { dry_runs_from_jobs = true }) makes dry runs take their returns from /jobs as well,
+// at about a second per dry run.
 //
 // Without a stream (Config.DisableEvents, a refused or failing /events, one answering other
 // than text/event-stream, or nothing within 10s, as behind a buffering proxy) the job is

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"golang.org/x/sync/errgroup"
 
@@ -110,5 +112,12 @@ func (l *Layer) dryRunUnit(ctx context.Context, u executor.Unit, on []string) (u
 			return unitRun{}, fmt.Errorf("%s: minion %s: %s", u.Service, m.Minion, m.Err)
 		}
 	}
+	byMinion(rets)
 	return unitRun{unit: u, on: on, rets: rets}, nil
+}
+
+// byMinion orders a dry run's returns by minion: they arrive in whatever order the minions
+// finish, and the plan (and its hash) must not depend on it.
+func byMinion(rets []minionReturn) {
+	slices.SortStableFunc(rets, func(a, b minionReturn) int { return strings.Compare(a.Minion, b.Minion) })
 }

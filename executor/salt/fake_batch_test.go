@@ -24,7 +24,7 @@ func (f *fakeSaltAPI) startCombined(c map[string]any, sls string, pillar map[str
 		jid = passed
 	}
 	ns, _ := pillar[batchPillar].(map[string]any)
-	j := &fakeJob{minions: matched, returns: map[string]any{}, released: map[string]bool{}}
+	j := &fakeJob{minions: matched, returns: map[string]any{}, released: map[string]bool{}, test: test}
 	for _, m := range matched {
 		if f.down[m] || f.lostReturns[m] {
 			continue

@@ -35,6 +35,14 @@ type fakeStream struct {
 	dropRets bool
 	// bareRets sends return events without the return, which then shows only in /jobs.
 	bareRets bool
+	// forgeFrom, when set, names a minion that fires a forged return event for every other
+	// minion of each job before the real ones come (event.fire_master with a job's tag):
+	// once in the single-tag shape the master fires with the sender's own id, once in the
+	// events shape whose data the sender writes whole, claiming cmd _return and the other's
+	// id but with a jid of another job.
+	forgeFrom string
+	// reverseRets sends the minions' return events in reverse name order.
+	reverseRets bool
 	// beforeReturn, when set, holds each return event of a job that asked for state events
 	// (an apply) until it is closed.
 	beforeReturn chan struct{}
@@ -179,6 +187,22 @@ func (f *fakeSaltAPI) publishJob(jid string, j *fakeJob, c map[string]any, state
 			"data": map[string]any{"len": 1, "ret": map[string]any{"__id__": "intruder", "name": "intruder", "result": true, "changes": map[string]any{}, "comment": "", "__run_num__": 0}}}},
 		{tag: "salt/job/" + jid + "/new", job: j, data: map[string]any{"_stamp": stamp, "jid": jid, "tgt": c["tgt"], "tgt_type": c["tgt_type"],
 			"fun": "state.apply", "arg": c["arg"], "minions": minions, "user": f.user}},
+	}
+	for _, m := range minions {
+		if f.forgeFrom == "" || m == f.forgeFrom {
+			continue
+		}
+		tag := "salt/job/" + jid + "/ret/" + m
+		forged := map[string]any{}
+		evs = append(evs,
+			fakeEvent{tag: tag, data: map[string]any{"_stamp": stamp, "cmd": "_minion_event", "id": f.forgeFrom, "tag": tag,
+				"data": map[string]any{}, "return": forged, "jid": jid}},
+			fakeEvent{tag: tag, data: map[string]any{"_stamp": stamp, "cmd": "_return", "id": m, "jid": "20231231235959000002",
+				"fun": "state.apply", "return": forged, "retcode": 0, "success": true}})
+	}
+	if f.reverseRets {
+		minions = slices.Clone(minions)
+		slices.Reverse(minions)
 	}
 	for _, m := range minions {
 		ret, ok := j.returns[m]

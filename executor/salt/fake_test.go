@@ -83,8 +83,9 @@ type fakeJob struct {
 	// releases them (else polls do).
 	released map[string]bool
 	streamed bool
-	// stateEvents says the job asked for state events (an apply that reports progress).
-	stateEvents bool
+	// stateEvents says the job asked for state events (an apply that reports progress); test
+	// that it is a dry run.
+	stateEvents, test bool
 }
 
 func newFakeSaltAPI(t *testing.T, minions ...string) *fakeSaltAPI {
@@ -273,7 +274,7 @@ func (f *fakeSaltAPI) startJob(c map[string]any) any {
 	if passed, _ := c["jid"].(string); passed != "" {
 		jid = passed // as local_cache.prep_jid: a passed jid is used as it is
 	}
-	j := &fakeJob{minions: matched, returns: map[string]any{}, released: map[string]bool{}}
+	j := &fakeJob{minions: matched, returns: map[string]any{}, released: map[string]bool{}, test: test}
 	for _, m := range matched {
 		switch {
 		case f.down[m], f.lostReturns[m]:

@@ -27,10 +27,9 @@ const (
 // follow waits until every minion of j has returned, handing each state the event stream
 // reports to w.state and each minion's return to w.ret.
 //
-// With a stream (es not nil), a minion's return event (salt/job/<jid>/ret/<minion>) carries
-// its return, which is taken from there at once: every state the stream reported before it
-// has been handed on already. A return event without one makes follow look at /jobs at once
-// for that minion. Without a stream, or
+// With a stream (es not nil), a minion's return event (salt/job/<jid>/ret/<minion>) makes
+// follow look at /jobs at once for that minion, so every state the stream reported before it
+// is handed on first; a dry run takes the return the event carries instead (eventReturn). Without a stream, or
 // once it ends, follow polls /jobs as minions finish, taking whatever is there. Minions that
 // have not returned when the timeout passes are reported as unreachable.
 //
@@ -118,7 +117,7 @@ func (l *Layer) follow(ctx context.Context, j job, es *eventStream, w *watch) er
 			if poll = f.event(ctx, ev); poll {
 				all, wait = false, firstPoll
 			}
-			if len(f.seen) == len(j.minions) { // every return came with its event
+			if len(f.seen) == len(j.minions) { // every return came with its event (a dry run)
 				return nil
 			}
 		}
@@ -236,13 +235,8 @@ func (f *follower) event(ctx context.Context, ev busEvent) bool {
 	}
 	switch t.kind {
 	case "ret":
-		// The event carries the minion's return, the same value /jobs gives for it a look
-		// later (and a look costs salt-api a runner, most of a second): take it from there.
-		var ret struct {
-			Return json.RawMessage `json:"return"`
-		}
-		if json.Unmarshal(ev.Data, &ret) == nil && len(ret.Return) > 0 {
-			f.take(t.minion, ret.Return)
+		if raw, ok := f.eventReturn(t, ev); ok {
+			f.take(t.minion, raw)
 			return false
 		}
 		f.signalled[t.minion] = true
@@ -293,6 +287,29 @@ func (f *follower) poll(ctx context.Context, all bool) error {
 		f.take(m, raw)
 	}
 	return nil
+}
+
+// eventReturn is the return a dry run takes from minion t.minion's return event, which
+// carries the value /jobs gives for it a look later (and a look costs salt-api a runner, most
+// of a second). Only a dry run's, only when the layer trusts return events (the default), and
+// only from an event shaped as the master's own (cmd _return, the tag's minion and jid): a
+// minion may fire events with any tag onto the master's bus (event.fire_master), so an apply's
+// outcome always comes from /jobs, which the master fills only from each minion's own
+// authenticated return (doc.go, "Whose word a return is").
+func (f *follower) eventReturn(t jobTag, ev busEvent) (json.RawMessage, bool) {
+	if !f.j.test || !f.l.eventReturns {
+		return nil, false
+	}
+	var d struct {
+		Cmd    string          `json:"cmd"`
+		ID     string          `json:"id"`
+		JID    string          `json:"jid"`
+		Return json.RawMessage `json:"return"`
+	}
+	if json.Unmarshal(ev.Data, &d) != nil || d.Cmd != "_return" || d.ID != t.minion || d.JID != f.j.jid || len(d.Return) == 0 {
+		return nil, false
+	}
+	return d.Return, true
 }
 
 // take hands on minion m's return raw, once.

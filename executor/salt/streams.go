@@ -7,8 +7,8 @@ import (
 	"github.com/eosbot/eos/executor"
 )
 
-// maxQuickStreams bounds the event streams open at once only to learn sooner that a job
-// ended (dry runs, drift checks): salt-api serves each open stream with one of its threads
+// maxQuickStreams bounds the event streams open at once only to take a job's returns sooner
+// (dry runs, drift checks; follow.go, eventReturn): salt-api serves each open stream with one of its threads
 // (rest_cherrypy's thread_pool, 100 by default), and a burst of previews must not take them
 // all. Past the bound a job is followed through /jobs alone, as it is without streams. A
 // stream that reports an apply's states is not bounded: applies are few, one per lock.
@@ -25,7 +25,7 @@ const quickSafetyPoll = 5 * time.Second
 // are off, the bound is reached, or the stream could not be opened (a warning says why). The
 // error is ctx's, when it ended meanwhile.
 func (l *Layer) openStream(ctx context.Context, name string, progress bool) (*eventStream, error) {
-	if !l.events {
+	if !l.events || !progress && !l.eventReturns {
 		return nil, nil
 	}
 	release := func() {}

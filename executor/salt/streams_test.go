@@ -90,3 +90,34 @@ func TestDryRunsBeyondTheStreamBoundPoll(t *testing.T) {
 		t.Errorf("%d streams after a place was given back, want 1", opened)
 	}
 }
+
+// A return event is taken only in the master's own shape, for the minion and job its tag
+// names: a minion that fires another's return event (event.fire_master with the job's tag)
+// does not put an empty return in that minion's place. The real return events come after the
+// forged ones, so taking a forged one would change the plan.
+func TestAForgedReturnEventIsNotTaken(t *testing.T) {
+	polled, _, _ := planWith(t, func(f *fakeSaltAPI, _ *Layer) { f.streaming = false })
+	got, _, _ := planWith(t, func(f *fakeSaltAPI, _ *Layer) { f.forgeFrom = "node1" })
+	if got != polled {
+		t.Errorf("plan with forged return events %q, want %q", got, polled)
+	}
+}
+
+// Minions return in whatever order they finish; the plan is the same whatever that order.
+func TestADryRunsPlanDoesNotDependOnTheOrderMinionsReturn(t *testing.T) {
+	polled, _, _ := planWith(t, func(f *fakeSaltAPI, _ *Layer) { f.streaming = false })
+	got, _, _ := planWith(t, func(f *fakeSaltAPI, _ *Layer) { f.reverseRets = true })
+	if got != polled {
+		t.Errorf("plan from returns in reverse order %q, want %q", got, polled)
+	}
+}
+
+// With Config.DryRunsFromJobs a dry run opens no stream and takes its returns from /jobs, as
+// an apply does.
+func TestDryRunsFromJobsTakeNoEventReturn(t *testing.T) {
+	polled, _, _ := planWith(t, func(f *fakeSaltAPI, _ *Layer) { f.streaming = false })
+	got, polls, opened := planWith(t, func(_ *fakeSaltAPI, l *Layer) { l.eventReturns = false })
+	if got != polled || opened != 0 || len(polls) != 1 || polls[0] < 1 {
+		t.Errorf("plan %q, %d streams, /jobs looks %v; want %q, no stream, polls", got, opened, polls, polled)
+	}
+}
