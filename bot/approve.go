@@ -9,6 +9,7 @@ import (
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/policy"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 )
 
@@ -29,24 +30,24 @@ const (
 // vote applies the approval policy to a ✅ or ❌ on a preview post. It is idempotent: a
 // redelivered reaction changes nothing the first one did not. The reaction table
 // (reactions.go) calls it on the conversation's turn, after triage.
-func (e *Engine) vote(ctx context.Context, a adapters.Adapter, r adapters.Reaction) {
+func (e *Engine) vote(ctx context.Context, a adapters.Adapter, r adapters.Reaction) answer {
 	vote := adapters.VoteOf(r.Emoji)
 	if r.User.Bot || vote == adapters.NoVote {
-		return
+		return answer{}
 	}
 	p, err := e.st.PlanByPost(ctx, r.Post)
 	if errors.Is(err, store.ErrNotFound) {
-		return // a reaction on some other post
+		return answer{} // a reaction on some other post
 	}
 	if err != nil {
 		e.log.Error("finding plan for reaction", "post", r.Post.ID, "err", err)
-		return
+		return answer{}
 	}
 	code := e.judgeCode(ctx, p, false) // the policy as code's decisions (policyjudge.go)
 	rules := e.planRules(p)
 	who := e.person(ctx, a, r.User, policy.ApproverLists(rules)...)
-	if e.refuseDenied(ctx, a, p, r, vote, who, code) {
-		return
+	if denied, refusal := e.refuseDenied(ctx, a, p, r, vote, who, code); denied {
+		return refusal
 	}
 	known := map[string]Person{who.Platform + ":" + who.ID: who}
 	var d decision
@@ -77,25 +78,12 @@ func (e *Engine) vote(ctx context.Context, a adapters.Adapter, r adapters.Reacti
 	}
 	if err != nil {
 		e.log.Error("recording reaction", "plan", id, "err", err)
-		e.say(ctx, a, r.Post, reply(unrecorded(id, r, vote, err)))
-		return
+		return said(render.Unrecorded(id, r.User.Name, vote == adapters.Reject, r.Removed, err))
 	}
+	// What a decision says is posted as it is acted on, not returned: the preview's status
+	// line is edited first, the run started, and a decision may say two things (act).
 	e.act(ctx, a, p, r, d, explain, verdict)
-}
-
-// unrecorded answers a reaction the store could not record (its disk full, its database
-// gone): never in silence, and saying what still holds, since nothing changed.
-func unrecorded(id string, r adapters.Reaction, vote adapters.Vote, err error) string {
-	emoji := "✅"
-	if vote == adapters.Reject {
-		emoji = "❌"
-	}
-	if r.Removed {
-		return fmt.Sprintf("@%s, Eos could not record the removal of your %s on plan %s: its store cannot be written (%v). Nothing changed: it still counts. Add and remove it again once the store can be written (/healthz says).",
-			r.User.Name, emoji, id, err)
-	}
-	return fmt.Sprintf("@%s, Eos could not record your %s on plan %s: its store cannot be written (%v). Nothing changed and nothing starts from it: remove and add it again once the store can be written (/healthz says).",
-		r.User.Name, emoji, id, err)
+	return answer{}
 }
 
 // errUnresolved says a plan gained an approval whose person was not asked of the platform
@@ -262,13 +250,13 @@ func (e *Engine) act(ctx context.Context, a adapters.Adapter, p *store.Plan, r a
 	}
 	shown := d != ignored && d != halting && e.showStatus(ctx, p.ID)
 	if d == rejected && !shown {
-		e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s rejected by @%s. Nothing changed.", p.ID, r.User.Name)))
+		e.say(ctx, a, p.Preview, render.Rejected(p.ID, r.User.Name))
 	}
 	if explain != "" {
-		e.say(ctx, a, p.Preview, reply(explain))
+		e.say(ctx, a, p.Preview, render.Reply(explain))
 	}
 	if d == counted && !shown {
-		e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Approval for plan %s from @%s: %s.", p.ID, r.User.Name, progress(v))))
+		e.say(ctx, a, p.Preview, render.ApprovalCounted(p.ID, r.User.Name, v))
 	}
 	if d == halting {
 		e.halt(ctx, a, p.Preview, p, r.User, e.person(ctx, a, r.User, policy.ApproverLists(e.planRules(p))...))

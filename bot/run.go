@@ -193,7 +193,11 @@ func (e *Engine) replan(ctx context.Context, a adapters.Adapter, p *store.Plan) 
 		Text: "plan changed between approval and apply; new plan posted"})
 	e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s changed since it was approved (something else changed %s in %s meanwhile): nothing was applied. Here is the plan as it stands now; it needs approval again.",
 		p.ID, p.Plan.Spec.Target, p.Plan.Spec.Env)))
-	e.propose(ctx, conv{adapter: a, msg: adapters.Message{Post: p.Request, Author: p.Requester, Text: p.Text}}, p.Plan.Spec, store.PlanPending)
+	// Not a handler: the fresh plan's refusal, if any, is said here, after the line above.
+	c := conv{adapter: a, msg: adapters.Message{Post: p.Request, Author: p.Requester, Text: p.Text}}
+	_, ans := e.propose(ctx, c, p.Plan.Spec, store.PlanPending)
+	e.answerMessage(ctx, c, ans)
+
 	return executor.Plan{}, false, false
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 	"github.com/eosbot/eos/intents"
@@ -17,11 +18,10 @@ import (
 // status answers `status [SERVICE] [in ENV]`: what is deployed, which plans wait for an
 // approval and which runs hold a lock. Naming a service also asks each layer what runs now
 // (a live look, too slow to take for every service at once).
-func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
+func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) answer {
 	all, err := e.st.AllDeclared(ctx)
 	if err != nil {
-		e.fail(ctx, c, "reading status", err)
-		return
+		return e.fail(c, "reading status", err)
 	}
 	matches := func(env, service string) bool {
 		return (in.Noun == "" || service == in.Noun) && (in.Env == "" || env == in.Env)
@@ -45,8 +45,7 @@ func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
 		return p.State == store.PlanPending && matches(p.Plan.Spec.Env, p.Plan.Spec.Target) && e.sees(c, p)
 	})
 	if err != nil {
-		e.fail(ctx, c, "reading status", err)
-		return
+		return e.fail(c, "reading status", err)
 	}
 	sort.Slice(pending, func(i, j int) bool { return pending[i].Created.Before(pending[j].Created) })
 	var running []string
@@ -73,8 +72,7 @@ func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
 		if in.Noun != "" {
 			what = in.Noun + " is not"
 		}
-		e.say(ctx, c.adapter, c.msg.Post, reply(what+" deployed"+where+". @eos create SERVICE · @eos help create"))
-		return
+		return said(render.NothingDeployed(what, where))
 	}
 	var blocks []adapters.Block
 	if len(byEnv) > 0 {
@@ -111,7 +109,7 @@ func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
 	if in.Noun == "" && len(byEnv) > 0 {
 		blocks = append(blocks, adapters.Context{Text: "@eos status SERVICE also shows what runs now"})
 	}
-	e.say(ctx, c.adapter, c.msg.Post, adapters.NewDoc(blocks...))
+	return said(adapters.NewDoc(blocks...))
 }
 
 // values is the spec's flag values, as name=value pairs.
