@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"sort"
-	"strings"
 
 	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
@@ -32,7 +31,7 @@ func (e *Engine) adopt(ctx context.Context, c conv, in *intents.Intent) answer {
 func (e *Engine) adoptService(ctx context.Context, c conv, env, service string) (string, answer) {
 	d, err := e.st.Declared(ctx, env+"/"+service)
 	if err != nil || d.Destroyed {
-		return "", said(reply(fmt.Sprintf("%s has no declared state in %s: nothing to adopt. @eos status%s", service, env, e.inFlightAfter(ctx, " · ", env, service))))
+		return "", said(render.NothingDeclared(service, env, "nothing to adopt", " @eos status"+e.inFlightAfter(ctx, " · ", env, service)))
 	}
 	if busy := e.busy(ctx, store.SpecKeys(d.Spec)); busy != "" {
 		return "", said(render.Reply(busy))
@@ -41,16 +40,14 @@ func (e *Engine) adoptService(ctx context.Context, c conv, env, service string) 
 	defer cancel()
 	spec, err := e.cfg.Runner.Adopt(actx, d.Spec)
 	if err != nil {
-		return "", said(reply(fmt.Sprintf("Can't adopt %s in %s as it runs: %s. Nothing planned.", service, env, strings.TrimRight(err.Error(), "."))))
+		return "", said(render.CantAdopt(service, env, err))
 	}
 	spec = e.adoptFlags(d.Spec, spec)
 	spec.Asked, spec.Changes, spec.ReturnsTo = nil, nil, "" // what runs is asked for, nothing typed
 	// Only a requester learns what the drift is; propose answers anyone else.
 	if ep := e.policy().For(env, spec.Verb); ep.MayRequest(e.person(ctx, c.adapter, c.msg.Author, ep.Requesters)) && len(spec.AdoptedValues) == 0 {
 		if states := e.saltOnlyDrift(actx, d.Spec); len(states) > 0 {
-			return "", said(reply(fmt.Sprintf("Nothing to adopt in %s in %s: only Salt differs from its declared state, and Salt drift cannot be adopted (%s). "+
-				"Salt's states are the source of truth: to keep the change, change the blueprint or its pillar; to undo it, @eos reconcile %s in %s. Nothing planned.",
-				service, env, strings.Join(states, "; "), service, env)))
+			return "", said(render.SaltOnlyDrift(service, env, states))
 		}
 	}
 	return e.propose(ctx, c, spec, store.PlanPending)

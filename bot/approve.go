@@ -153,7 +153,7 @@ func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, 
 		return ignored, fmt.Sprintf("Plan %s is %s: nothing started. Ask again for a new plan.", p.ID, p.State), Verdict{}
 	case vote == adapters.Reject:
 		if !MayReject(rules, who, self) {
-			return ignored, e.notAllowed(p, who, "reject", "approvers: "+rulesWho(rules)), Verdict{}
+			return ignored, e.notAllowed(p, who, "reject", "approvers: "+render.RulesWho(rules)), Verdict{}
 		}
 		p.State, p.Updated = store.PlanRejected, now
 		p.Rejection = &store.Vote{User: user, UserID: r.User.ID, Platform: r.Post.Platform, At: now}
@@ -183,7 +183,7 @@ func blockedAnswer(e *Engine, p *store.Plan, who Person, r adapters.Reaction, vo
 		return ignored, ""
 	}
 	return ignored, fmt.Sprintf("Plan %s cannot be approved: it would fail.\n%s\nNothing changed. Fix what fails, then ask again: @eos %s",
-		p.ID, strings.Join(p.Plan.Failures(), "\n"), typedRequest(p.Text))
+		p.ID, strings.Join(p.Plan.Failures(), "\n"), render.TypedRequest(p.Text))
 }
 
 // alreadyRan answers an approval of a plan whose run exists: what became of it.
@@ -225,11 +225,11 @@ func (e *Engine) auditOf(a adapters.Adapter, p *store.Plan, r adapters.Reaction,
 		Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env})
 	switch {
 	case d == counted || d == approved:
-		entry.Kind, entry.Text = "approval", "approval: "+progress(v)
+		entry.Kind, entry.Text = "approval", "approval: "+render.Progress(v)
 	case d == rejected:
 		entry.Kind, entry.Text = "rejection", "rejected"
 	case d == withdrawn:
-		entry.Kind, entry.Text = "withdrawal", "approval withdrawn: "+progress(v)
+		entry.Kind, entry.Text = "withdrawal", "approval withdrawn: "+render.Progress(v)
 	case explain != "" && r.User.Name != "":
 		entry.Kind, entry.Text = "refusal", explain
 	default:

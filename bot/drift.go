@@ -13,7 +13,6 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
@@ -52,14 +51,14 @@ func (e *Engine) drift(ctx context.Context, c conv, in *intents.Intent) answer {
 		}
 	}
 	if len(todo) == 0 {
-		return said(reply("Nothing matching is deployed, so nothing can drift. @eos status"))
+		return said(render.NothingToDrift())
 	}
 	results := e.checkDrift(ctx, todo, scan{}, nil)
 	e.recordDrift(ctx, results, e.now())
 	// The answer is posted here, not returned: each drifted service gets a reply of its own
 	// under it (postDetails), which a 🔧, 📥 or 🔕 on it triages.
 	headline := e.say(ctx, c.adapter, c.msg.Post, render.Drift(results, e.now(), e.liveSnoozes(ctx)))
-	var listed []serviceDrift
+	var listed []render.ServiceDrift
 	for _, r := range results {
 		if r.Status != executor.DriftClean {
 			listed = append(listed, r)
@@ -71,7 +70,7 @@ func (e *Engine) drift(ctx context.Context, c conv, in *intents.Intent) answer {
 
 // checkDrift checks every service, sc.parallelism at once, each within sc.timeout, and calls
 // progress (when not nil) with the number done after each. The results are in service order.
-func (e *Engine) checkDrift(ctx context.Context, todo []*store.Deployed, sc scan, progress func(done int)) []serviceDrift {
+func (e *Engine) checkDrift(ctx context.Context, todo []*store.Deployed, sc scan, progress func(done int)) []render.ServiceDrift {
 	limit, timeout := sc.parallelism, sc.timeout
 	if limit < 1 {
 		limit = runtime.NumCPU()
@@ -79,7 +78,7 @@ func (e *Engine) checkDrift(ctx context.Context, todo []*store.Deployed, sc scan
 	if timeout <= 0 {
 		timeout = driftTimeout
 	}
-	results := make([]serviceDrift, len(todo))
+	results := make([]render.ServiceDrift, len(todo))
 	var g errgroup.Group
 	g.SetLimit(limit)
 	var mu sync.Mutex
@@ -98,7 +97,7 @@ func (e *Engine) checkDrift(ctx context.Context, todo []*store.Deployed, sc scan
 			defer cancel()
 			env, service, _ := strings.Cut(d.Key, "/")
 			layers := e.cfg.Runner.Drift(dctx, d.Spec)
-			results[i] = serviceDrift{Service: service, Env: env, Status: overall(layers), Layers: layers}
+			results[i] = render.ServiceDrift{Service: service, Env: env, Status: overall(layers), Layers: layers}
 			return nil
 		})
 	}
@@ -133,7 +132,7 @@ func (e *Engine) rollback(ctx context.Context, c conv, in *intents.Intent) answe
 	key := env + "/" + in.Noun
 	cur, err := e.st.Declared(ctx, key)
 	if err != nil || cur.Destroyed {
-		return said(reply(fmt.Sprintf("%s has no declared state in %s: nothing to roll back to.%s", in.Noun, env, e.inFlightAfter(ctx, " ", env, in.Noun))))
+		return said(render.NothingDeclared(in.Noun, env, "nothing to roll back to", e.inFlightAfter(ctx, " ", env, in.Noun)))
 	}
 	earlier, err := e.appliedStates(ctx, env, in.Noun)
 	if err != nil {
@@ -149,12 +148,12 @@ func (e *Engine) rollback(ctx context.Context, c conv, in *intents.Intent) answe
 		i := slices.IndexFunc(earlier, func(a appliedState) bool { return a.run.ID == id })
 		switch {
 		case id == cur.RunID:
-			return said(reply(fmt.Sprintf("Run %s applied the state %s has now in %s: nothing to roll back. @eos history %s lists the others.", id, in.Noun, env, in.Noun)))
+			return said(render.RunIsCurrent(id, in.Noun, env))
 		case i < 0:
-			return said(reply(fmt.Sprintf("Run %s did not apply %s in %s (or did not finish): nothing to return to. @eos history %s lists the runs that did.", id, in.Noun, env, in.Noun)))
+			return said(render.RunDidNotApply(id, in.Noun, env))
 		}
 		if now != nil && maps.Equal(earlier[i].unit.Values, now.Values) {
-			return said(reply(fmt.Sprintf("Run %s applied the values %s has now in %s: nothing to roll back. @eos history %s lists the others.", id, in.Noun, env, in.Noun)))
+			return said(render.RunValuesCurrent(id, in.Noun, env))
 		}
 		pick = &earlier[i]
 	} else {
@@ -173,8 +172,7 @@ func (e *Engine) rollback(ctx context.Context, c conv, in *intents.Intent) answe
 		}
 	}
 	if pick == nil {
-		return said(reply(fmt.Sprintf("%s in %s has no earlier applied state that differs from the current one (run %s): there is nothing to roll back to. To remove it: @eos destroy %s",
-			in.Noun, env, cur.RunID, in.Noun)))
+		return said(render.NoEarlierState(in.Noun, env, cur.RunID))
 	}
 	spec := executor.Spec{Verb: "rollback", Target: in.Noun, Env: env, Units: []executor.Unit{pick.unit},
 		Asked:     []string{"to", pick.run.ID},
@@ -214,7 +212,7 @@ func (e *Engine) appliedStates(ctx context.Context, env, service string) ([]appl
 // driftHistory answers `drift history SERVICE`: the service's recent checks.
 func (e *Engine) driftHistory(ctx context.Context, c conv, in *intents.Intent) answer {
 	if in.Noun == "" {
-		return said(reply("Name a service: @eos drift history nextcloud"))
+		return said(render.NameAService())
 	}
 	key := e.envOf(in) + "/" + in.Noun
 	hist, err := e.st.DriftHistory(ctx, key, 10)
@@ -222,15 +220,14 @@ func (e *Engine) driftHistory(ctx context.Context, c conv, in *intents.Intent) a
 		return e.fail(c, "reading drift history", err)
 	}
 	if len(hist) == 0 {
-		return said(reply(fmt.Sprintf("%s has not been checked for drift yet. @eos drift %s", key, in.Noun)))
+		return said(render.NotCheckedYet(key, in.Noun))
 	}
 	var rows [][]string
 	for i := len(hist) - 1; i >= 0; i-- {
 		h := hist[i]
 		rows = append(rows, []string{h.At.UTC().Format("Mon 02 Jan 15:04"), h.Status, h.Summary})
 	}
-	return said(adapters.NewDoc(adapters.Heading{Text: "Drift history of " + key},
-		adapters.Table{Header: []string{"checked (UTC)", "status", "what"}, Rows: rows}))
+	return said(render.DriftHistory(key, rows))
 }
 
 // reconcile answers `reconcile SERVICE`: an ordinary plan that re-applies the declared state.
@@ -246,7 +243,7 @@ func (e *Engine) reconcile(ctx context.Context, c conv, in *intents.Intent) answ
 func (e *Engine) reconcileService(ctx context.Context, c conv, env, service string) (string, answer) {
 	d, err := e.st.Declared(ctx, env+"/"+service)
 	if err != nil || d.Destroyed {
-		return "", said(reply(fmt.Sprintf("%s has no declared state in %s: nothing to reconcile. @eos status%s", service, env, e.inFlightAfter(ctx, " · ", env, service))))
+		return "", said(render.NothingDeclared(service, env, "nothing to reconcile", " @eos status"+e.inFlightAfter(ctx, " · ", env, service)))
 	}
 	spec := d.Spec
 	spec.Verb, spec.Asked, spec.Changes, spec.ReturnsTo = "reconcile", nil, nil, "" // nothing asked but the declared state

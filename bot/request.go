@@ -37,7 +37,7 @@ func (e *Engine) request(ctx context.Context, c conv, in *intents.Intent) answer
 // plan answers `plan SERVICE ...` (a preview that never runs) and `plan ID [full]`.
 func (e *Engine) plan(ctx context.Context, c conv, in *intents.Intent) answer {
 	if p, err := e.st.Plan(ctx, in.Noun); err == nil && e.sees(c, p) {
-		return said(fullPlanDoc(p))
+		return said(render.FullPlan(p))
 	}
 	if _, ok := e.cfg.Catalog.Service(in.Noun); !ok {
 		return said(render.NoPlanNamed(in.Noun))
@@ -225,10 +225,10 @@ func (e *Engine) Preview(ctx context.Context, text, user string) (adapters.Doc, 
 	switch in.Verb {
 	case intents.VerbCreate, intents.VerbUpdate, intents.VerbDestroy, intents.VerbOperation, intents.VerbPlan:
 	default:
-		return reply(fmt.Sprintf("eos plan previews changes; %q changes nothing. Try: eos plan \"create grafana\"", in.VerbWord())), errors.New("not a change")
+		return render.Reply(fmt.Sprintf("eos plan previews changes; %q changes nothing. Try: eos plan \"create grafana\"", in.VerbWord())), errors.New("not a change")
 	}
 	if msg := e.unknownEnv(ctx, in); msg != "" {
-		return reply(msg), errors.New("environment not declared")
+		return render.Reply(msg), errors.New("environment not declared")
 	}
 	if in.Verb == intents.VerbPlan {
 		in.Verb = intents.VerbCreate
@@ -238,14 +238,14 @@ func (e *Engine) Preview(ctx context.Context, text, user string) (adapters.Doc, 
 	}
 	spec, err := e.compile(ctx, in)
 	if err != nil {
-		return reply(err.Error()), err
+		return render.Reply(err.Error()), err
 	}
 	spec.Changes = e.declaredChanges(ctx, spec) // as propose does: the preview names what an update changes
 	planCtx, cancel := context.WithTimeout(ctx, planTimeout)
 	defer cancel()
 	plan, err := e.cfg.Runner.Plan(planCtx, spec)
 	if err != nil {
-		return reply("planning failed: " + err.Error()), err
+		return render.Reply("planning failed: " + err.Error()), err
 	}
 	now := e.now()
 	p := &store.Plan{ID: plan.Hash[:8], State: store.PlanPreview, Text: text, Requester: adapters.User{ID: user, Name: user},

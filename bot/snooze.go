@@ -95,7 +95,7 @@ func (e *Engine) driftSnoozed(ctx context.Context, c conv, in *intents.Intent) a
 		if err != nil || len(hist) == 0 || !sn.Holds(hist[0].Fingerprint, now) {
 			continue
 		}
-		rows = append(rows, []string{service, env, "@" + sn.User, day(sn.Until), hist[0].Summary})
+		rows = append(rows, []string{service, env, "@" + sn.User, render.Day(sn.Until), hist[0].Summary})
 	}
 	if len(rows) == 0 {
 		return said(render.NothingSnoozed())

@@ -98,7 +98,7 @@ func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) answer 
 	if len(pending) > 0 {
 		var items []string
 		for _, p := range pending {
-			items = append(items, fmt.Sprintf("Plan %s · %s · asked by @%s · expires %s", p.ID, requestLine(p.Plan.Spec),
+			items = append(items, fmt.Sprintf("Plan %s · %s · asked by @%s · expires %s", p.ID, render.RequestLine(p.Plan.Spec),
 				p.Requester.Name, p.Expires.UTC().Format("15:04 UTC")))
 		}
 		blocks = append(blocks, adapters.Text{Text: "Waiting for approval:"}, adapters.List{Items: items})

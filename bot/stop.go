@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 )
@@ -95,10 +96,10 @@ func (e *Engine) halt(ctx context.Context, a adapters.Adapter, where adapters.Po
 		if !inFlight && (p.State != store.PlanApproved || !p.RunStarted.IsZero()) {
 			return false // nothing to stop: the caller answers as for any plan
 		}
-		msg := fmt.Sprintf("@%s can't stop run %s: only @%s or an approver (%s) can. Nothing changed.", by.Name, p.ID, p.Requester.Name, rulesWho(rules))
+		msg := render.CantStop(by.Name, p.ID, p.Requester.Name, render.RulesWho(rules))
 		entry.Kind, entry.Text = "refusal", msg
 		e.audit(ctx, entry)
-		e.say(ctx, a, where, reply(msg))
+		e.say(ctx, a, where, render.Reply(msg))
 		return true
 	}
 	now := e.now()
@@ -117,7 +118,7 @@ func (e *Engine) halt(ctx context.Context, a adapters.Adapter, where adapters.Po
 		entry.Kind, entry.Text = "cancel", "cancelled after approval, before its run started: nothing applied"
 		e.audit(ctx, entry)
 		e.log.Info("approved plan cancelled before its run started", "plan", p.ID, "user", by.Name)
-		e.say(ctx, a, where, reply(fmt.Sprintf("Plan %s cancelled by @%s before its run started. Nothing changed.", p.ID, by.Name)))
+		e.say(ctx, a, where, render.CancelledBeforeRun(p.ID, by.Name))
 		e.showStatus(ctx, p.ID)
 		return true
 	}
@@ -126,13 +127,13 @@ func (e *Engine) halt(ctx context.Context, a adapters.Adapter, where adapters.Po
 	}
 	first, asker := s.ask(by.Name)
 	if !first {
-		e.say(ctx, a, where, reply(fmt.Sprintf("Run %s is stopping already (asked by @%s).", p.ID, asker)))
+		e.say(ctx, a, where, render.StoppingAlready(p.ID, asker))
 		return true
 	}
 	entry.Kind, entry.Text = "stop", "stop asked for: the run stops before its next layer; nothing is rolled back"
 	e.audit(ctx, entry)
 	e.log.Info("run stop asked for", "run", p.ID, "user", by.Name)
-	e.say(ctx, a, where, reply(fmt.Sprintf("Stopping run %s at the next safe point: the layer applying now finishes, no later layer starts, nothing is rolled back.", p.ID)))
+	e.say(ctx, a, where, render.Stopping(p.ID))
 	return true
 }
 
@@ -156,7 +157,7 @@ func stoppedDoc(r *store.Run, by string) adapters.Doc {
 		case executor.ResultNotStarted:
 			notStarted = append(notStarted, l.Layer.Title())
 		}
-		lines = append(lines, resultLine(l))
+		lines = append(lines, render.ResultLine(l))
 	}
 	text := fmt.Sprintf("Run %s stopped by @%s", r.ID, by)
 	if after != "" {

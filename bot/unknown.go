@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 )
@@ -29,7 +30,7 @@ var outcomeBackoff = executor.Backoff{Min: 2 * time.Second, Max: time.Minute}
 // watchOutcome starts the check of run's unknown outcome, if it has one, and records it as
 // pending. It ends on shutdown, and the next process resumes it.
 func (e *Engine) watchOutcome(ctx context.Context, a adapters.Adapter, run *store.Run, spec executor.Spec) {
-	lr := unknownLayer(run)
+	lr := render.UnknownLayer(run)
 	if lr == nil {
 		return
 	}
@@ -135,7 +136,7 @@ func (e *Engine) outcomeFound(ctx context.Context, a adapters.Adapter, run *stor
 	case executor.DriftSkipped:
 		text = fmt.Sprintf("%s answers again, but has nothing of run %s to check (%s).", t, run.ID, d.Reason)
 	default:
-		text = fmt.Sprintf("%s answers again, and what run %s gave it is not all in place: %s.", t, run.ID, strings.Join(changeTexts(d.Changes), "; "))
+		text = fmt.Sprintf("%s answers again, and what run %s gave it is not all in place: %s.", t, run.ID, strings.Join(render.ChangeTexts(d.Changes), "; "))
 	}
 	next := "Nothing was rolled back, and the layers after it did not start: ask again to finish the change · @eos status " + run.Target
 	entry := e.entry(store.Entry{Kind: outcomeCheckKind, PlanID: run.ID, Service: run.Target, Env: run.Env, Text: text})
@@ -148,7 +149,7 @@ func (e *Engine) outcomeFound(ctx context.Context, a adapters.Adapter, run *stor
 		e.log.Info("the check of the run's unknown outcome was ended elsewhere: not saying it again", "run", run.ID)
 		return
 	}
-	e.sayAnywhere(ctx, a, c.Thread, reply(text, next))
+	e.sayAnywhere(ctx, a, c.Thread, render.Reply(text, next))
 }
 
 // outcomesFirst orders a digest's services so those marked for a drift check (the latest run
@@ -157,7 +158,7 @@ func (e *Engine) outcomesFirst(ctx context.Context, todo []*store.Deployed) []*s
 	unfinished := e.unfinishedKeys(ctx, func(string, string) bool { return true }) // leftover.go
 	var first, rest []*store.Deployed
 	for _, d := range todo {
-		if r := unfinished[d.Key]; r != nil && unknownLayer(r) != nil && e.outcomeCheck(ctx, r, d.Key) == nil {
+		if r := unfinished[d.Key]; r != nil && render.UnknownLayer(r) != nil && e.outcomeCheck(ctx, r, d.Key) == nil {
 			first = append(first, d)
 		} else {
 			rest = append(rest, d)
