@@ -15,8 +15,7 @@ import (
 
 // adopt answers `adopt SERVICE`: the opposite of reconcile, for drift that was meant.
 func (e *Engine) adopt(ctx context.Context, c conv, in *intents.Intent) answer {
-	_, ans := e.adoptService(ctx, c, e.envOf(in), in.Noun)
-	return ans
+	return answerOf(e.adoptService(ctx, c, e.envOf(in), in.Noun))
 }
 
 // adoptService proposes taking what runs as the declared state of service in env, for `adopt`

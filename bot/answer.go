@@ -52,3 +52,7 @@ func (e *Engine) answerReaction(ctx context.Context, a adapters.Adapter, r adapt
 		e.say(ctx, a, ans.where(r.Post), ans.doc)
 	}
 }
+
+// answerOf is the answer of propose and its kin (adoptService, reconcileService), for a
+// caller that does not need the plan's id.
+func answerOf(_ string, ans answer) answer { return ans }

@@ -177,8 +177,7 @@ func (e *Engine) rollback(ctx context.Context, c conv, in *intents.Intent) answe
 	spec := executor.Spec{Verb: "rollback", Target: in.Noun, Env: env, Units: []executor.Unit{pick.unit},
 		Asked:     []string{"to", pick.run.ID},
 		ReturnsTo: fmt.Sprintf("run %s of %s", pick.run.ID, pick.run.Finished.UTC().Format("Mon 02 Jan 15:04 UTC"))}
-	_, ans := e.propose(ctx, c, spec, store.PlanPending)
-	return ans
+	return answerOf(e.propose(ctx, c, spec, store.PlanPending))
 }
 
 // appliedState is a unit's state as one successful run applied it.
@@ -232,8 +231,7 @@ func (e *Engine) driftHistory(ctx context.Context, c conv, in *intents.Intent) a
 
 // reconcile answers `reconcile SERVICE`: an ordinary plan that re-applies the declared state.
 func (e *Engine) reconcile(ctx context.Context, c conv, in *intents.Intent) answer {
-	_, ans := e.reconcileService(ctx, c, e.envOf(in), in.Noun)
-	return ans
+	return answerOf(e.reconcileService(ctx, c, e.envOf(in), in.Noun))
 }
 
 // reconcileService proposes re-applying the declared state of service in env, for `reconcile`

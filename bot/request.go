@@ -30,8 +30,7 @@ func (e *Engine) request(ctx context.Context, c conv, in *intents.Intent) answer
 	if err != nil {
 		return e.fail(c, "planning", err)
 	}
-	_, ans := e.propose(ctx, c, spec, store.PlanPending)
-	return ans
+	return answerOf(e.propose(ctx, c, spec, store.PlanPending))
 }
 
 // plan answers `plan SERVICE ...` (a preview that never runs) and `plan ID [full]`.
@@ -51,8 +50,7 @@ func (e *Engine) plan(ctx context.Context, c conv, in *intents.Intent) answer {
 	if err != nil {
 		return e.fail(c, "planning", err)
 	}
-	_, ans := e.propose(ctx, c, spec, store.PlanPreview)
-	return ans
+	return answerOf(e.propose(ctx, c, spec, store.PlanPreview))
 }
 
 func (e *Engine) envOf(in *intents.Intent) string {

@@ -192,10 +192,8 @@ func (e *Engine) replan(ctx context.Context, a adapters.Adapter, p *store.Plan) 
 	e.audit(ctx, store.Entry{Kind: "superseded", PlanID: p.ID, Hash: fresh.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env,
 		Text: "plan changed between approval and apply; new plan posted"})
 	e.say(ctx, a, p.Preview, render.ChangedSinceApproval(p.ID, p.Plan.Spec.Target, p.Plan.Spec.Env))
-	// Not a handler: the fresh plan's refusal, if any, is said here, after the line above.
 	c := conv{adapter: a, msg: adapters.Message{Post: p.Request, Author: p.Requester, Text: p.Text}}
-	_, ans := e.propose(ctx, c, p.Plan.Spec, store.PlanPending)
-	e.answerMessage(ctx, c, ans)
+	e.answerMessage(ctx, c, answerOf(e.propose(ctx, c, p.Plan.Spec, store.PlanPending))) // not a handler: it says its answer
 
 	return executor.Plan{}, false, false
 }

@@ -1,0 +1,117 @@
+package render
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/policy"
+	"github.com/eosbot/eos/bot/policy/rego"
+	"github.com/eosbot/eos/bot/render/rendertest"
+	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/executor"
+	goldenfile "github.com/eosbot/eos/internal/golden"
+)
+
+// answer is one short answer, named for the golden file.
+type answer struct {
+	name string
+	doc  adapters.Doc
+}
+
+// checkAnswers compares the answers, each as plain text under its name, with testdata/NAME.golden.
+func checkAnswers(t *testing.T, name string, answers []answer) {
+	t.Helper()
+	var b strings.Builder
+	for _, a := range answers {
+		b.WriteString("== " + a.name + "\n" + a.doc.Plain() + "\n")
+	}
+	goldenfile.Check(t, filepath.Join("testdata", name+".golden"), []byte(b.String()))
+}
+
+// The conversation's short answers say what they said when the engine wrote them itself:
+// refusals, "nothing to do", acknowledgements and busy notices.
+func TestConversationAnswersGolden(t *testing.T) {
+	at := rendertest.At
+	plan := func(id, verb, target string, created time.Time) *store.Plan {
+		return &store.Plan{ID: id, Created: created, Plan: executor.Plan{Spec: executor.Spec{Verb: verb, Target: target, Env: "staging"}}}
+	}
+	checkAnswers(t, "answers", []answer{
+		{"Failed", Failed("reading history", errors.New("bolt: database not open"))},
+		{"NoSuchPlan", NoSuchPlan("7f3a9c21")},
+		{"NoPlanNamed", NoPlanNamed("grafna")},
+		{"NotRequester", NotRequester("carol", "production", []string{"bob", "group:sre"})},
+		{"NotRequester anyone", NotRequester("carol", "production", nil)},
+		{"ServiceBusy", Reply(ServiceBusy("grafana", "staging", "7f3a9c21", at))},
+		{"NoRuns", NoRuns("grafana")},
+		{"NothingToCancel", NothingToCancel()},
+		{"WhichToCancel", WhichToCancel([]*store.Plan{plan("b2", "update", "grafana", at.Add(time.Minute)), plan("a1", "create", "nextcloud", at)})},
+		{"Cancelled", Cancelled("7f3a9c21", "alice")},
+		{"NothingDeployed", NothingDeployed("Nothing is", " yet")},
+		{"NothingDeployed service", NothingDeployed("grafana is not", " in staging")},
+		{"WebOff", WebOff()},
+		{"CannotWhisper", CannotWhisper("console")},
+		{"WhisperFailed", WhisperFailed()},
+		{"LinkSent", LinkSent("5 minutes")},
+		{"TooBusyMessage", TooBusyMessage("alice", "512 requests and reactions waiting")},
+		{"TooBusyReaction", TooBusyReaction("bob", "white_check_mark", "512 requests and reactions waiting")},
+		{"TooBusyEdit", TooBusyEdit("alice", "512 requests and reactions waiting")},
+		{"SecretInEdit", SecretInEdit()},
+		{"RequestEdited cancelled", RequestEdited("alice", []string{"7f3a9c21", "0b1c2d3e"}, nil)},
+		{"RequestEdited both", RequestEdited("alice", []string{"7f3a9c21"}, []string{"0b1c2d3e"})},
+		{"CancelledBecause", CancelledBecause("7f3a9c21", "the request was deleted")},
+	})
+}
+
+// The short answers about drift, rollback, reconcile and adopt, and the triage reactions'.
+func TestDriftAnswersGolden(t *testing.T) {
+	until := rendertest.At.Add(7 * 24 * time.Hour)
+	checkAnswers(t, "answers_drift", []answer{
+		{"NothingDeclared adopt", NothingDeclared("grafana", "staging", "nothing to adopt", " @eos status")},
+		{"NothingDeclared rollback", NothingDeclared("grafana", "staging", "nothing to roll back to", "")},
+		{"CantAdopt", CantAdopt("grafana", "staging", errors.New("nomad: job not found."))},
+		{"SaltOnlyDrift", SaltOnlyDrift("grafana", "staging", []string{"file_|-grafana_ini", "service_|-grafana"})},
+		{"NothingToDrift", NothingToDrift()},
+		{"RunIsCurrent", RunIsCurrent("7f3a9c21", "grafana", "staging")},
+		{"RunDidNotApply", RunDidNotApply("7f3a9c21", "grafana", "staging")},
+		{"RunValuesCurrent", RunValuesCurrent("7f3a9c21", "grafana", "staging")},
+		{"NoEarlierState", NoEarlierState("grafana", "staging", "7f3a9c21")},
+		{"NameAService", NameAService()},
+		{"NotCheckedYet", NotCheckedYet("staging/grafana", "grafana")},
+		{"DriftHistory", DriftHistory("staging/grafana", [][]string{{"Mon 23 Nov 14:02", "drifted", "Terraform: 1 change"}})},
+		{"TooOld one", TooOld("eos", []string{"staging/grafana"}, 7)},
+		{"TooOld several", TooOld("eos", []string{"staging/grafana", "production/nextcloud"}, 7)},
+		{"NothingToSnooze", NothingToSnooze("grafana", "staging")},
+		{"Snoozed", Snoozed("bob", until, "grafana", "staging")},
+		{"SnoozeLifted", SnoozeLifted("carol", "grafana", "staging", "bob", until)},
+		{"NothingSnoozed", NothingSnoozed()},
+		{"SnoozedList", SnoozedList([][]string{{"grafana", "staging", "@bob", Day(until), "Terraform: 1 change"}})},
+	})
+}
+
+// The short answers about votes, and about approved plans that do not run as approved.
+func TestApprovalAnswersGolden(t *testing.T) {
+	rules := []policy.Rule{{Name: "production", Approvals: 2}}
+	bob := policy.Person{Platform: "mattermost", ID: "u2", Name: "bob", Matches: []string{"bob"}}
+	verdict := policy.Judge(rules, []policy.Voter{{Vote: store.Vote{User: "bob", UserID: "u2", Platform: "mattermost"}, Person: bob}})
+	code := Code{SHA: "ab12", Decisions: []rego.Decision{{Kind: rego.Deny, Msg: "no public buckets", Rule: "eos.storage.deny", Where: "storage.rego:4"}}}
+	full := errors.New("write /var/lib/eos/work: no space left on device")
+	checkAnswers(t, "answers_approval", []answer{
+		{"Rejected", Rejected("7f3a9c21", "bob")},
+		{"ApprovalCounted", ApprovalCounted("7f3a9c21", "bob", verdict)},
+		{"Denied", Denied("7f3a9c21", code)},
+		{"Unrecorded approve", Unrecorded("7f3a9c21", "bob", false, false, full)},
+		{"Unrecorded reject removed", Unrecorded("7f3a9c21", "bob", true, true, full)},
+		{"CantStop", Reply(CantStop("carol", "7f3a9c21", "alice", "@bob"))},
+		{"CancelledBeforeRun", CancelledBeforeRun("7f3a9c21", "alice")},
+		{"StoppingAlready", StoppingAlready("7f3a9c21", "bob")},
+		{"Stopping", Stopping("7f3a9c21")},
+		{"NotStarted", NotStarted("7f3a9c21", "could not start: vault: permission denied. Nothing changed, and your approval is not kept: once that is fixed, remove and add your ✅ again")},
+		{"StartBusy", StartBusy("7f3a9c21", "staging/grafana", "0b1c2d3e")},
+		{"ChangedSinceApproval", ChangedSinceApproval("7f3a9c21", "grafana", "staging")},
+		{"Expired", Expired("7f3a9c21", rendertest.At)},
+	})
+}
