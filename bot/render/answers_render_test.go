@@ -115,3 +115,35 @@ func TestApprovalAnswersGolden(t *testing.T) {
 		{"Expired", Expired("7f3a9c21", rendertest.At)},
 	})
 }
+
+// `status` says the same with its document made here as when the engine assembled it: nothing
+// deployed; services, plans and runs; and what unfinished runs left, checked or not.
+func TestStatusGolden(t *testing.T) {
+	at := rendertest.At
+	failed := &store.Run{ID: "0b1c2d3e", Verb: "create", Target: "grafana", State: store.RunFailed, Finished: at, Layers: []executor.LayerResult{
+		{Layer: executor.Salt, Status: executor.ResultOK, Summary: "3 states"},
+		{Layer: executor.Terraform, Status: executor.ResultFailed, Error: "quota exceeded", Rollback: "not rolled back (policy: none)"},
+		{Layer: executor.Nomad, Status: executor.ResultNotStarted},
+	}}
+	unknown := &store.Run{ID: "9a8b7c6d", Verb: "update", Target: "nextcloud", State: store.RunFailed, Finished: at, Layers: []executor.LayerResult{
+		{Layer: executor.Terraform, Status: executor.ResultUnknown, Check: "terraform plan"},
+	}}
+	pending := &store.Plan{ID: "7f3a9c21", Requester: adapters.User{Name: "alice"}, Expires: at.Add(time.Hour),
+		Plan: executor.Plan{Spec: executor.Spec{Verb: "create", Target: "authentik", Env: "staging"}}}
+	checkAnswers(t, "status", []answer{
+		{"nothing", Status(StatusView{})},
+		{"nothing of a service", Status(StatusView{Service: "grafana", Env: "staging"})},
+		{"everything", Status(StatusView{
+			Deployed: map[string][][]string{"staging": {{"grafana", "run 0a0b0c0d", "Nov 23 14:02 UTC", "port=3000"}}},
+			Pending:  []*store.Plan{pending},
+			Running:  []store.Lock{{Key: "staging/nextcloud", Holder: "1a2b3c4d", Since: at}},
+		})},
+		{"left", Status(StatusView{Service: "grafana", Env: "staging", Left: map[string]LeftRun{
+			"staging/grafana": {Run: failed},
+		}})},
+		{"left unknown", Status(StatusView{Left: map[string]LeftRun{
+			"staging/nextcloud":    {Run: unknown},
+			"production/nextcloud": {Run: unknown, Check: &store.Entry{At: at.Add(time.Hour), Text: "drift check clean"}},
+		}})},
+	})
+}
