@@ -3,7 +3,6 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"time"
 
@@ -129,10 +128,7 @@ func (e *Engine) hold(ctx context.Context, a adapters.Adapter, p *store.Plan, di
 	}
 	e.log.Warn("approved plan held: the disk is full", "plan", p.ID, "dir", dir)
 	e.showStatus(ctx, p.ID)
-	e.sayAnywhere(ctx, a, p.Preview, render.Reply(fmt.Sprintf("Plan %s was approved, but %s is full (no space left on device), so its run cannot start yet. Nothing changed. "+
-		"The approval is kept and the run starts when there is space (checking every %d s): free space there. "+
-		"It does not start if the plan expires first (%s), is cancelled, or its ✅ is removed.",
-		p.ID, where, int(heldCheckMax/time.Second), p.Expires.UTC().Format("15:04 UTC"))))
+	e.sayAnywhere(ctx, a, p.Preview, render.HeldForSpace(p.ID, where, heldCheckMax, p.Expires))
 	return nil
 }
 

@@ -3,7 +3,6 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/policy"
@@ -160,7 +159,7 @@ func (e *Engine) rejudgePending(ctx context.Context, a adapters.Adapter, p *stor
 		return
 	}
 	e.showStatus(ctx, p.ID)
-	e.sayAnywhere(ctx, a, p.Preview, render.Reply(fmt.Sprintf("Plan %s: under the current policy the approvals it has suffice (%s). Running it.", p.ID, render.Progress(j.verdict))))
+	e.sayAnywhere(ctx, a, p.Preview, render.NowSuffices(p.ID, j.verdict))
 	e.start(a, p)
 }
 

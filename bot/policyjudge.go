@@ -256,6 +256,5 @@ func (e *Engine) haltDenied(ctx context.Context, a adapters.Adapter, p *store.Pl
 		return
 	}
 	e.showStatus(ctx, p.ID)
-	e.sayAnywhere(ctx, a, p.Preview, render.Reply(fmt.Sprintf("Plan %s was approved, but the policy in force now denies it, so it did not run:\n%s\nNothing was applied, so nothing was rolled back. Ask again once the plan or the policy changes: @eos %s",
-		p.ID, strings.Join(render.DenyLines(v.view()), "\n"), render.TypedRequest(p.Text))))
+	e.sayAnywhere(ctx, a, p.Preview, render.HaltedByPolicy(p.ID, v.view(), render.TypedRequest(p.Text)))
 }

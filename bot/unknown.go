@@ -2,8 +2,6 @@ package bot
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/eosbot/eos/adapters"
@@ -128,17 +126,7 @@ func (e *Engine) checkOutcome(ctx context.Context, a adapters.Adapter, c store.O
 // in the same transaction, and posts it in the run's thread (or its channel, when the thread
 // is gone). A check another process ended already is not said twice.
 func (e *Engine) outcomeFound(ctx context.Context, a adapters.Adapter, run *store.Run, c store.OutcomeCheck, d executor.LayerDrift) {
-	t := d.Layer.Title()
-	var text string
-	switch d.Status {
-	case executor.DriftClean:
-		text = fmt.Sprintf("%s answers again, and what run %s gave it is in place: its apply did finish.", t, run.ID)
-	case executor.DriftSkipped:
-		text = fmt.Sprintf("%s answers again, but has nothing of run %s to check (%s).", t, run.ID, d.Reason)
-	default:
-		text = fmt.Sprintf("%s answers again, and what run %s gave it is not all in place: %s.", t, run.ID, strings.Join(render.ChangeTexts(d.Changes), "; "))
-	}
-	next := "Nothing was rolled back, and the layers after it did not start: ask again to finish the change · @eos status " + run.Target
+	text := render.OutcomeFound(run.ID, d)
 	entry := e.entry(store.Entry{Kind: outcomeCheckKind, PlanID: run.ID, Service: run.Target, Env: run.Env, Text: text})
 	ended, err := e.st.EndOutcomeCheck(ctx, run.ID, entry)
 	switch {
@@ -149,7 +137,7 @@ func (e *Engine) outcomeFound(ctx context.Context, a adapters.Adapter, run *stor
 		e.log.Info("the check of the run's unknown outcome was ended elsewhere: not saying it again", "run", run.ID)
 		return
 	}
-	e.sayAnywhere(ctx, a, c.Thread, render.Reply(text, next))
+	e.sayAnywhere(ctx, a, c.Thread, render.OutcomeDoc(text, run.Target))
 }
 
 // outcomesFirst orders a digest's services so those marked for a drift check (the latest run

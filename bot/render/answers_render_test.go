@@ -147,3 +147,30 @@ func TestStatusGolden(t *testing.T) {
 		}})},
 	})
 }
+
+// What Eos says after the fact about approved plans and runs (a restart, a full disk, a policy
+// changed under them, an unknown outcome found) says what the engine said when it wrote it.
+func TestRecoveryAnswersGolden(t *testing.T) {
+	at := rendertest.At
+	layers := []executor.LayerResult{{Layer: executor.Salt, Status: executor.ResultOK}, {Layer: executor.Terraform, Status: executor.ResultRunning},
+		{Layer: executor.Nomad, Status: executor.ResultNotStarted}}
+	rules := []policy.Rule{{Name: "production", Approvals: 2}}
+	bob := policy.Person{Platform: "mattermost", ID: "u2", Name: "bob", Matches: []string{"bob"}}
+	verdict := policy.Judge(rules, []policy.Voter{{Vote: store.Vote{User: "bob", UserID: "u2", Platform: "mattermost"}, Person: bob}})
+	code := Code{SHA: "ab12", Decisions: []rego.Decision{{Kind: rego.Deny, Msg: "no public buckets", Rule: "eos.storage.deny", Where: "storage.rego:4"}}}
+	drift := executor.LayerDrift{Layer: executor.Terraform, Status: executor.DriftDrifted,
+		Changes: []executor.Change{{Action: executor.Update, Address: "eoslab_server.main", Detail: `size "small" → "xlarge"`}}}
+	checkAnswers(t, "answers_recovery", []answer{
+		{"Interrupted", Interrupted("7f3a9c21", Reached(layers), "grafana", "staging")},
+		{"Interrupted before anything", Interrupted("7f3a9c21", Reached(nil), "grafana", "staging")},
+		{"ExpiredApproved", ExpiredApproved("7f3a9c21", "Eos stopped before it ran and it expired", at, "create grafana")},
+		{"NoLongerSuffices", NoLongerSuffices("7f3a9c21", verdict, "one more approval from @dave")},
+		{"NowSuffices", NowSuffices("7f3a9c21", verdict)},
+		{"PreviewGone", PreviewGone("7f3a9c21", "create grafana in staging", "alice")},
+		{"HaltedByPolicy", HaltedByPolicy("7f3a9c21", code, "create grafana")},
+		{"HeldForSpace", HeldForSpace("7f3a9c21", "the disk of /var/lib/eos/work", 30*time.Second, at)},
+		{"OutcomeDoc clean", OutcomeDoc(OutcomeFound("7f3a9c21", executor.LayerDrift{Layer: executor.Terraform, Status: executor.DriftClean}), "grafana")},
+		{"OutcomeDoc skipped", OutcomeDoc(OutcomeFound("7f3a9c21", executor.LayerDrift{Layer: executor.Nomad, Status: executor.DriftSkipped, Reason: "not configured"}), "grafana")},
+		{"OutcomeDoc drifted", OutcomeDoc(OutcomeFound("7f3a9c21", drift), "grafana")},
+	})
+}
