@@ -201,7 +201,7 @@ func (e *Engine) runDigest(ctx context.Context, d digestPlan, previous, started,
 		}
 	}
 	todo = e.outcomesFirst(ctx, todo) // unknown.go
-	ref, err := a.Post(ctx, d.Channel, render.Reply(fmt.Sprintf("Drift · scanning 0/%d…", len(todo))))
+	ref, err := a.Post(ctx, d.Channel, render.Scanning(0, len(todo)))
 	if err != nil {
 		e.log.Error("posting digest", "digest", d.Name, "err", err)
 		return
@@ -211,7 +211,7 @@ func (e *Engine) runDigest(ctx context.Context, d digestPlan, previous, started,
 	results := e.checkDrift(ctx, todo, d.scan(), func(done int) {
 		if canEdit && time.Since(lastEdit) > e.cfg.ProgressInterval && done < len(todo) {
 			lastEdit = time.Now()
-			ed.Edit(ctx, ref, render.Reply(fmt.Sprintf("Drift · scanning %d/%d…", done, len(todo))))
+			ed.Edit(ctx, ref, render.Scanning(done, len(todo)))
 		}
 	})
 	e.recordDrift(ctx, results, started)

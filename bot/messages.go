@@ -92,7 +92,7 @@ func (e *Engine) parseErrorDoc(err error) adapters.Doc {
 	var pe *intents.Error
 	if !errors.As(err, &pe) {
 		e.log.Error("parser failed", "err", err)
-		return render.Reply("I could not read that message: " + err.Error())
+		return render.Unreadable(err)
 	}
 	return render.ParseError(pe, e.cfg.Catalog)
 }

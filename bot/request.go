@@ -223,7 +223,7 @@ func (e *Engine) Preview(ctx context.Context, text, user string) (adapters.Doc, 
 	switch in.Verb {
 	case intents.VerbCreate, intents.VerbUpdate, intents.VerbDestroy, intents.VerbOperation, intents.VerbPlan:
 	default:
-		return render.Reply(fmt.Sprintf("eos plan previews changes; %q changes nothing. Try: eos plan \"create grafana\"", in.VerbWord())), errors.New("not a change")
+		return render.NotAChange(in.VerbWord()), errors.New("not a change")
 	}
 	if msg := e.unknownEnv(ctx, in); msg != "" {
 		return render.Reply(msg), errors.New("environment not declared")
@@ -243,7 +243,7 @@ func (e *Engine) Preview(ctx context.Context, text, user string) (adapters.Doc, 
 	defer cancel()
 	plan, err := e.cfg.Runner.Plan(planCtx, spec)
 	if err != nil {
-		return render.Reply("planning failed: " + err.Error()), err
+		return render.PlanningFailed(err), err
 	}
 	now := e.now()
 	p := &store.Plan{ID: plan.Hash[:8], State: store.PlanPreview, Text: text, Requester: adapters.User{ID: user, Name: user},

@@ -53,12 +53,7 @@ func (e *Engine) web(ctx context.Context, c conv, _ *intents.Intent) answer {
 
 // signInDoc is the private message that carries link.
 func signInDoc(link string, w webapi.WebConfig) adapters.Doc {
-	return adapters.NewDoc(
-		adapters.Text{Text: "Your sign-in link for the Eos status page: " + link},
-		adapters.Text{Text: fmt.Sprintf("It works once, within %s, and signs you in as yourself for %s.",
-			inWords(w.LinkTTL), inWords(w.SessionTTL))},
-		adapters.Context{Text: "Do not share it: whoever uses it first is signed in as you."},
-	)
+	return render.SignInLink(link, inWords(w.LinkTTL), inWords(w.SessionTTL))
 }
 
 // inWords says a duration as people do: "5 minutes", "8 hours", "1 hour 30 minutes".

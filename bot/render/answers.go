@@ -138,3 +138,32 @@ func RequestEdited(user string, cancelled, ran []string) adapters.Doc {
 func CancelledBecause(id, reason string) adapters.Doc {
 	return Reply(fmt.Sprintf("Plan %s cancelled: %s. Nothing changed.", id, reason))
 }
+
+// Unreadable answers a message the parser failed on for a reason of its own (not a mistake
+// in the message it can point at).
+func Unreadable(err error) adapters.Doc {
+	return Reply("I could not read that message: " + err.Error())
+}
+
+// NotAChange answers `eos plan` given a request that changes nothing (verb, as typed).
+func NotAChange(verb string) adapters.Doc {
+	return Reply(fmt.Sprintf("eos plan previews changes; %q changes nothing. Try: eos plan \"create grafana\"", verb))
+}
+
+// PlanningFailed answers `eos plan` when planning failed.
+func PlanningFailed(err error) adapters.Doc { return Reply("planning failed: " + err.Error()) }
+
+// SignInLink is the private message that carries a one-time sign-in link to the status page:
+// it works once, within ttl, and signs its owner in for session.
+func SignInLink(link, ttl, session string) adapters.Doc {
+	return adapters.NewDoc(
+		adapters.Text{Text: "Your sign-in link for the Eos status page: " + link},
+		adapters.Text{Text: fmt.Sprintf("It works once, within %s, and signs you in as yourself for %s.", ttl, session)},
+		adapters.Context{Text: "Do not share it: whoever uses it first is signed in as you."},
+	)
+}
+
+// Scanning is a digest's headline while its services are checked: done of total.
+func Scanning(done, total int) adapters.Doc {
+	return Reply(fmt.Sprintf("Drift · scanning %d/%d…", done, total))
+}

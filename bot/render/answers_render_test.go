@@ -63,6 +63,11 @@ func TestConversationAnswersGolden(t *testing.T) {
 		{"RequestEdited cancelled", RequestEdited("alice", []string{"7f3a9c21", "0b1c2d3e"}, nil)},
 		{"RequestEdited both", RequestEdited("alice", []string{"7f3a9c21"}, []string{"0b1c2d3e"})},
 		{"CancelledBecause", CancelledBecause("7f3a9c21", "the request was deleted")},
+		{"Unreadable", Unreadable(errors.New("unexpected end of input"))},
+		{"NotAChange", NotAChange("status")},
+		{"PlanningFailed", PlanningFailed(errors.New("terraform: provider not installed"))},
+		{"SignInLink", SignInLink("https://eos.example/signin/TOKEN", "5 minutes", "8 hours")},
+		{"Scanning", Scanning(3, 12)},
 	})
 }
 
