@@ -3,9 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/policy"
@@ -121,7 +119,7 @@ func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, 
 	}
 	switch {
 	case p.State == store.PlanPreview:
-		return ignored, fmt.Sprintf("Plan %s is a preview only and never runs. To apply it: @eos %s %s", p.ID, p.Plan.Spec.Verb, p.Plan.Spec.Target), Verdict{}
+		return ignored, render.PreviewOnly(p.ID, p.Plan.Spec.Verb, p.Plan.Spec.Target), Verdict{}
 	case r.Removed && vote == adapters.Approve && p.State == store.PlanPending && voted >= 0:
 		p.Approvals = slices.Delete(p.Approvals, voted, voted+1)
 		p.Updated = now
@@ -141,16 +139,16 @@ func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, 
 		return halting, "", Verdict{} // halt (stop.go) judges who may, and says what happened
 	case p.State == store.PlanPending && now.After(p.Expires):
 		p.State, p.Updated = store.PlanExpired, now
-		return lapsed, fmt.Sprintf("Plan %s expired at %s: nothing changed. Ask again for a fresh plan: @eos %s", p.ID, p.Expires.UTC().Format("15:04 UTC"), p.Text), Verdict{}
+		return lapsed, render.ExpiredOnVote(p.ID, p.Expires, p.Text), Verdict{}
 	case p.State != store.PlanPending:
 		if voted >= 0 || (p.Rejection != nil && who.Is(p.Rejection.Platform, p.Rejection.UserID)) ||
 			(p.Cancellation != nil && p.Cancellation.By != nil && who.Is(p.Cancellation.By.Platform, p.Cancellation.By.UserID)) {
 			return ignored, "", Verdict{} // the same person's reaction, delivered again
 		}
 		if run != nil {
-			return ignored, alreadyRan(p.ID, run), Verdict{}
+			return ignored, render.AlreadyRan(p.ID, run), Verdict{}
 		}
-		return ignored, fmt.Sprintf("Plan %s is %s: nothing started. Ask again for a new plan.", p.ID, p.State), Verdict{}
+		return ignored, render.NotPendingOnVote(p.ID, p.State), Verdict{}
 	case vote == adapters.Reject:
 		if !MayReject(rules, who, self) {
 			return ignored, e.notAllowed(p, who, "reject", "approvers: "+render.RulesWho(rules)), Verdict{}
@@ -182,19 +180,7 @@ func blockedAnswer(e *Engine, p *store.Plan, who Person, r adapters.Reaction, vo
 	if r.Removed || vote != adapters.Approve || !e.once(p.ID+"/"+who.Platform+":"+who.ID+"/blocked") {
 		return ignored, ""
 	}
-	return ignored, fmt.Sprintf("Plan %s cannot be approved: it would fail.\n%s\nNothing changed. Fix what fails, then ask again: @eos %s",
-		p.ID, strings.Join(p.Plan.Failures(), "\n"), render.TypedRequest(p.Text))
-}
-
-// alreadyRan answers an approval of a plan whose run exists: what became of it.
-func alreadyRan(id string, run *store.Run) string {
-	what := string(run.State)
-	if !run.Finished.IsZero() {
-		what += " " + run.Finished.UTC().Format("15:04 UTC")
-	} else {
-		what += " since " + run.Started.UTC().Format("15:04 UTC")
-	}
-	return fmt.Sprintf("Plan %s already ran (run %s, %s): nothing started; ask again for a new plan.", id, run.ID, what)
+	return ignored, render.WouldFail(p.ID, p.Plan.Failures(), render.TypedRequest(p.Text))
 }
 
 // notAllowed explains a refused reaction once per plan and person, so repeated reactions do
@@ -203,7 +189,7 @@ func (e *Engine) notAllowed(p *store.Plan, who Person, what, why string) string 
 	if !e.once(p.ID + "/" + who.Platform + ":" + who.ID + "/" + what) {
 		return ""
 	}
-	return fmt.Sprintf("@%s can't %s %s plans (%s). Nothing changed.", who.Name, what, p.Plan.Spec.Env, why)
+	return render.NotAllowed(who.Name, what, p.Plan.Spec.Env, why)
 }
 
 // once reports whether key is new to this process, so a refusal is said once per person and

@@ -106,8 +106,6 @@ type userError struct {
 
 func (u *userError) Error() string { return u.msg }
 
-func refuse(format string, args ...any) error { return &userError{msg: fmt.Sprintf(format, args...)} }
-
 // fail answers a failed request: a userError is said as is (a typed secret's refusal with the
 // message taken down: typedsecret.go); anything else is logged and reported without internals.
 func (e *Engine) fail(c conv, what string, err error) answer {

@@ -99,10 +99,10 @@ func (e *Engine) cancelPending(ctx context.Context, c conv, id string, who Perso
 			return errApprovedMeanwhile
 		}
 		if p.State != store.PlanPending {
-			return refuse("Plan %s is %s, not pending: nothing to cancel.", p.ID, p.State)
+			return &userError{msg: render.NotPendingToCancel(p.ID, p.State)}
 		}
 		if !MayReject(rules, who, who.Is(p.Request.Platform, p.Requester.ID)) {
-			return refuse("@%s can't cancel plan %s: only @%s or an approver (%s) can.", c.user(), p.ID, p.Requester.Name, render.RulesWho(rules))
+			return &userError{msg: render.CantCancel(c.user(), p.ID, p.Requester.Name, render.RulesWho(rules))}
 		}
 		now := e.now()
 		p.State, p.Updated = store.PlanCancelled, now

@@ -147,9 +147,9 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan,
 	doc := render.Result(final)
 	switch by := stop.asker(); {
 	case res.Stopped:
-		doc = stoppedDoc(final, by)
+		doc = render.Stopped(final, by)
 	case by != "":
-		doc = unstoppedNote(doc, by)
+		doc = render.UnstoppedNote(doc, by)
 	}
 	e.audit(keep, store.Entry{Kind: "result", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env, Text: doc.Plain()})
 	t.finish(keep, e.withPageLink(doc, "Run details", "runs", run.ID))

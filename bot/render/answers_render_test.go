@@ -118,6 +118,20 @@ func TestApprovalAnswersGolden(t *testing.T) {
 		{"StartBusy", StartBusy("7f3a9c21", "staging/grafana", "0b1c2d3e")},
 		{"ChangedSinceApproval", ChangedSinceApproval("7f3a9c21", "grafana", "staging")},
 		{"Expired", Expired("7f3a9c21", rendertest.At)},
+		{"PreviewOnly", Reply(PreviewOnly("7f3a9c21", "create", "grafana"))},
+		{"ExpiredOnVote", Reply(ExpiredOnVote("7f3a9c21", rendertest.At, "create grafana"))},
+		{"NotPendingOnVote", Reply(NotPendingOnVote("7f3a9c21", store.PlanRejected))},
+		{"WouldFail", Reply(WouldFail("7f3a9c21", []string{"Terraform: quota exceeded", "Nomad: no node has 64 GB"}, "create grafana"))},
+		{"AlreadyRan finished", Reply(AlreadyRan("7f3a9c21", &store.Run{ID: "7f3a9c21", State: store.RunDone, Started: rendertest.At, Finished: rendertest.At.Add(time.Minute)}))},
+		{"AlreadyRan running", Reply(AlreadyRan("7f3a9c21", &store.Run{ID: "7f3a9c21", State: store.RunRunning, Started: rendertest.At}))},
+		{"NotAllowed", Reply(NotAllowed("carol", "approve", "production", "approvers: @bob"))},
+		{"NotPendingToCancel", Reply(NotPendingToCancel("7f3a9c21", store.PlanApproved))},
+		{"CantCancel", Reply(CantCancel("carol", "7f3a9c21", "alice", "@bob"))},
+		{"Stopped after a layer", Stopped(&store.Run{ID: "7f3a9c21", Target: "grafana", Env: "staging", Layers: []executor.LayerResult{
+			{Layer: executor.Salt, Status: executor.ResultOK}, {Layer: executor.Terraform, Status: executor.ResultNotStarted}, {Layer: executor.Nomad, Status: executor.ResultNotStarted}}}, "bob")},
+		{"Stopped before anything", Stopped(&store.Run{ID: "7f3a9c21", Target: "grafana", Env: "staging", Layers: []executor.LayerResult{
+			{Layer: executor.Terraform, Status: executor.ResultHalted}}}, "bob")},
+		{"UnstoppedNote", UnstoppedNote(Reply("Run 7f3a9c21 · done"), "bob")},
 	})
 }
 

@@ -2,9 +2,12 @@ package render
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/executor"
 )
 
 // The short answers about an approved plan that does not run as approved: stopped, cancelled
@@ -51,4 +54,42 @@ func ChangedSinceApproval(id, service, env string) adapters.Doc {
 // Expired says plan id expired at at without approval.
 func Expired(id string, at time.Time) adapters.Doc {
 	return Reply(fmt.Sprintf("Plan %s expired at %s without approval: nothing changed. Ask again for a fresh plan.", id, at.UTC().Format("15:04 UTC")))
+}
+
+// Stopped is the result of a run that stopped because by asked: "Run X stopped by @bob
+// after Terraform; Nomad not started; nothing rolled back."
+func Stopped(r *store.Run, by string) adapters.Doc {
+	var after string
+	var notStarted, lines []string
+	for _, l := range r.Layers {
+		switch l.Status {
+		case executor.ResultOK:
+			after = l.Layer.Title()
+		case executor.ResultNotStarted:
+			notStarted = append(notStarted, l.Layer.Title())
+		}
+		lines = append(lines, ResultLine(l))
+	}
+	text := fmt.Sprintf("Run %s stopped by @%s", r.ID, by)
+	if after != "" {
+		text += " after " + after
+	} else {
+		text += " before it applied anything"
+	}
+	if len(notStarted) > 0 {
+		text += "; " + strings.Join(notStarted, " and ") + " not started"
+	}
+	text += "; nothing rolled back."
+	next := fmt.Sprintf("The lock on %s/%s is released.", r.Target, r.Env)
+	if after != "" {
+		next += fmt.Sprintf(" What was applied stays: @eos drift %s shows where it stands, @eos rollback %s plans undoing it.", r.Target, r.Target)
+	}
+	return adapters.NewDoc(adapters.Text{Text: text}, adapters.Context{Text: strings.Join(lines, " · ")}, adapters.Context{Text: next})
+}
+
+// UnstoppedNote is added to the result of a run someone asked to stop too late: its last
+// layer was applying already, so there was no safe point left to stop at.
+func UnstoppedNote(doc adapters.Doc, by string) adapters.Doc {
+	doc.Blocks = append(doc.Blocks, adapters.Context{Text: fmt.Sprintf("@%s asked to stop this run while its last layer applied: there was no later layer to stop before.", by)})
+	return doc
 }
