@@ -193,3 +193,18 @@ func TestRecoveryAnswersGolden(t *testing.T) {
 		{"OutcomeDoc drifted", OutcomeDoc(OutcomeFound("7f3a9c21", drift), "grafana")},
 	})
 }
+
+// The refusals about environments, and the sentence added while a run holds the service.
+func TestEnvironmentAnswersGolden(t *testing.T) {
+	at := rendertest.At
+	lock := store.Lock{Key: "staging/grafana", Holder: "7f3a9c21", Since: at}
+	checkAnswers(t, "answers_envs", []answer{
+		{"LeftOutEnv", Reply(LeftOutEnv("qa", []string{"grafana", "nextcloud"}, `environments = ["staging", "production", "qa"]`))},
+		{"UnknownEnv", Reply(UnknownEnv("prod", "production", []string{"staging", "production"}, `environments = ["staging", "production", "prod"]`))},
+		{"UnknownEnv no suggestion", Reply(UnknownEnv("x", "", []string{"staging"}, `environments = ["staging", "x"]`))},
+		{"InFlight starting", Reply(InFlight(lock, nil, "grafana", "staging", ""))},
+		{"InFlight creating", Reply(InFlight(lock, &store.Run{Verb: "create", Target: "grafana"}, "grafana", "staging", " in staging"))},
+		{"InFlight with a dependency", Reply(InFlight(lock, &store.Run{Verb: "rollback", Target: "nextcloud"}, "authentik", "staging", ""))},
+		{"InFlight operation", Reply(InFlight(lock, &store.Run{Verb: "backup", Target: "grafana"}, "grafana", "staging", ""))},
+	})
+}
