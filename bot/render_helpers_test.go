@@ -34,11 +34,8 @@ func riskPolicy() Policy {
 // before its texts moved to bot/render.
 type layerState = render.LayerState
 
-var (
-	reply    = render.Reply
-	progress = render.Progress
-	day      = render.Day
-)
+var progress = render.Progress
+
 
 const (
 	iconWaiting = render.IconWaiting
