@@ -36,7 +36,6 @@ type layerState = render.LayerState
 
 var progress = render.Progress
 
-
 const (
 	iconWaiting = render.IconWaiting
 	iconRunning = render.IconRunning
