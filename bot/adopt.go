@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"maps"
 	"sort"
-	"strings"
 
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/catalog"
 	"github.com/eosbot/eos/executor"
@@ -14,8 +14,8 @@ import (
 )
 
 // adopt answers `adopt SERVICE`: the opposite of reconcile, for drift that was meant.
-func (e *Engine) adopt(ctx context.Context, c conv, in *intents.Intent) {
-	e.adoptService(ctx, c, e.envOf(in), in.Noun)
+func (e *Engine) adopt(ctx context.Context, c conv, in *intents.Intent) answer {
+	return answerOf(e.adoptService(ctx, c, e.envOf(in), in.Noun))
 }
 
 // adoptService proposes taking what runs as the declared state of service in env, for `adopt`
@@ -25,33 +25,28 @@ func (e *Engine) adopt(ctx context.Context, c conv, in *intents.Intent) {
 // from what runs declares the flag it comes from (a volume grown by hand to 300 GB is
 // --storage 300G), so the service renders the same way afterwards. Drift only Salt has is not
 // adopted: the answer says why and how to keep it, and no plan is made. It returns the plan's
-// id, or "" when none was stored.
-func (e *Engine) adoptService(ctx context.Context, c conv, env, service string) string {
+// id, or "" when none was stored, and what to answer.
+
+func (e *Engine) adoptService(ctx context.Context, c conv, env, service string) (string, answer) {
 	d, err := e.st.Declared(ctx, env+"/"+service)
 	if err != nil || d.Destroyed {
-		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to adopt. @eos status%s", service, env, e.inFlightAfter(ctx, " · ", env, service))))
-		return ""
+		return "", said(render.NothingDeclared(service, env, "nothing to adopt", " @eos status"+e.inFlightAfter(ctx, " · ", env, service)))
 	}
 	if busy := e.busy(ctx, store.SpecKeys(d.Spec)); busy != "" {
-		e.say(ctx, c.adapter, c.msg.Post, reply(busy))
-		return ""
+		return "", said(render.Reply(busy))
 	}
 	actx, cancel := context.WithTimeout(ctx, planTimeout)
 	defer cancel()
 	spec, err := e.cfg.Runner.Adopt(actx, d.Spec)
 	if err != nil {
-		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("Can't adopt %s in %s as it runs: %s. Nothing planned.", service, env, strings.TrimRight(err.Error(), "."))))
-		return ""
+		return "", said(render.CantAdopt(service, env, err))
 	}
 	spec = e.adoptFlags(d.Spec, spec)
 	spec.Asked, spec.Changes, spec.ReturnsTo = nil, nil, "" // what runs is asked for, nothing typed
 	// Only a requester learns what the drift is; propose answers anyone else.
 	if ep := e.policy().For(env, spec.Verb); ep.MayRequest(e.person(ctx, c.adapter, c.msg.Author, ep.Requesters)) && len(spec.AdoptedValues) == 0 {
 		if states := e.saltOnlyDrift(actx, d.Spec); len(states) > 0 {
-			e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("Nothing to adopt in %s in %s: only Salt differs from its declared state, and Salt drift cannot be adopted (%s). "+
-				"Salt's states are the source of truth: to keep the change, change the blueprint or its pillar; to undo it, @eos reconcile %s in %s. Nothing planned.",
-				service, env, strings.Join(states, "; "), service, env)))
-			return ""
+			return "", said(render.SaltOnlyDrift(service, env, states))
 		}
 	}
 	return e.propose(ctx, c, spec, store.PlanPending)

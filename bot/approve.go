@@ -3,12 +3,11 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/policy"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 )
 
@@ -29,24 +28,24 @@ const (
 // vote applies the approval policy to a ✅ or ❌ on a preview post. It is idempotent: a
 // redelivered reaction changes nothing the first one did not. The reaction table
 // (reactions.go) calls it on the conversation's turn, after triage.
-func (e *Engine) vote(ctx context.Context, a adapters.Adapter, r adapters.Reaction) {
+func (e *Engine) vote(ctx context.Context, a adapters.Adapter, r adapters.Reaction) answer {
 	vote := adapters.VoteOf(r.Emoji)
 	if r.User.Bot || vote == adapters.NoVote {
-		return
+		return answer{}
 	}
 	p, err := e.st.PlanByPost(ctx, r.Post)
 	if errors.Is(err, store.ErrNotFound) {
-		return // a reaction on some other post
+		return answer{} // a reaction on some other post
 	}
 	if err != nil {
 		e.log.Error("finding plan for reaction", "post", r.Post.ID, "err", err)
-		return
+		return answer{}
 	}
 	code := e.judgeCode(ctx, p, false) // the policy as code's decisions (policyjudge.go)
 	rules := e.planRules(p)
 	who := e.person(ctx, a, r.User, policy.ApproverLists(rules)...)
-	if e.refuseDenied(ctx, a, p, r, vote, who, code) {
-		return
+	if denied, refusal := e.refuseDenied(ctx, a, p, r, vote, who, code); denied {
+		return refusal
 	}
 	known := map[string]Person{who.Platform + ":" + who.ID: who}
 	var d decision
@@ -77,25 +76,12 @@ func (e *Engine) vote(ctx context.Context, a adapters.Adapter, r adapters.Reacti
 	}
 	if err != nil {
 		e.log.Error("recording reaction", "plan", id, "err", err)
-		e.say(ctx, a, r.Post, reply(unrecorded(id, r, vote, err)))
-		return
+		return said(render.Unrecorded(id, r.User.Name, vote == adapters.Reject, r.Removed, err))
 	}
+	// What a decision says is posted as it is acted on, not returned: the preview's status
+	// line is edited first, the run started, and a decision may say two things (act).
 	e.act(ctx, a, p, r, d, explain, verdict)
-}
-
-// unrecorded answers a reaction the store could not record (its disk full, its database
-// gone): never in silence, and saying what still holds, since nothing changed.
-func unrecorded(id string, r adapters.Reaction, vote adapters.Vote, err error) string {
-	emoji := "✅"
-	if vote == adapters.Reject {
-		emoji = "❌"
-	}
-	if r.Removed {
-		return fmt.Sprintf("@%s, Eos could not record the removal of your %s on plan %s: its store cannot be written (%v). Nothing changed: it still counts. Add and remove it again once the store can be written (/healthz says).",
-			r.User.Name, emoji, id, err)
-	}
-	return fmt.Sprintf("@%s, Eos could not record your %s on plan %s: its store cannot be written (%v). Nothing changed and nothing starts from it: remove and add it again once the store can be written (/healthz says).",
-		r.User.Name, emoji, id, err)
+	return answer{}
 }
 
 // errUnresolved says a plan gained an approval whose person was not asked of the platform
@@ -133,7 +119,7 @@ func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, 
 	}
 	switch {
 	case p.State == store.PlanPreview:
-		return ignored, fmt.Sprintf("Plan %s is a preview only and never runs. To apply it: @eos %s %s", p.ID, p.Plan.Spec.Verb, p.Plan.Spec.Target), Verdict{}
+		return ignored, render.PreviewOnly(p.ID, p.Plan.Spec.Verb, p.Plan.Spec.Target), Verdict{}
 	case r.Removed && vote == adapters.Approve && p.State == store.PlanPending && voted >= 0:
 		p.Approvals = slices.Delete(p.Approvals, voted, voted+1)
 		p.Updated = now
@@ -153,19 +139,19 @@ func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, 
 		return halting, "", Verdict{} // halt (stop.go) judges who may, and says what happened
 	case p.State == store.PlanPending && now.After(p.Expires):
 		p.State, p.Updated = store.PlanExpired, now
-		return lapsed, fmt.Sprintf("Plan %s expired at %s: nothing changed. Ask again for a fresh plan: @eos %s", p.ID, p.Expires.UTC().Format("15:04 UTC"), p.Text), Verdict{}
+		return lapsed, render.ExpiredOnVote(p.ID, p.Expires, p.Text), Verdict{}
 	case p.State != store.PlanPending:
 		if voted >= 0 || (p.Rejection != nil && who.Is(p.Rejection.Platform, p.Rejection.UserID)) ||
 			(p.Cancellation != nil && p.Cancellation.By != nil && who.Is(p.Cancellation.By.Platform, p.Cancellation.By.UserID)) {
 			return ignored, "", Verdict{} // the same person's reaction, delivered again
 		}
 		if run != nil {
-			return ignored, alreadyRan(p.ID, run), Verdict{}
+			return ignored, render.AlreadyRan(p.ID, run), Verdict{}
 		}
-		return ignored, fmt.Sprintf("Plan %s is %s: nothing started. Ask again for a new plan.", p.ID, p.State), Verdict{}
+		return ignored, render.NotPendingOnVote(p.ID, p.State), Verdict{}
 	case vote == adapters.Reject:
 		if !MayReject(rules, who, self) {
-			return ignored, e.notAllowed(p, who, "reject", "approvers: "+rulesWho(rules)), Verdict{}
+			return ignored, e.notAllowed(p, who, "reject", "approvers: "+render.RulesWho(rules)), Verdict{}
 		}
 		p.State, p.Updated = store.PlanRejected, now
 		p.Rejection = &store.Vote{User: user, UserID: r.User.ID, Platform: r.Post.Platform, At: now}
@@ -194,19 +180,7 @@ func blockedAnswer(e *Engine, p *store.Plan, who Person, r adapters.Reaction, vo
 	if r.Removed || vote != adapters.Approve || !e.once(p.ID+"/"+who.Platform+":"+who.ID+"/blocked") {
 		return ignored, ""
 	}
-	return ignored, fmt.Sprintf("Plan %s cannot be approved: it would fail.\n%s\nNothing changed. Fix what fails, then ask again: @eos %s",
-		p.ID, strings.Join(p.Plan.Failures(), "\n"), typedRequest(p.Text))
-}
-
-// alreadyRan answers an approval of a plan whose run exists: what became of it.
-func alreadyRan(id string, run *store.Run) string {
-	what := string(run.State)
-	if !run.Finished.IsZero() {
-		what += " " + run.Finished.UTC().Format("15:04 UTC")
-	} else {
-		what += " since " + run.Started.UTC().Format("15:04 UTC")
-	}
-	return fmt.Sprintf("Plan %s already ran (run %s, %s): nothing started; ask again for a new plan.", id, run.ID, what)
+	return ignored, render.WouldFail(p.ID, p.Plan.Failures(), render.TypedRequest(p.Text))
 }
 
 // notAllowed explains a refused reaction once per plan and person, so repeated reactions do
@@ -215,7 +189,7 @@ func (e *Engine) notAllowed(p *store.Plan, who Person, what, why string) string 
 	if !e.once(p.ID + "/" + who.Platform + ":" + who.ID + "/" + what) {
 		return ""
 	}
-	return fmt.Sprintf("@%s can't %s %s plans (%s). Nothing changed.", who.Name, what, p.Plan.Spec.Env, why)
+	return render.NotAllowed(who.Name, what, p.Plan.Spec.Env, why)
 }
 
 // once reports whether key is new to this process, so a refusal is said once per person and
@@ -237,11 +211,11 @@ func (e *Engine) auditOf(a adapters.Adapter, p *store.Plan, r adapters.Reaction,
 		Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env})
 	switch {
 	case d == counted || d == approved:
-		entry.Kind, entry.Text = "approval", "approval: "+progress(v)
+		entry.Kind, entry.Text = "approval", "approval: "+render.Progress(v)
 	case d == rejected:
 		entry.Kind, entry.Text = "rejection", "rejected"
 	case d == withdrawn:
-		entry.Kind, entry.Text = "withdrawal", "approval withdrawn: "+progress(v)
+		entry.Kind, entry.Text = "withdrawal", "approval withdrawn: "+render.Progress(v)
 	case explain != "" && r.User.Name != "":
 		entry.Kind, entry.Text = "refusal", explain
 	default:
@@ -262,13 +236,13 @@ func (e *Engine) act(ctx context.Context, a adapters.Adapter, p *store.Plan, r a
 	}
 	shown := d != ignored && d != halting && e.showStatus(ctx, p.ID)
 	if d == rejected && !shown {
-		e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s rejected by @%s. Nothing changed.", p.ID, r.User.Name)))
+		e.say(ctx, a, p.Preview, render.Rejected(p.ID, r.User.Name))
 	}
 	if explain != "" {
-		e.say(ctx, a, p.Preview, reply(explain))
+		e.say(ctx, a, p.Preview, render.Reply(explain))
 	}
 	if d == counted && !shown {
-		e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Approval for plan %s from @%s: %s.", p.ID, r.User.Name, progress(v))))
+		e.say(ctx, a, p.Preview, render.ApprovalCounted(p.ID, r.User.Name, v))
 	}
 	if d == halting {
 		e.halt(ctx, a, p.Preview, p, r.User, e.person(ctx, a, r.User, policy.ApproverLists(e.planRules(p))...))

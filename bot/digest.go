@@ -201,7 +201,7 @@ func (e *Engine) runDigest(ctx context.Context, d digestPlan, previous, started,
 		}
 	}
 	todo = e.outcomesFirst(ctx, todo) // unknown.go
-	ref, err := a.Post(ctx, d.Channel, reply(fmt.Sprintf("Drift · scanning 0/%d…", len(todo))))
+	ref, err := a.Post(ctx, d.Channel, render.Scanning(0, len(todo)))
 	if err != nil {
 		e.log.Error("posting digest", "digest", d.Name, "err", err)
 		return
@@ -211,7 +211,7 @@ func (e *Engine) runDigest(ctx context.Context, d digestPlan, previous, started,
 	results := e.checkDrift(ctx, todo, d.scan(), func(done int) {
 		if canEdit && time.Since(lastEdit) > e.cfg.ProgressInterval && done < len(todo) {
 			lastEdit = time.Now()
-			ed.Edit(ctx, ref, reply(fmt.Sprintf("Drift · scanning %d/%d…", done, len(todo))))
+			ed.Edit(ctx, ref, render.Scanning(done, len(todo)))
 		}
 	})
 	e.recordDrift(ctx, results, started)
@@ -232,8 +232,8 @@ func (e *Engine) runDigest(ctx context.Context, d digestPlan, previous, started,
 
 // viewOf reads what a digest compares its results with: each service's check at the previous
 // digest (at previous), since when it has not been clean, and the snoozes.
-func (e *Engine) viewOf(ctx context.Context, results []serviceDrift, previous time.Time) digestView {
-	v := digestView{Before: map[string]store.DriftRecord{}, Since: map[string]time.Time{}, Snoozes: map[string]store.Snooze{}}
+func (e *Engine) viewOf(ctx context.Context, results []render.ServiceDrift, previous time.Time) render.DigestView {
+	v := render.DigestView{Before: map[string]store.DriftRecord{}, Since: map[string]time.Time{}, Snoozes: map[string]store.Snooze{}}
 	for _, r := range results {
 		key := r.Env + "/" + r.Service
 		hist, err := e.st.DriftHistory(ctx, key, 0)
@@ -264,7 +264,7 @@ func (e *Engine) viewOf(ctx context.Context, results []serviceDrift, previous ti
 // postDetails replies in the digest's thread once per service in listed (not clean, not
 // snoozed), and remembers which post stands for which service, so a 🔧, 📥 or 🔕 on it
 // triages that service (on the headline too, when it lists a single service).
-func (e *Engine) postDetails(ctx context.Context, a adapters.Adapter, digest string, headline adapters.PostRef, results []serviceDrift) {
+func (e *Engine) postDetails(ctx context.Context, a adapters.Adapter, digest string, headline adapters.PostRef, results []render.ServiceDrift) {
 	var listed []string
 	for _, r := range results {
 		listed = append(listed, r.Env+"/"+r.Service)
@@ -289,7 +289,7 @@ func (e *Engine) postDetails(ctx context.Context, a adapters.Adapter, digest str
 // scan is the digest's bound on its scan.
 func (d digestPlan) scan() scan { return scan{parallelism: d.Parallelism, timeout: d.CheckTimeout} }
 
-func drifted(results []serviceDrift) int {
+func drifted(results []render.ServiceDrift) int {
 	n := 0
 	for _, r := range results {
 		if r.Status != executor.DriftClean {
@@ -300,11 +300,11 @@ func drifted(results []serviceDrift) int {
 }
 
 // recordDrift appends the results, checked at at, to the drift history.
-func (e *Engine) recordDrift(ctx context.Context, results []serviceDrift, at time.Time) {
+func (e *Engine) recordDrift(ctx context.Context, results []render.ServiceDrift, at time.Time) {
 	var recs []store.DriftRecord
 	for _, r := range results {
 		recs = append(recs, store.DriftRecord{Key: r.Env + "/" + r.Service, At: at, Status: string(r.Status), Summary: render.LayerCounts(r),
-			Fingerprint: fingerprint(r)})
+			Fingerprint: render.Fingerprint(r)})
 	}
 	counts := map[executor.DriftStatus]float64{}
 	for _, r := range results {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/queue"
+	"github.com/eosbot/eos/bot/render"
 )
 
 // The engine never makes an adapter wait for planning, drift checks or applies: HandleMessage
@@ -53,7 +54,7 @@ func (e *Engine) HandleMessage(ctx context.Context, a adapters.Adapter, m adapte
 		return
 	}
 	e.dispatch(ctx, a, m.Post, "message", func(ctx context.Context) { e.handleMessage(ctx, a, m) }, func(ctx context.Context, why string) {
-		e.say(ctx, a, m.Post, reply(fmt.Sprintf("@%s, Eos is too busy to take this now (%s): nothing was done. Say it again in a minute.", m.Author.Name, why)))
+		e.say(ctx, a, m.Post, render.TooBusyMessage(m.Author.Name, why))
 	})
 }
 

@@ -13,7 +13,6 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
@@ -33,19 +32,16 @@ type scan struct {
 
 // drift answers `drift [service] [in env]`: every declared service checked against the real
 // world, in parallel up to the number of cores.
-func (e *Engine) drift(ctx context.Context, c conv, in *intents.Intent) {
+func (e *Engine) drift(ctx context.Context, c conv, in *intents.Intent) answer {
 	if len(in.Args) > 0 && in.Args[0].Text == "history" {
-		e.driftHistory(ctx, c, in)
-		return
+		return e.driftHistory(ctx, c, in)
 	}
 	if len(in.Args) > 0 && in.Args[0].Text == "snoozed" {
-		e.driftSnoozed(ctx, c, in)
-		return
+		return e.driftSnoozed(ctx, c, in)
 	}
 	all, err := e.st.AllDeclared(ctx)
 	if err != nil {
-		e.fail(ctx, c, "reading declared state", err)
-		return
+		return e.fail(c, "reading declared state", err)
 	}
 	var todo []*store.Deployed
 	for _, d := range all {
@@ -55,24 +51,26 @@ func (e *Engine) drift(ctx context.Context, c conv, in *intents.Intent) {
 		}
 	}
 	if len(todo) == 0 {
-		e.say(ctx, c.adapter, c.msg.Post, reply("Nothing matching is deployed, so nothing can drift. @eos status"))
-		return
+		return said(render.NothingToDrift())
 	}
 	results := e.checkDrift(ctx, todo, scan{}, nil)
 	e.recordDrift(ctx, results, e.now())
-	answer := e.say(ctx, c.adapter, c.msg.Post, render.Drift(results, e.now(), e.liveSnoozes(ctx)))
-	var listed []serviceDrift
+	// The answer is posted here, not returned: each drifted service gets a reply of its own
+	// under it (postDetails), which a 🔧, 📥 or 🔕 on it triages.
+	headline := e.say(ctx, c.adapter, c.msg.Post, render.Drift(results, e.now(), e.liveSnoozes(ctx)))
+	var listed []render.ServiceDrift
 	for _, r := range results {
 		if r.Status != executor.DriftClean {
 			listed = append(listed, r)
 		}
 	}
-	e.postDetails(ctx, c.adapter, "drift", answer, listed)
+	e.postDetails(ctx, c.adapter, "drift", headline, listed)
+	return answer{}
 }
 
 // checkDrift checks every service, sc.parallelism at once, each within sc.timeout, and calls
 // progress (when not nil) with the number done after each. The results are in service order.
-func (e *Engine) checkDrift(ctx context.Context, todo []*store.Deployed, sc scan, progress func(done int)) []serviceDrift {
+func (e *Engine) checkDrift(ctx context.Context, todo []*store.Deployed, sc scan, progress func(done int)) []render.ServiceDrift {
 	limit, timeout := sc.parallelism, sc.timeout
 	if limit < 1 {
 		limit = runtime.NumCPU()
@@ -80,7 +78,7 @@ func (e *Engine) checkDrift(ctx context.Context, todo []*store.Deployed, sc scan
 	if timeout <= 0 {
 		timeout = driftTimeout
 	}
-	results := make([]serviceDrift, len(todo))
+	results := make([]render.ServiceDrift, len(todo))
 	var g errgroup.Group
 	g.SetLimit(limit)
 	var mu sync.Mutex
@@ -99,7 +97,7 @@ func (e *Engine) checkDrift(ctx context.Context, todo []*store.Deployed, sc scan
 			defer cancel()
 			env, service, _ := strings.Cut(d.Key, "/")
 			layers := e.cfg.Runner.Drift(dctx, d.Spec)
-			results[i] = serviceDrift{Service: service, Env: env, Status: overall(layers), Layers: layers}
+			results[i] = render.ServiceDrift{Service: service, Env: env, Status: overall(layers), Layers: layers}
 			return nil
 		})
 	}
@@ -129,18 +127,16 @@ func overall(layers []executor.LayerDrift) executor.DriftStatus {
 
 // rollback answers `rollback SERVICE`: a plan that re-applies the state declared before the
 // latest run, approved like any other.
-func (e *Engine) rollback(ctx context.Context, c conv, in *intents.Intent) {
+func (e *Engine) rollback(ctx context.Context, c conv, in *intents.Intent) answer {
 	env := e.envOf(in)
 	key := env + "/" + in.Noun
 	cur, err := e.st.Declared(ctx, key)
 	if err != nil || cur.Destroyed {
-		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to roll back to.%s", in.Noun, env, e.inFlightAfter(ctx, " ", env, in.Noun))))
-		return
+		return said(render.NothingDeclared(in.Noun, env, "nothing to roll back to", e.inFlightAfter(ctx, " ", env, in.Noun)))
 	}
 	earlier, err := e.appliedStates(ctx, env, in.Noun)
 	if err != nil {
-		e.fail(ctx, c, "reading history", err)
-		return
+		return e.fail(c, "reading history", err)
 	}
 	var now *executor.Unit
 	if u := targetUnit(cur.Spec); u != nil {
@@ -152,15 +148,12 @@ func (e *Engine) rollback(ctx context.Context, c conv, in *intents.Intent) {
 		i := slices.IndexFunc(earlier, func(a appliedState) bool { return a.run.ID == id })
 		switch {
 		case id == cur.RunID:
-			e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("Run %s applied the state %s has now in %s: nothing to roll back. @eos history %s lists the others.", id, in.Noun, env, in.Noun)))
-			return
+			return said(render.RunIsCurrent(id, in.Noun, env))
 		case i < 0:
-			e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("Run %s did not apply %s in %s (or did not finish): nothing to return to. @eos history %s lists the runs that did.", id, in.Noun, env, in.Noun)))
-			return
+			return said(render.RunDidNotApply(id, in.Noun, env))
 		}
 		if now != nil && maps.Equal(earlier[i].unit.Values, now.Values) {
-			e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("Run %s applied the values %s has now in %s: nothing to roll back. @eos history %s lists the others.", id, in.Noun, env, in.Noun)))
-			return
+			return said(render.RunValuesCurrent(id, in.Noun, env))
 		}
 		pick = &earlier[i]
 	} else {
@@ -179,14 +172,12 @@ func (e *Engine) rollback(ctx context.Context, c conv, in *intents.Intent) {
 		}
 	}
 	if pick == nil {
-		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("%s in %s has no earlier applied state that differs from the current one (run %s): there is nothing to roll back to. To remove it: @eos destroy %s",
-			in.Noun, env, cur.RunID, in.Noun)))
-		return
+		return said(render.NoEarlierState(in.Noun, env, cur.RunID))
 	}
 	spec := executor.Spec{Verb: "rollback", Target: in.Noun, Env: env, Units: []executor.Unit{pick.unit},
 		Asked:     []string{"to", pick.run.ID},
 		ReturnsTo: fmt.Sprintf("run %s of %s", pick.run.ID, pick.run.Finished.UTC().Format("Mon 02 Jan 15:04 UTC"))}
-	e.propose(ctx, c, spec, store.PlanPending)
+	return answerOf(e.propose(ctx, c, spec, store.PlanPending))
 }
 
 // appliedState is a unit's state as one successful run applied it.
@@ -218,42 +209,39 @@ func (e *Engine) appliedStates(ctx context.Context, env, service string) ([]appl
 }
 
 // driftHistory answers `drift history SERVICE`: the service's recent checks.
-func (e *Engine) driftHistory(ctx context.Context, c conv, in *intents.Intent) {
+func (e *Engine) driftHistory(ctx context.Context, c conv, in *intents.Intent) answer {
 	if in.Noun == "" {
-		e.say(ctx, c.adapter, c.msg.Post, reply("Name a service: @eos drift history nextcloud"))
-		return
+		return said(render.NameAService())
 	}
 	key := e.envOf(in) + "/" + in.Noun
 	hist, err := e.st.DriftHistory(ctx, key, 10)
 	if err != nil {
-		e.fail(ctx, c, "reading drift history", err)
-		return
+		return e.fail(c, "reading drift history", err)
 	}
 	if len(hist) == 0 {
-		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("%s has not been checked for drift yet. @eos drift %s", key, in.Noun)))
-		return
+		return said(render.NotCheckedYet(key, in.Noun))
 	}
 	var rows [][]string
 	for i := len(hist) - 1; i >= 0; i-- {
 		h := hist[i]
 		rows = append(rows, []string{h.At.UTC().Format("Mon 02 Jan 15:04"), h.Status, h.Summary})
 	}
-	e.say(ctx, c.adapter, c.msg.Post, adapters.NewDoc(adapters.Heading{Text: "Drift history of " + key},
-		adapters.Table{Header: []string{"checked (UTC)", "status", "what"}, Rows: rows}))
+	return said(render.DriftHistory(key, rows))
 }
 
 // reconcile answers `reconcile SERVICE`: an ordinary plan that re-applies the declared state.
-func (e *Engine) reconcile(ctx context.Context, c conv, in *intents.Intent) {
-	e.reconcileService(ctx, c, e.envOf(in), in.Noun)
+func (e *Engine) reconcile(ctx context.Context, c conv, in *intents.Intent) answer {
+	return answerOf(e.reconcileService(ctx, c, e.envOf(in), in.Noun))
 }
 
 // reconcileService proposes re-applying the declared state of service in env, for `reconcile`
-// and for a 🔧 on a drift digest. It returns the plan's id, or "" when none was stored.
-func (e *Engine) reconcileService(ctx context.Context, c conv, env, service string) string {
+// and for a 🔧 on a drift digest. It returns the plan's id, or "" when none was stored, and
+// what to answer.
+
+func (e *Engine) reconcileService(ctx context.Context, c conv, env, service string) (string, answer) {
 	d, err := e.st.Declared(ctx, env+"/"+service)
 	if err != nil || d.Destroyed {
-		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("%s has no declared state in %s: nothing to reconcile. @eos status%s", service, env, e.inFlightAfter(ctx, " · ", env, service))))
-		return ""
+		return "", said(render.NothingDeclared(service, env, "nothing to reconcile", " @eos status"+e.inFlightAfter(ctx, " · ", env, service)))
 	}
 	spec := d.Spec
 	spec.Verb, spec.Asked, spec.Changes, spec.ReturnsTo = "reconcile", nil, nil, "" // nothing asked but the declared state

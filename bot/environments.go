@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/intents"
 )
 
@@ -67,16 +68,9 @@ func (e *Engine) envAllowed(ctx context.Context, env string, verb intents.Verb) 
 		if slices.Contains(leftOutVerbs, verb) {
 			return true, ""
 		}
-		return false, fmt.Sprintf("%s is not a declared environment, but it still holds %s: only destroy, status, drift and history work there, "+
-			"under the default policy, until the configuration declares it again (%s). Nothing changed.",
-			env, strings.Join(services, ", "), declareHint(envs, env))
+		return false, render.LeftOutEnv(env, services, declareHint(envs, env))
 	}
-	msg := fmt.Sprintf("unknown environment %q.", env)
-	if s := intents.Suggest(env, envs); s != "" {
-		msg = fmt.Sprintf("unknown environment %q — did you mean %q?", env, s)
-	}
-	return false, msg + fmt.Sprintf(" Environments: %s. To use another, declare it in the configuration: %s. Nothing changed.",
-		strings.Join(envs, ", "), declareHint(envs, env))
+	return false, render.UnknownEnv(env, intents.Suggest(env, envs), envs, declareHint(envs, env))
 }
 
 // declareHint is the setting that would declare env beside envs.

@@ -3,11 +3,11 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"time"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 )
@@ -48,10 +48,9 @@ func (e *Engine) notStarted(ctx context.Context, a adapters.Adapter, p *store.Pl
 		err = unkept{err, herr}
 	}
 	var locked *store.LockedError
-	msg := fmt.Sprintf("Plan %s was approved but %s.", p.ID, e.startAdvice(err))
+	msg := render.NotStarted(p.ID, e.startAdvice(err))
 	if errors.As(err, &locked) {
-		msg = fmt.Sprintf("Plan %s was approved but %s is busy with run %s. Nothing changed; remove and add your ✅ again when that run is done.",
-			p.ID, locked.Lock.Key, locked.Lock.Holder)
+		msg = render.StartBusy(p.ID, locked.Lock.Key, locked.Lock.Holder)
 	}
 	if _, uerr := e.st.UpdatePlan(ctx, p.ID, func(p *store.Plan) error {
 		if p.State != store.PlanApproved || !p.RunStarted.IsZero() {
@@ -63,7 +62,7 @@ func (e *Engine) notStarted(ctx context.Context, a adapters.Adapter, p *store.Pl
 		e.log.Error("returning plan to pending", "plan", p.ID, "err", uerr)
 	}
 	e.showStatus(ctx, p.ID)
-	e.say(ctx, a, p.Preview, reply(msg))
+	e.say(ctx, a, p.Preview, msg)
 	return false
 }
 
@@ -129,10 +128,7 @@ func (e *Engine) hold(ctx context.Context, a adapters.Adapter, p *store.Plan, di
 	}
 	e.log.Warn("approved plan held: the disk is full", "plan", p.ID, "dir", dir)
 	e.showStatus(ctx, p.ID)
-	e.sayAnywhere(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s was approved, but %s is full (no space left on device), so its run cannot start yet. Nothing changed. "+
-		"The approval is kept and the run starts when there is space (checking every %d s): free space there. "+
-		"It does not start if the plan expires first (%s), is cancelled, or its ✅ is removed.",
-		p.ID, where, int(heldCheckMax/time.Second), p.Expires.UTC().Format("15:04 UTC"))))
+	e.sayAnywhere(ctx, a, p.Preview, render.HeldForSpace(p.ID, where, heldCheckMax, p.Expires))
 	return nil
 }
 

@@ -2,8 +2,9 @@ package bot
 
 import (
 	"context"
-	"fmt"
-	"strings"
+
+	"github.com/eosbot/eos/bot/render"
+	"github.com/eosbot/eos/bot/store"
 )
 
 // inFlight is what to add to an answer about service in env that its declared state alone
@@ -30,32 +31,13 @@ func (e *Engine) inFlight(ctx context.Context, env, service string) string {
 		if l.Key != key {
 			continue
 		}
-		what := "is about to run on " + service // approved, planning again before it applies
-		if run, err := e.st.Run(ctx, l.Holder); err == nil {
-			what = "is " + verbing(run.Verb) + " " + run.Target
-			if run.Target != service {
-				what += " (and with it " + service + ")"
-			}
+		var run *store.Run
+		if r, err := e.st.Run(ctx, l.Holder); err == nil {
+			run = r
 		}
-		return fmt.Sprintf("But run %s %s in %s right now (since %s), so this answer may change when it ends: ask again when it is done (@eos status %s%s), or stop it with @eos cancel %s.",
-			l.Holder, what, env, l.Since.UTC().Format("15:04 UTC"), service, e.inEnv(env), l.Holder)
+		return render.InFlight(l, run, service, env, e.inEnv(env))
 	}
 	return ""
-}
-
-// verbing is a run's verb as it happens: "creating", "destroying".
-func verbing(verb string) string {
-	switch verb {
-	case "create", "update", "reconcile", "restore", "adopt", "resize":
-		return strings.TrimSuffix(verb, "e") + "ing"
-	case "destroy":
-		return "destroying"
-	case "rollback":
-		return "rolling back"
-	case "":
-		return "changing"
-	}
-	return "running " + verb + " on"
 }
 
 // inEnv is " in ENV" for a suggestion about env, or "" for the default environment, which a

@@ -3,7 +3,6 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/policy"
@@ -154,13 +153,13 @@ func (e *Engine) rejudgePending(ctx context.Context, a adapters.Adapter, p *stor
 		}
 		sp.State, sp.Updated = store.PlanApproved, e.now()
 		return []store.Entry{e.entry(store.Entry{Kind: "approval", PlanID: sp.ID, Hash: sp.Plan.Hash, Service: sp.Plan.Spec.Target, Env: sp.Plan.Spec.Env,
-			Text: "approved: under the current policy the approvals it has suffice (" + progress(j.verdict) + ")"})}, nil
+			Text: "approved: under the current policy the approvals it has suffice (" + render.Progress(j.verdict) + ")"})}, nil
 	})
 	if errors.Is(err, errNotPending) || err != nil {
 		return
 	}
 	e.showStatus(ctx, p.ID)
-	e.sayAnywhere(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s: under the current policy the approvals it has suffice (%s). Running it.", p.ID, progress(j.verdict))))
+	e.sayAnywhere(ctx, a, p.Preview, render.NowSuffices(p.ID, j.verdict))
 	e.start(a, p)
 }
 

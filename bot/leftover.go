@@ -2,10 +2,8 @@ package bot
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
-	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 )
@@ -46,8 +44,9 @@ func (e *Engine) unfinishedKeys(ctx context.Context, matches func(env, service s
 	return out
 }
 
-// outcomeCheck is the recorded check of run r's unknown outcome, or nil while it is pending.
-// A drift check of the service recorded after the run counts too.
+// outcomeCheck is the recorded check of run r's unknown outcome, or nil while it is pending
+// (render.LeftItems says which). A drift check of the service recorded after the run counts
+// too.
 func (e *Engine) outcomeCheck(ctx context.Context, r *store.Run, key string) *store.Entry {
 	entries, err := e.st.Audit(ctx, func(en *store.Entry) bool { return en.Kind == outcomeCheckKind && en.PlanID == r.ID })
 	if err == nil && len(entries) > 0 {
@@ -65,75 +64,4 @@ func summaryAfter(s string) string {
 		return ""
 	}
 	return " (" + s + ")"
-}
-
-// leftItems say, layer by layer, what run r left in service: what applied before the failure
-// and stays (the failed-layer policy keeps it), how the failed layer's rollback went, what an
-// outcome Eos did not see is waiting for, and what did not start.
-func (e *Engine) leftItems(ctx context.Context, r *store.Run, key string) []string {
-	var failed *executor.LayerResult
-	for i := range r.Layers {
-		switch r.Layers[i].Status {
-		case executor.ResultFailed, executor.ResultUnknown, executor.ResultCancelled, executor.ResultHalted:
-			failed = &r.Layers[i]
-		}
-	}
-	var items []string
-	for _, l := range r.Layers {
-		t := l.Layer.Title()
-		switch l.Status {
-		case executor.ResultOK:
-			if failed != nil && strings.Contains(failed.Rollback, "; "+t+": ") {
-				items = append(items, t+": applied, then rolled back with the failed layer (policy: all)")
-				continue
-			}
-			s := t + ": applied and kept"
-			if l.Summary != "" {
-				s += " (" + l.Summary + ")"
-			}
-			switch {
-			case failed == nil || failed.Status != executor.ResultFailed:
-				// stopped, cancelled or unknown later: nothing was rolled back at all
-			case strings.HasPrefix(failed.Rollback, "not rolled back"):
-				s += ": nothing is rolled back (policy: none)"
-			default:
-				s += ": a failed run undoes only the layer that failed (policy: failed-layer)"
-			}
-			items = append(items, s)
-		case executor.ResultFailed:
-			items = append(items, t+": "+failedLeft(l, r.ID))
-		case executor.ResultUnknown:
-			s := fmt.Sprintf("outcome of run %s unknown in %s: ", r.ID, t)
-			if c := e.outcomeCheck(ctx, r, key); c != nil {
-				s += "checked at " + c.At.UTC().Format("Jan 02 15:04 UTC") + ": " + c.Text
-			} else {
-				s += "drift check pending"
-				if l.Check != "" {
-					s += " · check by hand with " + l.Check
-				}
-			}
-			items = append(items, s)
-		case executor.ResultCancelled, executor.ResultRunning:
-			items = append(items, t+": cut short mid-apply, not rolled back: what it applied before stays")
-		case executor.ResultHalted:
-			items = append(items, t+": stopped before changing anything")
-		case executor.ResultNotStarted:
-			items = append(items, t+": not started")
-		}
-	}
-	return items
-}
-
-// failedLeft says what a failed layer left: nothing when its rollback worked, what it had
-// applied when the policy kept it or the rollback itself failed.
-func failedLeft(l executor.LayerResult, runID string) string {
-	switch {
-	case l.RolledBack:
-		return "failed and rolled back: " + l.Rollback
-	case strings.HasPrefix(l.Rollback, "not rolled back"):
-		return "failed, " + l.Rollback + ": what it applied before failing stays"
-	case strings.HasPrefix(l.Rollback, "rollback failed"):
-		return "failed, and its rollback failed too: what it applied may remain (@eos why " + runID + " has the error whole)"
-	}
-	return "failed: " + render.CutForPost(l.Error, 200, runID)
 }

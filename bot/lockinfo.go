@@ -13,11 +13,10 @@ import (
 // locks answers `locks`: which run holds which unit, who asked, since when. A lock whose run is
 // over (or whose plan never became a run) is left over from a crash: it is freed, and the
 // answer says so.
-func (e *Engine) locks(ctx context.Context, c conv, _ *intents.Intent) {
+func (e *Engine) locks(ctx context.Context, c conv, _ *intents.Intent) answer {
 	held, err := e.st.Locks(ctx)
 	if err != nil {
-		e.fail(ctx, c, "reading locks", err)
-		return
+		return e.fail(c, "reading locks", err)
 	}
 	sort.Slice(held, func(i, j int) bool { return held[i].Key < held[j].Key })
 	var rows [][]string
@@ -38,7 +37,7 @@ func (e *Engine) locks(ctx context.Context, c conv, _ *intents.Intent) {
 		}
 		rows = append(rows, []string{l.Key, "run " + l.Holder, asked, l.Since.UTC().Format("Jan 02 15:04 UTC")})
 	}
-	e.say(ctx, c.adapter, c.msg.Post, render.Locks(rows, freed))
+	return said(render.Locks(rows, freed))
 }
 
 // holder says who asked for the plan or run id, and whether its lock is left over: the run is

@@ -20,7 +20,8 @@ type conv struct {
 
 func (c conv) user() string { return c.msg.Author.Name }
 
-type handler func(e *Engine, ctx context.Context, c conv, in *intents.Intent)
+// handler answers one verb; what it returns is posted once, by handleMessage.
+type handler func(e *Engine, ctx context.Context, c conv, in *intents.Intent) answer
 
 // handlers maps every verb to its handler; verbsCovered checks at start-up that none is
 // missing, so a new verb without a handler fails the tests, not a conversation.
@@ -69,16 +70,17 @@ func (e *Engine) handleMessage(ctx context.Context, a adapters.Adapter, m adapte
 	in, err := e.parser.Parse(m.Text)
 	if err != nil {
 		e.m.parseErrors.Inc()
-		e.turnAway(ctx, c, e.parseErrorDoc(err))
+		e.answerMessage(ctx, c, e.turnAway(c, e.parseErrorDoc(err)))
 		return
 	}
 	if msg := e.unknownEnv(ctx, in); msg != "" {
-		e.turnAway(ctx, c, reply(msg))
+		e.answerMessage(ctx, c, e.turnAway(c, render.Reply(msg)))
 		return
 	}
 	log := e.log.With("conv", convID(m.Post), "platform", a.Name(), "user", m.Author.Name)
 	log.Info("request", "verb", in.VerbWord(), "noun", in.Noun)
-	handlers[in.Verb](e, executor.WithLog(ctx, log), c, in)
+	hctx := executor.WithLog(ctx, log)
+	e.answerMessage(hctx, c, handlers[in.Verb](e, hctx, c, in))
 }
 
 // convID is the correlation id of a conversation: its request post. Every log line about the
@@ -90,7 +92,7 @@ func (e *Engine) parseErrorDoc(err error) adapters.Doc {
 	var pe *intents.Error
 	if !errors.As(err, &pe) {
 		e.log.Error("parser failed", "err", err)
-		return reply("I could not read that message: " + err.Error())
+		return render.Unreadable(err)
 	}
 	return render.ParseError(pe, e.cfg.Catalog)
 }
@@ -104,20 +106,13 @@ type userError struct {
 
 func (u *userError) Error() string { return u.msg }
 
-func refuse(format string, args ...any) error { return &userError{msg: fmt.Sprintf(format, args...)} }
-
-// fail answers a failed request: a userError is said as is; anything else is logged and
-// reported without internals.
-func (e *Engine) fail(ctx context.Context, c conv, what string, err error) {
+// fail answers a failed request: a userError is said as is (a typed secret's refusal with the
+// message taken down: typedsecret.go); anything else is logged and reported without internals.
+func (e *Engine) fail(c conv, what string, err error) answer {
 	var ue *userError
 	if errors.As(err, &ue) {
-		if ue.secret {
-			e.secretTyped(ctx, c, ue.msg)
-			return
-		}
-		e.say(ctx, c.adapter, c.msg.Post, reply(ue.msg))
-		return
+		return answer{doc: render.Reply(ue.msg), takeDown: ue.secret}
 	}
 	e.log.Error(what, "platform", c.adapter.Name(), "user", c.user(), "err", err)
-	e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("%s failed: %s. Nothing changed.", what, err)))
+	return said(render.Failed(what, err))
 }

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"github.com/eosbot/eos/bot/policy"
+	"github.com/eosbot/eos/bot/render"
 )
 
 // The approval policy lives in bot/policy. The engine's configuration (Config.Policy) and its
@@ -49,7 +50,7 @@ func MayApprove(rules []Rule, p Person, self bool) (bool, string) {
 	case why == policy.OwnApproval:
 		return false, "the requester's own approval does not count here"
 	default:
-		return false, "approvers: " + rulesWho(rules)
+		return false, "approvers: " + render.RulesWho(rules)
 	}
 }
 

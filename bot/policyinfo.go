@@ -19,12 +19,12 @@ func (e *Engine) leftOutNote() string {
 
 // answerPolicy answers `policy [ENV]` and `help policy`: the rule that governs each environment,
 // exactly as the engine applies it.
-func (e *Engine) answerPolicy(ctx context.Context, c conv, in *intents.Intent) {
+func (e *Engine) answerPolicy(ctx context.Context, c conv, in *intents.Intent) answer {
 	envs := e.policyEnvs()
 	if in.Env != "" {
 		envs = []string{in.Env}
 	}
-	e.say(ctx, c.adapter, c.msg.Post, render.PolicyAnswer(e.policy(), envs, e.leftOutNote()))
+	return said(render.PolicyAnswer(e.policy(), envs, e.leftOutNote()))
 }
 
 // LogPolicy writes the effective policy of every environment it knows to log, one line each,

@@ -220,20 +220,17 @@ func (e *Engine) codeAudit(p *store.Plan, v codeVerdict) []store.Entry {
 }
 
 // refuseDenied answers an approval of pending plan p that the set denies: nothing is counted,
-// and the person is told why, once. It reports whether it answered.
-func (e *Engine) refuseDenied(ctx context.Context, a adapters.Adapter, p *store.Plan, r adapters.Reaction, vote adapters.Vote, who Person, v codeVerdict) bool {
+// and the person is told why, once, in the preview's thread. It reports whether it refused.
+func (e *Engine) refuseDenied(ctx context.Context, a adapters.Adapter, p *store.Plan, r adapters.Reaction, vote adapters.Vote, who Person, v codeVerdict) (bool, answer) {
 	if !v.denied() || p.State != store.PlanPending || vote != adapters.Approve {
-		return false
+		return false, answer{}
 	}
 	if r.Removed || !e.once(p.ID+"/"+who.Platform+":"+who.ID+"/denied") {
-		return true
+		return true, answer{}
 	}
-	msg := fmt.Sprintf("Plan %s cannot be approved: the policy denies it.\n%s\nNothing changed. Change the request, or ask the policy's owners to change the rule.",
-		p.ID, strings.Join(render.DenyLines(v.view()), "\n"))
 	e.audit(ctx, store.Entry{Kind: "refusal", User: r.User.Name, UserID: r.User.ID, Platform: a.Name(), PlanID: p.ID, Hash: p.Plan.Hash,
 		Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env, Text: fmt.Sprintf("approval refused: denied by policy set sha256:%s", v.sha)})
-	e.say(ctx, a, p.Preview, reply(msg))
-	return true
+	return true, answer{doc: render.Denied(p.ID, v.view()), to: p.Preview}
 }
 
 // haltDenied stops approved plan p before its run starts because the set in force now (v)
@@ -259,6 +256,5 @@ func (e *Engine) haltDenied(ctx context.Context, a adapters.Adapter, p *store.Pl
 		return
 	}
 	e.showStatus(ctx, p.ID)
-	e.sayAnywhere(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s was approved, but the policy in force now denies it, so it did not run:\n%s\nNothing was applied, so nothing was rolled back. Ask again once the plan or the policy changes: @eos %s",
-		p.ID, strings.Join(render.DenyLines(v.view()), "\n"), typedRequest(p.Text))))
+	e.sayAnywhere(ctx, a, p.Preview, render.HaltedByPolicy(p.ID, v.view(), render.TypedRequest(p.Text)))
 }

@@ -3,8 +3,6 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
-	"sort"
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/policy"
@@ -17,77 +15,62 @@ import (
 const historyLimit = 10
 
 // help answers `help [topic]` from the catalog.
-func (e *Engine) help(ctx context.Context, c conv, in *intents.Intent) {
+func (e *Engine) help(ctx context.Context, c conv, in *intents.Intent) answer {
 	if in.Noun == "policy" {
-		e.answerPolicy(ctx, c, &intents.Intent{Verb: intents.VerbPolicy})
-		return
+		return e.answerPolicy(ctx, c, &intents.Intent{Verb: intents.VerbPolicy})
 	}
 	text, err := e.parser.Help(in.Noun)
 	if err != nil {
-		e.say(ctx, c.adapter, c.msg.Post, e.parseErrorDoc(err))
-		return
+		return said(e.parseErrorDoc(err))
 	}
-	e.say(ctx, c.adapter, c.msg.Post, adapters.NewDoc(adapters.Text{Text: text}))
+	return said(adapters.NewDoc(adapters.Text{Text: text}))
 }
 
 // history answers `history [service]`: the latest runs, newest first.
-func (e *Engine) history(ctx context.Context, c conv, in *intents.Intent) {
+func (e *Engine) history(ctx context.Context, c conv, in *intents.Intent) answer {
 	runs, err := e.st.Runs(ctx, func(r *store.Run) bool {
 		return (in.Noun == "" || r.Target == in.Noun) && (in.Env == "" || r.Env == in.Env)
 	})
 	if err != nil {
-		e.fail(ctx, c, "reading history", err)
-		return
+		return e.fail(c, "reading history", err)
 	}
 	if len(runs) == 0 {
 		what := "anything"
 		if in.Noun != "" {
 			what = in.Noun
 		}
-		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("No runs of %s yet. Ask for one: @eos create SERVICE · @eos help", what)))
-		return
+		return said(render.NoRuns(what))
 	}
 	more := len(runs) - historyLimit
 	if more > 0 {
 		runs = runs[:historyLimit]
 	}
-	e.say(ctx, c.adapter, c.msg.Post, render.History(runs, in.Noun, more))
+	return said(render.History(runs, in.Noun, more))
 }
 
 // cancel answers `cancel [ID]`: the requester or an approver ends a pending plan, or stops a
 // running one at the next safe point. Without an id it cancels the caller's pending plan when
 // there is one, and lists them, cancelling none, when there are several.
-func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
+func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) answer {
 	id := in.Noun
 	if id == "" {
 		mine, err := e.st.OpenPlans(ctx, func(p *store.Plan) bool {
 			return p.State == store.PlanPending && p.Request.Platform == c.adapter.Name() && p.Requester.ID == c.msg.Author.ID && e.sees(c, p)
 		})
 		if err != nil || len(mine) == 0 {
-			e.say(ctx, c.adapter, c.msg.Post, reply("You have no pending plan to cancel. Name one: @eos cancel 7f3a9c21"))
-			return
+			return said(render.NothingToCancel())
 		}
 		if len(mine) > 1 {
 			// Which one is meant is the asker's to say: cancelling the latest could end the
 			// wrong plan.
-			sort.Slice(mine, func(i, j int) bool { return mine[i].Created.Before(mine[j].Created) })
-			items := make([]string, len(mine))
-			for i, p := range mine {
-				spec := p.Plan.Spec
-				items[i] = fmt.Sprintf("%s · %s %s in %s · asked %s · @eos cancel %s", p.ID, spec.Verb, spec.Target, spec.Env,
-					p.Created.UTC().Format("15:04 UTC"), p.ID)
-			}
-			e.say(ctx, c.adapter, c.msg.Post, adapters.NewDoc(adapters.Text{Text: fmt.Sprintf("You have %d pending plans; name the one to cancel. Nothing was cancelled.", len(mine))},
-				adapters.List{Items: items}))
-			return
+			return said(render.WhichToCancel(mine))
 		}
 		id = mine[0].ID
 	}
 	// Group membership is asked of the platform before the store transaction, not inside it.
 	who := Person{Platform: c.adapter.Name(), ID: c.msg.Author.ID, Name: c.user()}
 	if p, err := e.st.Plan(ctx, id); err == nil && !e.sees(c, p) {
-		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("There is no plan %s.", id)))
-		return
+		return said(render.NoSuchPlan(id))
 	} else if err == nil {
 		who = e.person(ctx, c.adapter, c.msg.Author, policy.ApproverLists(e.planRules(p))...)
 	}
@@ -95,27 +78,31 @@ func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) {
 	// plan is halted (before its run starts, or at the next safe point), never refused.
 	for attempt := 0; attempt < 2; attempt++ {
 		if p, err := e.st.Plan(ctx, id); err == nil && p.State == store.PlanApproved && e.halt(ctx, c.adapter, c.msg.Post, p, c.msg.Author, who) {
-			return // cancelled before its run started, or stopped at the next safe point (stop.go)
+			// Cancelled before its run started, or stopped at the next safe point; halt said
+			// so itself (stop.go).
+			return answer{}
 		}
-		if !e.cancelPending(ctx, c, id, who) {
-			return
+		if approvedMeanwhile, ans := e.cancelPending(ctx, c, id, who); !approvedMeanwhile {
+			return ans
 		}
 	}
+	return answer{}
 }
 
 // cancelPending cancels pending plan id for who and says so; it reports true, having said
-// nothing, when the plan was approved meanwhile and the caller should halt it instead.
-func (e *Engine) cancelPending(ctx context.Context, c conv, id string, who Person) (approvedMeanwhile bool) {
+// nothing, when the plan was approved meanwhile and the caller should halt it instead. A
+// refusal is returned; a cancel is said here, as the preview's status line says it after.
+func (e *Engine) cancelPending(ctx context.Context, c conv, id string, who Person) (approvedMeanwhile bool, ans answer) {
 	p, err := e.st.UpdatePlan(ctx, id, func(p *store.Plan) error {
 		rules := e.planRules(p)
 		if p.State == store.PlanApproved && p.RunStarted.IsZero() {
 			return errApprovedMeanwhile
 		}
 		if p.State != store.PlanPending {
-			return refuse("Plan %s is %s, not pending: nothing to cancel.", p.ID, p.State)
+			return &userError{msg: render.NotPendingToCancel(p.ID, p.State)}
 		}
 		if !MayReject(rules, who, who.Is(p.Request.Platform, p.Requester.ID)) {
-			return refuse("@%s can't cancel plan %s: only @%s or an approver (%s) can.", c.user(), p.ID, p.Requester.Name, rulesWho(rules))
+			return &userError{msg: render.CantCancel(c.user(), p.ID, p.Requester.Name, render.RulesWho(rules))}
 		}
 		now := e.now()
 		p.State, p.Updated = store.PlanCancelled, now
@@ -124,17 +111,17 @@ func (e *Engine) cancelPending(ctx context.Context, c conv, id string, who Perso
 	})
 	switch {
 	case errors.Is(err, errApprovedMeanwhile):
-		return true
+		return true, answer{}
 	case errors.Is(err, store.ErrNotFound):
-		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("There is no plan %s.", id)))
+		return false, said(render.NoSuchPlan(id))
 	case err != nil:
-		e.fail(ctx, c, "cancelling", err)
+		return false, e.fail(c, "cancelling", err)
 	default:
 		e.audit(ctx, store.Entry{Kind: "cancel", User: c.user(), Platform: c.adapter.Name(), PlanID: p.ID, Hash: p.Plan.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env, Text: "cancelled"})
-		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("Plan %s cancelled by @%s. Nothing changed.", p.ID, c.user())))
+		e.say(ctx, c.adapter, c.msg.Post, render.Cancelled(p.ID, c.user()))
 		e.showStatus(ctx, p.ID)
 	}
-	return false
+	return false, answer{}
 }
 
 // errApprovedMeanwhile says a plan to cancel was approved after it was read.

@@ -2,13 +2,14 @@ package bot
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/render"
 )
 
-// reactionHandler answers one reaction, on its conversation's turn.
-type reactionHandler func(e *Engine, ctx context.Context, a adapters.Adapter, r adapters.Reaction)
+// reactionHandler answers one reaction, on its conversation's turn; what it returns is posted
+// once, by handleReaction.
+type reactionHandler func(e *Engine, ctx context.Context, a adapters.Adapter, r adapters.Reaction) answer
 
 // reactionRoute is one row of the reaction table: the emoji it answers, by canonical name,
 // and its handler.
@@ -47,8 +48,7 @@ func (e *Engine) HandleReaction(ctx context.Context, a adapters.Adapter, r adapt
 		return // an emoji that means nothing to Eos takes no place in the queue
 	}
 	e.dispatch(ctx, a, r.Post, "reaction", func(ctx context.Context) { e.handleReaction(ctx, a, r) }, func(ctx context.Context, why string) {
-		e.say(ctx, a, r.Post, reply(fmt.Sprintf("@%s, Eos is too busy to take your :%s: now (%s): it was not counted. Remove it and react again in a minute.",
-			r.User.Name, r.Emoji, why)))
+		e.say(ctx, a, r.Post, render.TooBusyReaction(r.User.Name, r.Emoji, why))
 	})
 }
 
@@ -60,7 +60,8 @@ func (e *Engine) handleReaction(ctx context.Context, a adapters.Adapter, r adapt
 	}
 	for _, row := range reactions {
 		if row.answers(r.Emoji) {
-			row.handle(e, ctx, a, r)
+			e.answerReaction(ctx, a, r, row.handle(e, ctx, a, r))
+
 		}
 	}
 }

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
-	"github.com/eosbot/eos/executor"
 )
 
 // sweepInterval is how often pending plans are checked for expiry.
@@ -33,8 +33,7 @@ func (e *Engine) Recover(ctx context.Context) error {
 		e.audit(ctx, store.Entry{Kind: "result", PlanID: r.ID, Hash: r.Hash, Service: r.Target, Env: r.Env, Text: "interrupted: Eos stopped while it ran"})
 		e.showStatus(ctx, r.ID)
 		if a, ok := e.adapter(final.Progress.Platform); ok {
-			doc := reply(fmt.Sprintf("Run %s · interrupted: Eos stopped while it ran%s. The lock on %s/%s is released; nothing is applied again. Check @eos drift %s before asking again.",
-				r.ID, reachedText(r.Layers), r.Target, r.Env, r.Target))
+			doc := render.Interrupted(r.ID, render.Reached(r.Layers), r.Target, r.Env)
 			ed, ok := a.(adapters.Editor)
 			if !ok || final.Progress.ID == "" {
 				continue
@@ -118,8 +117,7 @@ func (e *Engine) recheck(ctx context.Context, a adapters.Adapter, p *store.Plan)
 		if p.Held != nil {
 			why = strings.TrimSuffix(p.Held.Reason, " is full") + " stayed full until it expired"
 		}
-		e.sayAnywhere(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s was approved, but %s at %s: nothing ran. Ask again for a fresh plan: @eos %s",
-			p.ID, why, p.Expires.UTC().Format("15:04 UTC"), p.Text)))
+		e.sayAnywhere(ctx, a, p.Preview, render.ExpiredApproved(p.ID, why, p.Expires, p.Text))
 		return nil, judgement{}, false
 	}
 	j := e.judge(ctx, a, p)
@@ -136,17 +134,13 @@ func (e *Engine) recheck(ctx context.Context, a adapters.Adapter, p *store.Plan)
 		}
 		p.State, p.Updated, p.Held = store.PlanPending, now, nil
 		return []store.Entry{e.entry(store.Entry{Kind: "refusal", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env,
-			Text: "approved, but under the current policy its approvals do not suffice: " + progress(j.verdict)})}, nil
+			Text: "approved, but under the current policy its approvals do not suffice: " + render.Progress(j.verdict)})}, nil
 	}); err != nil {
 		e.log.Error("returning a plan to pending under the current policy", "plan", p.ID, "err", err)
 		return nil, judgement{}, false
 	}
 	e.showStatus(ctx, p.ID)
-	msg := fmt.Sprintf("Plan %s was approved, but under the current policy its approvals do not suffice (%s).", p.ID, progress(j.verdict))
-	if len(j.verdict.Discounted) > 0 {
-		msg += " " + discountedText(j.verdict) + "."
-	}
-	e.sayAnywhere(ctx, a, p.Preview, reply(msg+" Nothing ran; it waits for approval again: "+j.need(p.Requester.Name)+"."))
+	e.sayAnywhere(ctx, a, p.Preview, render.NoLongerSuffices(p.ID, j.verdict, j.need(p.Requester.Name)))
 	return nil, judgement{}, false
 }
 
@@ -243,8 +237,7 @@ func (e *Engine) previewGone(ctx context.Context, a adapters.Adapter, p *store.P
 	e.audit(ctx, store.Entry{Kind: "cancel", PlanID: p.ID, Hash: p.Plan.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env,
 		Text: "preview gone: nobody could approve it"})
 	spec := p.Plan.Spec
-	e.sayAnywhere(ctx, a, p.Request, reply(fmt.Sprintf("Plan %s (%s, asked by @%s) is cancelled: its preview is gone, so nobody could approve it. "+
-		"Nothing changed. Ask again for a fresh plan.", p.ID, requestLine(spec), p.Requester.Name)))
+	e.sayAnywhere(ctx, a, p.Request, render.PreviewGone(p.ID, render.RequestLine(spec), p.Requester.Name))
 }
 
 // sweep expires pending plans whose time is up, until ctx ends.
@@ -285,29 +278,8 @@ func (e *Engine) ExpireDue(ctx context.Context) int {
 		n++
 		e.audit(ctx, store.Entry{Kind: "expiry", PlanID: p.ID, Hash: p.Plan.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env, Text: "expired without approval"})
 		if a, ok := e.adapter(p.Preview.Platform); ok && !e.showStatus(ctx, p.ID) {
-			e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s expired at %s without approval: nothing changed. Ask again for a fresh plan.",
-				p.ID, p.Expires.UTC().Format("15:04 UTC"))))
+			e.say(ctx, a, p.Preview, render.Expired(p.ID, p.Expires))
 		}
 	}
 	return n
-}
-
-// reachedText says how far an interrupted run got, from what it recorded as each layer
-// started: " (Salt ✅ done · Terraform ⏳ interrupted · Nomad not started)".
-func reachedText(layers []executor.LayerResult) string {
-	var parts []string
-	for _, l := range layers {
-		switch l.Status {
-		case executor.ResultOK:
-			parts = append(parts, l.Layer.Title()+" ✅ done")
-		case executor.ResultRunning:
-			parts = append(parts, l.Layer.Title()+" ⏳ interrupted, maybe partly applied")
-		case executor.ResultNotStarted:
-			parts = append(parts, l.Layer.Title()+" not started")
-		}
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return " (" + strings.Join(parts, " · ") + ")"
 }

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/render/rendertest"
 	goldenfile "github.com/eosbot/eos/internal/golden"
 )
@@ -28,3 +29,15 @@ func riskPolicy() Policy {
 	return Policy{Envs: map[string]EnvPolicy{"production": {Approvers: []string{"bob", "dave", "group:sre"}, Approvals: 1,
 		Risks: map[string]RiskPolicy{RiskDataLoss: {Approvals: 2}}}}}
 }
+
+// The engine's tests name the texts and icons they check by the short words the engine used
+// before its texts moved to bot/render.
+type layerState = render.LayerState
+
+var progress = render.Progress
+
+const (
+	iconWaiting = render.IconWaiting
+	iconRunning = render.IconRunning
+	iconSkipped = render.IconSkipped
+)

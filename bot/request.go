@@ -25,24 +25,21 @@ const planTimeout = 10 * time.Minute
 
 // request answers create, update, destroy and operations: compile, plan, preview, and wait
 // for approval.
-func (e *Engine) request(ctx context.Context, c conv, in *intents.Intent) {
+func (e *Engine) request(ctx context.Context, c conv, in *intents.Intent) answer {
 	spec, err := e.compile(ctx, in)
 	if err != nil {
-		e.fail(ctx, c, "planning", err)
-		return
+		return e.fail(c, "planning", err)
 	}
-	e.propose(ctx, c, spec, store.PlanPending)
+	return answerOf(e.propose(ctx, c, spec, store.PlanPending))
 }
 
 // plan answers `plan SERVICE ...` (a preview that never runs) and `plan ID [full]`.
-func (e *Engine) plan(ctx context.Context, c conv, in *intents.Intent) {
+func (e *Engine) plan(ctx context.Context, c conv, in *intents.Intent) answer {
 	if p, err := e.st.Plan(ctx, in.Noun); err == nil && e.sees(c, p) {
-		e.say(ctx, c.adapter, c.msg.Post, fullPlanDoc(p))
-		return
+		return said(render.FullPlan(p))
 	}
 	if _, ok := e.cfg.Catalog.Service(in.Noun); !ok {
-		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("There is no plan %s. Plans are named in their preview, like \"Plan 7f3a9c21\".", in.Noun)))
-		return
+		return said(render.NoPlanNamed(in.Noun))
 	}
 	preview := *in
 	preview.Verb = intents.VerbCreate
@@ -51,10 +48,9 @@ func (e *Engine) plan(ctx context.Context, c conv, in *intents.Intent) {
 	}
 	spec, err := e.compile(ctx, &preview)
 	if err != nil {
-		e.fail(ctx, c, "planning", err)
-		return
+		return e.fail(c, "planning", err)
 	}
-	e.propose(ctx, c, spec, store.PlanPreview)
+	return answerOf(e.propose(ctx, c, spec, store.PlanPreview))
 }
 
 func (e *Engine) envOf(in *intents.Intent) string {
@@ -65,26 +61,24 @@ func (e *Engine) envOf(in *intents.Intent) string {
 }
 
 // propose plans spec, stores the plan and posts its preview in the request's thread. It
-// returns the stored plan's id, or "" when no plan was stored (refused, busy, failed).
-func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state store.PlanState) string {
+// returns the stored plan's id, or "" when no plan was stored (refused, busy, failed), and
+// what to answer then. The preview is posted here, not returned: its post is recorded in the
+// store (RecordPreview) so that its reactions find the plan, and its status line edited.
+func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state store.PlanState) (string, answer) {
 	ep := e.policy().For(spec.Env, spec.Verb)
 	if state == store.PlanPending && !ep.MayRequest(e.person(ctx, c.adapter, c.msg.Author, ep.Requesters)) {
-		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("@%s can't ask for changes in %s (requesters: %s). Nothing changed.",
-			c.user(), spec.Env, mentions(ep.Requesters))))
 		e.audit(ctx, store.Entry{Kind: "refusal", User: c.user(), Platform: c.adapter.Name(), Service: spec.Target, Env: spec.Env, Text: "not a requester: " + c.msg.Text})
-		return ""
+		return "", said(render.NotRequester(c.user(), spec.Env, ep.Requesters))
 	}
 	if busy := e.busy(ctx, store.SpecKeys(spec)); busy != "" && state == store.PlanPending {
-		e.say(ctx, c.adapter, c.msg.Post, reply(busy))
-		return ""
+		return "", said(render.Reply(busy))
 	}
 	spec.Changes = e.declaredChanges(ctx, spec)
 	planCtx, cancel := context.WithTimeout(ctx, planTimeout)
 	defer cancel()
 	plan, err := e.cfg.Runner.Plan(planCtx, spec)
 	if err != nil {
-		e.fail(ctx, c, "planning", err)
-		return ""
+		return "", e.fail(c, "planning", err)
 	}
 	if state == store.PlanPending && len(plan.Failures()) > 0 {
 		state = store.PlanBlocked // a layer says it would fail: shown with why, never approved
@@ -105,8 +99,7 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 	}
 	kept := e.keptInput(p, input, verdict.sha, verdict.decisions) // for eos policy replay (policykeep.go)
 	if err := e.st.CreatePlanKeeping(ctx, p, kept, append([]store.Entry{request}, judged...)...); err != nil {
-		e.fail(ctx, c, "storing the plan", err)
-		return ""
+		return "", e.fail(c, "storing the plan", err)
 	}
 	e.m.plans.WithLabelValues(spec.Verb, spec.Env).Inc()
 	// A stored plan's preview is posted and recorded even if Eos is shutting down meanwhile:
@@ -115,7 +108,7 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 	defer cancelPost()
 	ref := e.say(pctx, c.adapter, c.msg.Post, e.planLinked(previewDoc(p, j, render.VaultRow(plan, e.cfg.Runner.SecretsConfigured())), p.ID))
 	if ref.ID == "" {
-		return p.ID
+		return p.ID, answer{}
 	}
 	shown := e.entry(store.Entry{Kind: "preview", Platform: c.adapter.Name(), PlanID: p.ID, Hash: plan.Hash, Service: spec.Target, Env: spec.Env,
 		Text: fmt.Sprintf("preview posted, %s", planCounts(plan))})
@@ -126,7 +119,7 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 		// change could not edit it: show it now (approvalstatus.go).
 		e.showStatus(pctx, p.ID)
 	}
-	return p.ID
+	return p.ID, answer{}
 }
 
 // changingVerbs are the verbs whose previews say which declared values of their target change:
@@ -196,8 +189,7 @@ func (e *Engine) busy(ctx context.Context, keys []string) string {
 	for _, l := range locks {
 		if slices.Contains(keys, l.Key) {
 			env, service, _ := strings.Cut(l.Key, "/")
-			return fmt.Sprintf("%s in %s is being changed by run %s (since %s). Ask again when it is done · @eos status %s",
-				service, env, l.Holder, l.Since.UTC().Format("15:04 UTC"), service)
+			return render.ServiceBusy(service, env, l.Holder, l.Since)
 		}
 	}
 	return ""
@@ -231,10 +223,10 @@ func (e *Engine) Preview(ctx context.Context, text, user string) (adapters.Doc, 
 	switch in.Verb {
 	case intents.VerbCreate, intents.VerbUpdate, intents.VerbDestroy, intents.VerbOperation, intents.VerbPlan:
 	default:
-		return reply(fmt.Sprintf("eos plan previews changes; %q changes nothing. Try: eos plan \"create grafana\"", in.VerbWord())), errors.New("not a change")
+		return render.NotAChange(in.VerbWord()), errors.New("not a change")
 	}
 	if msg := e.unknownEnv(ctx, in); msg != "" {
-		return reply(msg), errors.New("environment not declared")
+		return render.Reply(msg), errors.New("environment not declared")
 	}
 	if in.Verb == intents.VerbPlan {
 		in.Verb = intents.VerbCreate
@@ -244,14 +236,14 @@ func (e *Engine) Preview(ctx context.Context, text, user string) (adapters.Doc, 
 	}
 	spec, err := e.compile(ctx, in)
 	if err != nil {
-		return reply(err.Error()), err
+		return render.Reply(err.Error()), err
 	}
 	spec.Changes = e.declaredChanges(ctx, spec) // as propose does: the preview names what an update changes
 	planCtx, cancel := context.WithTimeout(ctx, planTimeout)
 	defer cancel()
 	plan, err := e.cfg.Runner.Plan(planCtx, spec)
 	if err != nil {
-		return reply("planning failed: " + err.Error()), err
+		return render.PlanningFailed(err), err
 	}
 	now := e.now()
 	p := &store.Plan{ID: plan.Hash[:8], State: store.PlanPreview, Text: text, Requester: adapters.User{ID: user, Name: user},

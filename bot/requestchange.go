@@ -3,10 +3,9 @@ package bot
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 )
 
@@ -30,8 +29,7 @@ func (e *Engine) HandleEdit(ctx context.Context, a adapters.Adapter, m adapters.
 		return
 	}
 	e.dispatch(ctx, a, m.Post, "edit", func(ctx context.Context) { e.requestEdited(ctx, a, m) }, func(ctx context.Context, why string) {
-		e.say(ctx, a, m.Post, reply(fmt.Sprintf("@%s, Eos is too busy to look at your edit now (%s): a plan for the message as it read before may still wait for approval. Cancel it with @eos cancel, then ask again.",
-			m.Author.Name, why)))
+		e.say(ctx, a, m.Post, render.TooBusyEdit(m.Author.Name, why))
 	})
 }
 
@@ -51,7 +49,7 @@ func (e *Engine) requestEdited(ctx context.Context, a adapters.Adapter, m adapte
 	}
 	c := conv{adapter: a, msg: m}
 	if _, typed := e.parser.MaskSecrets(m.Text); typed {
-		e.takeDown(ctx, c, reply("Secrets are never typed in chat, not in an edit either: Eos generates them and keeps them in Vault."))
+		e.takeDown(ctx, c, render.SecretInEdit())
 	}
 	var cancelled, ran []string
 	for _, p := range plans {
@@ -67,17 +65,10 @@ func (e *Engine) requestEdited(ctx context.Context, a adapters.Adapter, m adapte
 			ran = append(ran, p.ID)
 		}
 	}
-	var lines []string
-	if len(cancelled) > 0 {
-		lines = append(lines, fmt.Sprintf("Plan %s was for the request as it read before, so it is cancelled: nothing changed.", strings.Join(cancelled, ", ")))
-	}
-	if len(ran) > 0 {
-		lines = append(lines, fmt.Sprintf("Plan %s was approved as the request read before and runs as approved; the edit changes nothing.", strings.Join(ran, ", ")))
-	}
-	if len(lines) == 0 {
+	if len(cancelled) == 0 && len(ran) == 0 {
 		return
 	}
-	e.say(ctx, a, m.Post, reply(fmt.Sprintf("@%s, your request was edited after the preview: ask again, in a new message. %s", m.Author.Name, strings.Join(lines, " "))))
+	e.say(ctx, a, m.Post, render.RequestEdited(m.Author.Name, cancelled, ran))
 }
 
 // requestDeleted cancels the pending plans of a deleted request. The preview says so; where it
@@ -91,7 +82,7 @@ func (e *Engine) requestDeleted(ctx context.Context, a adapters.Adapter, post ad
 			continue
 		}
 		if !e.showStatus(ctx, p.ID) && p.Preview.ID != "" {
-			e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s cancelled: %s. Nothing changed.", p.ID, reasonDeleted)))
+			e.say(ctx, a, p.Preview, render.CancelledBecause(p.ID, reasonDeleted))
 		}
 	}
 }

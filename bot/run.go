@@ -81,7 +81,7 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan,
 		return false
 	}
 	started := e.entry(store.Entry{Kind: "run", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env, Platform: a.Name(),
-		Text: "run started, approved by " + mentions(run.Approvers) + " (" + voterIDs(p.Approvals) + ")"})
+		Text: "run started, approved by " + render.Mentions(run.Approvers) + " (" + voterIDs(p.Approvals) + ")"})
 	if err := e.st.StartRun(ctx, run, started); errors.Is(err, store.ErrNotApproved) {
 		// A cancel, a rejection or a withdrawal reached the plan first and said so.
 		e.unlock(ctx, p)
@@ -129,7 +129,7 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan,
 		layers = append([]executor.LayerResult{{Layer: executor.Vault, Status: executor.ResultFailed, Error: res.SecretsError}}, layers...)
 	}
 	if n := len(res.Purged); n > 0 {
-		layers = append(layers, executor.LayerResult{Layer: executor.Vault, Status: executor.ResultOK, Summary: fmt.Sprintf("deleted %d secret%s", n, plural(n))})
+		layers = append(layers, executor.LayerResult{Layer: executor.Vault, Status: executor.ResultOK, Summary: fmt.Sprintf("deleted %d secret%s", n, render.Plural(n))})
 	}
 	keep := context.WithoutCancel(ctx) // what the run did is recorded even while Eos stops
 	final, err := e.st.FinishRun(keep, run.ID, state, layers, e.now(), declared)
@@ -147,9 +147,9 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan,
 	doc := render.Result(final)
 	switch by := stop.asker(); {
 	case res.Stopped:
-		doc = stoppedDoc(final, by)
+		doc = render.Stopped(final, by)
 	case by != "":
-		doc = unstoppedNote(doc, by)
+		doc = render.UnstoppedNote(doc, by)
 	}
 	e.audit(keep, store.Entry{Kind: "result", PlanID: p.ID, Hash: p.Plan.Hash, Service: spec.Target, Env: spec.Env, Text: doc.Plain()})
 	t.finish(keep, e.withPageLink(doc, "Run details", "runs", run.ID))
@@ -191,9 +191,10 @@ func (e *Engine) replan(ctx context.Context, a adapters.Adapter, p *store.Plan) 
 	e.showStatus(ctx, p.ID)
 	e.audit(ctx, store.Entry{Kind: "superseded", PlanID: p.ID, Hash: fresh.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env,
 		Text: "plan changed between approval and apply; new plan posted"})
-	e.say(ctx, a, p.Preview, reply(fmt.Sprintf("Plan %s changed since it was approved (something else changed %s in %s meanwhile): nothing was applied. Here is the plan as it stands now; it needs approval again.",
-		p.ID, p.Plan.Spec.Target, p.Plan.Spec.Env)))
-	e.propose(ctx, conv{adapter: a, msg: adapters.Message{Post: p.Request, Author: p.Requester, Text: p.Text}}, p.Plan.Spec, store.PlanPending)
+	e.say(ctx, a, p.Preview, render.ChangedSinceApproval(p.ID, p.Plan.Spec.Target, p.Plan.Spec.Env))
+	c := conv{adapter: a, msg: adapters.Message{Post: p.Request, Author: p.Requester, Text: p.Text}}
+	e.answerMessage(ctx, c, answerOf(e.propose(ctx, c, p.Plan.Spec, store.PlanPending))) // not a handler: it says its answer
+
 	return executor.Plan{}, false, false
 }
 
@@ -238,7 +239,7 @@ type tracker struct {
 	run *store.Run
 
 	mu     sync.Mutex
-	layers []layerState
+	layers []render.LayerState
 	dirty  bool
 	ref    adapters.PostRef
 	done   chan struct{}
@@ -251,12 +252,12 @@ func newTracker(e *Engine, a adapters.Adapter, run *store.Run, plan executor.Pla
 
 // progressLayers are the progress post's layers before the run starts, in the plan's (the
 // run's) order: waiting, or skipped with the word for why.
-func progressLayers(plan executor.Plan) []layerState {
-	var out []layerState
+func progressLayers(plan executor.Plan) []render.LayerState {
+	var out []render.LayerState
 	for _, lp := range plan.Layers {
-		ls := layerState{Name: lp.Layer, Icon: iconWaiting}
+		ls := render.LayerState{Name: lp.Layer, Icon: render.IconWaiting}
 		if lp.Status != executor.PlanChanges {
-			ls.Icon, ls.Text = iconSkipped, render.Skipped(lp)
+			ls.Icon, ls.Text = render.IconSkipped, render.Skipped(lp)
 		}
 		out = append(out, ls)
 	}
@@ -325,7 +326,7 @@ func (t *tracker) advance(ev executor.Event) []executor.LayerResult {
 	if ev.Rollback {
 		for i := range t.layers {
 			if l := &t.layers[i]; l.Name == ev.Layer {
-				if l.Icon, l.Note = iconRollingBack, render.WaitingNote(ev); l.Note == "" {
+				if l.Icon, l.Note = render.IconRollingBack, render.WaitingNote(ev); l.Note == "" {
 					l.Done, l.Total, l.Current = ev.Done, ev.Total, ev.Resource
 				}
 			}
@@ -337,8 +338,8 @@ func (t *tracker) advance(ev executor.Event) []executor.LayerResult {
 	for i := range t.layers {
 		l := &t.layers[i]
 		if l.Name == ev.Layer {
-			started = l.Icon != iconRunning
-			l.Icon = iconRunning
+			started = l.Icon != render.IconRunning
+			l.Icon = render.IconRunning
 			if note := render.WaitingNote(ev); note != "" {
 				l.Note = note // a wait, not a step: the count and the step stay as they were
 				if ev.Total > 0 {
@@ -349,8 +350,8 @@ func (t *tracker) advance(ev executor.Event) []executor.LayerResult {
 			l.Done, l.Total, l.Current, l.Note = ev.Done, ev.Total, ev.Resource, ""
 			break
 		}
-		if l.Icon == iconRunning {
-			l.Icon = iconOK // a later layer started, so this one finished
+		if l.Icon == render.IconRunning {
+			l.Icon = render.IconOK // a later layer started, so this one finished
 		}
 	}
 	t.dirty = true
@@ -361,11 +362,11 @@ func (t *tracker) advance(ev executor.Event) []executor.LayerResult {
 	for _, l := range t.layers {
 		status := executor.ResultNotStarted
 		switch l.Icon {
-		case iconOK:
+		case render.IconOK:
 			status = executor.ResultOK
-		case iconRunning:
+		case render.IconRunning:
 			status = executor.ResultRunning
-		case iconSkipped:
+		case render.IconSkipped:
 			status = executor.ResultSkipped
 		}
 		reached = append(reached, executor.LayerResult{Layer: l.Name, Status: status, Done: l.Done, Total: l.Total})

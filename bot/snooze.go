@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 	"github.com/eosbot/eos/intents"
@@ -19,73 +20,69 @@ const snoozeFor = 7 * 24 * time.Hour
 
 // snoozeService answers a 🔕 on the post of env/service: its current drift, as last checked,
 // is snoozed for snoozeFor by r's author. A redelivered 🔕 says nothing again.
-func (e *Engine) snoozeService(ctx context.Context, a adapters.Adapter, r adapters.Reaction, key string) {
+func (e *Engine) snoozeService(ctx context.Context, a adapters.Adapter, r adapters.Reaction, key string) answer {
 	env, service, _ := strings.Cut(key, "/")
-	if !e.mayTriage(ctx, a, r, env, service, VerbSnooze, fmt.Sprintf("snooze %s in %s", service, env)) {
-		return
+	if ok, refusal := e.mayTriage(ctx, a, r, env, service, VerbSnooze, fmt.Sprintf("snooze %s in %s", service, env)); !ok {
+		return refusal
 	}
 	hist, err := e.st.DriftHistory(ctx, key, 1)
 	if err != nil {
 		e.log.Error("reading drift history", "service", key, "err", err)
-		return
+		return answer{}
 	}
 	if len(hist) == 0 || hist[0].Status == string(executor.DriftClean) {
 		if e.once(onceKey(r, "snooze clean")) {
-			e.say(ctx, a, r.Post, reply(fmt.Sprintf("%s in %s matches its declared state as last checked: nothing to snooze. @eos drift %s in %s",
-				service, env, service, env)))
+			return said(render.NothingToSnooze(service, env))
 		}
-		return
+		return answer{}
 	}
 	now := e.now()
 	sn := store.Snooze{Key: key, User: r.User.Name, At: now, Until: now.Add(snoozeFor), Fingerprint: hist[0].Fingerprint}
 	again, err := e.st.SnoozeDrift(ctx, sn)
 	if err != nil {
 		e.log.Error("recording a snooze", "service", key, "err", err)
-		return
+		return answer{}
 	}
 	if again {
-		return
+		return answer{}
 	}
 	e.audit(ctx, store.Entry{Kind: "snooze", User: r.User.Name, UserID: r.User.ID, Platform: a.Name(), Service: service, Env: env,
 		Text: fmt.Sprintf("drift snoozed until %s (%s)", sn.Until.UTC().Format(time.RFC3339), hist[0].Summary)})
-	e.say(ctx, a, r.Post, reply(fmt.Sprintf("Snoozed by @%s until %s: %s in %s leaves the digest's list until then, or until its drift changes. Nothing changed in %s · @eos drift snoozed",
-		r.User.Name, day(sn.Until), service, env, env)))
+	return said(render.Snoozed(r.User.Name, sn.Until, service, env))
 }
 
 // liftSnooze answers the removal of a 🔕 on the post of env/service: the service's snooze
 // ends, whoever made it, when the person who removed theirs could have snoozed it. A
 // redelivered removal, or one when nothing is snoozed, says nothing.
-func (e *Engine) liftSnooze(ctx context.Context, a adapters.Adapter, r adapters.Reaction, key string) {
+func (e *Engine) liftSnooze(ctx context.Context, a adapters.Adapter, r adapters.Reaction, key string) answer {
 	env, service, _ := strings.Cut(key, "/")
 	ep := e.policy().For(env, VerbSnooze)
 	if !ep.MayRequest(e.person(ctx, a, r.User, ep.Requesters)) {
-		return // their 🔕 snoozed nothing, and was answered when it came
+		return answer{} // their 🔕 snoozed nothing, and was answered when it came
 	}
 	sn, err := e.st.LiftSnooze(ctx, key)
 	if err != nil {
 		e.log.Error("lifting a snooze", "service", key, "err", err)
-		return
+		return answer{}
 	}
 	if sn == nil {
-		return
+		return answer{}
 	}
 	hist, err := e.st.DriftHistory(ctx, key, 1)
 	if err != nil || len(hist) == 0 || !sn.Holds(hist[0].Fingerprint, e.now()) {
-		return // it had ended already: the service is in the digests anyway
+		return answer{} // it had ended already: the service is in the digests anyway
 	}
 	e.audit(ctx, store.Entry{Kind: "unsnooze", User: r.User.Name, UserID: r.User.ID, Platform: a.Name(), Service: service, Env: env,
 		Text: fmt.Sprintf("snooze by @%s until %s lifted (%s)", sn.User, sn.Until.UTC().Format(time.RFC3339), hist[0].Summary)})
-	e.say(ctx, a, r.Post, reply(fmt.Sprintf("Snooze lifted by @%s: %s in %s is back in the digest's list (snoozed by @%s until %s). Nothing changed in %s · @eos drift %s in %s",
-		r.User.Name, service, env, sn.User, day(sn.Until), env, service, env)))
+	return said(render.SnoozeLifted(r.User.Name, service, env, sn.User, sn.Until))
 }
 
 // driftSnoozed answers `drift snoozed [in ENV]`: the snoozes that still hold, with who
 // snoozed what and until when.
-func (e *Engine) driftSnoozed(ctx context.Context, c conv, in *intents.Intent) {
+func (e *Engine) driftSnoozed(ctx context.Context, c conv, in *intents.Intent) answer {
 	all, err := e.st.Snoozes(ctx)
 	if err != nil {
-		e.fail(ctx, c, "reading snoozes", err)
-		return
+		return e.fail(c, "reading snoozes", err)
 	}
 	now := e.now()
 	var rows [][]string
@@ -98,14 +95,12 @@ func (e *Engine) driftSnoozed(ctx context.Context, c conv, in *intents.Intent) {
 		if err != nil || len(hist) == 0 || !sn.Holds(hist[0].Fingerprint, now) {
 			continue
 		}
-		rows = append(rows, []string{service, env, "@" + sn.User, day(sn.Until), hist[0].Summary})
+		rows = append(rows, []string{service, env, "@" + sn.User, render.Day(sn.Until), hist[0].Summary})
 	}
 	if len(rows) == 0 {
-		e.say(ctx, c.adapter, c.msg.Post, reply("Nothing is snoozed: every drifted service is in the digests. React 🔕 on a service's reply in a digest to snooze it for 7 days."))
-		return
+		return said(render.NothingSnoozed())
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i][0]+rows[i][1] < rows[j][0]+rows[j][1] })
-	e.say(ctx, c.adapter, c.msg.Post, adapters.NewDoc(adapters.Heading{Text: fmt.Sprintf("Snoozed drift · %d service%s", len(rows), plural(len(rows)))},
-		adapters.Table{Header: []string{"service", "env", "snoozed by", "until", "drift"}, Rows: rows},
-		adapters.Context{Text: "A snooze ends early when the service's drift changes · @eos reconcile SERVICE in ENV to fix it"}))
+	return said(render.SnoozedList(rows))
+
 }

@@ -2,13 +2,10 @@ package bot
 
 import (
 	"context"
-	"fmt"
-	"maps"
-	"slices"
 	"sort"
 	"strings"
 
-	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 	"github.com/eosbot/eos/intents"
@@ -17,11 +14,10 @@ import (
 // status answers `status [SERVICE] [in ENV]`: what is deployed, which plans wait for an
 // approval and which runs hold a lock. Naming a service also asks each layer what runs now
 // (a live look, too slow to take for every service at once).
-func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
+func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) answer {
 	all, err := e.st.AllDeclared(ctx)
 	if err != nil {
-		e.fail(ctx, c, "reading status", err)
-		return
+		return e.fail(c, "reading status", err)
 	}
 	matches := func(env, service string) bool {
 		return (in.Noun == "" || service == in.Noun) && (in.Env == "" || env == in.Env)
@@ -45,73 +41,30 @@ func (e *Engine) status(ctx context.Context, c conv, in *intents.Intent) {
 		return p.State == store.PlanPending && matches(p.Plan.Spec.Env, p.Plan.Spec.Target) && e.sees(c, p)
 	})
 	if err != nil {
-		e.fail(ctx, c, "reading status", err)
-		return
+		return e.fail(c, "reading status", err)
 	}
 	sort.Slice(pending, func(i, j int) bool { return pending[i].Created.Before(pending[j].Created) })
-	var running []string
+	var running []store.Lock
 	if locks, err := e.st.Locks(ctx); err == nil {
 		for _, l := range locks {
 			if env, service, _ := strings.Cut(l.Key, "/"); matches(env, service) && e.seesPlanID(ctx, c, l.Holder) {
-				running = append(running, fmt.Sprintf("%s: run %s since %s", l.Key, l.Holder, l.Since.UTC().Format("15:04 UTC")))
+				running = append(running, l)
 			}
 		}
 	}
-	// An empty answer says which environment it is about: the one asked for, or all of them.
-	where := " yet"
-	if in.Env != "" {
-		where = " in " + in.Env
-	}
-	left := e.unfinishedKeys(ctx, matches) // leftover.go
-	for k, r := range left {
+	view := render.StatusView{Service: in.Noun, Env: in.Env, Deployed: byEnv, Pending: pending, Running: running,
+		Left: map[string]render.LeftRun{}}
+	for k, r := range e.unfinishedKeys(ctx, matches) { // leftover.go
 		if !e.seesPlanID(ctx, c, r.ID) {
-			delete(left, k)
+			continue
 		}
-	}
-	if len(byEnv) == 0 && len(pending) == 0 && len(running) == 0 && len(left) == 0 {
-		what := "Nothing is"
-		if in.Noun != "" {
-			what = in.Noun + " is not"
+		left := render.LeftRun{Run: r}
+		if render.UnknownLayer(r) != nil {
+			left.Check = e.outcomeCheck(ctx, r, k)
 		}
-		e.say(ctx, c.adapter, c.msg.Post, reply(what+" deployed"+where+". @eos create SERVICE · @eos help create"))
-		return
+		view.Left[k] = left
 	}
-	var blocks []adapters.Block
-	if len(byEnv) > 0 {
-		header := []string{"service", "declared by", "since", "values"}
-		if in.Noun != "" {
-			header = append(header, "running now")
-		}
-		for _, env := range slices.Sorted(maps.Keys(byEnv)) {
-			blocks = append(blocks, adapters.Heading{Text: "Deployed in " + env}, adapters.Table{Header: header, Rows: byEnv[env]})
-		}
-	} else if in.Noun != "" && len(left) > 0 {
-		blocks = append(blocks, adapters.Text{Text: in.Noun + " has no declared state" + where + ": its last run did not finish."})
-	} else {
-		blocks = append(blocks, adapters.Text{Text: "Nothing deployed" + where + "."})
-	}
-	for _, k := range slices.Sorted(maps.Keys(left)) {
-		r := left[k]
-		env, service, _ := strings.Cut(k, "/")
-		blocks = append(blocks, adapters.Text{Text: fmt.Sprintf("What run %s (%s %s, %s at %s) left of %s in %s:",
-			r.ID, r.Verb, r.Target, r.State, r.Finished.UTC().Format("Jan 02 15:04 UTC"), service, env)},
-			adapters.List{Items: e.leftItems(ctx, r, k)})
-	}
-	if len(pending) > 0 {
-		var items []string
-		for _, p := range pending {
-			items = append(items, fmt.Sprintf("Plan %s · %s · asked by @%s · expires %s", p.ID, requestLine(p.Plan.Spec),
-				p.Requester.Name, p.Expires.UTC().Format("15:04 UTC")))
-		}
-		blocks = append(blocks, adapters.Text{Text: "Waiting for approval:"}, adapters.List{Items: items})
-	}
-	if len(running) > 0 {
-		blocks = append(blocks, adapters.Text{Text: "Running now:"}, adapters.List{Items: running})
-	}
-	if in.Noun == "" && len(byEnv) > 0 {
-		blocks = append(blocks, adapters.Context{Text: "@eos status SERVICE also shows what runs now"})
-	}
-	e.say(ctx, c.adapter, c.msg.Post, adapters.NewDoc(blocks...))
+	return said(render.Status(view))
 }
 
 // values is the spec's flag values, as name=value pairs.

@@ -2,13 +2,11 @@ package bot
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
-	"github.com/eosbot/eos/executor"
 )
 
 // A run in flight can be stopped with `cancel ID` by its requester or an approver. The stop
@@ -95,10 +93,10 @@ func (e *Engine) halt(ctx context.Context, a adapters.Adapter, where adapters.Po
 		if !inFlight && (p.State != store.PlanApproved || !p.RunStarted.IsZero()) {
 			return false // nothing to stop: the caller answers as for any plan
 		}
-		msg := fmt.Sprintf("@%s can't stop run %s: only @%s or an approver (%s) can. Nothing changed.", by.Name, p.ID, p.Requester.Name, rulesWho(rules))
+		msg := render.CantStop(by.Name, p.ID, p.Requester.Name, render.RulesWho(rules))
 		entry.Kind, entry.Text = "refusal", msg
 		e.audit(ctx, entry)
-		e.say(ctx, a, where, reply(msg))
+		e.say(ctx, a, where, render.Reply(msg))
 		return true
 	}
 	now := e.now()
@@ -117,7 +115,7 @@ func (e *Engine) halt(ctx context.Context, a adapters.Adapter, where adapters.Po
 		entry.Kind, entry.Text = "cancel", "cancelled after approval, before its run started: nothing applied"
 		e.audit(ctx, entry)
 		e.log.Info("approved plan cancelled before its run started", "plan", p.ID, "user", by.Name)
-		e.say(ctx, a, where, reply(fmt.Sprintf("Plan %s cancelled by @%s before its run started. Nothing changed.", p.ID, by.Name)))
+		e.say(ctx, a, where, render.CancelledBeforeRun(p.ID, by.Name))
 		e.showStatus(ctx, p.ID)
 		return true
 	}
@@ -126,13 +124,13 @@ func (e *Engine) halt(ctx context.Context, a adapters.Adapter, where adapters.Po
 	}
 	first, asker := s.ask(by.Name)
 	if !first {
-		e.say(ctx, a, where, reply(fmt.Sprintf("Run %s is stopping already (asked by @%s).", p.ID, asker)))
+		e.say(ctx, a, where, render.StoppingAlready(p.ID, asker))
 		return true
 	}
 	entry.Kind, entry.Text = "stop", "stop asked for: the run stops before its next layer; nothing is rolled back"
 	e.audit(ctx, entry)
 	e.log.Info("run stop asked for", "run", p.ID, "user", by.Name)
-	e.say(ctx, a, where, reply(fmt.Sprintf("Stopping run %s at the next safe point: the layer applying now finishes, no later layer starts, nothing is rolled back.", p.ID)))
+	e.say(ctx, a, where, render.Stopping(p.ID))
 	return true
 }
 
@@ -142,42 +140,4 @@ func (e *Engine) unlock(ctx context.Context, p *store.Plan) {
 	if err := e.st.Unlock(context.WithoutCancel(ctx), p.Keys(), p.ID); err != nil {
 		e.log.Error("releasing the locks of a run that did not start", "plan", p.ID, "err", err)
 	}
-}
-
-// stoppedDoc is the result of a run that stopped because by asked: "Run X stopped by @bob
-// after Terraform; Nomad not started; nothing rolled back."
-func stoppedDoc(r *store.Run, by string) adapters.Doc {
-	var after string
-	var notStarted, lines []string
-	for _, l := range r.Layers {
-		switch l.Status {
-		case executor.ResultOK:
-			after = l.Layer.Title()
-		case executor.ResultNotStarted:
-			notStarted = append(notStarted, l.Layer.Title())
-		}
-		lines = append(lines, resultLine(l))
-	}
-	text := fmt.Sprintf("Run %s stopped by @%s", r.ID, by)
-	if after != "" {
-		text += " after " + after
-	} else {
-		text += " before it applied anything"
-	}
-	if len(notStarted) > 0 {
-		text += "; " + strings.Join(notStarted, " and ") + " not started"
-	}
-	text += "; nothing rolled back."
-	next := fmt.Sprintf("The lock on %s/%s is released.", r.Target, r.Env)
-	if after != "" {
-		next += fmt.Sprintf(" What was applied stays: @eos drift %s shows where it stands, @eos rollback %s plans undoing it.", r.Target, r.Target)
-	}
-	return adapters.NewDoc(adapters.Text{Text: text}, adapters.Context{Text: strings.Join(lines, " · ")}, adapters.Context{Text: next})
-}
-
-// unstoppedNote is added to the result of a run someone asked to stop too late: its last
-// layer was applying already, so there was no safe point left to stop at.
-func unstoppedNote(doc adapters.Doc, by string) adapters.Doc {
-	doc.Blocks = append(doc.Blocks, adapters.Context{Text: fmt.Sprintf("@%s asked to stop this run while its last layer applied: there was no later layer to stop before.", by)})
-	return doc
 }

@@ -7,39 +7,7 @@ import (
 )
 
 // Every text Eos posts is made by bot/render from plain data; the engine gathers the data and
-// posts what render made. The names below are the engine's short words for the texts it uses
-// most, so its handlers read as they did before the texts moved.
-
-type (
-	serviceDrift = render.ServiceDrift
-	digestView   = render.DigestView
-	layerState   = render.LayerState
-)
-
-var (
-	reply          = render.Reply
-	plural         = render.Plural
-	mentions       = render.Mentions
-	typedRequest   = render.TypedRequest
-	requestLine    = render.RequestLine
-	rulesWho       = render.RulesWho
-	progress       = render.Progress
-	discountedText = render.DiscountedText
-	unknownLayer   = render.UnknownLayer
-	resultLine     = render.ResultLine
-	changeTexts    = render.ChangeTexts
-	fingerprint    = render.Fingerprint
-	day            = render.Day
-	fullPlanDoc    = render.FullPlan
-)
-
-const (
-	iconWaiting     = render.IconWaiting
-	iconRunning     = render.IconRunning
-	iconOK          = render.IconOK
-	iconSkipped     = render.IconSkipped
-	iconRollingBack = render.IconRollingBack
-)
+// posts what render made. What is below turns the engine's judgement into render's terms.
 
 // view is j as the texts say it.
 func (j judgement) view() render.Judgement {

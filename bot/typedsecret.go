@@ -9,29 +9,22 @@ import (
 	"github.com/eosbot/eos/bot/store"
 )
 
-// secretTyped answers a message in which someone typed a secret. It takes the message down
-// where the platform lets the bot, says so (or asks the author to delete it), and records the
-// refusal without the value. The answer is posted where it survives the deletion: a platform
-// that removes a thread with its root (Mattermost) would take a reply down with the message.
-func (e *Engine) secretTyped(ctx context.Context, c conv, refusal string) {
-	e.takeDown(ctx, c, reply(refusal))
-}
-
 // turnAway answers a message Eos refuses before its handler looks at the flags (a mistake,
 // an environment nobody declared). A message that holds a typed secret (intents.MaskSecrets:
 // any spelling of a secret flag Eos understands) is taken down as well; the answer shows the
 // message only masked.
-func (e *Engine) turnAway(ctx context.Context, c conv, answer adapters.Doc) {
-	if _, typed := e.parser.MaskSecrets(c.msg.Text); typed {
-		e.takeDown(ctx, c, answer)
-		return
-	}
-	e.say(ctx, c.adapter, c.msg.Post, answer)
+func (e *Engine) turnAway(c conv, doc adapters.Doc) answer {
+	_, typed := e.parser.MaskSecrets(c.msg.Text)
+	return answer{doc: doc, takeDown: typed}
 }
 
-// takeDown posts answer about a message that holds a typed secret, followed by a sentence
-// saying whether the bot took the message down or the author must.
+// takeDown posts answer about a message in which someone typed a secret. It takes the message
+// down where the platform lets the bot, follows answer with a sentence saying whether the bot
+// took it down or the author must, and records the refusal without the value. The answer is
+// posted where it survives the deletion: a platform that removes a thread with its root
+// (Mattermost) would take a reply down with the message.
 func (e *Engine) takeDown(ctx context.Context, c conv, answer adapters.Doc) {
+
 	err := adapters.ErrNotPermitted
 	if d, ok := c.adapter.(adapters.Deleter); ok {
 		err = d.Delete(ctx, c.msg.Post)

@@ -2,11 +2,10 @@ package bot
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 )
@@ -29,7 +28,7 @@ var outcomeBackoff = executor.Backoff{Min: 2 * time.Second, Max: time.Minute}
 // watchOutcome starts the check of run's unknown outcome, if it has one, and records it as
 // pending. It ends on shutdown, and the next process resumes it.
 func (e *Engine) watchOutcome(ctx context.Context, a adapters.Adapter, run *store.Run, spec executor.Spec) {
-	lr := unknownLayer(run)
+	lr := render.UnknownLayer(run)
 	if lr == nil {
 		return
 	}
@@ -127,17 +126,7 @@ func (e *Engine) checkOutcome(ctx context.Context, a adapters.Adapter, c store.O
 // in the same transaction, and posts it in the run's thread (or its channel, when the thread
 // is gone). A check another process ended already is not said twice.
 func (e *Engine) outcomeFound(ctx context.Context, a adapters.Adapter, run *store.Run, c store.OutcomeCheck, d executor.LayerDrift) {
-	t := d.Layer.Title()
-	var text string
-	switch d.Status {
-	case executor.DriftClean:
-		text = fmt.Sprintf("%s answers again, and what run %s gave it is in place: its apply did finish.", t, run.ID)
-	case executor.DriftSkipped:
-		text = fmt.Sprintf("%s answers again, but has nothing of run %s to check (%s).", t, run.ID, d.Reason)
-	default:
-		text = fmt.Sprintf("%s answers again, and what run %s gave it is not all in place: %s.", t, run.ID, strings.Join(changeTexts(d.Changes), "; "))
-	}
-	next := "Nothing was rolled back, and the layers after it did not start: ask again to finish the change · @eos status " + run.Target
+	text := render.OutcomeFound(run.ID, d)
 	entry := e.entry(store.Entry{Kind: outcomeCheckKind, PlanID: run.ID, Service: run.Target, Env: run.Env, Text: text})
 	ended, err := e.st.EndOutcomeCheck(ctx, run.ID, entry)
 	switch {
@@ -148,7 +137,7 @@ func (e *Engine) outcomeFound(ctx context.Context, a adapters.Adapter, run *stor
 		e.log.Info("the check of the run's unknown outcome was ended elsewhere: not saying it again", "run", run.ID)
 		return
 	}
-	e.sayAnywhere(ctx, a, c.Thread, reply(text, next))
+	e.sayAnywhere(ctx, a, c.Thread, render.OutcomeDoc(text, run.Target))
 }
 
 // outcomesFirst orders a digest's services so those marked for a drift check (the latest run
@@ -157,7 +146,7 @@ func (e *Engine) outcomesFirst(ctx context.Context, todo []*store.Deployed) []*s
 	unfinished := e.unfinishedKeys(ctx, func(string, string) bool { return true }) // leftover.go
 	var first, rest []*store.Deployed
 	for _, d := range todo {
-		if r := unfinished[d.Key]; r != nil && unknownLayer(r) != nil && e.outcomeCheck(ctx, r, d.Key) == nil {
+		if r := unfinished[d.Key]; r != nil && render.UnknownLayer(r) != nil && e.outcomeCheck(ctx, r, d.Key) == nil {
 			first = append(first, d)
 		} else {
 			rest = append(rest, d)

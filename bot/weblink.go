@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/intents"
 )
@@ -18,26 +19,21 @@ import (
 // gets no link at all.
 
 // web answers `web`.
-func (e *Engine) web(ctx context.Context, c conv, _ *intents.Intent) {
+func (e *Engine) web(ctx context.Context, c conv, _ *intents.Intent) answer {
 	w := e.Web()
 	if w.SignInURL == "" {
-		e.say(ctx, c.adapter, c.msg.Post, reply("The status page is off, so there is no link to send.",
-			`To turn it on, give Eos a "listen" address to serve it on, or its public address as web { url = "https://…" } in the configuration.`))
-		return
+		return said(render.WebOff())
 	}
 	wh, ok := c.adapter.(adapters.Whisperer)
 	if !ok {
-		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("No sign-in link was sent: Eos cannot send a private message on %s, "+
-			"and a link posted here would sign in whoever clicks it first.", c.adapter.Name())))
-		return
+		return said(render.CannotWhisper(c.adapter.Name()))
 	}
 	token := webapi.NewWebSecret()
 	hash := webapi.WebTokenHash(token)
 	now := e.now()
 	person := store.WebPerson{Platform: c.adapter.Name(), UserID: c.msg.Author.ID, Name: c.msg.Author.Name}
 	if err := e.st.AddWebLink(ctx, hash, store.WebLink{Person: person, Created: now, Expires: now.Add(w.LinkTTL)}); err != nil {
-		e.fail(ctx, c, "recording a sign-in link", err)
-		return
+		return e.fail(c, "recording a sign-in link", err)
 	}
 	link := strings.TrimSuffix(w.SignInURL, "/") + "/signin/" + token
 	if err := wh.Whisper(ctx, c.msg.Author, c.msg.Post, signInDoc(link, w)); err != nil {
@@ -47,24 +43,17 @@ func (e *Engine) web(ctx context.Context, c conv, _ *intents.Intent) {
 		}
 		e.log.Error("sending a sign-in link privately", "platform", c.adapter.Name(), "user_id", c.msg.Author.ID,
 			"err", strings.ReplaceAll(err.Error(), token, "[link]"))
-		e.say(ctx, c.adapter, c.msg.Post, reply("Sending you a sign-in link privately failed, so no link was sent. Try again in a moment."))
-		return
+		return said(render.WhisperFailed())
 	}
 	who := person.Platform + ":" + person.UserID
 	e.audit(ctx, store.Entry{Kind: "web-link", User: person.Name, UserID: person.UserID, Platform: person.Platform,
 		Text: "sent a one-time sign-in link for the status page to " + who})
-	e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("I sent you a sign-in link for the status page privately; it works once, within %s.",
-		inWords(w.LinkTTL))))
+	return said(render.LinkSent(inWords(w.LinkTTL)))
 }
 
 // signInDoc is the private message that carries link.
 func signInDoc(link string, w webapi.WebConfig) adapters.Doc {
-	return adapters.NewDoc(
-		adapters.Text{Text: "Your sign-in link for the Eos status page: " + link},
-		adapters.Text{Text: fmt.Sprintf("It works once, within %s, and signs you in as yourself for %s.",
-			inWords(w.LinkTTL), inWords(w.SessionTTL))},
-		adapters.Context{Text: "Do not share it: whoever uses it first is signed in as you."},
-	)
+	return render.SignInLink(link, inWords(w.LinkTTL), inWords(w.SessionTTL))
 }
 
 // inWords says a duration as people do: "5 minutes", "8 hours", "1 hour 30 minutes".

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
@@ -11,11 +10,10 @@ import (
 
 // why answers `why PLAN-ID`: the rule the plan is judged by, who approved it, whose reactions
 // did not count and why (from the audit log's refusals), and what it still needs.
-func (e *Engine) why(ctx context.Context, c conv, in *intents.Intent) {
+func (e *Engine) why(ctx context.Context, c conv, in *intents.Intent) answer {
 	p, err := e.st.Plan(ctx, in.Noun)
 	if err != nil || !e.sees(c, p) {
-		e.say(ctx, c.adapter, c.msg.Post, reply(fmt.Sprintf("There is no plan %s. Plans are named in their preview, like \"Plan 7f3a9c21\".", in.Noun)))
-		return
+		return said(render.NoPlanNamed(in.Noun))
 	}
 	j := e.judge(ctx, c.adapter, p)
 	f := render.WhyFacts{Plan: p, Judgement: j.view(), Expired: e.now().After(p.Expires)}
@@ -30,5 +28,5 @@ func (e *Engine) why(ctx context.Context, c conv, in *intents.Intent) {
 	if run, err := e.st.Run(ctx, p.ID); err == nil {
 		f.Run = run
 	}
-	e.say(ctx, c.adapter, c.msg.Post, render.Why(f))
+	return said(render.Why(f))
 }
