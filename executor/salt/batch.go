@@ -143,7 +143,7 @@ var errSeparately = errors.New("run the units separately")
 // Each state's __sls__ gives it back to its unit; within a unit the states keep their order.
 // errSeparately means: dry-run them one by one.
 func (l *Layer) dryRunBatch(ctx context.Context, units []executor.Unit, on []string) ([]unitRun, error) {
-	var mods, names []string
+	mods, names := make([]string, len(units)), make([]string, len(units))
 	pillar := map[string]any{}
 	owner := map[string]int{}
 	for i, u := range units {
@@ -157,17 +157,27 @@ func (l *Layer) dryRunBatch(ctx context.Context, units []executor.Unit, on []str
 			up = map[string]any{}
 		}
 		pillar[base] = up
+		names[i] = u.Service
+	}
+	// The variants' files are written side by side: each write is a round trip to the master.
+	if err := eachUnit(ctx, len(units), func(ctx context.Context, i int) error {
+		u := units[i]
+		_, sls, _ := l.slsFor(u)
 		variant := u
 		part := *u.Salt
-		part.Text = batchPrologue(base, u.Salt.Text) + u.Salt.Text
+		part.Text = batchPrologue(sls[strings.LastIndexByte(sls, '.')+1:], u.Salt.Text) + u.Salt.Text
 		variant.Salt = &part
 		vsls, err := l.writeState(ctx, variant, true, nil)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", u.Service, err)
+			return fmt.Errorf("%s: %w", u.Service, err)
 		}
-		mods = append(mods, vsls)
-		names = append(names, u.Service)
-		owner[vsls] = i
+		mods[i] = vsls
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	for i, m := range mods {
+		owner[m] = i
 	}
 	tgt, tgtType, list := onList(on)
 	req := jobRequest{name: strings.Join(names, ","), tgt: tgt, tgtType: tgtType, list: list,

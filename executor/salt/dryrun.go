@@ -16,23 +16,42 @@ import (
 // destroyed. A minion that returns no states (unreachable, a render error) fails it: nobody
 // approves half a picture.
 //
-// The units' targets are resolved side by side first. Units resolved to the same minions share
+// The units' targets are resolved side by side first, one test.ping per distinct target. Units resolved to the same minions share
 // one test-mode job (batch.go): a minion runs one state run at a time and queues the others, so
 // one job per unit would only wait for each other. Other units' jobs go out side by side. The
 // answer is the same whatever order they end in; the first unit's failure (in the spec's
 // order) is the one reported.
 func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, error) {
 	units := saltUnits(spec)
-	ons := make([][]string, len(units))
-	if err := eachUnit(ctx, len(units), func(ctx context.Context, i int) error {
-		on, err := l.resolve(ctx, units[i])
-		if err != nil {
-			return fmt.Errorf("%s: %w", units[i].Service, err)
+	// Units with the same targets share one test.ping: it answers the same for each.
+	var first []int // the first unit of each distinct target
+	same := make([]int, len(units))
+	seen := map[[2]string]int{}
+	for i, u := range units {
+		tgt, tgtType, _ := l.target(u)
+		k := [2]string{tgt, tgtType}
+		if at, ok := seen[k]; ok {
+			same[i] = at
+			continue
 		}
-		ons[i] = on
+		seen[k], same[i] = len(first), len(first)
+		first = append(first, i)
+	}
+	resolved := make([][]string, len(first))
+	if err := eachUnit(ctx, len(first), func(ctx context.Context, t int) error {
+		u := units[first[t]]
+		on, err := l.resolve(ctx, u)
+		if err != nil {
+			return fmt.Errorf("%s: %w", u.Service, err)
+		}
+		resolved[t] = on
 		return nil
 	}); err != nil {
 		return nil, err
+	}
+	ons := make([][]string, len(units))
+	for i := range units {
+		ons[i] = resolved[same[i]]
 	}
 	runs := make([]unitRun, len(units))
 	groups := l.batches(ctx, units, ons)

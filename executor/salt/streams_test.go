@@ -2,6 +2,7 @@ package salt
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 )
@@ -119,5 +120,28 @@ func TestDryRunsFromJobsTakeNoEventReturn(t *testing.T) {
 	got, polls, opened := planWith(t, func(_ *fakeSaltAPI, l *Layer) { l.eventReturns = false })
 	if got != polled || opened != 0 || len(polls) != 1 || polls[0] < 1 {
 		t.Errorf("plan %q, %d streams, /jobs looks %v; want %q, no stream, polls", got, opened, polls, polled)
+	}
+}
+
+// Units with the same targets resolve them with one test.ping, not one each: the answer is
+// the same, and each ping is a job the master publishes to every minion. Units with other
+// targets still get their own.
+func TestUnitsWithTheSameTargetsShareOnePing(t *testing.T) {
+	f := newFakeSaltAPI(t, "node1", "node2")
+	f.run = unitStates("data-")
+	spec := twoUnitSpec()
+	third := spec.Units[1]
+	third.Service = "lvm3"
+	part := *third.Salt
+	part.Targets = []string{"node2"}
+	third.Salt = &part
+	spec.Units = append(spec.Units, third)
+	if _, err := newLayer(t, f, nil).Plan(context.Background(), spec); err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if want := []string{"list node1", "list node2"}; !slices.Equal(slices.Sorted(slices.Values(f.pings)), want) {
+		t.Errorf("test.ping targets %v, want %v (one per distinct target)", f.pings, want)
 	}
 }
