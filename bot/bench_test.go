@@ -14,6 +14,7 @@ import (
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/adapters/console"
 	"github.com/eosbot/eos/bot"
+	"github.com/eosbot/eos/bot/eostest"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/bot/store/pgtest"
 	"github.com/eosbot/eos/catalog"
@@ -65,7 +66,7 @@ func BenchmarkRequestToPreview(b *testing.B) {
 	handled := make([]time.Duration, 0, b.N)
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := bot.ProcessCPU()
+	cpu := eostest.ProcessCPU()
 	for i := 0; i < b.N; i++ {
 		m := con.Say("@eos create grafana --port 3001 in staging")
 		previewed := con.expect(m.Post.ID)
@@ -81,7 +82,7 @@ func BenchmarkRequestToPreview(b *testing.B) {
 	b.StopTimer()
 	// CPU per request, of the whole process: on a shared machine the wall times also count the
 	// waits for a core.
-	b.ReportMetric(float64((bot.ProcessCPU()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64((eostest.ProcessCPU()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
 	b.ReportMetric(float64(p99(lat).Nanoseconds()), "p99-ns")
 	b.ReportMetric(float64(p99(handled).Nanoseconds()), "handled-p99-ns")
 	if posts := con.Posts(); len(posts) < 2*b.N {
@@ -140,7 +141,7 @@ func concurrentConversations(b *testing.B, open func() *store.Store) {
 		ctx := context.Background()
 		var mu sync.Mutex
 		var wg sync.WaitGroup
-		cpu := bot.ProcessCPU()
+		cpu := eostest.ProcessCPU()
 		for c := 0; c < n; c++ {
 			wg.Add(1)
 			go func() {
@@ -161,7 +162,7 @@ func concurrentConversations(b *testing.B, open func() *store.Store) {
 			}()
 		}
 		wg.Wait()
-		previewCPU += bot.ProcessCPU() - cpu
+		previewCPU += eostest.ProcessCPU() - cpu
 		if err := e.Wait(ctx); err != nil { // the previews are posted; now they are recorded too
 			b.Fatal(err)
 		}
