@@ -6,6 +6,3 @@ import "time"
 
 // threadCPU is not measured outside Linux: benchmarks report wall time only.
 func threadCPU() time.Duration { return 0 }
-
-// ProcessCPU is not measured outside Linux.
-func ProcessCPU() time.Duration { return 0 }

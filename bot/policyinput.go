@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"strings"
 	"time"
 
@@ -131,4 +132,21 @@ func groupsOf(matches []string) []string {
 		}
 	}
 	return out
+}
+
+// PolicyInputOf is the input document the policy set in force judges plan id by, as judgeCode
+// builds it: what a rule sees of that plan now (the README's policy examples show it).
+func (e *Engine) PolicyInputOf(ctx context.Context, id string) (map[string]any, error) {
+	p, err := e.st.Plan(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	e.code.mu.Lock()
+	set, zone := e.code.set, e.code.zone
+	e.code.mu.Unlock()
+	var groups []string
+	if set != nil {
+		groups = set.Groups()
+	}
+	return e.inputOf(ctx, p, groups, zone), nil
 }

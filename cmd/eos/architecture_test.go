@@ -28,6 +28,7 @@ var mayImport = map[string][]string{
 	"bot/eostest":           nil,                                                                                          // test support: anything
 	"bot/render/rendertest": nil,                                                                                          // test support: the texts' shared fixtures
 	"bot/e2e":               nil,                                                                                          // test only: the engine's end-to-end and conformance tests
+	"bot/enginetest":        nil,                                                                                          // test only: the engine's behaviour tests through its public API
 	"bot/web":               {"adapters", "executor", "catalog", "bot/store", "bot/render", "bot/runwatch", "bot/webapi"}, // the status page: never the engine
 	"bot/render":            {"adapters", "executor", "catalog", "intents", "bot/store", "bot/policy", "bot/policy/rego"}, // every text Eos posts, from plain data: never the engine
 	"bot/runwatch":          {"executor"},                                                                                 // the run-watch hub

@@ -1,0 +1,205 @@
+package enginetest_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/eosbot/eos/adapters/console"
+	"github.com/eosbot/eos/bot"
+	"github.com/eosbot/eos/bot/eostest"
+	"github.com/eosbot/eos/bot/store"
+)
+
+// dailyDigest is a harness with a daily 08:00 digest and wrenchPolicy, its schedule started
+// at 07:59 on Monday 23 November, and grafana deployed.
+func dailyDigest(t *testing.T) (*eostest.Harness, *eostest.Clock) {
+	t.Helper()
+	clock := eostest.NewClock(time.Date(2026, 11, 23, 7, 59, 0, 0, time.UTC))
+	h := eostest.New(t, eostest.Options{Clock: clock, Policy: wrenchPolicy, Digests: []bot.Digest{
+		{Name: "daily", Platform: "console", Channel: "local", Schedule: "0 8 * * *", Parallelism: 2, CheckTimeout: time.Minute},
+	}})
+	eostest.Deploy(t, h, "grafana")
+	h.Engine.RunDueDigests(context.Background()) // the first call starts the schedule
+	return h, clock
+}
+
+// nextDigest advances the clock by d, runs the digest and returns its headline, which has
+// every one of want.
+func nextDigest(t *testing.T, h *eostest.Harness, clock *eostest.Clock, d time.Duration, want ...string) console.Post {
+	t.Helper()
+	clock.Advance(d)
+	after := h.Last()
+	if n := h.Engine.RunDueDigests(context.Background()); n != 1 {
+		t.Fatalf("%d digests ran, want 1", n)
+	}
+	return h.WaitText(after, append([]string{"Drift · "}, want...)...)
+}
+
+// serviceReply waits for service's reply in the thread of head.
+func serviceReply(h *eostest.Harness, head console.Post, service string) console.Post {
+	return h.WaitPost(head.ID, func(p console.Post) bool {
+		return p.Thread == head.ID && strings.HasPrefix(p.Text, service+" (local) · ")
+	})
+}
+
+// serverSize reads a server's size in the simulated cloud.
+func serverSize(t *testing.T, h *eostest.Harness, name string) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(h.Cloud(), "server", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var obj map[string]any
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := obj["size"].(string)
+	return s
+}
+
+// A 📥 on a digest's reply plans adopting what runs: a preview like any other, approved by
+// someone else; its run leaves the cloud as it is and declares it, so the edit made by hand is
+// no longer drift, and the next digest reports it resolved.
+func TestAdoptOnDigestDeclaresWhatRuns(t *testing.T) {
+	t.Parallel()
+	h, clock := dailyDigest(t)
+	resizeServer(t, h, "proxy-grafana-local", "xlarge")
+	head := nextDigest(t, h, clock, 90*time.Second, "1 new since the last digest", "📥 to adopt what runs as declared")
+	reply := serviceReply(h, head, "grafana")
+
+	after := h.Last()
+	h.React("alice", reply.ID, "📥")
+	p := h.WaitText(after, "adopt grafana in local · asked by @alice", "React ✅ to approve")
+	for _, want := range []string{"Terraform | the state takes in +0 ~1 −0: eoslab_server.main; nothing changes in the cloud"} {
+		if !strings.Contains(p.Text, want) {
+			t.Errorf("adopt preview lacks %q:\n%s", want, p.Text)
+		}
+	}
+	if p.Thread != head.ID {
+		t.Errorf("the adopt preview is in thread %d, want the digest's %d", p.Thread, head.ID)
+	}
+	id := eostest.PlanIDRe.FindStringSubmatch(p.Text)[1]
+	plan, err := h.Store.Plan(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch := plan.Plan.Layers[1].Changes; len(ch) != 1 || !strings.Contains(ch[0].Detail, `size "small" → "xlarge", adopted as declared`) {
+		t.Errorf("adopt plan's Terraform changes = %+v, want the size adopted", ch)
+	}
+	h.React("bob", p.ID, "+1")
+	h.WaitText(p.ID, "Run "+id+" · done in", "Terraform ✅ state took in 1 change")
+
+	if got := serverSize(t, h, "proxy-grafana-local"); got != "xlarge" {
+		t.Errorf("the server is %q after the adopt, want it left xlarge", got)
+	}
+	d, err := h.Store.Declared(context.Background(), "local/grafana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.Spec.Units[0].Terraform.Vars["server_size"]; got != "xlarge" {
+		t.Errorf("declared server_size = %v, want xlarge", got)
+	}
+	clock.Advance(time.Minute)
+	after = h.Last()
+	h.Say("alice", "@eos drift grafana")
+	h.WaitText(after, "the 1 service checked matches its declared state")
+	nextDigest(t, h, clock, 24*time.Hour, "matches its declared state. 1 resolved since the last digest.")
+
+	// A 🔧 afterwards plans nothing: the declared state is what runs.
+	rp, _ := eostest.Preview(t, h, "alice", "@eos reconcile grafana")
+	if !strings.Contains(rp.Text, "Terraform | no changes") {
+		t.Errorf("reconcile after the adopt:\n%s", rp.Text)
+	}
+}
+
+// Drift that cannot be declared (a server deleted by hand: declaring it would mean forgetting
+// it) is not adopted: the 📥 is answered with why and what to do instead, and no plan is made.
+func TestAdoptRefusesDriftItCannotDeclare(t *testing.T) {
+	t.Parallel()
+	h, clock := dailyDigest(t)
+	remove(t, filepath.Join(h.Cloud(), "server", "proxy-grafana-local.json"))
+	head := nextDigest(t, h, clock, 90*time.Second, "1 new since the last digest")
+	reply := serviceReply(h, head, "grafana")
+	after := h.Last()
+	h.React("alice", reply.ID, "📥")
+	got := h.WaitText(after, "Can't adopt grafana in local as it runs", "eoslab_server.main", "reconcile instead", "Nothing planned.")
+	if strings.Contains(got.Text, "React ✅") {
+		t.Errorf("a refused adopt asks for approval:\n%s", got.Text)
+	}
+	h.Idle()
+	plans, err := h.Store.Plans(context.Background(), func(p *store.Plan) bool { return p.Plan.Spec.Verb == "adopt" })
+	if err != nil || len(plans) != 0 {
+		t.Errorf("%d adopt plans (%v), want none", len(plans), err)
+	}
+	// The claim was released: a 🔧 on the same reply plans the fix.
+	after = h.Last()
+	h.React("alice", reply.ID, "🔧")
+	h.WaitText(after, "reconcile grafana in local · asked by @alice", "eoslab_server.main")
+}
+
+// A 🔕 keeps a service out of the next digest's list of drift to act on (listed as snoozed,
+// no reply of its own) while its drift stays the same, and brings it back as new when its drift
+// changes; drift snoozed lists it meanwhile. A 🔧 on a `drift` answer plans the fix.
+func TestSnoozeUntilDriftChanges(t *testing.T) {
+	t.Parallel()
+	h, clock := dailyDigest(t)
+	eostest.Deploy(t, h, "jenkins")
+	resizeServer(t, h, "proxy-grafana-local", "xlarge")
+	resizeServer(t, h, "proxy-jenkins-local", "large")
+	head := nextDigest(t, h, clock, 90*time.Second, "2 new since the last digest")
+	grafana := serviceReply(h, head, "grafana")
+
+	after := h.Last()
+	h.React("bob", grafana.ID, "🔕")
+	h.React("bob", grafana.ID, "🔕") // delivered again
+	h.WaitText(after, "Snoozed by @bob until Mon 30 Nov", "grafana in local leaves the digest's list")
+	h.React("carol", grafana.ID, "🔕") // not a requester
+	h.WaitText(after, "@carol can't ask for changes in local")
+	h.Idle()
+	snoozed := 0
+	for _, p := range h.Console.Posts() {
+		if p.ID > after && strings.Contains(p.Text, "Snoozed by") {
+			snoozed++
+		}
+	}
+	if snoozed != 1 {
+		t.Errorf("%d posts say the service is snoozed, want 1", snoozed)
+	}
+	after = h.Last()
+	h.Say("alice", "@eos drift snoozed")
+	list := h.WaitText(after, "Snoozed drift · 1 service", "grafana", "@bob", "Mon 30 Nov")
+	if strings.Contains(list.Text, "jenkins") {
+		t.Errorf("jenkins is listed as snoozed:\n%s", list.Text)
+	}
+
+	head = nextDigest(t, h, clock, 24*time.Hour, "0 new since the last digest · 0 resolved · 2 still drifted, the oldest for 1 day (1 snoozed)",
+		"grafana (local) · Terraform: 1 change · snoozed by @bob until Mon 30 Nov", "jenkins (local) · Terraform: 1 change · drifted since Mon 23 Nov")
+	serviceReply(h, head, "jenkins")
+	h.Idle()
+	for _, p := range h.Console.Posts() {
+		if p.Thread == head.ID && strings.HasPrefix(p.Text, "grafana") {
+			t.Errorf("the snoozed service has a reply in the digest's thread:\n%s", p.Text)
+		}
+	}
+
+	// grafana's drift changes: the snooze no longer holds.
+	resizeServer(t, h, "proxy-grafana-local", "large")
+	head = nextDigest(t, h, clock, 24*time.Hour, "1 new since the last digest", "grafana (local) · Terraform: 1 change · new")
+	serviceReply(h, head, "grafana")
+	after = h.Last()
+	h.Say("alice", "@eos drift snoozed")
+	h.WaitText(after, "Nothing is snoozed")
+
+	// 🔧 on a drift answer about one service plans its fix.
+	after = h.Last()
+	h.Say("alice", "@eos drift jenkins")
+	answer := h.WaitText(after, "1 of 1 services drifted", "on this post")
+	after = h.Last()
+	h.React("bob", answer.ID, "🔧")
+	h.WaitText(after, "reconcile jenkins in local · asked by @bob", "Terraform | +0 ~1 −0")
+}
