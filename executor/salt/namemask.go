@@ -9,36 +9,37 @@ import (
 // from a value of the master's own pillar, of a grain or of Vault ("{{ pillar['db_password']
 // }}.conf") holds that value. So they are masked by the rule that masks a diff's line
 // (diffmask.go): an id or a name is shown when it is made of what the reader sees anyway (the
-// unit's state text and pillar, the minion's name), and reads "<secret masked>" wherever it
-// would reach the plan otherwise: the change's address, detail, what it forces, its data (id,
+// unit's state text and pillar, the minion's name), and reads "<secret masked>" (a path
+// keeps the last segments that are shown: "<secret masked>/srv/grafana/grafana.ini") wherever
+// it would reach the plan otherwise: the change's address, detail, what it forces, its data (id,
 // name, service, triggers, data path), the failures and the preview row. Salt's comment is
 // shown with those ids and names masked in it; the rest of it is Salt's own words.
 
 // nameMask replaces, in any text of one minion's return, every id and name of its states
-// that is not shown anyway. The zero nameMask masks nothing.
+// that is not shown anyway by its masked form (maskName). The zero nameMask masks nothing.
 type nameMask struct {
 	r *strings.Replacer
-	// hidden are the masked ids and names.
+	// hidden are the ids and names masked.
 	hidden map[string]bool
 }
 
 // namesOf is the mask of m's states' ids and names for masker's unit.
 func (masker diffMasker) namesOf(m minionReturn) nameMask {
 	seen := masker.with(m.Minion)
-	hidden := map[string]bool{}
+	masked := map[string]string{}
 	for _, s := range m.States {
 		for _, t := range []string{s.ID, s.Name, s.Key} {
 			if t != "" && t != secretMasked && !seen.free(t) {
-				hidden[t] = true
+				masked[t] = seen.maskName(t)
 			}
 		}
 	}
-	if len(hidden) == 0 {
+	if len(masked) == 0 {
 		return nameMask{}
 	}
 	// Longest first: a name that holds an id is masked whole.
-	texts := make([]string, 0, len(hidden))
-	for t := range hidden {
+	texts := make([]string, 0, len(masked))
+	for t := range masked {
 		texts = append(texts, t)
 	}
 	slices.SortFunc(texts, func(a, b string) int {
@@ -48,10 +49,25 @@ func (masker diffMasker) namesOf(m minionReturn) nameMask {
 		return strings.Compare(a, b)
 	})
 	pairs := make([]string, 0, 2*len(texts))
+	hidden := map[string]bool{}
 	for _, t := range texts {
-		pairs = append(pairs, t, secretMasked)
+		pairs = append(pairs, t, masked[t])
+		hidden[t] = true
 	}
 	return nameMask{r: strings.NewReplacer(pairs...), hidden: hidden}
+}
+
+// maskName is a name free does not prove shown, masked: a path keeps its last segments when
+// they are shown anyway ("<secret masked>/srv/grafana/grafana.ini": the directory before them
+// came from a value the blueprint does not say, the minion's eos_data_dir or a pillar of the
+// master's), anything else reads "<secret masked>" whole.
+func (masker diffMasker) maskName(t string) string {
+	for i := 1; i < len(t); i++ {
+		if t[i-1] == '/' && masker.free(t[i:]) {
+			return secretMasked + "/" + t[i:]
+		}
+	}
+	return secretMasked
 }
 
 // text is s with the hidden ids and names masked.

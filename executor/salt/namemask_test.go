@@ -23,6 +23,7 @@ func TestStateIdsAndNamesHoldingASecretAreMaskedInThePlan(t *testing.T) {
 			s("file", "conf-"+secret, "/srv/nextcloud/"+secret+".conf", "managed", nil,
 				map[string]any{"diff": "--- \n+++ \n@@ -1 +1 @@\n-size=1G\n+/srv/nextcloud/" + secret + ".conf"}, "The file /srv/nextcloud/"+secret+".conf is set to be changed", 1),
 			s("cmd", "check-"+secret, "echo "+secret, "run", false, nil, `Command "echo `+secret+`" failed`, 2),
+			s("file", "conf-nextcloud", "/opt/"+secret+"/srv/nextcloud/app.conf", "managed", nil, map[string]any{"diff": "--- \n+++ \n@@ -1 +1 @@\n-size=1G\n+size=150G"}, "", 3),
 		)
 	}
 	p, err := newLayer(t, f, nil).Plan(context.Background(), lvmSpec("node1"))
@@ -41,6 +42,10 @@ func TestStateIdsAndNamesHoldingASecretAreMaskedInThePlan(t *testing.T) {
 	masked, ok := byAddr["node1: file.managed "+secretMasked]
 	if !ok || masked.Salt == nil || masked.Salt.ID != secretMasked || masked.Salt.Name != secretMasked || !strings.Contains(masked.Diff, "+"+secretMasked) {
 		t.Errorf("the state named with the secret: %+v (data %+v) among %v", masked, masked.Salt, p.Changes)
+	}
+	// A path keeps the segments after the secret that the text says.
+	if c, ok := byAddr["node1: file.managed conf-nextcloud ("+secretMasked+"/srv/nextcloud/app.conf)"]; !ok || c.Salt.Name != secretMasked+"/srv/nextcloud/app.conf" {
+		t.Errorf("a path whose directory holds the secret: %+v among %v", c, p.Changes)
 	}
 	if !strings.Contains(p.Summary, secretMasked) || len(p.Failures) != 1 || p.Failures[0] != "node1: cmd.run "+secretMasked+": Command \""+secretMasked+"\" failed" {
 		t.Errorf("summary %q, failures %q: want the failing state masked", p.Summary, p.Failures)
