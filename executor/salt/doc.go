@@ -169,7 +169,8 @@
 //
 // A state's id and name are rendered text too ("{{ pillar['db_password'] }}.conf"), so the
 // same rule decides whether they show (namemask.go): one that is not made of the state text,
-// the pillar and the minion's name reads "<secret masked>" in the change's address, detail,
+// the pillar and the minion's name reads "<secret masked>" (a path keeps the last segments
+// that are: "<secret masked>/srv/grafana/grafana.ini") in the change's address, detail,
 // forces and data, in what would fail, in the preview row and in the run's progress and
 // output, and is not among the words a diff may show; Salt's comment is shown with those ids
 // and names masked in it.
