@@ -209,7 +209,7 @@ func TestExamplePoliciesOnARealSaltPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock := eostest.NewClock(time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)) // a Wednesday
-	h := eostest.New(t, eostest.Options{Layers: []executor.Layer{layer}, Clock: clock, CatalogDirs: []string{filepath.Join("testdata", "saltrisk")},
+	h := eostest.New(t, eostest.Options{Layers: []executor.Layer{layer}, Clock: clock, CatalogDirs: []string{filepath.Join("..", "testdata", "saltrisk")},
 		Environments: []string{"production"}})
 
 	id := planned(t, h, "@eos create webcfg --port 9090 in production")

@@ -11,6 +11,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -91,9 +92,9 @@ func TestRealExpiredTokenLogsInAgain(t *testing.T) {
 	}
 }
 
-// dropProxy forwards to salt-api, but cuts every /events stream right after its first state
-// progress event (the blank line that ends it).
-func dropProxy(t *testing.T, target string) *httptest.Server {
+// dropProxy forwards to salt-api, but cuts every /events stream right after the first state
+// progress event (the blank line that ends it) of the job that runs an sls starting with sls.
+func dropProxy(t *testing.T, target, sls string) *httptest.Server {
 	u, _ := url.Parse(target)
 	rp := httputil.NewSingleHostReverseProxy(u)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
@@ -114,12 +115,17 @@ func dropProxy(t *testing.T, target string) *httptest.Server {
 		}
 		w.WriteHeader(resp.StatusCode)
 		rd := bufio.NewReader(resp.Body)
-		prog := false
+		prog, jid := false, ""
 		for {
 			line, err := rd.ReadString('\n')
 			io.WriteString(w, line)
 			w.(http.Flusher).Flush()
-			prog = prog || strings.Contains(line, "/prog/")
+			// Only the job of the unit's own state counts: tests of other packages may
+			// apply states on the same master meanwhile, whose progress passes here too.
+			if m := newJob.FindStringSubmatch(line); m != nil && jid == "" && strings.Contains(line, sls) {
+				jid = m[1]
+			}
+			prog = prog || jid != "" && strings.Contains(line, "salt/job/"+jid+"/prog/")
 			if err != nil || prog && strings.TrimSpace(line) == "" {
 				return // the connection ends mid-job, after a whole progress event
 			}
@@ -129,9 +135,12 @@ func dropProxy(t *testing.T, target string) *httptest.Server {
 	return srv
 }
 
+// newJob finds a job's jid in its new event.
+var newJob = regexp.MustCompile(`salt/job/(\d+)/new`)
+
 func TestRealStreamDroppingMidApplyFallsBackToJobs(t *testing.T) {
 	r := needSalt(t)
-	proxy := dropProxy(t, r.url)
+	proxy := dropProxy(t, r.url, "eos.drop_")
 	logs := &syncBuffer{}
 	l := r.layer(t, logs, func(c *Config) { c.URL = proxy.URL })
 	dir := r.dir(t)
