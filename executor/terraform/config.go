@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -61,6 +62,11 @@ type Config struct {
 	// LockTimeout is how long plan and apply wait for a state lock another run holds
 	// (-lock-timeout); 0 means fail at once, saying who holds it. The lock is never forced.
 	LockTimeout time.Duration
+	// MaxCommands bounds the terraform commands running at once across every unit and run
+	// of the layer (default twice the cores, at least 4). Each is a terraform process and
+	// its providers' processes, tens of megabytes and a core at times: a burst of previews
+	// queues here instead of starting one per unit at once.
+	MaxCommands int
 	// Logger receives structured logs (log/slog) with unit and command attributes; nil means
 	// discard.
 	Logger *slog.Logger
@@ -90,6 +96,8 @@ type Layer struct {
 	// Terraform does not make safe for concurrent use ("after installing … it is still not
 	// detected"), while plans of different units run side by side.
 	initMu sync.Mutex
+	// procs holds a place for each terraform command running (Config.MaxCommands; slot).
+	procs chan struct{}
 }
 
 var _ executor.Layer = (*Layer)(nil)
@@ -151,6 +159,7 @@ func New(cfg Config) (*Layer, error) {
 		who:        whoAmI(),
 		log:        logger,
 		units:      map[string]*unitDir{},
+		procs:      make(chan struct{}, cfg.MaxCommands),
 	}, nil
 }
 
@@ -171,6 +180,12 @@ func (cfg *Config) normalise() error {
 	}
 	if cfg.LockTimeout < 0 {
 		return fmt.Errorf("LockTimeout %s is negative", cfg.LockTimeout)
+	}
+	if cfg.MaxCommands < 0 {
+		return fmt.Errorf("MaxCommands %d is negative", cfg.MaxCommands)
+	}
+	if cfg.MaxCommands == 0 {
+		cfg.MaxCommands = max(4, 2*runtime.GOMAXPROCS(0))
 	}
 	b := BackendConfig{}
 	if cfg.Backend != nil {

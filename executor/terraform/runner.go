@@ -68,8 +68,13 @@ func (r *run) exec(ctx context.Context, op string, sink io.Writer, fn func(ctx c
 	if err := r.commandEnv(op); err != nil {
 		return fmt.Errorf("terraform %s for %s: %w", op, r.ud.key, err)
 	}
+	release, err := r.l.slot(cctx)
+	if err != nil {
+		return fmt.Errorf("terraform %s for %s: waiting for one of the %d commands that may run at once: %w", op, r.ud.key, cap(r.l.procs), err)
+	}
+	defer release()
 	start := time.Now()
-	err := fn(cctx, w)
+	err = fn(cctx, w)
 	// The pg backend refuses every workspace while any workspace is being created (its
 	// database-wide creation lock); that lasts a moment, so wait it out rather than fail.
 	for attempt := 1; err != nil && attempt < creationRetries && creationLocked(out.Bytes(), err); attempt++ {
@@ -126,6 +131,20 @@ func (r *run) exec(ctx context.Context, op string, sink io.Writer, fn func(ctx c
 	}
 	log.Debug("terraform command done")
 	return nil
+}
+
+// slot waits for a place among the terraform commands that may run at once
+// (Config.MaxCommands) and returns what gives it back.
+func (l *Layer) slot(ctx context.Context) (func(), error) {
+	if l.procs == nil { // a Layer not made by New: no bound
+		return func() {}, nil
+	}
+	select {
+	case l.procs <- struct{}{}:
+		return func() { <-l.procs }, nil
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
 }
 
 // creationRetries bounds the attempts of a command refused by the pg backend's creation lock.
