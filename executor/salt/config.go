@@ -107,6 +107,8 @@ type Layer struct {
 	// quickSafety is how often /jobs is looked at while such a stream is up.
 	quick       chan struct{}
 	quickSafety time.Duration
+	// dry holds a place for each dry run under way (maxDryRuns; dryRunSlot).
+	dry chan struct{}
 	// backoff paces retries while salt-api or the master does not answer; dryRetry bounds
 	// them in a dry run; waitNotice is how long a job may go silent before the progress
 	// names the minions it waits for (retry.go).
@@ -172,6 +174,7 @@ func New(cfg Config) (*Layer, error) {
 		events:       !cfg.DisableEvents,
 		eventReturns: !cfg.DryRunsFromJobs,
 		quick:        make(chan struct{}, maxQuickStreams),
+		dry:          make(chan struct{}, maxDryRuns),
 		quickSafety:  max(quickSafetyPoll, cfg.PollInterval),
 		safety:       max(safetyPoll, cfg.PollInterval),
 		backoff:      executor.DefaultBackoff,

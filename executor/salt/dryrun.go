@@ -22,6 +22,11 @@ import (
 // answer is the same whatever order they end in; the first unit's failure (in the spec's
 // order) is the one reported.
 func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, error) {
+	release, err := l.dryRunSlot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	units := saltUnits(spec)
 	// Units with the same targets share one test.ping: it answers the same for each.
 	var first []int // the first unit of each distinct target
@@ -61,7 +66,7 @@ func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, erro
 			groups = append(groups, []int{i})
 		}
 	}
-	err := eachUnit(ctx, len(groups), func(ctx context.Context, g int) error {
+	err = eachUnit(ctx, len(groups), func(ctx context.Context, g int) error {
 		group := groups[g]
 		if len(group) > 1 {
 			var us []executor.Unit
@@ -90,6 +95,21 @@ func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, erro
 		return nil, err
 	}
 	return runs, nil
+}
+
+// dryRunSlot waits for a place among the dry runs that may run at once (maxDryRuns) and
+// returns what gives it back: each is a test.ping and a state run the master publishes, so a
+// burst of previews queues here rather than all at once on the master.
+func (l *Layer) dryRunSlot(ctx context.Context) (func(), error) {
+	if l.dry == nil { // a Layer not made by New
+		return func() {}, nil
+	}
+	select {
+	case l.dry <- struct{}{}:
+		return func() { <-l.dry }, nil
+	case <-ctx.Done():
+		return nil, fmt.Errorf("waiting for one of the %d Salt dry runs that may run at once: %w", cap(l.dry), context.Cause(ctx))
+	}
 }
 
 // eachUnit runs do(i) for i in [0, n) side by side. The first failure cancels the others;

@@ -14,6 +14,9 @@ import (
 // stream that reports an apply's states is not bounded: applies are few, one per lock.
 const maxQuickStreams = 16
 
+// maxDryRuns bounds the dry runs (plans, drift checks) of one layer running at once.
+const maxDryRuns = 16
+
 // quickSafetyPoll is how often /jobs is looked at while a quick stream is up, in case it lost
 // a return event.
 const quickSafetyPoll = 5 * time.Second

@@ -3,6 +3,7 @@ package salt
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -143,5 +144,32 @@ func TestUnitsWithTheSameTargetsShareOnePing(t *testing.T) {
 	defer f.mu.Unlock()
 	if want := []string{"list node1", "list node2"}; !slices.Equal(slices.Sorted(slices.Values(f.pings)), want) {
 		t.Errorf("test.ping targets %v, want %v (one per distinct target)", f.pings, want)
+	}
+}
+
+// At most maxDryRuns dry runs of a layer run at once; one beyond them waits for a place and
+// gives up with its context, before asking the master anything.
+func TestDryRunsBeyondTheBoundWaitForAPlace(t *testing.T) {
+	f := newFakeSaltAPI(t, "node1")
+	f.run = func(_ string, _ string, _ map[string]any, test bool) any { return lvmStates(test) }
+	l := newLayer(t, f, nil)
+	for range maxDryRuns {
+		l.dry <- struct{}{}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := l.Plan(ctx, lvmSpec("node1"))
+	if err == nil || !strings.Contains(err.Error(), "waiting for one of the 16 Salt dry runs") {
+		t.Fatalf("Plan error = %v, want it to say it waited for a place", err)
+	}
+	f.mu.Lock()
+	pings := len(f.pings)
+	f.mu.Unlock()
+	if pings != 0 {
+		t.Errorf("%d test.pings sent without a place", pings)
+	}
+	<-l.dry
+	if _, err := l.Plan(context.Background(), lvmSpec("node1")); err != nil {
+		t.Errorf("Plan with a place free: %v", err)
 	}
 }
