@@ -23,7 +23,11 @@ import (
 
 const (
 	// defaultMaxConcurrent is how many events are handled at once when Config says nothing.
-	defaultMaxConcurrent = 16
+	// A handler mostly waits: for a layer's plan, for the store's commit. What costs a core
+	// or memory is bounded where it is spent (terraform commands, Salt dry runs), so this
+	// bound is about fairness, not load; at 16 a burst of 500 requests queued behind the
+	// store's commits (docs/PERFORMANCE.md, row 2b).
+	defaultMaxConcurrent = 64
 	// defaultMaxQueued is how many events may be accepted and unfinished when Config says
 	// nothing.
 	defaultMaxQueued = 512

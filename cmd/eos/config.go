@@ -45,7 +45,7 @@ type Config struct {
 	// LayerTimeout bounds one layer's apply in a run (Salt, Terraform or Nomad), like "30m"
 	// (default); a layer that runs out of time fails, and is rolled back by policy.
 	LayerTimeout string `hcl:"layer_timeout,optional"`
-	// MaxConcurrent is how many messages and reactions are handled at once (default 16);
+	// MaxConcurrent is how many messages and reactions are handled at once (default 64);
 	// one conversation's are always handled in order.
 	MaxConcurrent int `hcl:"max_concurrent,optional"`
 
@@ -146,6 +146,9 @@ type TerraformConfig struct {
 	// LockTimeout is how long plan and apply wait for a state lock another run holds, like
 	// "30s"; default 0: refuse at once, naming the holder.
 	LockTimeout string `hcl:"lock_timeout,optional"`
+	// MaxCommands bounds the terraform commands running at once (default twice the cores,
+	// at least 4).
+	MaxCommands int `hcl:"max_commands,optional"`
 	// Backend is where Terraform keeps state and its lock (default local, in DATA_DIR).
 	Backend *BackendBlock `hcl:"backend,block"`
 }

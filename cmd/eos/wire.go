@@ -191,6 +191,7 @@ func newRunner(ctx context.Context, cfg *Config, log *slog.Logger, secrets *vaul
 		Env:            env,
 		Timeout:        timeout,
 		LockTimeout:    lockTimeout,
+		MaxCommands:    tc.MaxCommands,
 		Backend:        backend,
 		Logger:         log.With("layer", "terraform"),
 	})
