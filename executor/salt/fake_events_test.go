@@ -155,7 +155,9 @@ func (f *fakeSaltAPI) events(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// unsubscribe forgets a stream; jobs whose events it did not deliver fall back to polls.
+// unsubscribe forgets a stream; jobs whose events it did not deliver fall back to polls,
+// unless another stream is still open to deliver them (a plan's stream ending while the
+// apply's is open).
 func (f *fakeSaltAPI) unsubscribe(ch chan fakeEvent) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -163,7 +165,7 @@ func (f *fakeSaltAPI) unsubscribe(ch chan fakeEvent) {
 	for {
 		select {
 		case ev := <-ch:
-			if ev.job != nil {
+			if ev.job != nil && len(f.subs) == 0 {
 				ev.job.streamed = false
 			}
 		default:
