@@ -98,6 +98,8 @@ func (l *Layer) applyUnits(ctx context.Context, units []executor.Unit, on map[st
 	for _, u := range units {
 		p := newUnitProgress(l, u.Service, t, total, obs.Event)
 		p.output = func(line string) { obs.Output(executor.Salt, line) }
+		mask := maskerFor(u)
+		p.mask = &mask
 		what := "the " + u.Service + " states"
 		if len(units) == 1 && total > 0 {
 			what = "the " + plural(total, "state")

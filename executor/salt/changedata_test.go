@@ -13,9 +13,9 @@ import (
 // path. A state that disrupts nothing has none.
 func TestDisruptionMarksAreData(t *testing.T) {
 	m, low := recorded(t, "restart", true)
-	got := byAddress(changesOf(executor.Unit{Service: "web", Salt: &executor.SaltPart{}}, m, low))
+	got := byAddress(changesOf(executor.Unit{Service: "web", Salt: &executor.SaltPart{Text: restartText}}, m, low))
 	m2, _ := recorded(t, "mounts", false)
-	marked := executor.Unit{Service: "app", Salt: &executor.SaltPart{HoldsData: []string{"/srv/app", "/dev/vg0/data-app"}}}
+	marked := executor.Unit{Service: "app", Salt: &executor.SaltPart{Text: mountsText, HoldsData: []string{"/srv/app", "/dev/vg0/data-app"}}}
 	for addr, c := range byAddress(changesOf(marked, m2, nil)) {
 		got[addr] = c
 	}

@@ -18,6 +18,17 @@ const lvmText = `data-{{ pillar['service'] }}:
   lvm.lv_present:
     - vgname: vg0
     - size: {{ pillar['size'] }}
+fs-{{ pillar['service'] }}:
+  blockdev.formatted:
+    - name: /dev/vg0/data-{{ pillar['service'] }}
+mount-{{ pillar['service'] }}:
+  mount.mounted:
+    - name: /srv/data/{{ pillar['service'] }}
+xfsprogs:
+  pkg.installed: []
+conf-{{ pillar['service'] }}:
+  file.managed:
+    - name: /srv/{{ pillar['service'] }}/app.conf
 `
 
 // lvmStates is a minion's return of the lvm state: three states that change (or would, with

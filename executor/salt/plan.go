@@ -89,8 +89,9 @@ func (l *Layer) Plan(ctx context.Context, spec executor.Spec) (executor.LayerPla
 		for _, m := range r.rets {
 			ps.States += len(m.States)
 			p.Changes = append(p.Changes, changesOf(r.unit, m, low[m.Minion])...)
-			p.Failures = append(p.Failures, failuresOf(m)...)
-			summaries = append(summaries, minionSummary(m))
+			shown := maskerFor(r.unit).namesOf(m).ret(m) // ids and names masked (namemask.go)
+			p.Failures = append(p.Failures, failuresOf(shown)...)
+			summaries = append(summaries, minionSummary(shown))
 		}
 	}
 	for _, c := range p.Changes {
@@ -142,29 +143,31 @@ func (l *Layer) Drift(ctx context.Context, spec executor.Spec) (executor.LayerDr
 func changesOf(u executor.Unit, m minionReturn, low lowIndex) []executor.Change {
 	var out []executor.Change
 	masker := maskerFor(u)
+	names := masker.namesOf(m) // namemask.go
 	for _, s := range m.States {
+		shown := masker.with(append(names.shown(s.Name, s.ID), m.Minion)...)
+		ms := names.state(s) // what the change shows of s: its id and name masked
 		switch {
 		case s.failed():
-			shown := masker.with(s.Name, s.ID, m.Minion)
-			out = append(out, executor.Change{Unit: u.Service, Action: executor.NoOp, Address: m.Minion + ": " + s.display(), Detail: "would fail: " + firstLine(s.Comment),
-				Salt: &executor.SaltState{Minion: m.Minion, ID: s.ID, Function: s.function(), Name: s.Name, Changes: shown.changes(s.Changes, ""), Triggers: []string{}}})
+			c := executor.Change{Unit: u.Service, Action: executor.NoOp, Address: m.Minion + ": " + ms.display(), Detail: "would fail: " + firstLine(ms.Comment),
+				Salt: &executor.SaltState{Minion: m.Minion, ID: ms.ID, Function: s.function(), Name: ms.Name, Changes: shown.changes(s.Changes, ""), Triggers: []string{}}}
+			out = append(out, c)
 		case s.wouldChange():
-			detail := s.Detail
+			detail := ms.Detail
 			if detail == "" {
-				detail = firstLine(s.Comment)
+				detail = firstLine(ms.Comment)
 			}
-			c := executor.Change{Unit: u.Service, Action: s.Kind, Address: m.Minion + ": " + s.display(), Detail: detail}
-			shown := masker.with(s.Name, s.ID, m.Minion)
+			c := executor.Change{Unit: u.Service, Action: s.Kind, Address: m.Minion + ": " + ms.display(), Detail: detail}
 			if s.Diff != "" {
 				c.Diff = shown.mask(s.Diff)
 			}
-			data := &executor.SaltState{Minion: m.Minion, ID: s.ID, Function: s.function(), Name: s.Name,
+			data := &executor.SaltState{Minion: m.Minion, ID: ms.ID, Function: s.function(), Name: ms.Name,
 				Changes: shown.changes(s.Changes, c.Diff), Triggers: []string{}}
 			if r, ok := assess(s, m, low, u.Salt.HoldsData); ok {
-				c.Action, c.Forces, c.DataLoss = r.action, r.forces, r.dataLoss
-				data.Restart, data.Service, data.Mount, data.Format, data.Remove, data.DataPath = r.restart, r.service, r.mount, r.format, r.remove, r.dataPath
+				c.Action, c.Forces, c.DataLoss = r.action, names.text(r.forces), r.dataLoss
+				data.Restart, data.Service, data.Mount, data.Format, data.Remove, data.DataPath = r.restart, names.text(r.service), r.mount, r.format, r.remove, names.text(r.dataPath)
 				if len(r.triggers) > 0 {
-					data.Triggers = r.triggers
+					data.Triggers = names.texts(r.triggers)
 				}
 			}
 			c.Salt = data

@@ -32,6 +32,9 @@ type unitProgress struct {
 	err      error
 	// output, when set, receives one line per state result ("node1: file.managed x: changed").
 	output func(line string)
+	// mask, when set, is the unit's masker: a state's id and name reach the events and the
+	// failure only when it shows them (namemask.go).
+	mask *diffMasker
 	// noticed is when the last notice was reported.
 	noticed time.Time
 }
@@ -63,6 +66,10 @@ func newUnitProgress(l *Layer, unit string, t *tally, total int, report func(exe
 
 // state reports a state the event stream said finished.
 func (p *unitProgress) state(minion string, s stateResult) {
+	if p.mask != nil {
+		one := minionReturn{Minion: minion, States: []stateResult{s}}
+		s = p.mask.namesOf(one).state(s)
+	}
 	if p.emit(minion, s) {
 		p.streamed++
 	}
@@ -71,6 +78,9 @@ func (p *unitProgress) state(minion string, s stateResult) {
 // ret takes a minion's return: it reports the states the stream did not, then notes the
 // first failure.
 func (p *unitProgress) ret(m minionReturn) {
+	if p.mask != nil {
+		m = p.mask.namesOf(m).ret(m)
+	}
 	p.seeMinion(m.Minion)
 	if m.Err != "" {
 		if p.err == nil {

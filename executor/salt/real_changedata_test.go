@@ -36,6 +36,10 @@ func TestRealSaltChangesAsDataNeverHoldAMasterPillarSecret(t *testing.T) {
     - contents: |
         host=db1
         db_password={{ salt['pillar.get']('eos_test_db_password') }}
+eos-changedata-rendered-name:
+  file.managed:
+    - name: {{ pillar['dir'] }}/{{ salt['pillar.get']('eos_test_db_password') }}.txt
+    - contents: x
 eos-changedata-grain:
   grains.present:
     - name: eos_changedata_grain
@@ -49,11 +53,14 @@ eos-changedata-grain:
 	if strings.Contains(string(raw), secret) {
 		t.Errorf("the plan holds the master pillar's secret:\n%s", raw)
 	}
-	var file, grain, conf *executor.SaltState
+	var file, grain, conf, named *executor.SaltState
 	for _, c := range p.Changes {
 		if c.Salt == nil {
 			t.Errorf("%s carries no data", c.Address)
 			continue
+		}
+		if c.Salt.ID == "eos-changedata-rendered-name" {
+			named = c.Salt
 		}
 		switch c.Salt.Name {
 		case db:
@@ -63,6 +70,10 @@ eos-changedata-grain:
 		case dir + "/app.conf":
 			conf = c.Salt
 		}
+	}
+	// A state whose name the secret renders is named "<secret masked>", its id kept.
+	if named == nil || named.Name != secretMasked || named.Function != "file.managed" {
+		t.Errorf("the state named with the secret: %+v; want its name masked, its id shown", named)
 	}
 	if file == nil || grain == nil || conf == nil {
 		t.Fatalf("the plan's changes lack the db file, the grain or the new file: %+v", p.Changes)

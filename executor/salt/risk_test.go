@@ -11,6 +11,50 @@ import (
 
 // recorded reads a minion's return (and, when low is set, its state.show_low_sls answer)
 // from testdata/risk.
+// restartText and mountsText are the states of the recorded runs as a blueprint writes them:
+// a state's id and name are shown when the state text says them (namemask.go).
+const restartText = `/etc/eos-demo/nginx.conf:
+  file.managed: []
+web:
+  service.running:
+    - name: eos-demo-web
+api:
+  service.running:
+    - name: eos-demo-api
+on-changes-only:
+  service.running:
+    - name: eos-demo-worker
+restart-cmd:
+  cmd.run:
+    - name: systemctl restart eos-demo
+calm:
+  service.running:
+    - name: eos-demo-calm
+`
+
+const mountsText = `data-volume:
+  lvm.lv_present:
+    - name: data-app
+data-filesystem:
+  blockdev.formatted:
+    - name: /dev/vg0/data-app
+data-mount:
+  mount.mounted:
+    - name: /srv/app
+data-owner:
+  file.directory:
+    - name: /srv/app
+old-cache:
+  file.absent:
+    - name: /srv/app/cache
+scratch:
+  mount.unmounted:
+    - name: /mnt/scratch
+motd:
+  file.managed:
+    - name: /etc/motd
+`
+
 func recorded(t *testing.T, name string, low bool) (minionReturn, lowIndex) {
 	t.Helper()
 	read := func(file string) json.RawMessage {
@@ -49,7 +93,7 @@ func byAddress(cs []executor.Change) map[string]executor.Change {
 // command is.
 func TestAssessRestartsFromARecordedReturn(t *testing.T) {
 	m, low := recorded(t, "restart", true)
-	unit := executor.Unit{Service: "web", Salt: &executor.SaltPart{}}
+	unit := executor.Unit{Service: "web", Salt: &executor.SaltPart{Text: restartText}}
 	got := byAddress(changesOf(unit, m, low))
 	want := map[string]string{
 		"node1: service.running web (eos-demo-web)":               "service eos-demo-web would restart (watch: file /etc/eos-demo/nginx.conf)",
@@ -100,7 +144,7 @@ func TestAssessMountsAndVolumes(t *testing.T) {
 		forces string
 		loss   bool
 	}
-	marked := executor.Unit{Service: "app", Salt: &executor.SaltPart{HoldsData: []string{"/srv/app", "/dev/vg0/data-app"}}}
+	marked := executor.Unit{Service: "app", Salt: &executor.SaltPart{Text: mountsText, HoldsData: []string{"/srv/app", "/dev/vg0/data-app"}}}
 	wants := map[string]want{
 		"node1: blockdev.formatted data-filesystem (/dev/vg0/data-app)": {executor.Replace, "blockdev /dev/vg0/data-app would be formatted", true},
 		"node1: mount.mounted data-mount (/srv/app)":                    {executor.Update, "mount /srv/app would change: Remount would be forced because options (noatime) changed", false},
@@ -120,7 +164,7 @@ func TestAssessMountsAndVolumes(t *testing.T) {
 		}
 	}
 
-	unmarked := executor.Unit{Service: "app", Salt: &executor.SaltPart{}}
+	unmarked := executor.Unit{Service: "app", Salt: &executor.SaltPart{Text: mountsText}}
 	for _, c := range changesOf(unmarked, m, nil) {
 		if c.DataLoss {
 			t.Errorf("%s: data loss without a holds_data marking", c.Address)

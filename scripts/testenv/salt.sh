@@ -36,6 +36,12 @@
 # tokens' lifetime in seconds (default 12 h). The cache lives in
 # ${XDG_CACHE_HOME:-$HOME/.cache}/eos/salt/3006.9/ (tree/ and the looseversion stand-in, lib/).
 set -euo pipefail
+
+# The minion's eos_data_dir, below its state directory. Its parent is a name no state text
+# says ("minion-7f3k"), so what Eos masks of a path under it (executor/salt/namemask.go:
+# "<secret masked>/data/srv/webcfg/webcfg.conf") reads the same whatever directory the
+# servers were started in.
+DATA_DIR=minion-7f3k/data
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -195,7 +201,7 @@ start() {
 	api=$(free_port)
 	url=http://127.0.0.1:$api
 	password=$(head -c 18 /dev/urandom | base64 | tr '+/' '-_')
-	mkdir -p "$state/conf" "$state/root" "$state/srv/salt" "$state/srv/pillar" "$state/data"
+	mkdir -p "$state/conf" "$state/root" "$state/srv/salt" "$state/srv/pillar" "$state/$DATA_DIR"
 	# A secret in the master's own pillar, a value Eos never sees: tests render it into a
 	# state's result and check that it reaches neither a preview nor a policy's input document.
 	pillar_secret=$(head -c 12 /dev/urandom | base64 | tr -dc 'A-Za-z0-9')
@@ -243,7 +249,7 @@ export EOS_TEST_SALT_USER=$API_USER
 export EOS_TEST_SALT_PASSWORD=$password
 export EOS_TEST_SALT_EAUTH=sharedsecret
 export EOS_TEST_SALT_MINION=$minion
-export EOS_TEST_SALT_DATA=$state/data
+export EOS_TEST_SALT_DATA=$state/$DATA_DIR
 export EOS_TEST_SALT_STATE=$state
 export EOS_TEST_SALT_PILLAR_SECRET=$pillar_secret
 ENV
@@ -270,7 +276,7 @@ acceptance_wait_time: 1
 random_reauth_delay: 0
 enable_gpu_grains: False
 # The blueprints' local Salt states manage files only under this directory.
-eos_data_dir: $state/data
+eos_data_dir: $state/$DATA_DIR
 YAML
 	daemon "minion-$id" "$state" "$dir/conf" salt-minion
 }
