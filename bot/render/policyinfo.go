@@ -32,7 +32,7 @@ func DescribeEnv(ep policy.EnvPolicy) string {
 		self = "on"
 	}
 	return fmt.Sprintf("requesters: %s · approvers: %s · %d approval%s · self-approval %s · plans expire after %s",
-		Mentions(ep.Requesters), Mentions(ep.Approvers), ep.Approvals, Plural(ep.Approvals), self, shortDuration(ep.TTL))
+		Mentions(ep.Requesters), Mentions(ep.Approvers), ep.Approvals, Plural(ep.Approvals), self, ShortDuration(ep.TTL))
 }
 
 // describeRisk says in one line what a risk rule asks besides the verb's rule (ep): "also 2
@@ -50,8 +50,8 @@ func describeRisk(rp policy.RiskPolicy, ep policy.EnvPolicy) string {
 	return fmt.Sprintf("also, beside the verb's rule: %d approval%s from %s · self-approval %s", n, Plural(n), Mentions(approvers), self)
 }
 
-// shortDuration writes a configured duration as it is usually typed: 30m, 1h30m, 45s.
-func shortDuration(d time.Duration) string {
+// ShortDuration writes a configured duration as it is usually typed: 30m, 1h30m, 45s.
+func ShortDuration(d time.Duration) string {
 	s := d.String()
 	if strings.HasSuffix(s, "m0s") {
 		s = strings.TrimSuffix(s, "0s")

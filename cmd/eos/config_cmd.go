@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/eosbot/eos/bot"
+	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/intents"
 )
 
@@ -144,19 +145,7 @@ func writePolicy(w io.Writer, c *Config, p bot.Policy) {
 
 func writeRule(w io.Writer, env, verb string, ep bot.EnvPolicy) {
 	fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", env, verb, anyone(ep.Requesters), anyone(ep.Approvers), ep.Approvals,
-		onOff(ep.SelfApproval), short(ep.TTL))
-}
-
-// short writes a duration as it is usually typed: 30m, 1h30m, 45s.
-func short(d time.Duration) string {
-	s := d.String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
+		onOff(ep.SelfApproval), render.ShortDuration(ep.TTL))
 }
 
 func anyone(list []string) string {
