@@ -2,7 +2,6 @@ package enginetest_test
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -133,20 +132,7 @@ func TestDriftFindsAnOutOfBandChange(t *testing.T) {
 	h.WaitText(after, "the 1 service checked matches its declared state")
 
 	// Someone resizes the server behind Eos's back.
-	path := filepath.Join(h.Cloud(), "server", "proxy-grafana-local.json")
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var obj map[string]any
-	if err := json.Unmarshal(raw, &obj); err != nil {
-		t.Fatal(err)
-	}
-	obj["size"] = "xlarge"
-	raw, _ = json.Marshal(obj)
-	if err := os.WriteFile(path, raw, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	eostest.EditCloud(t, h, "server", "proxy-grafana-local", "size", "xlarge")
 	after = h.Last()
 	h.Say("alice", "@eos drift grafana")
 	got := h.WaitText(after, "1 of 1 services drifted")

@@ -2,9 +2,6 @@ package enginetest_test
 
 import (
 	"context"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,20 +13,7 @@ import (
 
 func resizeServer(t *testing.T, h *eostest.Harness, name, size string) {
 	t.Helper()
-	path := filepath.Join(h.Cloud(), "server", name+".json")
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var obj map[string]any
-	if err := json.Unmarshal(raw, &obj); err != nil {
-		t.Fatal(err)
-	}
-	obj["size"] = size
-	raw, _ = json.Marshal(obj)
-	if err := os.WriteFile(path, raw, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	eostest.EditCloud(t, h, "server", name, "size", size)
 }
 
 // The digest fires on its schedule (driven by an injected clock), says what is new and what

@@ -11,7 +11,14 @@ import (
 // GrowVolume sets a simulated volume's size by hand, as someone with cloud access would.
 func GrowVolume(t *testing.T, h *Harness, name string, gb int) {
 	t.Helper()
-	path := filepath.Join(h.Cloud(), "volume", name+".json")
+	EditCloud(t, h, "volume", name, "size_gb", gb)
+}
+
+// EditCloud sets one attribute of a simulated cloud object (eoslab's JSON file of kind and
+// name) by hand, as someone with cloud access would: drift for Eos to find.
+func EditCloud(t *testing.T, h *Harness, kind, name, attr string, value any) {
+	t.Helper()
+	path := filepath.Join(h.Cloud(), kind, name+".json")
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -20,7 +27,7 @@ func GrowVolume(t *testing.T, h *Harness, name string, gb int) {
 	if err := json.Unmarshal(raw, &obj); err != nil {
 		t.Fatal(err)
 	}
-	obj["size_gb"] = gb
+	obj[attr] = value
 	raw, _ = json.Marshal(obj)
 	if err := os.WriteFile(path, raw, 0o644); err != nil {
 		t.Fatal(err)
