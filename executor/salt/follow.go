@@ -29,8 +29,8 @@ const (
 //
 // With a stream (es not nil), a minion's return event (salt/job/<jid>/ret/<minion>) makes
 // follow look at /jobs at once for that minion, so every state the stream reported before it
-// is handed on first; a dry run takes the return the event carries instead (eventReturn). Without a stream, or
-// once it ends, follow polls /jobs as minions finish, taking whatever is there. Minions that
+// is handed on first; a dry run takes the return the event carries instead (eventReturn).
+// Without a stream, or once it ends, follow polls /jobs as minions finish, taking whatever is there. Minions that
 // have not returned when the timeout passes are reported as unreachable.
 //
 // The job is never submitted again: while salt-api or the master does not answer, /jobs is

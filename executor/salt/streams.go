@@ -8,9 +8,9 @@ import (
 )
 
 // maxQuickStreams bounds the event streams open at once only to take a job's returns sooner
-// (dry runs, drift checks; follow.go, eventReturn): salt-api serves each open stream with one of its threads
-// (rest_cherrypy's thread_pool, 100 by default), and a burst of previews must not take them
-// all. Past the bound a job is followed through /jobs alone, as it is without streams. A
+// (dry runs, drift checks; follow.go, eventReturn): salt-api serves each open stream with one
+// of its threads (rest_cherrypy's thread_pool, 100 by default), and a burst of previews must
+// not take them all. Past the bound a job is followed through /jobs alone, as it is without streams. A
 // stream that reports an apply's states is not bounded: applies are few, one per lock.
 const maxQuickStreams = 16
 
@@ -46,11 +46,11 @@ func (l *Layer) openStream(ctx context.Context, name string, progress bool) (*ev
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
+		then := "following the job through /jobs"
 		if progress {
-			executor.Log(ctx, l.log).Warn("cannot follow salt-api's event stream; progress will come per minion from /jobs", "unit", name, "err", err)
-		} else {
-			executor.Log(ctx, l.log).Warn("cannot follow salt-api's event stream; following the job through /jobs", "unit", name, "err", err)
+			then = "progress will come per minion from /jobs"
 		}
+		executor.Log(ctx, l.log).Warn("cannot follow salt-api's event stream; "+then, "unit", name, "err", err)
 		return nil, nil
 	}
 	es.quick, es.release = !progress, release
