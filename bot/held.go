@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"time"
 
@@ -47,23 +48,44 @@ func (e *Engine) notStarted(ctx context.Context, a adapters.Adapter, p *store.Pl
 		e.log.Error("recording that an approved plan waits for space", "plan", p.ID, "err", herr)
 		err = unkept{err, herr}
 	}
-	var locked *store.LockedError
-	msg := render.NotStarted(p.ID, e.startAdvice(err))
-	if errors.As(err, &locked) {
-		msg = render.StartBusy(p.ID, locked.Lock.Key, locked.Lock.Holder)
-	}
-	if _, uerr := e.st.UpdatePlan(ctx, p.ID, func(p *store.Plan) error {
+	_, uerr := e.st.UpdatePlan(ctx, p.ID, func(p *store.Plan) error {
 		if p.State != store.PlanApproved || !p.RunStarted.IsZero() {
 			return errNotPending // a cancel reached it first
 		}
 		p.State, p.Approvals, p.Held = store.PlanPending, nil, nil
 		return nil
-	}); uerr != nil {
+	})
+	var locked *store.LockedError
+	msg := render.NotStarted(p.ID, e.startAdvice(err))
+	switch {
+	case uerr != nil && !errors.Is(uerr, errNotPending):
+		// The store keeps the plan approved although nothing started: say so, since the next
+		// start of Eos takes it up (Recover), rather than "not kept".
 		e.log.Error("returning plan to pending", "plan", p.ID, "err", uerr)
+		msg = render.NotStarted(p.ID, untakenAdvice(err, uerr, p.ID))
+	case errors.As(err, &locked):
+		msg = render.StartBusy(p.ID, locked.Lock.Key, locked.Lock.Holder)
 	}
 	e.showStatus(ctx, p.ID)
 	e.say(ctx, a, p.Preview, msg)
 	return false
+}
+
+// untakenAdvice says why approved plan id could not start (err) when Eos could not put it
+// back to pending either (uerr): the store may still hold it approved, and the next start of
+// Eos would plan it again, judge it and run it, so the approver learns how to stop that.
+func untakenAdvice(err, uerr error, id string) string {
+	cause := err.Error()
+	var se storeError
+	if errors.As(err, &se) {
+		cause = fmt.Sprintf("Eos could not write to its store (%v)", se.error)
+	}
+	back := ""
+	if se.error == nil || uerr.Error() != se.error.Error() {
+		back = fmt.Sprintf(" (store: %v)", uerr)
+	}
+	return fmt.Sprintf("could not start: %s. Nothing changed, but Eos could not take your approval back either%s, so its store may still hold this plan approved: when Eos starts again it plans it again, judges it by the policy in force then, and runs it. If it should not run, ❌ it or `@eos cancel %s` once the store can be written again (/healthz says)",
+		cause, back, id)
 }
 
 // heldCheckMax is the longest wait between two checks of a held approval's cause; the thread
