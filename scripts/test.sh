@@ -60,6 +60,11 @@ done
 scripts/eoslab-mirror.sh "$state/providers" >/dev/null
 export EOS_TEST_PROVIDER_MIRROR="$state/providers"
 if $bench; then
+	# conftest is only for the benchmark comparing it with Eos's policy evaluation: without it
+	# that benchmark skips and says why, the others run.
+	if scripts/testenv/conftest.sh build; then
+		export EOS_CONFTEST=$(scripts/testenv/conftest.sh path)
+	fi
 	echo "test.sh: go test -bench ./..." >&2
 	go test -run '^$' -bench . -benchmem -timeout 60m "$@" ./...
 	exit
