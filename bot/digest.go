@@ -122,30 +122,30 @@ func (e *Engine) prune(ctx context.Context) {
 		}
 	}
 	if n, err := e.st.PruneDrift(ctx, keepFrom); err != nil {
-		e.log.Error("pruning drift history", "err", err)
+		e.logFailure(ctx, "pruning drift history", err)
 	} else if n > 0 {
 		e.log.Info("pruned drift history", "checks", n, "before", keepFrom)
 	}
 	if e.cfg.Leader != nil {
 		if n, err := e.st.PruneMessages(ctx, now.Add(-claimRetention)); err != nil {
-			e.log.Error("pruning message claims", "err", err)
+			e.logFailure(ctx, "pruning message claims", err)
 		} else if n > 0 {
 			e.log.Info("forgot old message claims", "messages", n)
 		}
 	}
 	if n, err := e.st.PruneDigestPosts(ctx, now.Add(-digestPostTTL)); err != nil {
-		e.log.Error("pruning digest posts", "err", err)
+		e.logFailure(ctx, "pruning digest posts", err)
 	} else if n > 0 {
 		e.log.Info("forgot old digest posts", "posts", n)
 	}
 	if n, err := e.st.PruneOutput(ctx, now.Add(-outputRetention)); err != nil {
-		e.log.Error("pruning runs' output", "err", err)
+		e.logFailure(ctx, "pruning runs' output", err)
 	} else if n > 0 {
 		e.log.Info("forgot the output of old runs", "runs", n)
 	}
 	e.prunePolicyInputs(ctx, now)
 	if n, err := e.st.PruneWeb(ctx, now); err != nil {
-		e.log.Error("pruning sign-in links and sessions", "err", err)
+		e.logFailure(ctx, "pruning sign-in links and sessions", err)
 	} else if n > 0 {
 		e.log.Info("forgot expired sign-in links and sessions", "records", n)
 	}

@@ -50,3 +50,13 @@ type platforms struct {
 
 // now is the engine's clock (Config.Now).
 func (e *Engine) now() time.Time { return e.cfg.Now() }
+
+// logFailure logs a failed piece of housekeeping as an error, unless Eos is stopping (ctx
+// ended): then the work was cut short on purpose, and the next start does it again.
+func (e *Engine) logFailure(ctx context.Context, what string, err error) {
+	if ctx.Err() != nil {
+		e.log.Debug(what+": cut short, Eos is stopping", "err", err)
+		return
+	}
+	e.log.Error(what, "err", err)
+}

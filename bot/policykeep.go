@@ -54,7 +54,7 @@ func (e *Engine) planInput(ctx context.Context, p *store.Plan) map[string]any {
 // prunePolicyInputs forgets the input documents older than the replay window.
 func (e *Engine) prunePolicyInputs(ctx context.Context, now time.Time) {
 	if n, err := e.st.PrunePolicyInputs(ctx, now.Add(-policyInputRetention)); err != nil {
-		e.log.Error("pruning policy inputs", "err", err)
+		e.logFailure(ctx, "pruning policy inputs", err)
 	} else if n > 0 {
 		e.log.Info("forgot the policy inputs of old plans", "plans", n)
 	}

@@ -260,7 +260,7 @@ func (e *Engine) ExpireDue(ctx context.Context) int {
 	now := e.now()
 	due, err := e.st.OpenPlans(ctx, func(p *store.Plan) bool { return p.State == store.PlanPending && now.After(p.Expires) })
 	if err != nil {
-		e.log.Error("reading pending plans", "err", err)
+		e.logFailure(ctx, "reading pending plans", err)
 		return 0
 	}
 	n := 0

@@ -33,7 +33,7 @@ log_level = "info"
 layer_timeout = "30m"
 
 # Messages and reactions handled at once; each thread's stay in order.
-max_concurrent = 16
+max_concurrent = 64
 
 terraform {
   # binary  = "/usr/local/bin/terraform"
