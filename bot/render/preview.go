@@ -44,7 +44,7 @@ func Preview(p *store.Plan, j Judgement, vaultRow string) adapters.Doc {
 			break
 		}
 		if !p.Plan.HasChanges() {
-			next = append(next, "Nothing to change: everything already matches. Approving records it as the declared state.")
+			next = append(next, nothingToChange(p.Plan))
 		}
 		next = append(next, approvalLines(p, j)...) // approval.go
 	}
@@ -54,6 +54,43 @@ func Preview(p *store.Plan, j Judgement, vaultRow string) adapters.Doc {
 		doc.Attachment = &adapters.Attachment{Name: "plan-" + p.ID + ".txt", Text: full}
 	}
 	return doc
+}
+
+// nothingToChange closes the preview of a plan no layer has anything to do for. When values
+// change but a layer they may feed is not configured here, "everything already matches" would
+// be untrue: the new values are only recorded, and the line says how they get deployed later.
+func nothingToChange(p executor.Plan) string {
+	var off, on []string
+	for _, lp := range p.Layers {
+		if lp.Status == executor.PlanNotConfigured {
+			off = append(off, lp.Layer.Title())
+		} else {
+			on = append(on, lp.Layer.Title())
+		}
+	}
+	if len(p.Spec.Changes) == 0 || len(off) == 0 {
+		return "Nothing to change: everything already matches. Approving records it as the declared state."
+	}
+	configured := ""
+	if len(on) > 0 {
+		configured = " (" + strings.Join(on, ", ") + ")"
+	}
+	return fmt.Sprintf("Nothing changes in the layers configured here%s, and %s %s not configured, so nothing deploys the new values now. Approving records them as the declared state; once %s configured, @eos reconcile %s in %s applies them.",
+		configured, strings.Join(off, " and "), isAre(len(off)), itThey(len(off)), p.Spec.Target, p.Spec.Env)
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+func itThey(n int) string {
+	if n == 1 {
+		return "it is"
+	}
+	return "they are"
 }
 
 // changesBlocks are the line of a preview or a full plan saying which declared values change.

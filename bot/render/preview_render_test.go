@@ -42,6 +42,20 @@ func TestPreviewGolden(t *testing.T) {
 	}
 	golden(t, "preview_update", Preview(up, judgedByRule(up, ep), ""))
 	golden(t, "plan_full_update", FullPlan(up))
+
+	// The same update where Nomad, which --port feeds, is not configured: nothing deploys the
+	// new value, and the preview does not claim "everything already matches".
+	up.Plan.Layers[2] = executor.LayerPlan{Layer: executor.Nomad, Status: executor.PlanNotConfigured}
+	got := Preview(up, judgedByRule(up, ep), "").Plain()
+	want := "Nothing changes in the layers configured here (Terraform), and Salt and Nomad are not configured, so nothing deploys the new values now. " +
+		"Approving records them as the declared state; once they are configured, @eos reconcile grafana in staging applies them."
+	if !strings.Contains(got, want) || strings.Contains(got, "everything already matches") {
+		t.Errorf("an update whose values feed only layers that are not configured says:\n%s\nwant %q", got, want)
+	}
+	up.Plan.Spec.Changes = nil
+	if got := Preview(up, judgedByRule(up, ep), "").Plain(); !strings.Contains(got, "Nothing to change: everything already matches.") {
+		t.Errorf("a plan changing no value and nothing says:\n%s", got)
+	}
 }
 
 // A plan a layer says would fail leads with ⛔ and one line per reason, and closes without
