@@ -1,6 +1,7 @@
 package intents
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/eosbot/eos/catalog"
@@ -205,13 +206,23 @@ func (st *state) setFlag(at item, f *catalog.Flag, v catalog.Value) *Error {
 // (`with name`), suggesting the nearest defined one.
 func (st *state) unknownFlag(it item, dashed bool) *Error {
 	s := st.flagSchema()
-	var cands []string
+	var cands, secrets []string
 	if s != nil {
 		for _, n := range s.names {
-			if f := s.flags[n]; dashed || f.Type == catalog.Bool {
+			switch f := s.flags[n]; {
+			case f.Secret:
+				secrets = append(secrets, n) // never suggested, never listed: never typed
+			case dashed || f.Type == catalog.Bool:
 				cands = append(cands, n)
 			}
 		}
+	}
+	// A flag meant as a secret one (--ADMIN_PASSWORD, --admin-pasword) gets the secret's
+	// answer, not a "did you mean" that asks for it to be typed.
+	if n := nearestFlag(strings.TrimPrefix(flagKey(it.val), "no-"), secrets); n != "" && nearestFlag(strings.TrimPrefix(flagKey(it.val), "no-"), append(slices.Clone(cands), n)) == n {
+		e := st.errAt(it.pos, secretNotTyped(s.flags[n]), "")
+		e.Secret = n
+		return e
 	}
 	if dashed && (s == nil || !s.ownEnv) {
 		cands = append(cands, envFlag.Name)

@@ -126,6 +126,9 @@ type Error struct {
 	Column int `json:"column"`
 	// Suggestion is a corrected word or a hint ("nextcloud"); may be empty.
 	Suggestion string `json:"suggestion,omitempty"`
+	// Secret is the secret flag a mistyped word was taken for ("admin-password" for
+	// --ADMIN-PASWORD): never suggested, since it is never typed; the message says so.
+	Secret string `json:"secret,omitempty"`
 	// Input is the text that was parsed, for the caret display.
 	Input string `json:"-"`
 }

@@ -296,6 +296,11 @@ func (st *state) unexpected(it item) *Error {
 	if s := st.schema; s != nil && st.flagsOK {
 		// A flag's name typed without dashes, as the one rule reads it (flagname.go).
 		if n := nearestFlag(it.val, s.names); n != "" {
+			if f := s.flags[n]; f.Secret {
+				e := st.errAt(it.pos, secretNotTyped(f), "") // never "did you mean" a secret
+				e.Secret = n
+				return e
+			}
 			return st.errAt(it.pos, "unexpected "+quote(it.val)+"; flags start with --", "--"+n)
 		}
 	}

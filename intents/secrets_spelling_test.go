@@ -172,7 +172,7 @@ func understood(p *Parser, service, word, name string) bool {
 		_, ok := in.Flag(name)
 		return ok
 	case errors.As(err, &pe):
-		return pe.Suggestion == "--"+name || pe.Suggestion == "--no-"+name
+		return pe.Suggestion == "--"+name || pe.Suggestion == "--no-"+name || pe.Secret == name
 	}
 	return false
 }
@@ -230,8 +230,9 @@ func FuzzSecretSpellingsAreMasked(f *testing.F) {
 }
 
 // Which flag a word means is one rule for the parser, wherever the word stands: dashed,
-// without dashes, in any case, with `_` for `-`, misspelt or shortened, "did you mean" names
-// the flag the masker masks for.
+// without dashes, in any case, with `_` for `-`, misspelt or shortened, the answer names the
+// flag the masker masks for, and, that flag being a secret, says it is never typed instead
+// of "did you mean" (which asked for the secret to be typed again).
 func TestTheParserReadsFlagNamesByTheOneRule(t *testing.T) {
 	p := NewParser(testCatalog(t))
 	for _, text := range []string{
@@ -244,8 +245,8 @@ func TestTheParserReadsFlagNamesByTheOneRule(t *testing.T) {
 	} {
 		_, err := p.Parse(text)
 		var pe *Error
-		if !errors.As(err, &pe) || pe.Suggestion != "--admin-password" {
-			t.Errorf("Parse(%q) = %v; want did you mean \"--admin-password\"", text, err)
+		if !errors.As(err, &pe) || pe.Suggestion != "" || pe.Secret != "admin-password" || !strings.HasPrefix(pe.Message, "--admin-password is a secret: Eos generates it") {
+			t.Errorf("Parse(%q) = %v; want \"--admin-password is a secret: …\" and no suggestion", text, err)
 		}
 	}
 }

@@ -89,7 +89,7 @@ func TestMistakeWithASecretIsTakenDown(t *testing.T) {
 	h := eostest.New(t, eostest.Options{})
 	after := h.Last()
 	h.Say("alice", "@eos create grafana --admin-pasword hunter2")
-	got := h.WaitText(after, `did you mean "--admin-password"?`, "I deleted your message")
+	got := h.WaitText(after, "--admin-password is a secret: Eos generates it and keeps it in Vault, never type it in chat", "I deleted your message")
 	if !strings.Contains(got.Text, "--admin-pasword •••••••") {
 		t.Errorf("the caret display should show the value masked:\n%s", got.Text)
 	}

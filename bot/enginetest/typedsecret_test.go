@@ -157,7 +157,7 @@ func understoodAs(p *intents.Parser, request, word, name string) bool {
 		_, ok := in.Flag(name)
 		return ok
 	case errors.As(err, &pe):
-		return pe.Suggestion == "--"+name
+		return pe.Suggestion == "--"+name || pe.Secret == name
 	}
 	return false
 }
