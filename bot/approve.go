@@ -189,7 +189,7 @@ func (e *Engine) notAllowed(p *store.Plan, who Person, what, why string) string 
 	if !e.once(p.ID + "/" + who.Platform + ":" + who.ID + "/" + what) {
 		return ""
 	}
-	return render.NotAllowed(who.Name, what, p.Plan.Spec.Env, why)
+	return render.NotAllowed(who.Name, what, p.Plan.Spec.Env, why+render.HandlesPinnedElsewhere(who.Moved))
 }
 
 // once reports whether key is new to this process, so a refusal is said once per person and

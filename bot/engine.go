@@ -248,12 +248,15 @@ func (e *Engine) Run(ctx context.Context, as ...adapters.Adapter) error {
 	sctx, stopSweep := context.WithCancel(ctx)
 	swept := make(chan struct{})
 	go func() { e.sweep(sctx); close(swept) }()
+	pinned := make(chan struct{})
+	go func() { e.pinPolicyHandles(sctx, as); close(pinned) }() // handles.go
 	scheduled := make(chan struct{})
 	go func() { e.schedule(sctx); close(scheduled) }()
 	err := g.Wait()
 	stopSweep()
 	<-swept
 	<-scheduled
+	<-pinned
 	grace, cancel := context.WithTimeout(context.Background(), e.cfg.ShutdownGrace)
 	defer cancel()
 	if e.Wait(grace) != nil {

@@ -2,6 +2,8 @@ package bot
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -59,4 +61,15 @@ func (e *Engine) logFailure(ctx context.Context, what string, err error) {
 		return
 	}
 	e.log.Error(what, "err", err)
+}
+
+// all are the adapters attached, by name.
+func (p *platforms) all() []adapters.Adapter {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]adapters.Adapter, 0, len(p.adapters))
+	for _, name := range slices.Sorted(maps.Keys(p.adapters)) {
+		out = append(out, p.adapters[name])
+	}
+	return out
 }

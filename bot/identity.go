@@ -13,9 +13,9 @@ import (
 const lookupTimeout = 10 * time.Second
 
 // person resolves u, who spoke or reacted on a, for a policy judgement: it asks the platform
-// which entries of lists name u now. A handle names u when the platform says that handle
-// belongs to u's ID at this moment, so a renamed person keeps their rights and a person who
-// takes someone's old name gains none. A group names u when the platform says u is in it.
+// which entries of lists name u now. A handle names u when the platform says u holds it now
+// and it is pinned to u's ID, the account that held it when Eos first looked it up
+// (handles.go): a person who takes someone's old handle gains nothing. A group names u when the platform says u is in it.
 // Whatever the platform cannot confirm (no resolver, an error, an unknown handle or group)
 // names nobody: the policy fails closed, and the log says why. Call it outside store
 // transactions; it does I/O.
@@ -32,29 +32,55 @@ func (e *Engine) person(ctx context.Context, a adapters.Adapter, u adapters.User
 			if en.Platform != "" && en.Platform != p.Platform {
 				continue
 			}
-			var ok bool
+			var ok, moved bool
 			if en.Group {
 				ok = e.inGroup(ctx, a, u, en.Name)
 			} else {
-				ok = e.holds(ctx, a, u, en.Name)
+				ok, moved = e.holds(ctx, a, u, en.Name)
 			}
 			if ok {
 				p.Matches = append(p.Matches, raw)
+			}
+			if moved {
+				p.Moved = append(p.Moved, raw)
 			}
 		}
 	}
 	return p
 }
 
-// holds reports whether the platform says handle belongs to u's ID now.
-func (e *Engine) holds(ctx context.Context, a adapters.Adapter, u adapters.User, handle string) bool {
+// holds reports whether handle, as the policy names it, names u now: u holds the handle (the
+// platform says so at this moment) and u's account is the one the handle is pinned to
+// (handles.go: the account that held it when Eos first looked it up). So a rename never
+// grants rights: whoever takes a handle its holder gave up gains none, and the holder,
+// renamed away, has none under the old handle either (the policy names the new one when it
+// should). moved reports that u holds the handle but it is pinned to another account.
+func (e *Engine) holds(ctx context.Context, a adapters.Adapter, u adapters.User, handle string) (ok, moved bool) {
 	if u.ID == "" {
-		return false
+		return false, false
 	}
+	who, err := e.lookup(ctx, a, handle)
+	if err != nil || who.ID != u.ID {
+		return false, false
+	}
+	pin, err := e.pinOf(ctx, a.Name(), handle, who)
+	if err != nil {
+		return false, false
+	}
+	if pin.ID != u.ID {
+		e.log.Warn("a handle the policy names is held now by another account than the one it is pinned to; it admits nobody until the pin is forgotten (eos policy handles --forget)",
+			"platform", a.Name(), "handle", handle, "pinned", pin.ID, "pinned_name", pin.Name, "since", pin.Since, "holder", u.ID)
+		return false, true
+	}
+	return true, false
+}
+
+// lookup asks a's platform which account holds handle now.
+func (e *Engine) lookup(ctx context.Context, a adapters.Adapter, handle string) (adapters.User, error) {
 	ur, ok := a.(adapters.UserResolver)
 	if !ok {
 		e.log.Warn("the policy names people but this platform cannot say who a handle is; nobody matches", "platform", a.Name(), "handle", handle)
-		return false
+		return adapters.User{}, errNoResolver
 	}
 	lctx, cancel := context.WithTimeout(ctx, lookupTimeout)
 	defer cancel()
@@ -62,13 +88,15 @@ func (e *Engine) holds(ctx context.Context, a adapters.Adapter, u adapters.User,
 	switch {
 	case errors.Is(err, adapters.ErrNoSuchUser):
 		e.log.Warn("the policy names a handle nobody has on this platform", "platform", a.Name(), "handle", handle)
-		return false
 	case err != nil:
 		e.log.Warn("looking up a handle named in the policy; counting it as nobody", "platform", a.Name(), "handle", handle, "err", err)
-		return false
+	case who.ID == "":
+		err = adapters.ErrNoSuchUser
 	}
-	return who.ID == u.ID
+	return who, err
 }
+
+var errNoResolver = errors.New("the platform cannot say who holds a handle")
 
 // inGroup reports whether the platform says u is in group now.
 func (e *Engine) inGroup(ctx context.Context, a adapters.Adapter, u adapters.User, group string) bool {

@@ -39,6 +39,7 @@ func (e *Engine) SetPolicy(ctx context.Context, p Policy) {
 	e.LogPolicy(e.log)
 	select {
 	case <-e.runs.ready:
+		e.pinPolicyHandles(ctx, e.chat.all())
 		e.rejudge(ctx)
 	default:
 		// Run has not recovered yet; its recovery judges every open plan by this policy.

@@ -137,19 +137,17 @@ func TestE2EMattermostRenamedRequesterCannotApprove(t *testing.T) {
 	}
 }
 
-// The policy names the handle apr…, not a person: the engine asks the server who holds it at
-// the moment of each reaction. So when the approver renames away and someone else takes the
-// freed handle, the rights go with the handle: the old holder, under the new name, is refused,
-// and the newcomer's ✅ counts, recorded under the newcomer's own ID, never the old holder's.
-// Nothing the policy gave is tied to the old holder's ID.
+// The policy names the handle apr…, and Eos pins it to the account that held it when Eos
+// first looked it up (at start-up). A rename never grants rights: when the approver renames
+// away, the handle names nobody (the old holder's ✅ is refused), and when someone else takes
+// the freed handle through the server's API, their ✅ is refused too, saying why, because the
+// handle is pinned to another account. The approver, back under the handle, approves, and the
+// approval is recorded under the approver's own ID.
 //
-// This is what issue 17 asks ("a handle is resolved to an ID through the platform at the moment
-// of the reaction"), and it is the right reading of a policy that names handles: a policy is a
-// list of names an operator keeps, and an approver who leaves or renames must not keep rights
-// the list no longer gives them. The cost is that a handle freed by a rename can be taken; on a
-// server where people may change their own usernames an operator who wants rights bound to a
-// person must keep the policy in step with renames (or Eos would need a way to name IDs).
-func TestE2EMattermostRightsFollowThePolicyHandle(t *testing.T) {
+// Issue 17 had the handle resolved at the moment of each reaction, and so the rights followed
+// the handle: the newcomer's ✅ ran the plan. On a server where people change their own
+// usernames, that let anyone take an approver's freed handle and approve production plans.
+func TestE2EMattermostATakenHandleGainsNothing(t *testing.T) {
 	t.Parallel()
 	s := mmtest.Real(t)
 	ch := s.Channel(t, "e2e-handle-taken")
@@ -159,6 +157,7 @@ func TestE2EMattermostRightsFollowThePolicyHandle(t *testing.T) {
 	newcomer := s.NewPerson(t, other, ch)
 	policy := bot.Policy{Default: bot.EnvPolicy{Approvers: []string{handle}, Approvals: 1}}
 	b := startMMBot(t, s, ch, eostest.Options{Policy: policy})
+	b.WaitLog("policy handle pinned to its account")
 
 	req, preview, id := ask(t, s, ch, s.Alice, "@eos create grafana")
 	botSays(t, s, req.Id, "Needs 1 approval from @"+handle)
@@ -167,29 +166,33 @@ func TestE2EMattermostRightsFollowThePolicyHandle(t *testing.T) {
 	s.Rename(t, approver, away)
 	approver.React(t, preview.Id, "white_check_mark")
 	botSays(t, s, req.Id, "can't approve local plans (approvers: @"+handle+")", "Nothing changed")
-	b.Idle()
-	if runs, _ := b.Store.Runs(context.Background(), nil); len(runs) != 0 {
-		t.Fatalf("the renamed-away approver's ✅ started %d runs", len(runs))
-	}
-	if p, err := b.Store.Plan(context.Background(), id); err != nil || p.State != store.PlanPending || len(p.Approvals) != 0 {
-		t.Fatalf("plan after the renamed-away approver's ✅ = %+v, %v; want pending without approvals", p, err)
-	}
 
-	// Someone else takes the freed handle: the server now says it is theirs.
+	// Someone else takes the freed handle: the server says it is theirs, but it is pinned to
+	// the approver's account.
 	s.Rename(t, newcomer, handle)
 	newcomer.React(t, preview.Id, "white_check_mark")
+	botSays(t, s, req.Id, "@"+handle+" can't approve local plans", `the policy's "`+handle+`" names the account that held it when Eos first looked it up, not this one`)
+	b.Idle()
+	if runs, _ := b.Store.Runs(context.Background(), nil); len(runs) != 0 {
+		t.Fatalf("a ✅ of a renamed account started %d runs", len(runs))
+	}
+	if p, err := b.Store.Plan(context.Background(), id); err != nil || p.State != store.PlanPending || len(p.Approvals) != 0 {
+		t.Fatalf("plan after the renamed accounts' ✅ = %+v, %v; want pending without approvals", p, err)
+	}
+
+	// The approver takes the handle back and approves.
+	s.Rename(t, newcomer, other)
+	s.Rename(t, approver, handle)
+	approver.Unreact(t, preview.Id, "white_check_mark")
+	approver.React(t, preview.Id, "white_check_mark")
 	botSays(t, s, req.Id, "Run "+id+" · done in")
 	b.Idle()
-	runs, err := b.Store.Runs(context.Background(), nil)
-	if err != nil || len(runs) != 1 || runs[0].ID != id {
-		t.Fatalf("runs = %+v, %v; want exactly one, of plan %s", runs, err, id)
-	}
 	p, err := b.Store.Plan(context.Background(), id)
 	if err != nil || len(p.Approvals) != 1 {
 		t.Fatalf("plan = %+v, %v; want one approval", p, err)
 	}
-	if v := p.Approvals[0]; v.UserID != newcomer.User.Id || v.UserID == approver.User.Id || v.Platform != "mattermost" {
-		t.Errorf("approval = %+v, want the newcomer's id %s (the old holder is %s)", v, newcomer.User.Id, approver.User.Id)
+	if v := p.Approvals[0]; v.UserID != approver.User.Id || v.Platform != "mattermost" {
+		t.Errorf("approval = %+v, want the approver's id %s", v, approver.User.Id)
 	}
 }
 

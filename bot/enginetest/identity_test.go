@@ -101,3 +101,38 @@ func TestApproverIsJudgedByPlatformAndID(t *testing.T) {
 	mm.react(mm.rename("u-bob", "robert"), mp.Ref, "+1") // bob renamed: the policy's "bob" is nobody now
 	mm.wait(t, n, "@robert can't approve local plans")
 }
+
+// A handle the policy names is pinned to the account that held it when Eos first looked it
+// up. Bob renames himself and mallory takes the handle bob: her ✅ counts for nothing, the
+// refusal says why and the log warns the operator; bob, back under his handle, approves.
+// Before, the policy's "bob" was whoever held the handle at the moment of the reaction, so
+// mallory could approve production plans by renaming herself.
+func TestAHandleTakenByAnotherAccountGainsItNothing(t *testing.T) {
+	t.Parallel()
+	chat := newChatFake("mattermost", adapters.User{ID: "u-alice", Name: "alice"}, adapters.User{ID: "u-bob", Name: "bob"},
+		adapters.User{ID: "u-mallory", Name: "mallory"})
+	policy := bot.Policy{Default: bot.EnvPolicy{Approvals: 1, Approvers: []string{"bob"}}, Envs: map[string]bot.EnvPolicy{}}
+	h := fakeHarness(t, policy, chat)
+	h.WaitLog("policy handle pinned to its account") // at start-up, while bob holds it
+
+	p, id := fakePreview(t, chat, chat.user("alice"), "@eos create grafana")
+	robert := chat.rename("u-bob", "robert")
+	mallory := chat.rename("u-mallory", "bob")
+	n := chat.count()
+	chat.react(mallory, p.Ref, "+1")
+	chat.wait(t, n, "@bob can't approve local plans", `the policy's "bob" names the account that held it when Eos first looked it up, not this one`)
+	h.WaitLog("a handle the policy names is held now by another account than the one it is pinned to")
+	h.Idle()
+	if runs, _ := h.Store.Runs(context.Background(), nil); len(runs) != 0 {
+		t.Fatalf("mallory, holding the handle bob now, started a run: %+v", runs[0])
+	}
+	chat.react(robert, p.Ref, "+1") // the pinned account, renamed away: not "bob" now either
+	chat.wait(t, n, "@robert can't approve local plans")
+	chat.rename("u-mallory", "mallory")
+	chat.react(chat.rename("u-bob", "bob"), p.Ref, "white_check_mark")
+	chat.wait(t, n, "Run "+id+" · done in")
+	pin, err := h.Store.HandlePin(context.Background(), "mattermost", "bob")
+	if err != nil || pin.ID != "u-bob" {
+		t.Fatalf("bob's pin = %+v, %v; want u-bob", pin, err)
+	}
+}

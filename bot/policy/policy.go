@@ -100,6 +100,9 @@ type Person struct {
 	// Matches are the list entries that name this person now: "bob" or "mattermost:bob" when
 	// the platform says the handle bob is this ID, "group:sre" when it says they are in sre.
 	Matches []string
+	// Moved are the handle entries this person holds now that are pinned to another account:
+	// they match nothing, and a refusal says why.
+	Moved []string
 }
 
 // Is reports whether the person is the user with id on platform. An empty id is nobody.

@@ -18,7 +18,7 @@ func PolicyAnswer(p policy.Policy, envs []string, leftOut string) adapters.Doc {
 	for _, env := range envs {
 		rows = append(rows, PolicyRows(p, env)...)
 	}
-	note := "People are judged by their platform account, not their name: a handle in the policy counts for whoever holds it at the moment of the reaction." + riskNote(rows)
+	note := "People are judged by their platform account, not their name: a handle in the policy names the account that held it when Eos first looked it up, while that account holds it: whoever takes the handle later gains nothing." + riskNote(rows)
 	note += " " + leftOut
 	return adapters.NewDoc(adapters.Heading{Text: "Approval policy"},
 		adapters.Table{Header: []string{"env", "verb", "rule"}, Rows: rows}, adapters.Context{Text: note})

@@ -82,6 +82,21 @@ func NotAllowed(user, what, env, why string) string {
 	return fmt.Sprintf("@%s can't %s %s plans (%s). Nothing changed.", user, what, env, why)
 }
 
+// HandlesPinnedElsewhere adds to a refusal's reason the policy's handles the person holds
+// now that name another account (the one that held each when Eos first looked it up);
+// "" when there are none.
+func HandlesPinnedElsewhere(handles []string) string {
+	if len(handles) == 0 {
+		return ""
+	}
+	q := make([]string, len(handles))
+	for i, h := range handles {
+		q[i] = fmt.Sprintf("%q", h)
+	}
+	return fmt.Sprintf("; the policy's %s names the account that held it when Eos first looked it up, not this one: an operator re-points it with eos policy handles --forget",
+		strings.Join(q, ", "))
+}
+
 // NotPendingToCancel refuses a cancel of plan id, which is state.
 func NotPendingToCancel(id string, state store.PlanState) string {
 	return fmt.Sprintf("Plan %s is %s, not pending: nothing to cancel.", id, state)

@@ -14,8 +14,8 @@ import (
 )
 
 func policyCmd(loadCfg func() (*Config, error)) *cobra.Command {
-	cmd := &cobra.Command{Use: "policy", Short: "Test policies as code, and replay a candidate set over past plans"}
-	cmd.AddCommand(policyTestCmd(), policyReplayCmd(loadCfg))
+	cmd := &cobra.Command{Use: "policy", Short: "Test policies as code, replay a candidate set over past plans, list or forget the policy's handle pins"}
+	cmd.AddCommand(policyTestCmd(), policyReplayCmd(loadCfg), policyHandlesCmd(loadCfg))
 	return cmd
 }
 

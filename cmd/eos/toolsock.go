@@ -9,6 +9,8 @@
 //	GET  /v1/declared            every deployed service's declared state, as JSON
 //	POST /v1/plan                {"text", "user"} → {"text": the preview, "failed"}
 //	GET  /v1/policy-inputs?since=T  past plans' policy input documents, as JSON lines (policy_replay.go)
+//	GET  /v1/handles             the policy's handle pins (policy_handles.go)
+//	POST /v1/handles/forget      {"platform", "handle", "by"} → the pin forgotten, audited
 //
 // The tools format and write what they get with the same code as when they open the store
 // themselves, so their output is the same either way (toolclient.go).
@@ -20,7 +22,8 @@
 // with listen = "off". The web listener may face a network, behind a proxy, where the audit log
 // and the declared state must not be one leaked token away.
 //
-// Nothing here writes: a plan is previewed as `eos plan` always did (Engine.Preview), never
+// Nothing here writes but forgetting a handle's pin, which the operator asks for by name and
+// the audit log records with the local user who ran the tool. A plan is previewed as `eos plan` always did (Engine.Preview), never
 // stored, with no lock a run takes. A layer serialises it with a run on the same unit only
 // while it plans, exactly as for a preview asked in chat.
 package main
@@ -121,6 +124,30 @@ func toolsHandler(a *app) http.Handler {
 		writeJSON(w, all)
 	})
 	mux.HandleFunc("GET /v1/policy-inputs", servePolicyInputs(a.store))
+	mux.HandleFunc("GET /v1/handles", func(w http.ResponseWriter, r *http.Request) {
+		pins, err := a.store.HandlePins(r.Context())
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		writeJSON(w, pins)
+	})
+	mux.HandleFunc("POST /v1/handles/forget", func(w http.ResponseWriter, r *http.Request) {
+		var req forgetRequest
+		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<12)).Decode(&req); err != nil || req.Platform == "" || req.Handle == "" {
+			http.Error(w, "a forget request is {\"platform\", \"handle\", \"by\"}", http.StatusBadRequest)
+			return
+		}
+		gone, err := a.store.ForgetHandle(r.Context(), req.Platform, req.Handle, forgetEntry(req))
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			http.Error(w, err.Error(), http.StatusNotFound)
+		case err != nil:
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+		default:
+			writeJSON(w, gone)
+		}
+	})
 	mux.HandleFunc("POST /v1/plan", func(w http.ResponseWriter, r *http.Request) {
 		var req planRequest
 		if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<16)).Decode(&req); err != nil {
