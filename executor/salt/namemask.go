@@ -9,7 +9,7 @@ import (
 // from a value of the master's own pillar, of a grain or of Vault ("{{ pillar['db_password']
 // }}.conf") holds that value. So they are masked by the rule that masks a diff's line
 // (diffmask.go): an id or a name is shown when it is made of what the reader sees anyway (the
-// unit's state text and pillar, the minion's name), and reads "<secret masked>" (a path
+// unit's state text and pillar, the minion's name and its eos_data_dir: datadir.go), and reads "<secret masked>" (a path
 // keeps the last segments that are shown: "<secret masked>/srv/grafana/grafana.ini") wherever
 // it would reach the plan otherwise: the change's address, detail, what it forces, its data (id,
 // name, service, triggers, data path), the failures and the preview row. Salt's comment is
@@ -25,11 +25,11 @@ type nameMask struct {
 
 // namesOf is the mask of m's states' ids and names for masker's unit.
 func (masker diffMasker) namesOf(m minionReturn) nameMask {
-	seen := masker.with(m.Minion)
+	seen := masker.with(m.seen()...)
 	masked := map[string]string{}
 	for _, s := range m.States {
 		for _, t := range []string{s.ID, s.Name, s.Key} {
-			if t != "" && t != secretMasked && !seen.free(t) {
+			if t != "" && t != secretMasked && !seen.names(t) {
 				masked[t] = seen.maskName(t)
 			}
 		}
@@ -57,17 +57,25 @@ func (masker diffMasker) namesOf(m minionReturn) nameMask {
 	return nameMask{r: strings.NewReplacer(pairs...), hidden: hidden}
 }
 
-// maskName is a name free does not prove shown, masked: a path keeps its last segments when
+// maskName is a name names does not prove shown, masked: a path keeps its last segments when
 // they are shown anyway ("<secret masked>/srv/grafana/grafana.ini": the directory before them
 // came from a value the blueprint does not say, the minion's eos_data_dir or a pillar of the
 // master's), anything else reads "<secret masked>" whole.
 func (masker diffMasker) maskName(t string) string {
 	for i := 1; i < len(t); i++ {
-		if t[i-1] == '/' && masker.free(t[i:]) {
+		if t[i-1] == '/' && masker.names(t[i:]) {
 			return secretMasked + "/" + t[i:]
 		}
 	}
 	return secretMasked
+}
+
+// names reports whether an id or a name t is made of what the reader sees anyway. Unlike a
+// diff's line (free), a word that marks a secret does not mask it: a file's name is not its
+// content, and "/srv/app/tls.key" the state text says names the key without holding it; a
+// name the minion rendered from a value the reader never sees is masked all the same.
+func (masker diffMasker) names(t string) bool {
+	return masker.made(t, false)
 }
 
 // text is s with the hidden ids and names masked.
