@@ -51,6 +51,12 @@ func (l *Layer) readDataDirs(ctx context.Context, targets [][2]string) *dataDirR
 	return r
 }
 
+// stop ends the reads still going (the dry run failed) and waits for them.
+func (r *dataDirReads) stop() {
+	r.cancel()
+	r.wg.Wait()
+}
+
 // wait returns minion → eos_data_dir once every read ended; a minion that did not answer,
 // or has none, is absent. It may be called more than once.
 func (r *dataDirReads) wait() map[string]string {
@@ -71,11 +77,12 @@ func setDataDirs(runs []unitRun, dirs map[string]string) {
 }
 
 // dataDirsOf asks the minions tgt matches for their eos_data_dir (config.get, which reads
-// the minion's configuration). A minion without one, or that does not answer (salt-api's
-// local client gives it the text "Minion did not return…"), is absent: only an absolute path
-// is taken.
+// the minion's configuration), retrying while salt-api or the master restarts as test.ping
+// does: a path that shows in one plan and is masked in the next changes the plan's hash. A
+// minion without one, or that does not answer (salt-api's local client gives it the text
+// "Minion did not return…"), is absent: only an absolute path is taken.
 func (l *Layer) dataDirsOf(ctx context.Context, tgt, tgtType string) (map[string]string, error) {
-	ret, err := l.api.lowstate(ctx, map[string]any{
+	ret, err := l.read(ctx, true, nil, map[string]any{
 		"client": "local", "tgt": tgt, "tgt_type": tgtType, "fun": "config.get", "arg": []any{"eos_data_dir"},
 		"timeout": int(l.pingTimeout.Round(time.Second) / time.Second),
 	})

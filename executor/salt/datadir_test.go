@@ -3,6 +3,7 @@ package salt
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +11,30 @@ import (
 
 	"github.com/eosbot/eos/executor"
 )
+
+// configGet answers config.get eos_data_dir as a minion without the setting does (""), or
+// with f.dataDirs' answer for the minion; while f.holdDataDirs is open, it waits for it to
+// close. f.mu is held.
+func (f *fakeSaltAPI) configGet(r *http.Request, c map[string]any) map[string]any {
+	if hold := f.holdDataDirs; hold != nil {
+		f.mu.Unlock()
+		select {
+		case <-hold:
+		case <-r.Context().Done():
+		}
+		f.mu.Lock()
+	}
+	tgt, _ := c["tgt"].(string)
+	tgtType, _ := c["tgt_type"].(string)
+	answers := map[string]any{}
+	for _, m := range f.match(tgt, tgtType) {
+		answers[m] = ""
+		if d, ok := f.dataDirs[m]; ok {
+			answers[m] = d
+		}
+	}
+	return answers
+}
 
 // grafanaDataText manages a file under the minion's eos_data_dir, as the blueprints' local
 // variants do, and a key file whose path the text says.

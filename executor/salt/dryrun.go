@@ -50,7 +50,7 @@ func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, erro
 		targets = append(targets, [2]string{tgt, tgtType})
 	}
 	dirs := l.readDataDirs(ctx, targets)
-	defer dirs.wait()
+	defer dirs.stop()
 	resolved := make([][]string, len(first))
 	if err := eachUnit(ctx, len(first), func(ctx context.Context, t int) error {
 		u := units[first[t]]

@@ -42,8 +42,7 @@ type fakeSaltAPI struct {
 	// low, when set, is a minion's answer to state.show_low_sls of sls; without it every
 	// minion answers with a render error.
 	low func(minion, sls string) any
-	// dataDirs are the minions' answers to config.get eos_data_dir ("" when absent); while
-	// holdDataDirs is open, config.get waits for it to close.
+	// dataDirs and holdDataDirs: see configGet.
 	dataDirs     map[string]any
 	holdDataDirs chan struct{}
 	// pings are the test.ping targets, "glob *" or "list node1,node2".
@@ -220,25 +219,7 @@ func (f *fakeSaltAPI) lowstate(w http.ResponseWriter, r *http.Request) {
 			}
 			out = append(out, answers)
 		case c["client"] == "local" && c["fun"] == "config.get":
-			// Like a minion without the setting: config.get answers "", unless dataDirs says.
-			if hold := f.holdDataDirs; hold != nil {
-				f.mu.Unlock()
-				select {
-				case <-hold:
-				case <-r.Context().Done():
-				}
-				f.mu.Lock()
-			}
-			tgt, _ := c["tgt"].(string)
-			tgtType, _ := c["tgt_type"].(string)
-			answers := map[string]any{}
-			for _, m := range f.match(tgt, tgtType) {
-				answers[m] = ""
-				if d, ok := f.dataDirs[m]; ok {
-					answers[m] = d
-				}
-			}
-			out = append(out, answers)
+			out = append(out, f.configGet(r, c)) // datadir_test.go
 		case c["client"] == "local" && c["fun"] == "saltutil.find_job":
 			out = append(out, f.findJob(c))
 		case c["client"] == "wheel" && c["fun"] == "key.list_all":
