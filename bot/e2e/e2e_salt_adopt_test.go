@@ -36,7 +36,7 @@ func TestAdoptLeavesAHandEditedFileOnARealMinion(t *testing.T) {
 
 	p, id := eostest.Preview(t, h, "alice", "@eos adopt nextcloud")
 	for _, want := range []string{"Declared values: --storage 200G → 300G", "Terraform | the state takes in +0 ~1 −0: eoslab_volume.data",
-		"Salt      | left as is, not adopted: ", minion + ": file.managed nextcloud-config (<secret masked>/", "change the blueprint or its pillar"} { // the path's eos_data_dir is masked (namemask.go)
+		"Salt      | left as is, not adopted: ", minion + ": file.managed nextcloud-config (" + conf + ")", "change the blueprint or its pillar"} { // the path under eos_data_dir shows whole (executor/salt/datadir.go)
 		if !strings.Contains(p.Text, want) {
 			t.Errorf("adopt preview lacks %q:\n%s", want, p.Text)
 		}

@@ -215,7 +215,7 @@ func TestExamplePoliciesOnARealSaltPlan(t *testing.T) {
 	id := planned(t, h, "@eos create webcfg --port 9090 in production")
 	doc := keptInput(t, h, id)
 	wantDecisions(t, "a restart on Wednesday morning", decisions(set, doc),
-		"warn eos.salt_restart.warn: "+minion+": service.running webcfg-service (eos-demo-webcfg): service eos-demo-webcfg would restart (watch: file <secret masked>/data/srv/webcfg/webcfg.conf), during business hours (Wednesday 10:00 UTC)") // conf's directory is the minion's eos_data_dir, which the blueprint does not say: masked up to its last segment, "data", a word the blueprint says (executor/salt/namemask.go)
+		"warn eos.salt_restart.warn: "+minion+": service.running webcfg-service (eos-demo-webcfg): service eos-demo-webcfg would restart (watch: file "+conf+"), during business hours (Wednesday 10:00 UTC)") // conf's directory is the minion's eos_data_dir, which the minion says: shown whole (executor/salt/datadir.go)
 	wantDecisions(t, "a restart after hours", decisions(set, at(doc, "Wednesday", 18)))
 	layerGolden(t, "policy_input_salt", doc, "salt", strings.NewReplacer(data, "/srv/eos", minion, "eos-minion"))
 }

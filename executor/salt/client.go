@@ -37,6 +37,9 @@ type client struct {
 	mu     sync.Mutex
 	token  string
 	expire time.Time
+	// logins makes requests that find no valid token at once (a dry run's test.ping and
+	// config.get) share one login.
+	logins sync.Mutex
 }
 
 // errUnauthorized is salt-api's 401: the token is unknown or expired (or the login failed).
@@ -85,10 +88,26 @@ func (c *client) login(ctx context.Context) (string, error) {
 
 // session returns a token that is not about to expire, logging in if needed.
 func (c *client) session(ctx context.Context) (string, error) {
+	c.logins.Lock()
+	defer c.logins.Unlock()
 	c.mu.Lock()
 	token, expire := c.token, c.expire
 	c.mu.Unlock()
 	if token != "" && (expire.IsZero() || c.now().Add(renewBefore).Before(expire)) {
+		return token, nil
+	}
+	return c.login(ctx)
+}
+
+// relogin replaces stale, a token salt-api refused, by logging in again, unless another
+// request already did.
+func (c *client) relogin(ctx context.Context, stale string) (string, error) {
+	c.logins.Lock()
+	defer c.logins.Unlock()
+	c.mu.Lock()
+	token := c.token
+	c.mu.Unlock()
+	if token != "" && token != stale {
 		return token, nil
 	}
 	return c.login(ctx)
@@ -106,7 +125,7 @@ func (c *client) call(ctx context.Context, method, path string, body, out any) e
 		return err
 	}
 	c.log.Info("salt-api refused the session token; logging in again")
-	if token, err = c.login(ctx); err != nil {
+	if token, err = c.relogin(ctx, token); err != nil {
 		return err
 	}
 	_, err = c.send(ctx, method, path, token, body, out)

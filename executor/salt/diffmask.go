@@ -159,11 +159,17 @@ func (m diffMasker) line(l string) string {
 // free reports whether s is provably free of secrets: made of the corpus's words, and of other
 // characters it has, naming no secret.
 func (m diffMasker) free(s string) bool {
+	return m.made(s, true)
+}
+
+// made reports whether s is made of the corpus's words and of other characters it has, and,
+// with secretWords, names no secret.
+func (m diffMasker) made(s string, secretWords bool) bool {
 	for _, r := range splitRuns(s) {
 		switch {
 		case strings.TrimSpace(r) == "":
 		case isWord(r):
-			if !m.words[r] || m.namesSecret(strings.ToLower(r)) {
+			if !m.words[r] || secretWords && m.namesSecret(strings.ToLower(r)) {
 				return false
 			}
 		default:

@@ -180,7 +180,7 @@
 // into the file), so masking cannot search for known values. It shows a line only when it can
 // prove the line comes from what the approver sees anyway: every word (run of letters and
 // digits) is a word of the unit's state text or pillar or of the change's own name (the file's
-// path when it shows, the minion), every other character occurs there too, and no word names a secret
+// path when it shows, the minion, the minion's eos_data_dir), every other character occurs there too, and no word names a secret
 // (contains pass, pwd, secret, token, credential or private; is key or auth or ends in key; is
 // a part of one of the unit's secret names). Any other line, added, removed or context, reads
 // "<secret masked>" after its +, - or space, so the counts still read; hunk headers are kept
@@ -191,12 +191,16 @@
 // Diffs are kept to 400 lines and are not part of the plan's digest.
 //
 // A state's id and name are rendered text too ("{{ pillar['db_password'] }}.conf"), so the
-// same rule decides whether they show (namemask.go): one that is not made of the state text,
-// the pillar and the minion's name reads "<secret masked>" (a path keeps the last segments
-// that are: "<secret masked>/srv/grafana/grafana.ini") in the change's address, detail,
-// forces and data, in what would fail, in the preview row and in the run's progress and
-// output, and is not among the words a diff may show; Salt's comment is shown with those ids
-// and names masked in it.
+// same rule decides whether they show (namemask.go), but for the words that mark a secret: a
+// file's name is not its content ("/srv/x/tls.key" the text says shows). One that is not made
+// of the state text, the pillar, the minion's name and its eos_data_dir reads "<secret
+// masked>" (a path keeps the last segments that are: "<secret masked>/srv/grafana/grafana.ini")
+// in the change's address, detail, forces and data, in what would fail, in the preview row and
+// in the run's progress and output, and is not among the words a diff may show; Salt's comment
+// is shown with those ids and names masked in it. The eos_data_dir is the minion's own
+// configuration, which a dry run reads (config.get) beside the test.ping that resolves its
+// targets (datadir.go); where it cannot be read, paths under it are masked as above. While
+// applying, the progress does not know it and masks those paths.
 //
 // # What was verified
 //

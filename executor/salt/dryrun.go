@@ -16,9 +16,10 @@ import (
 // destroyed. A minion that returns no states (unreachable, a render error) fails it: nobody
 // approves half a picture.
 //
-// The units' targets are resolved side by side first, one test.ping per distinct target. Units resolved to the same minions share
-// one test-mode job (batch.go): a minion runs one state run at a time and queues the others, so
-// one job per unit would only wait for each other. Other units' jobs go out side by side. The
+// The units' targets are resolved side by side first, one test.ping per distinct target,
+// with a config.get of the minions' eos_data_dir beside each (datadir.go). Units resolved to
+// the same minions share one test-mode job (batch.go): a minion runs one state run at a time
+// and queues the others, so one job per unit would only wait for each other. Other units' jobs go out side by side. The
 // answer is the same whatever order they end in; the first unit's failure (in the spec's
 // order) is the one reported.
 func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, error) {
@@ -42,6 +43,14 @@ func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, erro
 		seen[k], same[i] = len(first), len(first)
 		first = append(first, i)
 	}
+	// The minions' eos_data_dir, read beside the pings: only the plan waits for it.
+	var targets [][2]string
+	for _, i := range first {
+		tgt, tgtType, _ := l.target(units[i])
+		targets = append(targets, [2]string{tgt, tgtType})
+	}
+	dirs := l.readDataDirs(ctx, targets)
+	defer dirs.stop()
 	resolved := make([][]string, len(first))
 	if err := eachUnit(ctx, len(first), func(ctx context.Context, t int) error {
 		u := units[first[t]]
@@ -94,6 +103,7 @@ func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, erro
 	if err != nil {
 		return nil, err
 	}
+	setDataDirs(runs, dirs.wait())
 	return runs, nil
 }
 

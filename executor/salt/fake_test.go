@@ -42,6 +42,9 @@ type fakeSaltAPI struct {
 	// low, when set, is a minion's answer to state.show_low_sls of sls; without it every
 	// minion answers with a render error.
 	low func(minion, sls string) any
+	// dataDirs and holdDataDirs: see configGet.
+	dataDirs     map[string]any
+	holdDataDirs chan struct{}
 	// pings are the test.ping targets, "glob *" or "list node1,node2".
 	pings []string
 	jobs  map[string]*fakeJob
@@ -216,14 +219,7 @@ func (f *fakeSaltAPI) lowstate(w http.ResponseWriter, r *http.Request) {
 			}
 			out = append(out, answers)
 		case c["client"] == "local" && c["fun"] == "config.get":
-			// Like a minion without the setting: config.get answers "".
-			tgt, _ := c["tgt"].(string)
-			tgtType, _ := c["tgt_type"].(string)
-			answers := map[string]any{}
-			for _, m := range f.match(tgt, tgtType) {
-				answers[m] = ""
-			}
-			out = append(out, answers)
+			out = append(out, f.configGet(r, c)) // datadir_test.go
 		case c["client"] == "local" && c["fun"] == "saltutil.find_job":
 			out = append(out, f.findJob(c))
 		case c["client"] == "wheel" && c["fun"] == "key.list_all":

@@ -8,12 +8,14 @@ import (
 // A state's id and name are text the minion rendered, as a file's content is: a name built
 // from a value of the master's own pillar, of a grain or of Vault ("{{ pillar['db_password']
 // }}.conf") holds that value. So they are masked by the rule that masks a diff's line
-// (diffmask.go): an id or a name is shown when it is made of what the reader sees anyway (the
-// unit's state text and pillar, the minion's name), and reads "<secret masked>" (a path
-// keeps the last segments that are shown: "<secret masked>/srv/grafana/grafana.ini") wherever
-// it would reach the plan otherwise: the change's address, detail, what it forces, its data (id,
-// name, service, triggers, data path), the failures and the preview row. Salt's comment is
-// shown with those ids and names masked in it; the rest of it is Salt's own words.
+// (diffmask.go), but for the words that mark a secret (names): an id or a name is shown when
+// it is made of what the reader sees anyway (the unit's state text and pillar, the minion's
+// name and, when a dry run could read it, its eos_data_dir: datadir.go), and reads "<secret
+// masked>" (a path keeps the last segments that are shown: "<secret
+// masked>/srv/grafana/grafana.ini") wherever it would reach the plan otherwise: the change's
+// address, detail, what it forces, its data (id, name, service, triggers, data path), the
+// failures and the preview row. Salt's comment is shown with those ids and names masked in
+// it; the rest of it is Salt's own words.
 
 // nameMask replaces, in any text of one minion's return, every id and name of its states
 // that is not shown anyway by its masked form (maskName). The zero nameMask masks nothing.
@@ -25,11 +27,11 @@ type nameMask struct {
 
 // namesOf is the mask of m's states' ids and names for masker's unit.
 func (masker diffMasker) namesOf(m minionReturn) nameMask {
-	seen := masker.with(m.Minion)
+	seen := masker.with(m.seen()...)
 	masked := map[string]string{}
 	for _, s := range m.States {
 		for _, t := range []string{s.ID, s.Name, s.Key} {
-			if t != "" && t != secretMasked && !seen.free(t) {
+			if t != "" && t != secretMasked && !seen.names(t) {
 				masked[t] = seen.maskName(t)
 			}
 		}
@@ -57,17 +59,25 @@ func (masker diffMasker) namesOf(m minionReturn) nameMask {
 	return nameMask{r: strings.NewReplacer(pairs...), hidden: hidden}
 }
 
-// maskName is a name free does not prove shown, masked: a path keeps its last segments when
+// maskName is a name names does not prove shown, masked: a path keeps its last segments when
 // they are shown anyway ("<secret masked>/srv/grafana/grafana.ini": the directory before them
-// came from a value the blueprint does not say, the minion's eos_data_dir or a pillar of the
-// master's), anything else reads "<secret masked>" whole.
+// came from a value the blueprint does not say, a pillar of the master's or an eos_data_dir
+// the dry run could not read), anything else reads "<secret masked>" whole.
 func (masker diffMasker) maskName(t string) string {
 	for i := 1; i < len(t); i++ {
-		if t[i-1] == '/' && masker.free(t[i:]) {
+		if t[i-1] == '/' && masker.names(t[i:]) {
 			return secretMasked + "/" + t[i:]
 		}
 	}
 	return secretMasked
+}
+
+// names reports whether an id or a name t is made of what the reader sees anyway. Unlike a
+// diff's line (free), a word that marks a secret does not mask it: a file's name is not its
+// content, and "/srv/app/tls.key" the state text says names the key without holding it; a
+// name the minion rendered from a value the reader never sees is masked all the same.
+func (masker diffMasker) names(t string) bool {
+	return masker.made(t, false)
 }
 
 // text is s with the hidden ids and names masked.

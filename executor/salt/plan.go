@@ -145,7 +145,7 @@ func changesOf(u executor.Unit, m minionReturn, low lowIndex) []executor.Change 
 	masker := maskerFor(u)
 	names := masker.namesOf(m) // namemask.go
 	for _, s := range m.States {
-		shown := masker.with(append(names.shown(s.Name, s.ID), m.Minion)...)
+		shown := masker.with(append(names.shown(s.Name, s.ID), m.seen()...)...)
 		ms := names.state(s) // what the change shows of s: its id and name masked
 		switch {
 		case s.failed():

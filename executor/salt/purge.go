@@ -7,7 +7,6 @@ import (
 	"path"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/eosbot/eos/executor"
 )
@@ -102,27 +101,11 @@ func (l *Layer) purgeSets(ctx context.Context, u executor.Unit) (map[string]purg
 	return out, nil
 }
 
-// dataDirs asks the minions on for their eos_data_dir (config.get, which reads the minion's
-// configuration); a minion without one, or that does not answer, has "".
+// dataDirs asks the minions on for their eos_data_dir (datadir.go); a minion without one,
+// or that does not answer, has "".
 func (l *Layer) dataDirs(ctx context.Context, on []string) (map[string]string, error) {
 	tgt, tgtType, _ := onList(on)
-	ret, err := l.api.lowstate(ctx, map[string]any{
-		"client": "local", "tgt": tgt, "tgt_type": tgtType, "fun": "config.get", "arg": []any{"eos_data_dir"},
-		"timeout": int(l.pingTimeout.Round(time.Second) / time.Second),
-	})
-	if err != nil {
-		return nil, fmt.Errorf("config.get eos_data_dir on %s: %w", tgt, err)
-	}
-	var answers map[string]json.RawMessage
-	_ = json.Unmarshal(ret[0], &answers)
-	out := map[string]string{}
-	for m, a := range answers {
-		var dir string
-		if json.Unmarshal(a, &dir) == nil {
-			out[m] = dir
-		}
-	}
-	return out, nil
+	return l.dataDirsOf(ctx, tgt, tgtType)
 }
 
 // purgeUnits are the units that remove what --purge-data removes of the spec's destroyed

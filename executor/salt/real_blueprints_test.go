@@ -57,13 +57,12 @@ func TestRealShippedLocalStates(t *testing.T) {
 			if err := os.WriteFile(files[0], []byte("edited by hand\n"), 0o640); err != nil {
 				t.Fatal(err)
 			}
-			// The file's path holds the minion's eos_data_dir, which the blueprint does not say:
-			// the state's name masks it as the diff's data= line does, keeping the path the blueprint
-			// says (namemask.go).
+			// The file's path holds the minion's eos_data_dir, which the blueprint does not say
+			// but the minion does: the state's name and the diff's data= line show it whole
+			// (datadir.go).
 			d, err := l.Drift(ctx, spec)
-			if err != nil || d.Status != executor.DriftDrifted || len(d.Changes) != 1 || !strings.Contains(d.Changes[0].Address, b.Name+"-config ("+secretMasked+"/") ||
-				!strings.HasSuffix(d.Changes[0].Address, rendered.Salt.Pillar["mount_point"].(string)+"/"+filepath.Base(files[0])+")") ||
-				strings.Contains(d.Changes[0].Address, r.data) {
+			if err != nil || d.Status != executor.DriftDrifted || len(d.Changes) != 1 || !strings.HasSuffix(d.Changes[0].Address, b.Name+"-config ("+files[0]+")") ||
+				!strings.Contains(d.Changes[0].Diff, "\n+data="+root) || strings.Contains(d.Changes[0].Address, secretMasked) {
 				t.Errorf("Drift after editing %s = %+v, %v", files[0], d, err)
 			}
 		})

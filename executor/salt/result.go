@@ -88,6 +88,18 @@ type minionReturn struct {
 	// Err is set when the minion returned no states: it did not return, or Salt refused the
 	// run (a render error, a conflicting run).
 	Err string
+	// DataDir is the minion's eos_data_dir as a dry run read it (datadir.go), "" when
+	// unknown: text the reader sees, which the masks take as they take the minion's name.
+	DataDir string
+}
+
+// seen are the texts of m that every reader of its changes sees anyway: the minion's name
+// and its eos_data_dir when known.
+func (m minionReturn) seen() []string {
+	if m.DataDir == "" {
+		return []string{m.Minion}
+	}
+	return []string{m.Minion, m.DataDir}
 }
 
 // firstFailure returns the first failed state in execution order.
