@@ -15,7 +15,13 @@ import (
 // engine adds to the document in any shape converts as it did.
 func toValue(input any) (ast.Value, error) {
 	c := converter{keys: make(map[string]*ast.Term, 128)}
-	return c.value(input)
+	return c.value(input, elsewhere)
+}
+
+// toIndexedValue is toValue with the indexes of index.go added to each layer of the plan.
+func toIndexedValue(input any) (ast.Value, error) {
+	c := converter{keys: make(map[string]*ast.Term, 128)}
+	return c.value(input, atRoot)
 }
 
 type converter struct {
@@ -26,6 +32,8 @@ type converter struct {
 	terms []ast.Term
 	pairs [][2]*ast.Term
 	ptrs  []*ast.Term
+	// layer is the name of the layer being converted, for its indexes.
+	layer string
 }
 
 // chunk is the size of the chunks: a plan's document holds thousands of terms.
@@ -51,7 +59,8 @@ func (c *converter) key(k string) *ast.Term {
 	return t
 }
 
-func (c *converter) value(x any) (ast.Value, error) {
+// value converts x, found at place at of the document.
+func (c *converter) value(x any, at place) (ast.Value, error) {
 	switch x := x.(type) {
 	case string:
 		return ast.String(x), nil
@@ -64,14 +73,24 @@ func (c *converter) value(x any) (ast.Value, error) {
 		terms := cut(&c.terms, len(x))
 		kvs := cut(&c.pairs, len(x))
 		i := 0
+		var changes *ast.Term // a layer's changes, at atLayer
 		for k, v := range x {
-			val, err := c.value(v)
+			if at == atLayers {
+				c.layer = k
+			}
+			val, err := c.value(v, at.child(k))
 			if err != nil {
 				return nil, err
 			}
 			terms[i].Value = val
 			kvs[i] = [2]*ast.Term{c.key(k), &terms[i]}
+			if at == atLayer && k == "changes" {
+				changes = &terms[i]
+			}
 			i++
+		}
+		if changes != nil {
+			kvs = append(kvs, c.layerIndex(c.layer, x, changes)...)
 		}
 		return ast.NewObject(kvs...), nil
 	case []any:
@@ -81,7 +100,7 @@ func (c *converter) value(x any) (ast.Value, error) {
 		terms := cut(&c.terms, len(x))
 		ptrs := cut(&c.ptrs, len(x))
 		for i, e := range x {
-			val, err := c.value(e)
+			val, err := c.value(e, elsewhere)
 			if err != nil {
 				return nil, err
 			}
