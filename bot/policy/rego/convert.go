@@ -123,15 +123,46 @@ func (c *converter) value(x any, at place) (ast.Value, error) {
 		}
 		terms := cut(&c.terms, len(x))
 		ptrs := cut(&c.ptrs, len(x))
-		for i, e := range x {
-			val, err := c.value(e, elsewhere)
-			if err != nil {
-				return nil, err
-			}
-			terms[i].Value = val
+		for i := range terms {
 			ptrs[i] = &terms[i]
+		}
+		half := len(x)
+		var done chan error
+		if at == atChanges && len(x) >= 2*halfAtLeast {
+			// A big plan's changes convert in two halves at once: the second by a converter of
+			// its own (its own chunks and keys), on another core when there is one.
+			half = len(x) / 2
+			done = make(chan error, 1)
+			go func() {
+				sub := converter{keys: make(map[string]*ast.Term, 64)}
+				done <- sub.list(x[half:], terms[half:])
+			}()
+		}
+		err := c.list(x[:half], terms[:half])
+		if done != nil {
+			if err2 := <-done; err == nil {
+				err = err2
+			}
+		}
+		if err != nil {
+			return nil, err
 		}
 		return ast.NewArray(ptrs...), nil
 	}
 	return ast.InterfaceToValue(x)
+}
+
+// halfAtLeast is the least number of changes worth converting on a second goroutine.
+const halfAtLeast = 64
+
+// list converts the elements of x into terms (as long as x).
+func (c *converter) list(x []any, terms []ast.Term) error {
+	for i, e := range x {
+		val, err := c.value(e, elsewhere)
+		if err != nil {
+			return err
+		}
+		terms[i].Value = val
+	}
+	return nil
 }

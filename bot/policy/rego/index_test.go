@@ -1,6 +1,7 @@
 package rego
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -137,5 +138,53 @@ func TestTheExamplesDecideTheSameWithAndWithoutTheIndex(t *testing.T) {
 		if !seen[d.String()] {
 			t.Errorf("without the index the examples decide %q, with it not", d)
 		}
+	}
+}
+
+// typeOf reads an address as the pattern lib.resources uses does, with or without its
+// shortcut for TYPE.NAME.
+func TestTheResourceTypeIsThePatterns(t *testing.T) {
+	for _, addr := range []string{"eoslab_firewall.main", "eoslab_server.main[0]", `eoslab_dns_record.r["a.b"]`,
+		"module.db.eoslab_volume.data", "module.a.module.b.eoslab_server.x", "data.eoslab_image.debian",
+		"module.m.data.eoslab_image.debian", "module.a.b", "data.x", "nodot", ".lead", "output.url"} {
+		got, ok := typeOf(addr)
+		m := resourceType.FindStringSubmatch(addr)
+		if ok != (m != nil) || ok && got != m[1] {
+			t.Errorf("typeOf(%q) = %q, %v; the pattern reads %q", addr, got, ok, m)
+		}
+	}
+}
+
+// A big plan's changes, converted in two halves at once, are what OPA's conversion gives, in
+// plan order, and the indexes hold the second half's changes as they hold the first's.
+func TestABigPlansChangesConvertInOrder(t *testing.T) {
+	var changes []any
+	for i := range 3 * halfAtLeast {
+		changes = append(changes, map[string]any{"address": fmt.Sprintf("eoslab_volume.v%03d", i), "data_loss": i%50 == 49,
+			"after": map[string]any{"size_gb": float64(i), "tags": []any{"a", fmt.Sprint(i)}}, "attrs": []any{fmt.Sprint("size_gb = ", i)}})
+	}
+	doc := map[string]any{"plan": map[string]any{"layers": map[string]any{"terraform": map[string]any{"changes": changes}}}}
+	got, err := toIndexedValue(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ast.InterfaceToValue(changes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := func(ks ...string) ast.Ref {
+		r := ast.Ref{}
+		for _, k := range ks {
+			r = append(r, ast.StringTerm(k))
+		}
+		return r
+	}
+	conv, err := got.Find(path("plan", "layers", "terraform", "changes"))
+	if err != nil || conv.Compare(want) != 0 || conv.Hash() != want.Hash() {
+		t.Fatalf("the changes convert to something else than OPA's conversion (%v)", err)
+	}
+	lost, err := got.Find(path("plan", "layers", "terraform", "losing_data"))
+	if err != nil || lost.(*ast.Array).Len() != 3 || lost.(*ast.Array).Elem(2).Value != conv.(*ast.Array).Elem(149).Value {
+		t.Fatalf("losing_data is %v (%v), want changes 49, 99 and 149 themselves", lost, err)
 	}
 }
