@@ -29,27 +29,39 @@ func toIndexedValue(input any) (ast.Value, error) {
 type converter struct {
 	// keys are the object keys converted so far, each one term.
 	keys map[string]*ast.Term
-	// terms, pairs and ptrs are what is left of the chunks the terms of objects and lists
-	// are cut from: a few allocations per document instead of three per object or list.
-	terms []ast.Term
-	pairs [][2]*ast.Term
-	ptrs  []*ast.Term
-	strs  []ast.String
+	// terms, pairs and ptrs are the chunks the terms of objects and lists are cut from, strs
+	// those of strings: a few allocations per document instead of three per object or list
+	// and one per string.
+	terms chunks[ast.Term]
+	pairs chunks[[2]*ast.Term]
+	ptrs  chunks[*ast.Term]
+	strs  chunks[ast.String]
 	// layer is the name of the layer being converted, for its indexes.
 	layer string
 }
 
-// chunk is the size of the chunks: a plan's document holds thousands of terms.
-const chunk = 256
+// chunks hands out pieces of chunks that grow from firstChunk to lastChunk elements: a plan's
+// document holds thousands of terms, a small one (most plans; `eos policy replay` judges
+// thousands of them) a few dozen, which should not cost a big chunk each.
+type chunks[T any] struct {
+	left []T // what is left of the current chunk
+	size int // the current chunk's size
+}
 
-// cut takes n elements off the front of *buf, allocating a new chunk when too few are left.
-// Each piece is capped at n, so appending to it never writes into the next.
-func cut[T any](buf *[]T, n int) []T {
-	if len(*buf) < n {
-		*buf = make([]T, max(n, chunk))
+const (
+	firstChunk = 16
+	lastChunk  = 512
+)
+
+// cut takes n elements off the front of the current chunk, allocating the next when too few
+// are left. Each piece is capped at n, so appending to it never writes into the next.
+func (c *chunks[T]) cut(n int) []T {
+	if len(c.left) < n {
+		c.size = min(max(2*c.size, firstChunk), lastChunk)
+		c.left = make([]T, max(n, c.size))
 	}
-	out := (*buf)[:n:n]
-	*buf = (*buf)[n:]
+	out := c.left[:n:n]
+	c.left = c.left[n:]
 	return out
 }
 
@@ -59,7 +71,7 @@ func cut[T any](buf *[]T, n int) []T {
 // conversion makes, an interface whose data word points at an ast.String; ast.String is
 // immutable, so values sharing a chunk is safe.
 func (c *converter) str(s string) ast.Value {
-	p := &cut(&c.strs, 1)[0]
+	p := &c.strs.cut(1)[0]
 	*p = ast.String(s)
 	v := emptyString
 	(*iface)(unsafe.Pointer(&v)).data = unsafe.Pointer(p)
@@ -94,8 +106,8 @@ func (c *converter) value(x any, at place) (ast.Value, error) {
 		if len(x) == 0 {
 			return ast.InternedEmptyObjectValue, nil
 		}
-		terms := cut(&c.terms, len(x))
-		kvs := cut(&c.pairs, len(x))
+		terms := c.terms.cut(len(x))
+		kvs := c.pairs.cut(len(x))
 		i := 0
 		var changes *ast.Term // a layer's changes, at atLayer
 		for k, v := range x {
@@ -121,8 +133,8 @@ func (c *converter) value(x any, at place) (ast.Value, error) {
 		if len(x) == 0 {
 			return ast.InternedEmptyArrayValue, nil
 		}
-		terms := cut(&c.terms, len(x))
-		ptrs := cut(&c.ptrs, len(x))
+		terms := c.terms.cut(len(x))
+		ptrs := c.ptrs.cut(len(x))
 		for i := range terms {
 			ptrs[i] = &terms[i]
 		}

@@ -80,7 +80,7 @@ func (c *converter) layerIndex(name string, layer map[string]any, changes *ast.T
 	if !ok || !isArr || arr.Len() != len(list) {
 		return nil
 	}
-	lost := []*ast.Term{}
+	var lost []*ast.Term
 	var types, restarts grouping
 	for i, x := range list {
 		ch, ok := x.(map[string]any)
@@ -110,7 +110,11 @@ func (c *converter) layerIndex(name string, layer map[string]any, changes *ast.T
 			out = append(out, [2]*ast.Term{c.key(k), ast.NewTerm(v)})
 		}
 	}
-	add(losingData, ast.NewArray(lost...))
+	if len(lost) == 0 {
+		add(losingData, ast.InternedEmptyArrayValue)
+	} else {
+		add(losingData, ast.NewArray(lost...))
+	}
 	switch name {
 	case "terraform":
 		add(byType, types.object(c))
