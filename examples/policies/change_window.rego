@@ -19,6 +19,6 @@ in_window if {
 require contains {"msg": msg, "approvers": ["group:sre"], "approvals": 1} if {
 	input.risk.data_loss
 	not in_window
-	lost := [sprintf("%s %s", [c.unit, c.address]) | some l in input.plan.layers; some c in l.changes; c.data_loss]
+	lost := [sprintf("%s %s", [c.unit, c.address]) | some l, _ in input.plan.layers; some c in data.eos.lib.losing_data(l)]
 	msg := sprintf("%s in %s loses data (%s) outside the change window (Tuesday and Thursday 18:00–21:00 %s): someone from group:sre must approve too", [input.request.target, input.request.environment, concat(", ", lost), input.time.zone])
 }

@@ -8,8 +8,7 @@ world := {"0.0.0.0/0", "::/0"}
 
 deny contains msg if {
 	input.request.environment == "production"
-	some c in data.eos.lib.changes("terraform")
-	startswith(c.address, "eoslab_firewall.")
+	some c in data.eos.lib.resources("eoslab_firewall")
 	c.action in {"create", "update", "replace"}
 	some rule in data.eos.lib.after(c, "rules")
 	rule.direction == "in"

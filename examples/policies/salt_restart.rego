@@ -9,8 +9,7 @@ package eos.salt_restart
 warn contains msg if {
 	input.request.environment == "production"
 	data.eos.lib.business_hours
-	some c in data.eos.lib.changes("salt")
-	c.restart == "restart"
+	some c in data.eos.lib.restarting("restart")
 	msg := sprintf("%s: %s%s, during business hours (%s %02d:%02d %s)", [c.address, restarted(c), because(c), input.time.weekday, input.time.hour, input.time.minute, input.time.zone])
 }
 

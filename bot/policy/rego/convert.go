@@ -1,6 +1,8 @@
 package rego
 
 import (
+	"unsafe"
+
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
@@ -15,31 +17,73 @@ import (
 // engine adds to the document in any shape converts as it did.
 func toValue(input any) (ast.Value, error) {
 	c := converter{keys: make(map[string]*ast.Term, 128)}
-	return c.value(input)
+	return c.value(input, elsewhere)
+}
+
+// toIndexedValue is toValue with the indexes of index.go added to each layer of the plan.
+func toIndexedValue(input any) (ast.Value, error) {
+	c := converter{keys: make(map[string]*ast.Term, 128)}
+	return c.value(input, atRoot)
 }
 
 type converter struct {
 	// keys are the object keys converted so far, each one term.
 	keys map[string]*ast.Term
-	// terms, pairs and ptrs are what is left of the chunks the terms of objects and lists
-	// are cut from: a few allocations per document instead of three per object or list.
-	terms []ast.Term
-	pairs [][2]*ast.Term
-	ptrs  []*ast.Term
+	// terms, pairs and ptrs are the chunks the terms of objects and lists are cut from, strs
+	// those of strings: a few allocations per document instead of three per object or list
+	// and one per string.
+	terms chunks[ast.Term]
+	pairs chunks[[2]*ast.Term]
+	ptrs  chunks[*ast.Term]
+	strs  chunks[ast.String]
+	// layer is the name of the layer being converted, for its indexes.
+	layer string
 }
 
-// chunk is the size of the chunks: a plan's document holds thousands of terms.
-const chunk = 256
+// chunks hands out pieces of chunks that grow from firstChunk to lastChunk elements: a plan's
+// document holds thousands of terms, a small one (most plans; `eos policy replay` judges
+// thousands of them) a few dozen, which should not cost a big chunk each.
+type chunks[T any] struct {
+	left []T // what is left of the current chunk
+	size int // the current chunk's size
+}
 
-// cut takes n elements off the front of *buf, allocating a new chunk when too few are left.
-// Each piece is capped at n, so appending to it never writes into the next.
-func cut[T any](buf *[]T, n int) []T {
-	if len(*buf) < n {
-		*buf = make([]T, max(n, chunk))
+const (
+	firstChunk = 16
+	lastChunk  = 512
+)
+
+// cut takes n elements off the front of the current chunk, allocating the next when too few
+// are left. Each piece is capped at n, so appending to it never writes into the next.
+func (c *chunks[T]) cut(n int) []T {
+	if len(c.left) < n {
+		c.size = min(max(2*c.size, firstChunk), lastChunk)
+		c.left = make([]T, max(n, c.size))
 	}
-	out := (*buf)[:n:n]
-	*buf = (*buf)[n:]
+	out := c.left[:n:n]
+	c.left = c.left[n:]
 	return out
+}
+
+// str is ast.String(s) as an ast.Value, its string header cut from a chunk: converting a
+// string to an interface otherwise allocates one header per string, and strings are half of a
+// plan document's values (11k of the big plan's 22k allocations). The value is what Go's own
+// conversion makes, an interface whose data word points at an ast.String; ast.String is
+// immutable, so values sharing a chunk is safe.
+func (c *converter) str(s string) ast.Value {
+	p := &c.strs.cut(1)[0]
+	*p = ast.String(s)
+	v := emptyString
+	(*iface)(unsafe.Pointer(&v)).data = unsafe.Pointer(p)
+	return v
+}
+
+// emptyString gives str the interface's type word for ast.String.
+var emptyString ast.Value = ast.String("")
+
+// iface is the layout of a non-empty interface value: type word, data word.
+type iface struct {
+	tab, data unsafe.Pointer
 }
 
 func (c *converter) key(k string) *ast.Term {
@@ -51,44 +95,86 @@ func (c *converter) key(k string) *ast.Term {
 	return t
 }
 
-func (c *converter) value(x any) (ast.Value, error) {
+// value converts x, found at place at of the document.
+func (c *converter) value(x any, at place) (ast.Value, error) {
 	switch x := x.(type) {
 	case string:
-		return ast.String(x), nil
+		return c.str(x), nil
 	case bool:
 		return ast.Boolean(x), nil
 	case map[string]any:
 		if len(x) == 0 {
 			return ast.InternedEmptyObjectValue, nil
 		}
-		terms := cut(&c.terms, len(x))
-		kvs := cut(&c.pairs, len(x))
+		terms := c.terms.cut(len(x))
+		kvs := c.pairs.cut(len(x))
 		i := 0
+		var changes *ast.Term // a layer's changes, at atLayer
 		for k, v := range x {
-			val, err := c.value(v)
+			if at == atLayers {
+				c.layer = k
+			}
+			val, err := c.value(v, at.child(k))
 			if err != nil {
 				return nil, err
 			}
 			terms[i].Value = val
 			kvs[i] = [2]*ast.Term{c.key(k), &terms[i]}
+			if at == atLayer && k == "changes" {
+				changes = &terms[i]
+			}
 			i++
+		}
+		if changes != nil {
+			kvs = append(kvs, c.layerIndex(c.layer, x, changes)...)
 		}
 		return ast.NewObject(kvs...), nil
 	case []any:
 		if len(x) == 0 {
 			return ast.InternedEmptyArrayValue, nil
 		}
-		terms := cut(&c.terms, len(x))
-		ptrs := cut(&c.ptrs, len(x))
-		for i, e := range x {
-			val, err := c.value(e)
-			if err != nil {
-				return nil, err
-			}
-			terms[i].Value = val
+		terms := c.terms.cut(len(x))
+		ptrs := c.ptrs.cut(len(x))
+		for i := range terms {
 			ptrs[i] = &terms[i]
+		}
+		half := len(x)
+		var done chan error
+		if at == atChanges && len(x) >= 2*halfAtLeast {
+			// A big plan's changes convert in two halves at once: the second by a converter of
+			// its own (its own chunks and keys), on another core when there is one.
+			half = len(x) / 2
+			done = make(chan error, 1)
+			go func() {
+				sub := converter{keys: make(map[string]*ast.Term, 64)}
+				done <- sub.list(x[half:], terms[half:])
+			}()
+		}
+		err := c.list(x[:half], terms[:half])
+		if done != nil {
+			if err2 := <-done; err == nil {
+				err = err2
+			}
+		}
+		if err != nil {
+			return nil, err
 		}
 		return ast.NewArray(ptrs...), nil
 	}
 	return ast.InterfaceToValue(x)
+}
+
+// halfAtLeast is the least number of changes worth converting on a second goroutine.
+const halfAtLeast = 64
+
+// list converts the elements of x into terms (as long as x).
+func (c *converter) list(x []any, terms []ast.Term) error {
+	for i, e := range x {
+		val, err := c.value(e, elsewhere)
+		if err != nil {
+			return err
+		}
+		terms[i].Value = val
+	}
+	return nil
 }

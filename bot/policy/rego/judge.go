@@ -40,7 +40,7 @@ func (d Decision) String() string {
 // a stable order. It fails closed: an evaluation error, a time-out, or a decision of the wrong
 // shape is a Deny that says so.
 func (s *Set) Judge(ctx context.Context, input any) []Decision {
-	v, err := toValue(input)
+	v, err := toIndexedValue(input)
 	if err != nil {
 		return []Decision{failed(fmt.Errorf("the plan's input document: %w", err))}
 	}
