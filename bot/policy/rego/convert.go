@@ -1,8 +1,6 @@
 package rego
 
 import (
-	"unsafe"
-
 	"github.com/open-policy-agent/opa/v1/ast"
 )
 
@@ -29,13 +27,12 @@ func toIndexedValue(input any) (ast.Value, error) {
 type converter struct {
 	// keys are the object keys converted so far, each one term.
 	keys map[string]*ast.Term
-	// terms, pairs and ptrs are the chunks the terms of objects and lists are cut from, strs
-	// those of strings: a few allocations per document instead of three per object or list
-	// and one per string.
+	// terms, pairs and ptrs are the chunks the terms of objects and lists are cut from: a few
+	// allocations per document instead of three per object or list. (A string still costs
+	// one: sharing chunks for them too needs unsafe, for a gain within the noise.)
 	terms chunks[ast.Term]
 	pairs chunks[[2]*ast.Term]
 	ptrs  chunks[*ast.Term]
-	strs  chunks[ast.String]
 	// layer is the name of the layer being converted, for its indexes.
 	layer string
 }
@@ -65,27 +62,6 @@ func (c *chunks[T]) cut(n int) []T {
 	return out
 }
 
-// str is ast.String(s) as an ast.Value, its string header cut from a chunk: converting a
-// string to an interface otherwise allocates one header per string, and strings are half of a
-// plan document's values (11k of the big plan's 22k allocations). The value is what Go's own
-// conversion makes, an interface whose data word points at an ast.String; ast.String is
-// immutable, so values sharing a chunk is safe.
-func (c *converter) str(s string) ast.Value {
-	p := &c.strs.cut(1)[0]
-	*p = ast.String(s)
-	v := emptyString
-	(*iface)(unsafe.Pointer(&v)).data = unsafe.Pointer(p)
-	return v
-}
-
-// emptyString gives str the interface's type word for ast.String.
-var emptyString ast.Value = ast.String("")
-
-// iface is the layout of a non-empty interface value: type word, data word.
-type iface struct {
-	tab, data unsafe.Pointer
-}
-
 func (c *converter) key(k string) *ast.Term {
 	t, ok := c.keys[k]
 	if !ok {
@@ -99,7 +75,7 @@ func (c *converter) key(k string) *ast.Term {
 func (c *converter) value(x any, at place) (ast.Value, error) {
 	switch x := x.(type) {
 	case string:
-		return c.str(x), nil
+		return ast.String(x), nil
 	case bool:
 		return ast.Boolean(x), nil
 	case map[string]any:
