@@ -37,6 +37,9 @@ type client struct {
 	mu     sync.Mutex
 	token  string
 	expire time.Time
+	// logging is held while session logs in, so that requests sent at once (a dry run's
+	// test.ping beside its state file's write) wait for one login instead of each making one.
+	logging sync.Mutex
 }
 
 // errUnauthorized is salt-api's 401: the token is unknown or expired (or the login failed).
@@ -85,13 +88,23 @@ func (c *client) login(ctx context.Context) (string, error) {
 
 // session returns a token that is not about to expire, logging in if needed.
 func (c *client) session(ctx context.Context) (string, error) {
+	if token, ok := c.current(); ok {
+		return token, nil
+	}
+	c.logging.Lock()
+	defer c.logging.Unlock()
+	if token, ok := c.current(); ok {
+		return token, nil // another request logged in meanwhile
+	}
+	return c.login(ctx)
+}
+
+// current returns the session token when there is one that is not about to expire.
+func (c *client) current() (string, bool) {
 	c.mu.Lock()
 	token, expire := c.token, c.expire
 	c.mu.Unlock()
-	if token != "" && (expire.IsZero() || c.now().Add(renewBefore).Before(expire)) {
-		return token, nil
-	}
-	return c.login(ctx)
+	return token, token != "" && (expire.IsZero() || c.now().Add(renewBefore).Before(expire))
 }
 
 // call sends an authenticated request; on a 401 (the token expired early, or salt-api

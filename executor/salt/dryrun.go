@@ -16,11 +16,18 @@ import (
 // destroyed. A minion that returns no states (unreachable, a render error) fails it: nobody
 // approves half a picture.
 //
-// The units' targets are resolved side by side first, one test.ping per distinct target. Units resolved to the same minions share
-// one test-mode job (batch.go): a minion runs one state run at a time and queues the others, so
-// one job per unit would only wait for each other. Other units' jobs go out side by side. The
-// answer is the same whatever order they end in; the first unit's failure (in the spec's
-// order) is the one reported.
+// The units' targets are resolved side by side, one test.ping per distinct target. Units
+// resolved to the same minions share one test-mode job (batch.go): a minion runs one state run
+// at a time and queues the others, so one job per unit would only wait for each other. Other
+// units' jobs go out side by side. The answer is the same whatever order they end in; the first
+// unit's failure (in the spec's order) is the one reported.
+//
+// When every unit names its minions in a list, the test.ping can only confirm that list (or
+// fail the plan), so the test-mode jobs start beside it on the listed minions instead of after
+// it: a test.ping is a round trip through the master to each minion and back, about a third of
+// a dry run. The plan is still made only of a test.ping that answered for every listed minion:
+// if it did not, the dry run is cancelled and the plan fails with the test.ping's reason, as it
+// did before. Nothing is applied either way: a test-mode job changes nothing.
 func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, error) {
 	release, err := l.dryRunSlot(ctx)
 	if err != nil {
@@ -28,7 +35,57 @@ func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, erro
 	}
 	defer release()
 	units := saltUnits(spec)
-	// Units with the same targets share one test.ping: it answers the same for each.
+	listed, ok := l.listed(units)
+	if !ok {
+		ons, err := l.resolveUnits(ctx, units)
+		if err != nil {
+			return nil, err
+		}
+		return l.dryRunOn(ctx, units, ons)
+	}
+	dctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var runs []unitRun
+	ran := make(chan error, 1)
+	go func() {
+		var err error
+		runs, err = l.dryRunOn(dctx, units, listed)
+		ran <- err
+	}()
+	ons, err := l.resolveUnits(ctx, units)
+	if err != nil {
+		cancel() // the plan fails with the test.ping's reason; the dry run's no longer matters
+		<-ran
+		return nil, err
+	}
+	if err := <-ran; err != nil {
+		return nil, err
+	}
+	if !slices.EqualFunc(ons, listed, slices.Equal) {
+		// Not expected: a list's test.ping answers for the list's minions only. Should it
+		// ever, the dry run is made again on what it answered.
+		return l.dryRunOn(ctx, units, ons)
+	}
+	return runs, nil
+}
+
+// listed returns, when every unit's targets are a list of minions, the minions each unit's
+// test.ping resolves them to if it succeeds: the list, sorted, each minion once (resolve).
+func (l *Layer) listed(units []executor.Unit) ([][]string, bool) {
+	out := make([][]string, len(units))
+	for i, u := range units {
+		_, tgtType, list := l.target(u)
+		if tgtType != "list" {
+			return nil, false
+		}
+		out[i] = slices.Compact(slices.Sorted(slices.Values(list)))
+	}
+	return out, true
+}
+
+// resolveUnits resolves every unit's targets (resolve), side by side: units with the same
+// targets share one test.ping, which answers the same for each.
+func (l *Layer) resolveUnits(ctx context.Context, units []executor.Unit) ([][]string, error) {
 	var first []int // the first unit of each distinct target
 	same := make([]int, len(units))
 	seen := map[[2]string]int{}
@@ -58,6 +115,11 @@ func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, erro
 	for i := range units {
 		ons[i] = resolved[same[i]]
 	}
+	return ons, nil
+}
+
+// dryRunOn dry-runs the units, each on the minions ons gives it (its targets resolved).
+func (l *Layer) dryRunOn(ctx context.Context, units []executor.Unit, ons [][]string) ([]unitRun, error) {
 	runs := make([]unitRun, len(units))
 	groups := l.batches(ctx, units, ons)
 	if l.separate {
@@ -66,7 +128,7 @@ func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, erro
 			groups = append(groups, []int{i})
 		}
 	}
-	err = eachUnit(ctx, len(groups), func(ctx context.Context, g int) error {
+	err := eachUnit(ctx, len(groups), func(ctx context.Context, g int) error {
 		group := groups[g]
 		if len(group) > 1 {
 			var us []executor.Unit

@@ -58,6 +58,9 @@ type fakeSaltAPI struct {
 	// while its master is away.
 	masterDown bool
 	holdJobs   chan struct{}
+	// holdPing, when set, holds each test.ping's answer until it is closed (the minions
+	// being slow to answer); a state.apply may come meanwhile.
+	holdPing chan struct{}
 	// lostReturns are minions that run a job but whose return never reaches the master:
 	// neither /jobs nor the stream ever shows it, and saltutil.find_job answers {}.
 	lostReturns map[string]bool
@@ -181,6 +184,11 @@ func (f *fakeSaltAPI) lowstate(w http.ResponseWriter, r *http.Request) {
 				"fun": "wheel.file_roots.write", "jid": "1", "return": "Wrote data to file /srv/salt/" + p, "success": true, "user": f.user,
 			}})
 		case c["client"] == "local" && c["fun"] == "test.ping":
+			if hold := f.holdPing; hold != nil {
+				f.mu.Unlock()
+				<-hold
+				f.mu.Lock()
+			}
 			// Like salt-api 3006: true from every matched minion that answered, Salt's "did
 			// not return" text for the others and for a list's IDs without a key; an empty
 			// object when nothing matches.

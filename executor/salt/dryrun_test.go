@@ -1,0 +1,78 @@
+package salt
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A unit whose targets are a list of minions is dry-run beside its test.ping, not after it:
+// the ping can only confirm the list. Here the minions answer the ping only once the test job
+// has started, which after the ping never happens (the plan would wait for the fallback below).
+func TestListedMinionsAreDryRunBesideTheirPing(t *testing.T) {
+	f := newFakeSaltAPI(t, "node1", "node2")
+	hold := make(chan struct{})
+	released := make(chan struct{})
+	f.run = func(_ string, _ string, _ map[string]any, test bool) any {
+		if test && f.holdPing != nil { // called with mu held, as the test job is published
+			f.holdPing = nil
+			close(released)
+		}
+		return lvmStates(test)
+	}
+	f.mu.Lock()
+	f.holdPing = hold
+	f.mu.Unlock()
+	waited := make(chan bool, 1)
+	go func() {
+		select {
+		case <-released:
+			waited <- false
+		case <-time.After(10 * time.Second): // the test job waits for the ping
+			waited <- true
+		}
+		close(hold)
+	}()
+	l := newLayer(t, f, nil)
+	p, err := l.Plan(context.Background(), lvmSpec("node2", "node1"))
+	if err != nil {
+		t.Fatalf("Plan: %v", err)
+	}
+	if <-waited {
+		t.Fatal("the test job started only after test.ping answered")
+	}
+	if f.pingsSent() != 1 || !strings.Contains(p.Digest, " list node1,node2 ") {
+		t.Errorf("%d pings, digest %q; want one ping and the plan on node1,node2", f.pingsSent(), p.Digest)
+	}
+	if c := f.applyCalls(); len(c) != 1 || c[0].Tgt != "node1,node2" || c[0].TgtType != "list" || !c[0].Test {
+		t.Errorf("state runs %+v, want one test run on the list node1,node2", c)
+	}
+}
+
+// A listed minion that does not answer the ping still fails the plan with the ping's reason,
+// at once: the test job started beside the ping is abandoned, not waited for (its minion
+// never returns, and the layer would wait its whole timeout).
+func TestListedMinionDownFailsThePlanWithThePing(t *testing.T) {
+	f := newFakeSaltAPI(t, "node1", "node2")
+	f.run = func(_ string, _ string, _ map[string]any, test bool) any { return lvmStates(test) }
+	f.down["node2"] = true
+	l := newLayer(t, f, nil)
+	l.timeout = time.Hour
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, err := l.Plan(ctx, lvmSpec("node1", "node2"))
+	if err == nil || !strings.Contains(err.Error(), "minion node2 did not answer test.ping") {
+		t.Fatalf("Plan = %v, want node2's ping named", err)
+	}
+	if ctx.Err() != nil {
+		t.Fatal("the plan waited for the test job of a minion that did not answer the ping")
+	}
+}
+
+// pingsSent is how many test.pings the fake answered.
+func (f *fakeSaltAPI) pingsSent() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.pings)
+}
