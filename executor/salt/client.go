@@ -99,6 +99,17 @@ func (c *client) session(ctx context.Context) (string, error) {
 	return c.login(ctx)
 }
 
+// relogin logs in again after salt-api refused stale, unless another request did so meanwhile:
+// requests refused at once then share one new session.
+func (c *client) relogin(ctx context.Context, stale string) (string, error) {
+	c.logging.Lock()
+	defer c.logging.Unlock()
+	if token, ok := c.current(); ok && token != stale {
+		return token, nil
+	}
+	return c.login(ctx)
+}
+
 // current returns the session token when there is one that is not about to expire.
 func (c *client) current() (string, bool) {
 	c.mu.Lock()
@@ -119,7 +130,7 @@ func (c *client) call(ctx context.Context, method, path string, body, out any) e
 		return err
 	}
 	c.log.Info("salt-api refused the session token; logging in again")
-	if token, err = c.login(ctx); err != nil {
+	if token, err = c.relogin(ctx, token); err != nil {
 		return err
 	}
 	_, err = c.send(ctx, method, path, token, body, out)

@@ -76,3 +76,54 @@ func (f *fakeSaltAPI) pingsSent() int {
 	defer f.mu.Unlock()
 	return len(f.pings)
 }
+
+// A job's event stream opens while its state files are written, for a unit's run (here a dry
+// run of one unit, and its apply) as for a combined dry run: the master answers the write only
+// once a stream is open, which one after the other never happens.
+func TestTheStreamOpensWhileTheStateIsWritten(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		units int
+	}{{"one unit", 1}, {"combined", 2}} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFakeSaltAPI(t, "node1")
+			f.streaming = true
+			f.run = func(_ string, _ string, _ map[string]any, test bool) any { return lvmStates(test) }
+			l := newLayer(t, f, nil)
+			spec := lvmSpec("node1")
+			if tt.units == 2 {
+				second := spec.Units[0]
+				second.Service = "lvm2"
+				spec.Units = append(spec.Units, second)
+			}
+			hold := make(chan struct{})
+			f.mu.Lock()
+			f.holdWrite = hold
+			f.mu.Unlock()
+			waited := make(chan bool, 1)
+			go func() {
+				deadline := time.Now().Add(5 * time.Second)
+				for {
+					f.mu.Lock()
+					opened := f.opened
+					f.mu.Unlock()
+					if opened > 0 || time.Now().After(deadline) {
+						waited <- opened == 0
+						f.mu.Lock()
+						f.holdWrite = nil
+						f.mu.Unlock()
+						close(hold)
+						return
+					}
+					time.Sleep(time.Millisecond)
+				}
+			}()
+			if _, err := l.Plan(context.Background(), spec); err != nil {
+				t.Fatalf("Plan: %v", err)
+			}
+			if <-waited {
+				t.Fatal("the event stream was opened only after the state file was written")
+			}
+		})
+	}
+}

@@ -69,7 +69,7 @@ func (c *client) openEvents(ctx context.Context) (*eventStream, error) {
 	resp, br, err := c.getEvents(sctx, cancel, token)
 	if errors.Is(err, errUnauthorized) {
 		c.log.Info("salt-api refused the session token for /events; logging in again")
-		if token, err = c.login(ctx); err == nil {
+		if token, err = c.relogin(ctx, token); err == nil {
 			resp, br, err = c.getEvents(sctx, cancel, token)
 		}
 	}

@@ -59,8 +59,9 @@ type fakeSaltAPI struct {
 	masterDown bool
 	holdJobs   chan struct{}
 	// holdPing, when set, holds each test.ping's answer until it is closed (the minions
-	// being slow to answer); a state.apply may come meanwhile.
-	holdPing chan struct{}
+	// being slow to answer); a state.apply may come meanwhile. holdWrite holds each state
+	// file's write the same way.
+	holdPing, holdWrite chan struct{}
 	// lostReturns are minions that run a job but whose return never reaches the master:
 	// neither /jobs nor the stream ever shows it, and saltutil.find_job answers {}.
 	lostReturns map[string]bool
@@ -172,6 +173,11 @@ func (f *fakeSaltAPI) lowstate(w http.ResponseWriter, r *http.Request) {
 	for _, c := range chunks {
 		switch {
 		case c["client"] == "wheel" && c["fun"] == "file_roots.write":
+			if hold := f.holdWrite; hold != nil {
+				f.mu.Unlock()
+				<-hold
+				f.mu.Lock()
+			}
 			p, _ := c["path"].(string)
 			data, _ := c["data"].(string)
 			if c["saltenv"] != "base" || p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "..") {
