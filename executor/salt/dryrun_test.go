@@ -127,3 +127,13 @@ func TestTheStreamOpensWhileTheStateIsWritten(t *testing.T) {
 		})
 	}
 }
+
+// waitOn lets go of mu until hold is closed (nil: not at all); called with mu held.
+func (f *fakeSaltAPI) waitOn(hold chan struct{}) {
+	if hold == nil {
+		return
+	}
+	f.mu.Unlock()
+	<-hold
+	f.mu.Lock()
+}

@@ -173,11 +173,7 @@ func (f *fakeSaltAPI) lowstate(w http.ResponseWriter, r *http.Request) {
 	for _, c := range chunks {
 		switch {
 		case c["client"] == "wheel" && c["fun"] == "file_roots.write":
-			if hold := f.holdWrite; hold != nil {
-				f.mu.Unlock()
-				<-hold
-				f.mu.Lock()
-			}
+			f.waitOn(f.holdWrite)
 			p, _ := c["path"].(string)
 			data, _ := c["data"].(string)
 			if c["saltenv"] != "base" || p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "..") {
@@ -190,11 +186,7 @@ func (f *fakeSaltAPI) lowstate(w http.ResponseWriter, r *http.Request) {
 				"fun": "wheel.file_roots.write", "jid": "1", "return": "Wrote data to file /srv/salt/" + p, "success": true, "user": f.user,
 			}})
 		case c["client"] == "local" && c["fun"] == "test.ping":
-			if hold := f.holdPing; hold != nil {
-				f.mu.Unlock()
-				<-hold
-				f.mu.Lock()
-			}
+			f.waitOn(f.holdPing)
 			// Like salt-api 3006: true from every matched minion that answered, Salt's "did
 			// not return" text for the others and for a list's IDs without a key; an empty
 			// object when nothing matches.
