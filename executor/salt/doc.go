@@ -162,11 +162,10 @@
 // minions that answered, which the preview names and the plan's digest (so its hash) holds;
 // the apply runs on exactly that list (tgt_type list). A matched minion that does not answer
 // fails the plan before any state runs; one that matches the glob only at apply time is
-// reported, not configured, since nobody approved it. Targets that name their minions in a
-// list can only be confirmed by the ping, so their test-mode job starts beside it rather than
-// after it (dryrun.go); a listed minion that does not answer still fails the plan by name, the
-// test job is abandoned, and nothing is applied. The state file's write and the event stream's
-// opening, each a round trip to salt-api, go side by side too.
+// reported, not configured, since nobody approved it. The test job goes out only after the
+// ping, also for a list of minions: a minion drops one of two jobs published to it at the same
+// moment (saltstack/salt#63217; dryrun.go). The state file's write and the event stream's
+// opening, each a round trip to salt-api that publishes nothing, go side by side.
 //
 // # Destroy
 //

@@ -22,12 +22,12 @@ import (
 // units' jobs go out side by side. The answer is the same whatever order they end in; the first
 // unit's failure (in the spec's order) is the one reported.
 //
-// When every unit names its minions in a list, the test.ping can only confirm that list (or
-// fail the plan), so the test-mode jobs start beside it on the listed minions instead of after
-// it: a test.ping is a round trip through the master to each minion and back, about a third of
-// a dry run. The plan is still made only of a test.ping that answered for every listed minion:
-// if it did not, the dry run is cancelled and the plan fails with the test.ping's reason, as it
-// did before. Nothing is applied either way: a test-mode job changes nothing.
+// The test jobs go out only once test.ping has answered, also for targets that list their
+// minions, where the ping could only confirm the list: a minion drops one of two jobs the master
+// publishes to it at the same moment ("A message with an invalid serial was received", Salt
+// 3006; saltstack/salt#63217), so a ping beside the test job would now and then fail a plan for
+// nothing. Measured (docs/PERFORMANCE.md, issue #29), the ping beside the job saved too little
+// on a busy machine to be worth that.
 func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, error) {
 	release, err := l.dryRunSlot(ctx)
 	if err != nil {
@@ -35,52 +35,11 @@ func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, erro
 	}
 	defer release()
 	units := saltUnits(spec)
-	listed, ok := l.listed(units)
-	if !ok {
-		ons, err := l.resolveUnits(ctx, units)
-		if err != nil {
-			return nil, err
-		}
-		return l.dryRunOn(ctx, units, ons)
-	}
-	dctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var runs []unitRun
-	ran := make(chan error, 1)
-	go func() {
-		var err error
-		runs, err = l.dryRunOn(dctx, units, listed)
-		ran <- err
-	}()
 	ons, err := l.resolveUnits(ctx, units)
 	if err != nil {
-		cancel() // the plan fails with the test.ping's reason; the dry run's no longer matters
-		<-ran
 		return nil, err
 	}
-	if err := <-ran; err != nil {
-		return nil, err
-	}
-	if !slices.EqualFunc(ons, listed, slices.Equal) {
-		// Not expected: a list's test.ping answers for the list's minions only. Should it
-		// ever, the dry run is made again on what it answered.
-		return l.dryRunOn(ctx, units, ons)
-	}
-	return runs, nil
-}
-
-// listed returns, when every unit's targets are a list of minions, the minions each unit's
-// test.ping resolves them to if it succeeds: the list, sorted, each minion once (resolve).
-func (l *Layer) listed(units []executor.Unit) ([][]string, bool) {
-	out := make([][]string, len(units))
-	for i, u := range units {
-		_, tgtType, list := l.target(u)
-		if tgtType != "list" {
-			return nil, false
-		}
-		out[i] = slices.Compact(slices.Sorted(slices.Values(list)))
-	}
-	return out, true
+	return l.dryRunOn(ctx, units, ons)
 }
 
 // resolveUnits resolves every unit's targets (resolve), side by side: units with the same

@@ -8,8 +8,8 @@ import (
 )
 
 // Against the real master: a plan whose targets list a minion the master has no key for fails
-// by that minion's name, though its dry run started beside the test.ping; the dry run, which
-// waits for a return that never comes, is abandoned rather than waited for to its timeout.
+// by that minion's name at once, from the test.ping, without a dry run waiting for a return
+// that never comes.
 func TestRealListedMinionWithoutAKeyFailsThePlanAtOnce(t *testing.T) {
 	r := needSalt(t)
 	const unknown = "eos-minion-never-started"
@@ -24,6 +24,6 @@ func TestRealListedMinionWithoutAKeyFailsThePlanAtOnce(t *testing.T) {
 		t.Fatalf("Plan = %v, want %s named as not known", err, unknown)
 	}
 	if ctx.Err() != nil {
-		t.Fatal("the plan waited for the dry run's missing return instead of failing with the test.ping")
+		t.Fatal("the plan waited for a dry run's missing return instead of failing with the test.ping")
 	}
 }
