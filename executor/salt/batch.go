@@ -159,36 +159,41 @@ func (l *Layer) dryRunBatch(ctx context.Context, units []executor.Unit, on []str
 		pillar[base] = up
 		names[i] = u.Service
 	}
-	// The variants' files are written side by side: each write is a round trip to the master.
-	if err := eachUnit(ctx, len(units), func(ctx context.Context, i int) error {
-		u := units[i]
-		_, sls, _ := l.slsFor(u)
-		variant := u
-		part := *u.Salt
-		part.Text = batchPrologue(sls[strings.LastIndexByte(sls, '.')+1:], u.Salt.Text) + u.Salt.Text
-		variant.Salt = &part
-		vsls, err := l.writeState(ctx, variant, true, nil)
-		if err != nil {
-			return fmt.Errorf("%s: %w", u.Service, err)
-		}
-		mods[i] = vsls
-		return nil
-	}); err != nil {
-		return nil, err
-	}
-	for i, m := range mods {
-		owner[m] = i
-	}
+	// The variants' files are written side by side, and the event stream opens meanwhile:
+	// each is a round trip to the master.
 	tgt, tgtType, list := onList(on)
-	req := jobRequest{name: strings.Join(names, ","), tgt: tgt, tgtType: tgtType, list: list,
-		sls: strings.Join(mods, ","), pillar: map[string]any{batchPillar: pillar}}
-	es, err := l.openStream(ctx, req.name, false)
-	if err != nil {
+	req := jobRequest{name: strings.Join(names, ","), tgt: tgt, tgtType: tgtType, list: list, pillar: map[string]any{batchPillar: pillar}}
+	var werr error
+	es, err := l.openStreamWhile(ctx, req.name, false, func() error {
+		werr = eachUnit(ctx, len(units), func(ctx context.Context, i int) error {
+			u := units[i]
+			_, sls, _ := l.slsFor(u)
+			variant := u
+			part := *u.Salt
+			part.Text = batchPrologue(sls[strings.LastIndexByte(sls, '.')+1:], u.Salt.Text) + u.Salt.Text
+			variant.Salt = &part
+			vsls, err := l.writeState(ctx, variant, true, nil)
+			if err != nil {
+				return fmt.Errorf("%s: %w", u.Service, err)
+			}
+			mods[i] = vsls
+			return nil
+		})
+		return werr
+	})
+	switch {
+	case werr != nil:
+		return nil, werr
+	case err != nil:
 		return nil, fmt.Errorf("%s: %w", units[0].Service, err)
 	}
 	if es != nil {
 		defer es.close()
 	}
+	for i, m := range mods {
+		owner[m] = i
+	}
+	req.sls = strings.Join(mods, ",")
 	j, err := l.submit(ctx, req, true, false, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", units[0].Service, err)

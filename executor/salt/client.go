@@ -37,9 +37,9 @@ type client struct {
 	mu     sync.Mutex
 	token  string
 	expire time.Time
-	// logins makes requests that find no valid token at once (a dry run's test.ping and
-	// config.get) share one login.
-	logins sync.Mutex
+	// logging is held while session logs in, so that requests sent at once (a dry run's
+	// test.ping beside its state file's write) wait for one login instead of each making one.
+	logging sync.Mutex
 }
 
 // errUnauthorized is salt-api's 401: the token is unknown or expired (or the login failed).
@@ -88,29 +88,34 @@ func (c *client) login(ctx context.Context) (string, error) {
 
 // session returns a token that is not about to expire, logging in if needed.
 func (c *client) session(ctx context.Context) (string, error) {
-	c.logins.Lock()
-	defer c.logins.Unlock()
-	c.mu.Lock()
-	token, expire := c.token, c.expire
-	c.mu.Unlock()
-	if token != "" && (expire.IsZero() || c.now().Add(renewBefore).Before(expire)) {
+	if token, ok := c.current(); ok {
+		return token, nil
+	}
+	c.logging.Lock()
+	defer c.logging.Unlock()
+	if token, ok := c.current(); ok {
+		return token, nil // another request logged in meanwhile
+	}
+	return c.login(ctx)
+}
+
+// relogin logs in again after salt-api refused stale, unless another request did so meanwhile:
+// requests refused at once then share one new session.
+func (c *client) relogin(ctx context.Context, stale string) (string, error) {
+	c.logging.Lock()
+	defer c.logging.Unlock()
+	if token, ok := c.current(); ok && token != stale {
 		return token, nil
 	}
 	return c.login(ctx)
 }
 
-// relogin replaces stale, a token salt-api refused, by logging in again, unless another
-// request already did.
-func (c *client) relogin(ctx context.Context, stale string) (string, error) {
-	c.logins.Lock()
-	defer c.logins.Unlock()
+// current returns the session token when there is one that is not about to expire.
+func (c *client) current() (string, bool) {
 	c.mu.Lock()
-	token := c.token
+	token, expire := c.token, c.expire
 	c.mu.Unlock()
-	if token != "" && token != stale {
-		return token, nil
-	}
-	return c.login(ctx)
+	return token, token != "" && (expire.IsZero() || c.now().Add(renewBefore).Before(expire))
 }
 
 // call sends an authenticated request; on a 401 (the token expired early, or salt-api

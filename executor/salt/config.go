@@ -109,6 +109,8 @@ type Layer struct {
 	quickSafety time.Duration
 	// dry holds a place for each dry run under way (maxDryRuns; dryRunSlot).
 	dry chan struct{}
+	// dirs are the minions' eos_data_dir, read once each (datadir.go).
+	dirs dataDirCache
 	// backoff paces retries while salt-api or the master does not answer; dryRetry bounds
 	// them in a dry run; waitNotice is how long a job may go silent before the progress
 	// names the minions it waits for (retry.go).

@@ -3,29 +3,19 @@ package salt
 import (
 	"context"
 	"encoding/json"
-	"net/http"
+	"fmt"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/eosbot/eos/executor"
 )
 
 // configGet answers config.get eos_data_dir as a minion without the setting does (""), or
-// with f.dataDirs' answer for the minion; while f.holdDataDirs is open, it waits for it to
-// close. f.mu is held.
-func (f *fakeSaltAPI) configGet(r *http.Request, c map[string]any) map[string]any {
-	if hold := f.holdDataDirs; hold != nil {
-		f.mu.Unlock()
-		select {
-		case <-hold:
-		case <-r.Context().Done():
-		}
-		f.mu.Lock()
-	}
+// with f.dataDirs' answer for the minion, and records when it came. f.mu is held.
+func (f *fakeSaltAPI) configGet(c map[string]any) map[string]any {
 	tgt, _ := c["tgt"].(string)
 	tgtType, _ := c["tgt_type"].(string)
+	f.configGets = append(f.configGets, configGetCall{tgt: tgtType + " " + tgt, pings: len(f.pings), applies: len(f.calls)})
 	answers := map[string]any{}
 	for _, m := range f.match(tgt, tgtType) {
 		answers[m] = ""
@@ -49,6 +39,13 @@ tls:
     - name: /srv/x/tls.key
     - contents_pillar: tls
 `
+
+// configGetCall is one config.get the fake received: its target, and how many test.pings and
+// state.applies had come before it.
+type configGetCall struct {
+	tgt            string
+	pings, applies int
+}
 
 func grafanaDataSpec() executor.Spec {
 	return executor.Spec{Verb: "create", Target: "grafana", Env: "production", Units: []executor.Unit{{
@@ -141,26 +138,59 @@ func TestPathsUnderAnUnreadDataDirStayMasked(t *testing.T) {
 	}
 }
 
-// The eos_data_dir is read beside the test.ping, not before the state run: the fake holds
-// config.get until the dry run's state.apply arrived, and the plan still shows the path whole.
-func TestTheDataDirIsReadBesideTheDryRun(t *testing.T) {
+// The eos_data_dir is read once per minion, after the test.ping answered and before the
+// test job, never beside another job (a Salt 3006 minion drops one of two jobs published to
+// it at once): a second plan on the same minion asks nothing, and shows the path the same.
+func TestTheDataDirIsReadOnceAfterThePingAndBeforeTheTestJob(t *testing.T) {
 	const dir = "/var/lib/eos-q8zk"
 	f := newFakeSaltAPI(t, "node1")
 	f.dataDirs = map[string]any{"node1": dir}
-	f.holdDataDirs = make(chan struct{})
-	var once sync.Once
-	run := grafanaDataRun(dir)
-	f.run = func(m, sls string, pillar map[string]any, test bool) any {
-		once.Do(func() { close(f.holdDataDirs) })
-		return run(m, sls, pillar, test)
+	f.run = grafanaDataRun(dir)
+	l := newLayer(t, f, nil)
+	for i := range 2 {
+		p, err := l.Plan(context.Background(), grafanaDataSpec())
+		if err != nil {
+			t.Fatalf("Plan %d: %v", i+1, err)
+		}
+		if _, ok := byAddress(p.Changes)["node1: file.managed grafana-config ("+dir+"/srv/grafana/grafana.ini)"]; !ok {
+			t.Errorf("plan %d: want the path whole, among %v", i+1, p.Changes)
+		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	p, err := newLayer(t, f, nil).Plan(ctx, grafanaDataSpec())
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.configGets) != 1 {
+		t.Fatalf("config.get asked %d times over two plans, want once: %+v", len(f.configGets), f.configGets)
+	}
+	if g := f.configGets[0]; g.pings != 1 || g.applies != 0 || g.tgt != "list node1" {
+		t.Errorf("config.get came %+v; want after the one test.ping and before any state.apply, on list node1", g)
+	}
+}
+
+// An apply's progress masks with the eos_data_dir the plan before it read: the path that
+// showed whole in the preview shows whole while it applies, not "<secret masked>/…".
+func TestTheApplysProgressShowsPathsUnderTheDataDirAsThePlanDid(t *testing.T) {
+	const dir = "/var/lib/eos-q8zk"
+	f := newFakeSaltAPI(t, "node1")
+	f.dataDirs = map[string]any{"node1": dir}
+	f.run = grafanaDataRun(dir)
+	l := newLayer(t, f, nil)
+	p, err := l.Plan(context.Background(), grafanaDataSpec())
 	if err != nil {
-		t.Fatalf("Plan: %v (did the state run wait for config.get?)", err)
+		t.Fatalf("Plan: %v", err)
 	}
-	if _, ok := byAddress(p.Changes)["node1: file.managed grafana-config ("+dir+"/srv/grafana/grafana.ini)"]; !ok {
-		t.Errorf("want the path whole once config.get answered, among %v", p.Changes)
+	rec := &recorder{}
+	if _, err := l.Apply(context.Background(), grafanaDataSpec(), p, executor.Observe(rec.report, nil)); err != nil {
+		t.Fatalf("Apply: %v", err)
+	}
+	var texts []string
+	for _, e := range rec.all() {
+		texts = append(texts, fmt.Sprintf("%+v", e))
+	}
+	all := strings.Join(texts, "\n")
+	if !strings.Contains(all, dir+"/srv/grafana/grafana.ini") || strings.Contains(all, secretMasked+"/srv/grafana/grafana.ini") {
+		t.Errorf("the apply's progress does not show the path under eos_data_dir whole:\n%s", all)
+	}
+	if strings.Contains(all, "s3cr3t") {
+		t.Errorf("the apply's progress names the master pillar's secret:\n%s", all)
 	}
 }

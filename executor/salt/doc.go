@@ -162,7 +162,10 @@
 // minions that answered, which the preview names and the plan's digest (so its hash) holds;
 // the apply runs on exactly that list (tgt_type list). A matched minion that does not answer
 // fails the plan before any state runs; one that matches the glob only at apply time is
-// reported, not configured, since nobody approved it.
+// reported, not configured, since nobody approved it. The test job goes out only after the
+// ping, also for a list of minions: a minion drops one of two jobs published to it at the same
+// moment (saltstack/salt#63217; dryrun.go). The state file's write and the event stream's
+// opening, each a round trip to salt-api that publishes nothing, go side by side.
 //
 // # Destroy
 //
@@ -198,9 +201,9 @@
 // in the change's address, detail, forces and data, in what would fail, in the preview row and
 // in the run's progress and output, and is not among the words a diff may show; Salt's comment
 // is shown with those ids and names masked in it. The eos_data_dir is the minion's own
-// configuration, which a dry run reads (config.get) beside the test.ping that resolves its
-// targets (datadir.go); where it cannot be read, paths under it are masked as above. While
-// applying, the progress does not know it and masks those paths.
+// configuration, which a dry run reads (config.get) once per minion, after the test.ping
+// that resolves its targets (datadir.go); where it cannot be read, paths under it are masked
+// as above. An apply's progress masks with what the re-plan before it read.
 //
 // # What was verified
 //

@@ -16,12 +16,19 @@ import (
 // destroyed. A minion that returns no states (unreachable, a render error) fails it: nobody
 // approves half a picture.
 //
-// The units' targets are resolved side by side first, one test.ping per distinct target,
-// with a config.get of the minions' eos_data_dir beside each (datadir.go). Units resolved to
-// the same minions share one test-mode job (batch.go): a minion runs one state run at a time
-// and queues the others, so one job per unit would only wait for each other. Other units' jobs go out side by side. The
-// answer is the same whatever order they end in; the first unit's failure (in the spec's
-// order) is the one reported.
+// The units' targets are resolved side by side, one test.ping per distinct target; then the
+// eos_data_dir of each minion not seen before is read (datadir.go). Units
+// resolved to the same minions share one test-mode job (batch.go): a minion runs one state run
+// at a time and queues the others, so one job per unit would only wait for each other. Other
+// units' jobs go out side by side. The answer is the same whatever order they end in; the first
+// unit's failure (in the spec's order) is the one reported.
+//
+// The test jobs go out only once test.ping has answered, also for targets that list their
+// minions, where the ping could only confirm the list: a minion drops one of two jobs the master
+// publishes to it at the same moment ("A message with an invalid serial was received", Salt
+// 3006; saltstack/salt#63217), so a ping beside the test job would now and then fail a plan for
+// nothing. Measured (docs/PERFORMANCE.md, issue #29), the ping beside the job saved too little
+// on a busy machine to be worth that.
 func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, error) {
 	release, err := l.dryRunSlot(ctx)
 	if err != nil {
@@ -29,7 +36,22 @@ func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, erro
 	}
 	defer release()
 	units := saltUnits(spec)
-	// Units with the same targets share one test.ping: it answers the same for each.
+	ons, err := l.resolveUnits(ctx, units)
+	if err != nil {
+		return nil, err
+	}
+	dirs := l.dataDirsFor(ctx, ons)
+	runs, err := l.dryRunOn(ctx, units, ons)
+	if err != nil {
+		return nil, err
+	}
+	setDataDirs(runs, dirs)
+	return runs, nil
+}
+
+// resolveUnits resolves every unit's targets (resolve), side by side: units with the same
+// targets share one test.ping, which answers the same for each.
+func (l *Layer) resolveUnits(ctx context.Context, units []executor.Unit) ([][]string, error) {
 	var first []int // the first unit of each distinct target
 	same := make([]int, len(units))
 	seen := map[[2]string]int{}
@@ -43,14 +65,6 @@ func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, erro
 		seen[k], same[i] = len(first), len(first)
 		first = append(first, i)
 	}
-	// The minions' eos_data_dir, read beside the pings: only the plan waits for it.
-	var targets [][2]string
-	for _, i := range first {
-		tgt, tgtType, _ := l.target(units[i])
-		targets = append(targets, [2]string{tgt, tgtType})
-	}
-	dirs := l.readDataDirs(ctx, targets)
-	defer dirs.stop()
 	resolved := make([][]string, len(first))
 	if err := eachUnit(ctx, len(first), func(ctx context.Context, t int) error {
 		u := units[first[t]]
@@ -67,6 +81,11 @@ func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, erro
 	for i := range units {
 		ons[i] = resolved[same[i]]
 	}
+	return ons, nil
+}
+
+// dryRunOn dry-runs the units, each on the minions ons gives it (its targets resolved).
+func (l *Layer) dryRunOn(ctx context.Context, units []executor.Unit, ons [][]string) ([]unitRun, error) {
 	runs := make([]unitRun, len(units))
 	groups := l.batches(ctx, units, ons)
 	if l.separate {
@@ -75,7 +94,7 @@ func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, erro
 			groups = append(groups, []int{i})
 		}
 	}
-	err = eachUnit(ctx, len(groups), func(ctx context.Context, g int) error {
+	err := eachUnit(ctx, len(groups), func(ctx context.Context, g int) error {
 		group := groups[g]
 		if len(group) > 1 {
 			var us []executor.Unit
@@ -103,7 +122,6 @@ func (l *Layer) dryRun(ctx context.Context, spec executor.Spec) ([]unitRun, erro
 	if err != nil {
 		return nil, err
 	}
-	setDataDirs(runs, dirs.wait())
 	return runs, nil
 }
 

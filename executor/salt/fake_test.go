@@ -42,9 +42,9 @@ type fakeSaltAPI struct {
 	// low, when set, is a minion's answer to state.show_low_sls of sls; without it every
 	// minion answers with a render error.
 	low func(minion, sls string) any
-	// dataDirs and holdDataDirs: see configGet.
-	dataDirs     map[string]any
-	holdDataDirs chan struct{}
+	// dataDirs and configGets: see configGet.
+	dataDirs   map[string]any
+	configGets []configGetCall
 	// pings are the test.ping targets, "glob *" or "list node1,node2".
 	pings []string
 	jobs  map[string]*fakeJob
@@ -61,6 +61,10 @@ type fakeSaltAPI struct {
 	// while its master is away.
 	masterDown bool
 	holdJobs   chan struct{}
+	// holdPing, when set, holds each test.ping's answer until it is closed (the minions
+	// being slow to answer); a state.apply may come meanwhile. holdWrite holds each state
+	// file's write the same way.
+	holdPing, holdWrite chan struct{}
 	// lostReturns are minions that run a job but whose return never reaches the master:
 	// neither /jobs nor the stream ever shows it, and saltutil.find_job answers {}.
 	lostReturns map[string]bool
@@ -172,6 +176,7 @@ func (f *fakeSaltAPI) lowstate(w http.ResponseWriter, r *http.Request) {
 	for _, c := range chunks {
 		switch {
 		case c["client"] == "wheel" && c["fun"] == "file_roots.write":
+			f.waitOn(f.holdWrite)
 			p, _ := c["path"].(string)
 			data, _ := c["data"].(string)
 			if c["saltenv"] != "base" || p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "..") {
@@ -184,6 +189,7 @@ func (f *fakeSaltAPI) lowstate(w http.ResponseWriter, r *http.Request) {
 				"fun": "wheel.file_roots.write", "jid": "1", "return": "Wrote data to file /srv/salt/" + p, "success": true, "user": f.user,
 			}})
 		case c["client"] == "local" && c["fun"] == "test.ping":
+			f.waitOn(f.holdPing)
 			// Like salt-api 3006: true from every matched minion that answered, Salt's "did
 			// not return" text for the others and for a list's IDs without a key; an empty
 			// object when nothing matches.
@@ -219,7 +225,7 @@ func (f *fakeSaltAPI) lowstate(w http.ResponseWriter, r *http.Request) {
 			}
 			out = append(out, answers)
 		case c["client"] == "local" && c["fun"] == "config.get":
-			out = append(out, f.configGet(r, c)) // datadir_test.go
+			out = append(out, f.configGet(c)) // datadir_test.go
 		case c["client"] == "local" && c["fun"] == "saltutil.find_job":
 			out = append(out, f.findJob(c))
 		case c["client"] == "wheel" && c["fun"] == "key.list_all":

@@ -108,12 +108,12 @@ func onList(on []string) (tgt, tgtType string, list []string) {
 // that takes states (an apply) each state is reported as it finishes. If no stream can be
 // opened the run is followed through /jobs alone.
 func (l *Layer) runUnit(ctx context.Context, u executor.Unit, on []string, test bool, w *watch) ([]minionReturn, error) {
-	sls, err := l.writeState(ctx, u, test, w)
-	if err != nil {
-		return nil, err
-	}
+	var sls string
 	progress := w != nil && w.state != nil
-	es, err := l.openStream(ctx, u.Service, progress)
+	es, err := l.openStreamWhile(ctx, u.Service, progress, func() (err error) {
+		sls, err = l.writeState(ctx, u, test, w)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -67,7 +67,7 @@ func newUnitProgress(l *Layer, unit string, t *tally, total int, report func(exe
 // state reports a state the event stream said finished.
 func (p *unitProgress) state(minion string, s stateResult) {
 	if p.mask != nil {
-		one := minionReturn{Minion: minion, States: []stateResult{s}}
+		one := minionReturn{Minion: minion, States: []stateResult{s}, DataDir: p.l.knownDataDir(minion)}
 		s = p.mask.namesOf(one).state(s)
 	}
 	if p.emit(minion, s) {
@@ -79,6 +79,9 @@ func (p *unitProgress) state(minion string, s stateResult) {
 // first failure.
 func (p *unitProgress) ret(m minionReturn) {
 	if p.mask != nil {
+		if m.DataDir == "" {
+			m.DataDir = p.l.knownDataDir(m.Minion)
+		}
 		m = p.mask.namesOf(m).ret(m)
 	}
 	p.seeMinion(m.Minion)

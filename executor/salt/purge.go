@@ -105,7 +105,8 @@ func (l *Layer) purgeSets(ctx context.Context, u executor.Unit) (map[string]purg
 // or that does not answer, has "".
 func (l *Layer) dataDirs(ctx context.Context, on []string) (map[string]string, error) {
 	tgt, tgtType, _ := onList(on)
-	return l.dataDirsOf(ctx, tgt, tgtType)
+	dirs, _, err := l.dataDirsOf(ctx, tgt, tgtType)
+	return dirs, err
 }
 
 // purgeUnits are the units that remove what --purge-data removes of the spec's destroyed

@@ -21,6 +21,30 @@ const maxDryRuns = 16
 // a return event.
 const quickSafetyPoll = 5 * time.Second
 
+// openStreamWhile opens the event stream (openStream) while write puts the job's state files on
+// the master: each is a round trip to salt-api, and neither needs the other. write's error
+// comes first, as when they ran one after the other; the stream is then closed.
+func (l *Layer) openStreamWhile(ctx context.Context, name string, progress bool, write func() error) (*eventStream, error) {
+	type opened struct {
+		es  *eventStream
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		es, err := l.openStream(ctx, name, progress)
+		ch <- opened{es, err}
+	}()
+	werr := write()
+	o := <-ch
+	if werr != nil {
+		if o.es != nil {
+			o.es.close()
+		}
+		return nil, werr
+	}
+	return o.es, o.err
+}
+
 // openStream opens salt-api's event stream for one job of name (a unit's service, or a
 // combined dry run's), when the layer follows streams: progress says whether the job's states
 // are reported as they finish (an apply), or only its returns taken the moment they arrive.
