@@ -224,9 +224,10 @@ type SaltConfig struct {
 	// DisableEvents stops following salt-api's /events stream during an apply (progress then
 	// comes per minion, from polling /jobs).
 	DisableEvents bool `hcl:"disable_events,optional"`
-	// DryRunsFromJobs makes dry runs take minions' returns from /jobs (a runner each, about a
-	// second) instead of their return events, which any minion could forge.
-	DryRunsFromJobs bool `hcl:"dry_runs_from_jobs,optional"`
+	// DryRunsFromJobs (default true) makes dry runs take minions' returns from /jobs (a runner
+	// each, about a second); false takes them from their return events, which any minion
+	// could forge: only where every minion is trusted as much as the master.
+	DryRunsFromJobs *bool `hcl:"dry_runs_from_jobs,optional"`
 }
 
 // NomadConfig connects the Nomad layer.

@@ -67,13 +67,15 @@ type Config struct {
 	// (disabled, refused, dropped, or buffered by a proxy) progress arrives per minion, as
 	// each returns, from /jobs.
 	DisableEvents bool
-	// DryRunsFromJobs makes dry runs (plans, drift checks) take every minion's return from
-	// /jobs, as applies always do, instead of from its return event on the stream. A minion
-	// can fire events with any tag onto the master's bus, so a compromised minion could forge
-	// another's dry-run return event (as it could for the salt command line, which reads the
-	// same events); /jobs holds only what each minion returned itself. The cost is a look at
-	// /jobs per dry run: about a second of a salt-api runner.
-	DryRunsFromJobs bool
+	// DryRunsFromEvents makes dry runs (plans, drift checks) take every minion's return from
+	// its return event on the stream, about a second sooner than from /jobs (a salt-api
+	// runner per look). Off by default: any minion can fire events with any tag onto the
+	// master's bus, so a compromised minion could forge another minion's dry-run return in
+	// the master's own shape (the multi-event form; as it could for the salt command line,
+	// which reads the same events), and the approver would see a plan that is not the one
+	// the states make. /jobs holds only what each minion returned itself, as applies always
+	// read. Turn it on only where every minion is trusted as much as the master.
+	DryRunsFromEvents bool
 	// Logger receives structured logs; nil means discard. Pillar data and the password are
 	// never logged.
 	Logger *slog.Logger
@@ -101,7 +103,7 @@ type Layer struct {
 	// looked at while the stream is up, in case it lost a return.
 	events bool
 	safety time.Duration
-	// eventReturns says dry runs take returns from return events (Config.DryRunsFromJobs).
+	// eventReturns says dry runs take returns from return events (Config.DryRunsFromEvents).
 	eventReturns bool
 	// quick holds a place for each stream open only to see returns sooner (streams.go);
 	// quickSafety is how often /jobs is looked at while such a stream is up.
@@ -174,7 +176,7 @@ func New(cfg Config) (*Layer, error) {
 		poll:         cfg.PollInterval,
 		pingTimeout:  cfg.PingTimeout,
 		events:       !cfg.DisableEvents,
-		eventReturns: !cfg.DryRunsFromJobs,
+		eventReturns: cfg.DryRunsFromEvents,
 		quick:        make(chan struct{}, maxQuickStreams),
 		dry:          make(chan struct{}, maxDryRuns),
 		quickSafety:  max(quickSafetyPoll, cfg.PollInterval),

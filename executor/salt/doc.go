@@ -87,13 +87,15 @@
 //
 // /jobs holds what each minion returned over its own authenticated channel. The event bus
 // does not: any minion may fire events with any tag (event.fire_master), including another
-// minion's return tag. So an apply's outcome always comes from /jobs. A dry run takes an event's
-// return only in the master's own shape for the minion and job its tag names (cmd _return, its
-// id and jid); a minion firing through event.fire_master cannot pass that in the single-tag
-// form, which carries its own id, but can in the multi-event form, which is the same exposure
-// the salt command line has (it reads returns from the same events). Config.DryRunsFromJobs
-// (salt { dry_runs_from_jobs = true }) makes dry runs take their returns from /jobs as well,
-// at about a second per dry run.
+// minion's return tag. So an apply's outcome always comes from /jobs, and by default so does
+// a dry run's: what the approver sees is what each minion returned itself. With
+// Config.DryRunsFromEvents (salt { dry_runs_from_jobs = false }) a dry run takes its returns
+// from their events, about a second sooner, but only in the master's own shape for the minion
+// and job the tag names (cmd _return, its id and jid): a minion firing through
+// event.fire_master cannot pass that in the single-tag form, which carries its own id, but can
+// in the multi-event form (the same exposure the salt command line has; real_forged_test.go
+// shows both on a real master), so that is for fleets whose minions are all trusted as much
+// as the master.
 //
 // Without a stream (Config.DisableEvents, a refused or failing /events, one answering other
 // than text/event-stream, or nothing within 10s, as behind a buffering proxy) the job is

@@ -64,9 +64,12 @@ func lvmSpec(targets ...string) executor.Spec {
 }
 
 // newLayer connects a layer to the fake with short timeouts; logs go to buf.
+// newLayer is a layer on f. Its dry runs take returns from their events
+// (Config.DryRunsFromEvents), the path most of these tests look at; the default, /jobs, is
+// TestDryRunsReadJobsByDefault's.
 func newLayer(t *testing.T, f *fakeSaltAPI, buf *syncBuffer) *Layer {
 	t.Helper()
-	cfg := Config{URL: f.srv.URL, Username: f.user, Password: f.password, Timeout: 5 * time.Second, PollInterval: 20 * time.Millisecond}
+	cfg := Config{URL: f.srv.URL, Username: f.user, Password: f.password, Timeout: 5 * time.Second, PollInterval: 20 * time.Millisecond, DryRunsFromEvents: true}
 	if buf != nil {
 		cfg.Logger = slog.New(slog.NewTextHandler(buf, nil))
 	}

@@ -90,8 +90,9 @@ func forgedPlan(t *testing.T, r realSalt, l *Layer, spec executor.Spec, dir stri
 // which the master fires with the sender's own id and cmd _minion_event, and in the
 // multi-event form, whose data the sender writes whole, claiming cmd _return and the minion's
 // id but another job's jid. Both reach the bus before the minion's own return; the plan is
-// built from the real return all the same. The multi-event form claiming the right jid too
-// is the exposure doc.go names ("Whose word a return is"): with Config.DryRunsFromJobs the plan
+// built from the real return all the same, even with Config.DryRunsFromEvents. The
+// multi-event form claiming the right jid too is the exposure doc.go names ("Whose word a
+// return is"), which events alone cannot refuse: by default dry runs read /jobs, and the plan
 // is built from the real return even then.
 func TestRealForgedReturnEventsDoNotMakeTheDryRunsPlan(t *testing.T) {
 	r := needSalt(t)
@@ -119,7 +120,7 @@ func TestRealForgedReturnEventsDoNotMakeTheDryRunsPlan(t *testing.T) {
 		}
 	}
 
-	l := r.layer(t, nil, nil)
+	l := r.layer(t, nil, func(c *Config) { c.DryRunsFromEvents = true })
 	p, n := forgedPlan(t, r, l, spec, dir, func(jid string) {
 		tag := "salt/job/" + jid + "/ret/" + r.minion
 		forge(t, l, r.minion, map[string]any{"tag": tag, "data": forgedReturn(r.minion, jid)})
@@ -128,11 +129,11 @@ func TestRealForgedReturnEventsDoNotMakeTheDryRunsPlan(t *testing.T) {
 	})
 	check("single-tag and other-jid forgeries", p, n, 2)
 
-	jobs := r.layer(t, nil, func(c *Config) { c.DryRunsFromJobs = true })
+	jobs := r.layer(t, nil, nil) // the default: dry runs from /jobs
 	p, n = forgedPlan(t, r, jobs, spec, dir, func(jid string) {
 		tag := "salt/job/" + jid + "/ret/" + r.minion
 		forge(t, jobs, r.minion, map[string]any{"tag": "eos/test/forge", "data": map[string]any{},
 			"preload": map[string]any{"events": []any{map[string]any{"tag": tag, "data": forgedReturn(r.minion, jid)}}}})
 	})
-	check("a forgery in the master's own shape, with dry runs from /jobs", p, n, 1)
+	check("a forgery in the master's own shape, with dry runs from /jobs (the default)", p, n, 1)
 }

@@ -114,11 +114,18 @@ func TestADryRunsPlanDoesNotDependOnTheOrderMinionsReturn(t *testing.T) {
 	}
 }
 
-// With Config.DryRunsFromJobs a dry run opens no stream and takes its returns from /jobs, as
-// an apply does.
-func TestDryRunsFromJobsTakeNoEventReturn(t *testing.T) {
+// By default a dry run opens no stream and takes its returns from /jobs, as an apply does:
+// any minion can fire another's return event onto the master's bus, and /jobs holds only
+// what each minion returned itself. Before, dry runs took return events unless told not to.
+func TestDryRunsReadJobsByDefault(t *testing.T) {
 	polled, _, _ := planWith(t, func(f *fakeSaltAPI, _ *Layer) { f.streaming = false })
-	got, polls, opened := planWith(t, func(_ *fakeSaltAPI, l *Layer) { l.eventReturns = false })
+	got, polls, opened := planWith(t, func(f *fakeSaltAPI, l *Layer) {
+		d, err := New(Config{URL: f.srv.URL, Username: f.user, Password: f.password, Timeout: 5 * time.Second, PollInterval: 20 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.eventReturns = d.eventReturns // what a Config that says nothing gives
+	})
 	if got != polled || opened != 0 || len(polls) != 1 || polls[0] < 1 {
 		t.Errorf("plan %q, %d streams, /jobs looks %v; want %q, no stream, polls", got, opened, polls, polled)
 	}
