@@ -207,8 +207,7 @@ func newRunner(ctx context.Context, cfg *Config, log *slog.Logger, secrets *vaul
 	}
 	layers := []executor.Layer{tf}
 	if sc := cfg.Salt; sc != nil {
-		sl, err := salt.New(salt.Config{URL: sc.URL, Username: sc.Username, Password: sc.Password, EAuth: sc.EAuth,
-			Targets: sc.Targets, DisableEvents: sc.DisableEvents, DryRunsFromEvents: sc.DryRunsFromJobs != nil && !*sc.DryRunsFromJobs, Logger: log.With("layer", "salt")})
+		sl, err := salt.New(sc.layerConfig(log.With("layer", "salt")))
 		if err != nil {
 			return nil, err
 		}
