@@ -62,7 +62,7 @@ func (e *Engine) notStarted(ctx context.Context, a adapters.Adapter, p *store.Pl
 		// The store keeps the plan approved although nothing started: say so, since the next
 		// start of Eos takes it up (Recover), rather than "not kept".
 		e.log.Error("returning plan to pending", "plan", p.ID, "err", uerr)
-		msg = render.NotStarted(p.ID, untakenAdvice(err, uerr, p.ID))
+		msg = render.NotStarted(p.ID, e.untakenAdvice(err, uerr, p.ID))
 	case errors.As(err, &locked):
 		msg = render.StartBusy(p.ID, locked.Lock.Key, locked.Lock.Holder)
 	}
@@ -74,10 +74,14 @@ func (e *Engine) notStarted(ctx context.Context, a adapters.Adapter, p *store.Pl
 // untakenAdvice says why approved plan id could not start (err) when Eos could not put it
 // back to pending either (uerr): the store may still hold it approved, and the next start of
 // Eos would plan it again, judge it and run it, so the approver learns how to stop that.
-func untakenAdvice(err, uerr error, id string) string {
+func (e *Engine) untakenAdvice(err, uerr error, id string) string {
 	cause := err.Error()
 	var se storeError
-	if errors.As(err, &se) {
+	var uk unkept
+	switch {
+	case errors.As(err, &uk):
+		cause = e.fullWhere(uk.cause) + " is full (no space left on device), and Eos could not record that it keeps the approval"
+	case errors.As(err, &se):
 		cause = fmt.Sprintf("Eos could not write to its store (%v)", se.error)
 	}
 	back := ""
