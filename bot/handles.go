@@ -41,14 +41,13 @@ func (e *Engine) pinOf(ctx context.Context, platform, handle string, who adapter
 // returned) and logs it.
 func (e *Engine) pin(ctx context.Context, platform, handle string, who adapters.User) (store.HandlePin, error) {
 	text := "policy handle " + handle + " on " + platform + " pinned to account " + who.ID + " (@" + who.Name + ")"
-	now := e.now()
-	got, err := e.st.PinHandle(ctx, store.HandlePin{Platform: platform, Handle: handle, ID: who.ID, Name: who.Name, Since: now},
+	got, created, err := e.st.PinHandle(ctx, store.HandlePin{Platform: platform, Handle: handle, ID: who.ID, Name: who.Name, Since: e.now()},
 		e.entry(store.Entry{Kind: "pin", User: who.Name, UserID: who.ID, Platform: platform, Text: text}))
 	if err != nil {
 		e.logFailure(ctx, "keeping a handle's pin; counting it as nobody (platform "+platform+", handle "+handle+")", err)
 		return store.HandlePin{}, err
 	}
-	if got.ID == who.ID && got.Since.Equal(now) {
+	if created {
 		e.log.Info("policy handle pinned to its account", "platform", platform, "handle", handle, "id", who.ID)
 	}
 	return got, nil
@@ -83,8 +82,7 @@ func (e *Engine) pinPolicyHandles(ctx context.Context, as []adapters.Adapter) {
 			case pin == nil:
 				_, _ = e.pin(ctx, a.Name(), en.Name, who)
 			case pin.ID != who.ID:
-				e.log.Warn("a handle the policy names is held now by another account than the one it is pinned to; it admits nobody until the pin is forgotten (eos policy handles --forget)",
-					"platform", a.Name(), "handle", en.Name, "pinned", pin.ID, "pinned_name", pin.Name, "since", pin.Since, "holder", who.ID)
+				e.warnHandleMoved(a.Name(), en.Name, *pin, who.ID)
 			}
 		}
 	}
@@ -113,4 +111,11 @@ func policyHandles(pol Policy) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// warnHandleMoved tells the operator that handle on platform is held now by holder, not by
+// the account it is pinned to.
+func (e *Engine) warnHandleMoved(platform, handle string, pin store.HandlePin, holder string) {
+	e.log.Warn("a handle the policy names is held now by another account than the one it is pinned to; it admits nobody until the pin is forgotten (eos policy handles --forget)",
+		"platform", platform, "handle", handle, "pinned", pin.ID, "pinned_name", pin.Name, "since", pin.Since, "holder", holder)
 }

@@ -68,8 +68,7 @@ func (e *Engine) holds(ctx context.Context, a adapters.Adapter, u adapters.User,
 		return false, false
 	}
 	if pin.ID != u.ID {
-		e.log.Warn("a handle the policy names is held now by another account than the one it is pinned to; it admits nobody until the pin is forgotten (eos policy handles --forget)",
-			"platform", a.Name(), "handle", handle, "pinned", pin.ID, "pinned_name", pin.Name, "since", pin.Since, "holder", u.ID)
+		e.warnHandleMoved(a.Name(), handle, pin, u.ID)
 		return false, true
 	}
 	return true, false

@@ -43,11 +43,11 @@ func (s *Store) HandlePin(ctx context.Context, platform, handle string) (*Handle
 
 // PinHandle pins pin.Handle on pin.Platform to pin.ID unless it is pinned already, with an
 // audit line (e) in the same transaction, and returns the pin in force: the earlier one when
-// there is one (two first looks at once pin once).
-func (s *Store) PinHandle(ctx context.Context, pin HandlePin, e Entry) (HandlePin, error) {
+// there is one (two first looks at once pin once); created reports that this call made it.
+func (s *Store) PinHandle(ctx context.Context, pin HandlePin, e Entry) (got HandlePin, created bool, err error) {
 	pin.Handle = strings.ToLower(pin.Handle)
-	var got HandlePin
-	err := s.update(ctx, func(tx txn) error {
+	err = s.update(ctx, func(tx txn) error {
+		created = false // a retried transaction starts over
 		old, err := get[HandlePin](tx, bucketHandles, handleKey(pin.Platform, pin.Handle))
 		switch {
 		case err == nil:
@@ -56,13 +56,13 @@ func (s *Store) PinHandle(ctx context.Context, pin HandlePin, e Entry) (HandlePi
 		case !errors.Is(err, ErrNotFound):
 			return err
 		}
-		got = pin
+		got, created = pin, true
 		if err := put(tx, bucketHandles, handleKey(pin.Platform, pin.Handle), pin); err != nil {
 			return err
 		}
 		return appendTx(tx, e)
 	})
-	return got, err
+	return got, created, err
 }
 
 // HandlePins lists every pin, by platform and handle.

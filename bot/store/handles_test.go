@@ -14,15 +14,15 @@ func TestAHandleIsPinnedOnceAndForgottenOnlyOnPurpose(t *testing.T) {
 		ctx := context.Background()
 		s, reopen := open(t)
 		pin := HandlePin{Platform: "mattermost", Handle: "Bob", ID: "u-bob", Name: "bob", Since: t0}
-		got, err := s.PinHandle(ctx, pin, Entry{Kind: "pin", Text: "policy handle bob is account u-bob"})
-		if err != nil || got.ID != "u-bob" || got.Handle != "bob" {
+		got, created, err := s.PinHandle(ctx, pin, Entry{Kind: "pin", Text: "policy handle bob is account u-bob"})
+		if err != nil || !created || got.ID != "u-bob" || got.Handle != "bob" {
 			t.Fatalf("first pin = %+v, %v", got, err)
 		}
-		again, err := s.PinHandle(ctx, HandlePin{Platform: "mattermost", Handle: "bob", ID: "u-mallory", Since: t0}, Entry{Kind: "pin", Text: "policy handle bob is account u-mallory"})
-		if err != nil || again.ID != "u-bob" {
+		again, created, err := s.PinHandle(ctx, HandlePin{Platform: "mattermost", Handle: "bob", ID: "u-mallory", Since: t0}, Entry{Kind: "pin", Text: "policy handle bob is account u-mallory"})
+		if err != nil || created || again.ID != "u-bob" {
 			t.Fatalf("a second pin of the same handle = %+v, %v; want the first account kept", again, err)
 		}
-		if other, err := s.PinHandle(ctx, HandlePin{Platform: "discord", Handle: "bob", ID: "d-bob", Since: t0}, Entry{Kind: "pin", Text: "discord bob"}); err != nil || other.ID != "d-bob" {
+		if other, _, err := s.PinHandle(ctx, HandlePin{Platform: "discord", Handle: "bob", ID: "d-bob", Since: t0}, Entry{Kind: "pin", Text: "discord bob"}); err != nil || other.ID != "d-bob" {
 			t.Fatalf("bob on discord = %+v, %v; want its own pin", other, err)
 		}
 		s.Close()
@@ -40,7 +40,7 @@ func TestAHandleIsPinnedOnceAndForgottenOnlyOnPurpose(t *testing.T) {
 		if _, err := s2.HandlePin(ctx, "mattermost", "bob"); !errors.Is(err, ErrNotFound) {
 			t.Fatalf("pin after forget: %v, want not found", err)
 		}
-		if p, err := s2.PinHandle(ctx, HandlePin{Platform: "mattermost", Handle: "bob", ID: "u-bob2", Since: t0}, Entry{Kind: "pin", Text: "bob again"}); err != nil || p.ID != "u-bob2" {
+		if p, _, err := s2.PinHandle(ctx, HandlePin{Platform: "mattermost", Handle: "bob", ID: "u-bob2", Since: t0}, Entry{Kind: "pin", Text: "bob again"}); err != nil || p.ID != "u-bob2" {
 			t.Fatalf("pin after forget = %+v, %v; want the new account", p, err)
 		}
 		if pins, err := s2.HandlePins(ctx); err != nil || len(pins) != 2 {

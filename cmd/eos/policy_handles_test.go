@@ -30,7 +30,7 @@ func TestPolicyHandlesListsAndForgetsPins(t *testing.T) {
 			since := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
 			for _, p := range []store.HandlePin{{Platform: "mattermost", Handle: "bob", ID: "u8x4bob", Name: "bob", Since: since},
 				{Platform: "slack", Handle: "dave", ID: "U0DAVE", Name: "dave", Since: since}} {
-				if _, err := st.PinHandle(ctx, p, store.Entry{Kind: "pin", Text: "pinned " + p.Handle}); err != nil {
+				if _, _, err := st.PinHandle(ctx, p, store.Entry{Kind: "pin", Text: "pinned " + p.Handle}); err != nil {
 					t.Fatal(err)
 				}
 			}
