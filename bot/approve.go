@@ -42,6 +42,7 @@ func (e *Engine) vote(ctx context.Context, a adapters.Adapter, r adapters.Reacti
 		return answer{}
 	}
 	code := e.judgeCode(ctx, p, false) // the policy as code's decisions (policyjudge.go)
+	e.pinRuleHandles(ctx, a, code.rules())
 	rules := e.planRules(p)
 	who := e.person(ctx, a, r.User, policy.ApproverLists(rules)...)
 	if denied, refusal := e.refuseDenied(ctx, a, p, r, vote, who, code); denied {
@@ -189,7 +190,7 @@ func (e *Engine) notAllowed(p *store.Plan, who Person, what, why string) string 
 	if !e.once(p.ID + "/" + who.Platform + ":" + who.ID + "/" + what) {
 		return ""
 	}
-	return render.NotAllowed(who.Name, what, p.Plan.Spec.Env, why+render.HandlesPinnedElsewhere(who.Moved))
+	return render.NotAllowed(who.Name, what, p.Plan.Spec.Env, why+render.HandlesPinnedElsewhere(who.Moved)+render.HandlesNobodyHeld(who.Platform, who.Vacant))
 }
 
 // once reports whether key is new to this process, so a refusal is said once per person and

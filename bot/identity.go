@@ -32,46 +32,63 @@ func (e *Engine) person(ctx context.Context, a adapters.Adapter, u adapters.User
 			if en.Platform != "" && en.Platform != p.Platform {
 				continue
 			}
-			var ok, moved bool
+			why := nameOK
 			if en.Group {
-				ok = e.inGroup(ctx, a, u, en.Name)
+				if !e.inGroup(ctx, a, u, en.Name) {
+					why = nameOther
+				}
 			} else {
-				ok, moved = e.holds(ctx, a, u, en.Name)
+				why = e.holds(ctx, a, u, en.Name)
 			}
-			if ok {
+			switch why {
+			case nameOK:
 				p.Matches = append(p.Matches, raw)
-			}
-			if moved {
+			case nameMoved:
 				p.Moved = append(p.Moved, raw)
+			case nameVacant:
+				p.Vacant = append(p.Vacant, raw)
 			}
 		}
 	}
 	return p
 }
 
+// naming is whether a policy entry names someone, and if not, why a refusal should explain.
+type naming int
+
+const (
+	nameOK     naming = iota // the entry names them
+	nameOther                // it names someone else, or nobody the platform confirms
+	nameMoved                // they hold the handle, but it is pinned to another account
+	nameVacant               // they hold the handle, but nobody held it when Eos first looked
+)
+
 // holds reports whether handle, as the policy names it, names u now: u holds the handle (the
 // platform says so at this moment) and u's account is the one the handle is pinned to
 // (handles.go: the account that held it when Eos first looked it up). So a rename never
 // grants rights: whoever takes a handle its holder gave up gains none, and the holder,
 // renamed away, has none under the old handle either (the policy names the new one when it
-// should). moved reports that u holds the handle but it is pinned to another account.
-func (e *Engine) holds(ctx context.Context, a adapters.Adapter, u adapters.User, handle string) (ok, moved bool) {
+// should); nor does whoever takes a handle nobody held when Eos first looked it up.
+func (e *Engine) holds(ctx context.Context, a adapters.Adapter, u adapters.User, handle string) naming {
 	if u.ID == "" {
-		return false, false
+		return nameOther
 	}
 	who, err := e.lookup(ctx, a, handle)
 	if err != nil || who.ID != u.ID {
-		return false, false
+		return nameOther
 	}
 	pin, err := e.pinOf(ctx, a.Name(), handle, who)
-	if err != nil {
-		return false, false
-	}
-	if pin.ID != u.ID {
+	switch {
+	case err != nil:
+		return nameOther
+	case pin.Vacant():
+		e.warnHandleTaken(a.Name(), handle, pin, u.ID)
+		return nameVacant
+	case pin.ID != u.ID:
 		e.warnHandleMoved(a.Name(), handle, pin, u.ID)
-		return false, true
+		return nameMoved
 	}
-	return true, false
+	return nameOK
 }
 
 // lookup asks a's platform which account holds handle now.

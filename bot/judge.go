@@ -62,6 +62,7 @@ func (j judgement) need(requester string) string { return render.RulesNeed(j.rul
 // p's preview) who each approver is. Outside store transactions only: it does I/O.
 func (e *Engine) judge(ctx context.Context, a adapters.Adapter, p *store.Plan) judgement {
 	code := e.judgeCode(ctx, p, false)
+	e.pinRuleHandles(ctx, a, code.rules()) // handles.go: first looked up now, before anyone reacts
 	rules := append(e.policy().Rules(p.Plan), code.rules()...)
 	return judgement{rules: rules, verdict: Judge(rules, e.voters(ctx, a, p, rules, nil)), code: code}
 }

@@ -91,6 +91,7 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 	}
 	verdict, judged, input := e.evalCodeInput(ctx, p, false) // the policy as code judges it (policyjudge.go)
 	j := e.unjudged(p)                                       // the plan's risks and the policy's requires may ask more than its verb
+	e.pinRuleHandles(ctx, c.adapter, j.code.rules())         // handles.go: looked up before anyone can react
 	p.Needed = j.verdict.Needed()
 	request := e.entry(store.Entry{Kind: "request", User: c.user(), Platform: c.adapter.Name(), PlanID: p.ID, Hash: plan.Hash,
 		Service: spec.Target, Env: spec.Env, Text: c.msg.Text})

@@ -95,8 +95,9 @@ func TestE2EMattermostPolicyOnlyTheApproverRuns(t *testing.T) {
 	}
 }
 
-// The requester renames herself through the server's API between her request and her ✅, to a
-// handle the policy names as an approver: she is still the requester (the same user ID), and
+// The requester holds a handle the policy names as an approver when Eos starts (so it is
+// pinned to her account), renames herself through the server's API before asking, and back
+// between her request and her ✅: she is still the requester (the same user ID), and
 // self-approval is off, so her ✅ is refused. An engine comparing names would have taken the
 // renamed requester for somebody else and run the plan.
 func TestE2EMattermostRenamedRequesterCannotApprove(t *testing.T) {
@@ -105,9 +106,11 @@ func TestE2EMattermostRenamedRequesterCannotApprove(t *testing.T) {
 	ch := s.Channel(t, "e2e-renamed-requester")
 	n := mmtest.Nonce()
 	asker, renamed := "req"+n, "ren"+n
-	requester := s.NewPerson(t, asker, ch)
+	requester := s.NewPerson(t, renamed, ch)
 	policy := bot.Policy{Default: bot.EnvPolicy{Approvers: []string{renamed, "bob"}, Approvals: 1}}
 	b := startMMBot(t, s, ch, eostest.Options{Policy: policy})
+	b.WaitLog("policy handle pinned to its account\" platform=mattermost handle=" + renamed)
+	s.Rename(t, requester, asker)
 
 	req, preview, id := ask(t, s, ch, requester, "@eos create grafana")
 	botSays(t, s, req.Id, "asked by @"+asker, "— not @"+asker+" (asked)")
@@ -193,6 +196,34 @@ func TestE2EMattermostATakenHandleGainsNothing(t *testing.T) {
 	}
 	if v := p.Approvals[0]; v.UserID != approver.User.Id || v.Platform != "mattermost" {
 		t.Errorf("approval = %+v, want the approver's id %s", v, approver.User.Id)
+	}
+}
+
+// A handle the policy names that nobody on the server holds when Eos starts is pinned vacant:
+// someone who then takes the free name through the server's API is refused, saying why and
+// what the operator does, and the plan stays pending.
+func TestE2EMattermostAFreeHandleGainsNothing(t *testing.T) {
+	t.Parallel()
+	s := mmtest.Real(t)
+	ch := s.Channel(t, "e2e-handle-free")
+	n := mmtest.Nonce()
+	free, other := "new"+n, "imp"+n
+	newcomer := s.NewPerson(t, other, ch)
+	policy := bot.Policy{Default: bot.EnvPolicy{Approvers: []string{free}, Approvals: 1}}
+	b := startMMBot(t, s, ch, eostest.Options{Policy: policy})
+	b.WaitLog("the policy names a handle no account holds")
+
+	req, preview, id := ask(t, s, ch, s.Alice, "@eos create grafana")
+	s.Rename(t, newcomer, free)
+	newcomer.React(t, preview.Id, "white_check_mark")
+	botSays(t, s, req.Id, "@"+free+" can't approve local plans", `no mattermost account held the policy's "`+free+`" when Eos first looked it up`,
+		"eos policy handles --forget mattermost:"+free)
+	b.Idle()
+	if runs, _ := b.Store.Runs(context.Background(), nil); len(runs) != 0 {
+		t.Fatalf("the ✅ of whoever took the free handle started %d runs", len(runs))
+	}
+	if p, err := b.Store.Plan(context.Background(), id); err != nil || p.State != store.PlanPending || len(p.Approvals) != 0 {
+		t.Fatalf("plan after the ✅ = %+v, %v; want pending without approvals", p, err)
 	}
 }
 

@@ -103,6 +103,10 @@ type Person struct {
 	// Moved are the handle entries this person holds now that are pinned to another account:
 	// they match nothing, and a refusal says why.
 	Moved []string
+	// Vacant are the handle entries this person holds now that nobody held when Eos first
+	// looked them up: Eos cannot tell whether this is the person the policy means, so they
+	// match nothing until an operator says so, and a refusal says why.
+	Vacant []string
 }
 
 // Is reports whether the person is the user with id on platform. An empty id is nobody.

@@ -97,6 +97,21 @@ func HandlesPinnedElsewhere(handles []string) string {
 		strings.Join(q, ", "))
 }
 
+// HandlesNobodyHeld explains, after a refusal's reason, that the handles the person holds on
+// platform name nobody: no account held them when Eos first looked them up, so Eos cannot tell
+// whether the account that took one later is the person the policy means.
+func HandlesNobodyHeld(platform string, handles []string) string {
+	if len(handles) == 0 {
+		return ""
+	}
+	q := make([]string, len(handles))
+	for i, h := range handles {
+		q[i] = fmt.Sprintf("%q", h)
+	}
+	return fmt.Sprintf("; no %s account held the policy's %s when Eos first looked it up, so Eos cannot tell whether this account is the one it means: once that person holds it, an operator confirms it with eos policy handles --forget %s:%s",
+		platform, strings.Join(q, ", "), platform, strings.Trim(q[0], `"`))
+}
+
 // NotPendingToCancel refuses a cancel of plan id, which is state.
 func NotPendingToCancel(id string, state store.PlanState) string {
 	return fmt.Sprintf("Plan %s is %s, not pending: nothing to cancel.", id, state)

@@ -20,11 +20,16 @@ type HandlePin struct {
 	Platform string `json:"platform"`
 	// Handle is the handle as the policy names it, in lower case.
 	Handle string `json:"handle"`
-	// ID is the account's immutable ID on Platform; Name its handle when pinned.
+	// ID is the account's immutable ID on Platform; Name its handle when pinned. An empty ID
+	// is a vacant pin: no account held the handle when Eos first looked it up, so it names
+	// nobody (whoever takes it later is not known to be the person meant).
 	ID    string    `json:"id"`
 	Name  string    `json:"name,omitempty"`
 	Since time.Time `json:"since"`
 }
+
+// Vacant reports whether the pin records that nobody held the handle when Eos first looked.
+func (p HandlePin) Vacant() bool { return p.ID == "" }
 
 func handleKey(platform, handle string) string {
 	return platform + "\x00" + strings.ToLower(handle)

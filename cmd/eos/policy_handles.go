@@ -59,8 +59,12 @@ func policyHandlesCmd(loadCfg func() (*Config, error)) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "Forgot %s on %s (account %s, pinned %s). The next look-up pins whoever holds the handle then.\n",
-				gone.Handle, gone.Platform, gone.ID, gone.Since.UTC().Format("2006-01-02 15:04 UTC"))
+			held := "account " + gone.ID
+			if gone.Vacant() {
+				held = "vacant: nobody held it"
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "Forgot %s on %s (%s, pinned %s). The next look-up pins whoever holds the handle then.\n",
+				gone.Handle, gone.Platform, held, gone.Since.UTC().Format("2006-01-02 15:04 UTC"))
 			return nil
 		},
 	}
@@ -93,7 +97,11 @@ func printPins(out io.Writer, pins []store.HandlePin) error {
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "PLATFORM\tHANDLE\tACCOUNT\tNAMED THEN\tPINNED (UTC)")
 	for _, p := range pins {
-		fmt.Fprintf(w, "%s\t%s\t%s\t@%s\t%s\n", p.Platform, p.Handle, p.ID, p.Name, p.Since.UTC().Format("2006-01-02 15:04"))
+		account, name := p.ID, "@"+p.Name
+		if p.Vacant() {
+			account, name = "nobody (no account held it)", "-"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", p.Platform, p.Handle, account, name, p.Since.UTC().Format("2006-01-02 15:04"))
 	}
 	return w.Flush()
 }

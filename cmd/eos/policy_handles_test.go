@@ -29,7 +29,8 @@ func TestPolicyHandlesListsAndForgetsPins(t *testing.T) {
 			}
 			since := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
 			for _, p := range []store.HandlePin{{Platform: "mattermost", Handle: "bob", ID: "u8x4bob", Name: "bob", Since: since},
-				{Platform: "slack", Handle: "dave", ID: "U0DAVE", Name: "dave", Since: since}} {
+				{Platform: "slack", Handle: "dave", ID: "U0DAVE", Name: "dave", Since: since},
+				{Platform: "mattermost", Handle: "carol", Since: since}} { // vacant: nobody held carol
 				if _, _, err := st.PinHandle(ctx, p, store.Entry{Kind: "pin", Text: "pinned " + p.Handle}); err != nil {
 					t.Fatal(err)
 				}
@@ -47,8 +48,14 @@ func TestPolicyHandlesListsAndForgetsPins(t *testing.T) {
 				t.Cleanup(func() { srv.Close() })
 			}
 			out, err := eos(t, "policy", "handles")
-			if err != nil || !strings.Contains(out, "mattermost  bob     u8x4bob  @bob        2026-11-20 09:30") || !strings.Contains(out, "slack       dave    U0DAVE") {
+			flat := strings.Join(strings.Fields(out), " ")
+			if err != nil || !strings.Contains(flat, "mattermost bob u8x4bob @bob 2026-11-20 09:30") || !strings.Contains(flat, "slack dave U0DAVE") ||
+				!strings.Contains(flat, "mattermost carol nobody (no account held it) - 2026-11-20 09:30") {
 				t.Fatalf("eos policy handles = %v:\n%s", err, out)
+			}
+			out, err = eos(t, "policy", "handles", "--forget", "mattermost:carol")
+			if err != nil || !strings.Contains(out, "Forgot carol on mattermost (vacant: nobody held it, pinned 2026-11-20 09:30 UTC)") {
+				t.Fatalf("forgetting the vacant pin = %v:\n%s", err, out)
 			}
 			out, err = eos(t, "policy", "handles", "--forget", "mattermost:bob")
 			if err != nil || !strings.Contains(out, "Forgot bob on mattermost (account u8x4bob, pinned 2026-11-20 09:30 UTC)") {
