@@ -64,11 +64,20 @@ func (e *Engine) pin(ctx context.Context, platform, handle string, who adapters.
 	return got, nil
 }
 
-// pinPolicyHandles pins every handle the approval policy names, on every platform it may mean,
-// to whoever holds it now; a handle pinned already is looked up too, and one that another
-// account holds now is logged, its pin kept. Run at start-up, before reactions are judged.
+// pinPolicyHandles pins every handle the approval policy and the policy set's literal approvers
+// name, on every platform it may mean, to whoever holds it now (vacant when nobody does); a
+// handle pinned already is looked up too, and one that another account holds now is logged,
+// its pin kept. Run at start-up and on reload, before reactions are judged.
 func (e *Engine) pinPolicyHandles(ctx context.Context, as []adapters.Adapter) {
 	handles := policyHandles(e.policy())
+	e.code.mu.Lock()
+	set := e.code.set
+	e.code.mu.Unlock()
+	for _, h := range set.Handles() { // a Rego rule's literal approvers
+		if !slices.Contains(handles, h) {
+			handles = append(handles, h)
+		}
+	}
 	for _, a := range as {
 		if _, ok := a.(adapters.UserResolver); !ok {
 			continue

@@ -53,16 +53,16 @@ func TestAHandleNobodyHeldIsNotGivenToItsFirstTaker(t *testing.T) {
 	}
 }
 
-// A handle a policy-as-code rule names is first looked up when the rule decides, as the plan
-// is previewed: nobody holds "dave" then, so it is pinned vacant, and mallory, renaming herself
-// dave afterwards, cannot release the hold.
-func TestAHandleARegoRuleNamesIsPinnedWhenItDecides(t *testing.T) {
+// A handle a policy-as-code rule computes is first looked up when the rule decides, as the
+// plan is previewed: nobody holds "dave" then, so it is pinned vacant, and mallory, renaming
+// herself dave afterwards, cannot release the hold.
+func TestAHandleARegoRuleComputesIsPinnedWhenItDecides(t *testing.T) {
 	t.Parallel()
 	chat := newChatFake("mattermost", adapters.User{ID: "u-alice", Name: "alice"}, adapters.User{ID: "u-bob", Name: "bob"},
 		adapters.User{ID: "u-mallory", Name: "mallory"})
 	set := eostest.PolicySet(t, "owner.rego", `package eos.owner
 
-require contains {"msg": "grafana needs its owner", "approvers": ["dave"], "approvals": 1} if {
+require contains {"msg": "grafana needs its owner", "approvers": [concat("", ["da", "ve"])], "approvals": 1} if {
 	input.request.target == "grafana"
 }
 `)
@@ -83,4 +83,38 @@ require contains {"msg": "grafana needs its owner", "approvers": ["dave"], "appr
 	if r, err := h.Store.Run(context.Background(), id); err == nil {
 		t.Fatalf("mallory, who took the free handle dave, released the hold: %+v", r)
 	}
+}
+
+// A handle a policy-as-code rule names as a literal approver is pinned when the set is loaded,
+// as the configuration's are: dave holds it at start-up, renames away before any plan names
+// him, and mallory, who takes "dave", cannot release the hold; dave, back, can.
+func TestARegoRulesLiteralApproverIsPinnedAtStartUp(t *testing.T) {
+	t.Parallel()
+	chat := newChatFake("mattermost", adapters.User{ID: "u-alice", Name: "alice"}, adapters.User{ID: "u-bob", Name: "bob"},
+		adapters.User{ID: "u-dave", Name: "dave"}, adapters.User{ID: "u-mallory", Name: "mallory"})
+	set := eostest.PolicySet(t, "owner.rego", `package eos.owner
+
+require contains {"msg": "grafana needs its owner", "approvers": ["dave"], "approvals": 1} if {
+	input.request.target == "grafana"
+}
+`)
+	policy := bot.Policy{Default: bot.EnvPolicy{Approvals: 1, Approvers: []string{"bob"}}, Envs: map[string]bot.EnvPolicy{}}
+	h := eostest.New(t, eostest.Options{Policy: policy, PolicyCode: set, Adapters: []adapters.Adapter{chat}})
+	t.Cleanup(chat.stop)
+	h.WaitLog(`policy handle pinned to its account" platform=mattermost handle=dave id=u-dave`)
+	david := chat.rename("u-dave", "david")
+	mallory := chat.rename("u-mallory", "dave")
+
+	p, id := fakePreview(t, chat, chat.user("alice"), "@eos create grafana")
+	n := chat.count()
+	chat.react(chat.user("bob"), p.Ref, "white_check_mark")
+	chat.react(mallory, p.Ref, "white_check_mark")
+	chat.wait(t, n, "@dave can't approve", `the policy's "dave" names the account that held it when Eos first looked it up, not this one`)
+	h.Idle()
+	if r, err := h.Store.Run(context.Background(), id); err == nil {
+		t.Fatalf("mallory, who took dave's handle before any plan named it, released the hold: %+v", r)
+	}
+	chat.rename("u-mallory", "mallory")
+	chat.react(chat.rename(david.ID, "dave"), p.Ref, "white_check_mark")
+	chat.wait(t, n, "Run "+id+" · done in")
 }

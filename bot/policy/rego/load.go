@@ -39,6 +39,8 @@ type Set struct {
 	rules map[string]string
 	// groups are the "group:NAME" strings the rules mention, sorted.
 	groups []string
+	// handles are the handles the rules name as literal approvers, sorted (handles.go).
+	handles []string
 }
 
 // Load reads every .rego file under dirs (tests, *_test.rego, are left to `eos policy test`),
@@ -76,7 +78,8 @@ func Load(ctx context.Context, dirs []string, timeout time.Duration) (*Set, erro
 	if err != nil {
 		return nil, fmt.Errorf("preparing the policy query: %w", err)
 	}
-	return &Set{query: q, timeout: timeout, sha: hex.EncodeToString(h.Sum(nil)), rules: ruleLines(c.Modules), groups: groupsNamed(c.Modules)}, nil
+	return &Set{query: q, timeout: timeout, sha: hex.EncodeToString(h.Sum(nil)), rules: ruleLines(c.Modules), groups: groupsNamed(c.Modules),
+		handles: approverHandles(c.Modules)}, nil
 }
 
 // regoFiles lists the policy files under dirs, sorted, without tests.
