@@ -74,6 +74,10 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 		return "", said(render.Reply(busy))
 	}
 	spec.Changes = e.declaredChanges(ctx, spec)
+	basis, err := e.basis(ctx, store.SpecKeys(spec)) // what the run binds its approval to (supersede.go)
+	if err != nil {
+		return "", e.fail(c, "reading the declared state", err)
+	}
 	planCtx, cancel := context.WithTimeout(ctx, planTimeout)
 	defer cancel()
 	plan, err := e.cfg.Runner.Plan(planCtx, spec)
@@ -87,7 +91,7 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 	p := &store.Plan{
 		ID: planID(plan.Hash, c.msg.Post, now), State: state, Text: c.msg.Text,
 		Requester: c.msg.Author, Request: c.msg.Post, Plan: plan,
-		Created: now, Expires: now.Add(ep.TTL), Updated: now,
+		Created: now, Expires: now.Add(ep.TTL), Updated: now, Basis: basis,
 	}
 	verdict, judged, input := e.evalCodeInput(ctx, p, false) // the policy as code judges it (policyjudge.go)
 	j := e.unjudged(p)                                       // the plan's risks and the policy's requires may ask more than its verb
@@ -107,7 +111,9 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 	// a preview on the platform that the store does not know would ignore its reactions.
 	pctx, cancelPost := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 	defer cancelPost()
-	ref := e.say(pctx, c.adapter, c.msg.Post, e.planLinked(previewDoc(p, j, render.VaultRow(plan, e.cfg.Runner.SecretsConfigured())), p.ID))
+	doc := previewDoc(p, j, render.VaultRow(plan, e.cfg.Runner.SecretsConfigured()))
+	doc = render.WithNote(doc, e.planInFlight(ctx, spec, state == store.PlanPreview)) // a run on it now may change it (inflight.go)
+	ref := e.say(pctx, c.adapter, c.msg.Post, e.planLinked(doc, p.ID))
 	if ref.ID == "" {
 		return p.ID, answer{}
 	}

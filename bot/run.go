@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/eosbot/eos/bot/runwatch"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -160,10 +161,9 @@ func (e *Engine) execute(ctx context.Context, a adapters.Adapter, p *store.Plan,
 }
 
 // replan plans the approved spec again just before applying. The approval holds only for the
-// exact plan it was given on: when the fresh plan's hash differs (someone changed things in
-// between), the old plan is superseded and the fresh one is posted for approval instead.
-// held is true when the plan could not be made because a work directory's disk is full and
-// the approval is held (held.go).
+// exact plan it was given on: when the declared state it was compiled against or the fresh
+// plan's hash differs, it is superseded and its request answered again (supersede.go). held
+// is true when a work directory's disk is full and the approval is held (held.go).
 func (e *Engine) replan(ctx context.Context, a adapters.Adapter, p *store.Plan) (_ executor.Plan, ok, held bool) {
 	unlock, err := e.st.TryLock(ctx, p.Keys(), p.ID, e.now())
 	if err != nil {
@@ -171,6 +171,18 @@ func (e *Engine) replan(ctx context.Context, a adapters.Adapter, p *store.Plan) 
 			err = storeError{err}
 		}
 		return executor.Plan{}, false, e.notStarted(ctx, a, p, err)
+	}
+	if p.Basis != nil { // plans stored before it was recorded have none
+		now, err := e.basis(ctx, p.Keys())
+		if err != nil {
+			unlock()
+			return executor.Plan{}, false, e.notStarted(ctx, a, p, storeError{err})
+		}
+		if !maps.Equal(now, p.Basis) {
+			unlock()
+			e.supersede(ctx, a, p, "", "another run declared a service of the plan between approval and apply") // supersede.go
+			return executor.Plan{}, false, false
+		}
 	}
 	pctx, cancel := context.WithTimeout(ctx, planTimeout)
 	defer cancel()
@@ -182,19 +194,7 @@ func (e *Engine) replan(ctx context.Context, a adapters.Adapter, p *store.Plan) 
 	if err != nil {
 		return executor.Plan{}, false, e.notStarted(ctx, a, p, fmt.Errorf("planning again before applying: %w", err))
 	}
-	if _, uerr := e.st.UpdatePlan(ctx, p.ID, func(p *store.Plan) error {
-		p.State, p.Updated = store.PlanSuperseded, e.now()
-		return nil
-	}); uerr != nil {
-		e.log.Error("superseding plan", "plan", p.ID, "err", uerr)
-	}
-	e.showStatus(ctx, p.ID)
-	e.audit(ctx, store.Entry{Kind: "superseded", PlanID: p.ID, Hash: fresh.Hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env,
-		Text: "plan changed between approval and apply; new plan posted"})
-	e.say(ctx, a, p.Preview, render.ChangedSinceApproval(p.ID, p.Plan.Spec.Target, p.Plan.Spec.Env))
-	c := conv{adapter: a, msg: adapters.Message{Post: p.Request, Author: p.Requester, Text: p.Text}}
-	e.answerMessage(ctx, c, answerOf(e.propose(ctx, c, p.Plan.Spec, store.PlanPending))) // not a handler: it says its answer
-
+	e.supersede(ctx, a, p, fresh.Hash, "plan changed between approval and apply") // supersede.go
 	return executor.Plan{}, false, false
 }
 

@@ -82,3 +82,28 @@ func TestAnswerAboutARunInFlightElsewhereSuggestsItsEnvironment(t *testing.T) {
 		t.Errorf("the answer lacks %q:\n%s", want, got.Text)
 	}
 }
+
+// A preview planned while a run holds one of its services says so: it shows what is there
+// before that run ends, and may change. Without a run in flight, no such line.
+func TestAPreviewPlannedWhileARunHoldsItsServiceSaysSo(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{})
+	run := &store.Run{ID: "35087fd4", State: store.RunRunning, Verb: "create", Target: "nextcloud", Env: "local", Started: time.Now(),
+		Keys: []string{"local/nextcloud", "local/authentik"}}
+	if err := h.Store.StartRun(context.Background(), run); err != nil {
+		t.Fatal(err)
+	}
+	after := h.Last()
+	h.Say("carol", "@eos plan nextcloud --sso")
+	got := h.WaitText(after, "Preview only")
+	want := "⚠ Planned while run 35087fd4 is creating nextcloud in local (since "
+	if !strings.Contains(got.Text, want) || !strings.Contains(got.Text, "so it may change. Ask again once the run is done (@eos status nextcloud), or stop the run with @eos cancel 35087fd4.") {
+		t.Errorf("the preview does not say it was planned while run 35087fd4 holds nextcloud:\n%s", got.Text)
+	}
+	after = h.Last()
+	h.Say("carol", "@eos plan grafana")
+	got = h.WaitText(after, "Preview only")
+	if strings.Contains(got.Text, "Planned while") {
+		t.Errorf("a preview names a run when none holds its service:\n%s", got.Text)
+	}
+}

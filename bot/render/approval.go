@@ -59,7 +59,7 @@ func approvalStatus(p *store.Plan, v policy.Verdict) string {
 	case store.PlanBlocked:
 		return blockedNote(p)
 	case store.PlanSuperseded:
-		return "superseded: things changed after the approval, so nothing was applied · the plan as it stands now is posted below for approval"
+		return "superseded: things changed after the approval, so nothing was applied · the request is answered again below, as things stand now"
 	}
 	return string(p.State)
 }

@@ -45,6 +45,25 @@ func InFlight(l store.Lock, run *store.Run, service, env, inEnv string) string {
 		l.Holder, what, env, l.Since.UTC().Format("15:04 UTC"), service, inEnv, l.Holder)
 }
 
+// PlannedInFlight is the note of a preview planned while run l.Holder holds one of its services
+// in env (run is nil while the approved plan is planned again before it applies): the plan
+// shows what was there before that run ends, so it may change. It says what to do: approve it
+// once the run is done, or stop the run.
+// A preview only (nothing to approve) is asked again instead.
+func PlannedInFlight(l store.Lock, run *store.Run, env, inEnv string, previewOnly bool) string {
+	service := strings.TrimPrefix(l.Key, env+"/")
+	what := "is about to run on " + service
+	if run != nil {
+		what, service = "is "+verbing(run.Verb)+" "+run.Target, run.Target
+	}
+	then := "Approve it once the run is done"
+	if previewOnly {
+		then = "Ask again once the run is done"
+	}
+	return fmt.Sprintf("⚠ Planned while run %s %s in %s (since %s): this plan shows what is there before that run ends, so it may change. %s (@eos status %s%s), or stop the run with @eos cancel %s.",
+		l.Holder, what, env, l.Since.UTC().Format("15:04 UTC"), then, service, inEnv, l.Holder)
+}
+
 // verbing is a run's verb as it happens: "creating", "destroying".
 func verbing(verb string) string {
 	switch verb {

@@ -170,3 +170,15 @@ func Skipped(lp executor.LayerPlan) string {
 	}
 	return "no changes"
 }
+
+// WithNote is d with note as a line of its own before d's last block (a preview's closing
+// lines: what happens next).
+func WithNote(d adapters.Doc, note string) adapters.Doc {
+	if note == "" || len(d.Blocks) == 0 {
+		return d
+	}
+	last := len(d.Blocks) - 1
+	blocks := append(append(append([]adapters.Block{}, d.Blocks[:last]...), adapters.Text{Text: note}), d.Blocks[last])
+	d.Blocks = blocks
+	return d
+}

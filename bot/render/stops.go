@@ -47,7 +47,7 @@ func StartBusy(id, key, holder string) adapters.Doc {
 // ChangedSinceApproval says approved plan id no longer plans what was approved, because
 // something else changed service in env: a fresh plan follows.
 func ChangedSinceApproval(id, service, env string) adapters.Doc {
-	return Reply(fmt.Sprintf("Plan %s changed since it was approved (something else changed %s in %s meanwhile): nothing was applied. Here is the plan as it stands now; it needs approval again.",
+	return Reply(fmt.Sprintf("Plan %s changed since it was approved (something else changed %s in %s meanwhile): nothing was applied. The request is answered again below, as things stand now; a new plan needs approval again.",
 		id, service, env))
 }
 

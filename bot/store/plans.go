@@ -74,6 +74,12 @@ type Plan struct {
 	// to is full): the approval is kept and Eos starts the run once the cause clears. Nil
 	// otherwise; StartRun clears it, and so does the plan going back to pending.
 	Held *Hold `json:"held,omitempty"`
+	// Basis is the declared state the plan was made against: for each unit it touches (Keys),
+	// the run that declared it ("" when none has), with "/destroyed" when that run destroyed
+	// it. A run binds its approval to it as to the plan's hash: when another run has declared
+	// a unit since, the plan was compiled from values that are no longer declared, so it is
+	// superseded and its request asked again. Nil in plans stored before it was recorded.
+	Basis map[string]string `json:"basis,omitempty"`
 }
 
 // Hold is what an approved plan's run waits for before it can start.

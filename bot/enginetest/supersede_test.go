@@ -1,0 +1,68 @@
+package enginetest_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/eosbot/eos/bot/eostest"
+	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/adapters/console"
+)
+
+// Two updates of grafana wait at once, each compiled against port 3000. The port update runs
+// first; the domain update, approved after it, plans the same Terraform changes as before (the
+// port feeds only Nomad, not configured here), so its hash alone would let it run and record
+// port 3000 again, silently undoing the approved port change. The declared state it was compiled
+// against changed, so it is superseded and asked again: the new plan keeps port 3002.
+func TestAnApprovedPlanDoesNotRevertValuesDeclaredMeanwhile(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{})
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
+	h.React("bob", p.ID, "+1")
+	h.WaitText(p.ID, "Run "+id+" · done in")
+
+	dom, did := eostest.Preview(t, h, "alice", "@eos update grafana --domain a.example.org")
+	port, pid := eostest.Preview(t, h, "alice", "@eos update grafana --port 3002")
+	h.React("bob", port.ID, "+1")
+	h.WaitText(port.ID, "Run "+pid+" · done in")
+	h.React("bob", dom.ID, "+1")
+	h.WaitText(dom.ID, "Plan "+did+" changed since it was approved", "nothing was applied", "answered again below")
+	fresh := h.WaitPost(dom.ID, func(p console.Post) bool {
+		return strings.Contains(p.Text, "update grafana --domain a.example.org in local") && !strings.Contains(p.Text, did)
+	})
+	if !strings.Contains(fresh.Text, "Declared values: --domain default → a.example.org") || strings.Contains(fresh.Text, "--port") {
+		t.Errorf("the fresh plan should change the domain only, keeping port 3002:\n%s", fresh.Text)
+	}
+	h.Idle()
+	if _, err := h.Store.Run(context.Background(), did); err == nil {
+		t.Fatal("the plan compiled against port 3000 ran after the port changed")
+	}
+	d, err := h.Store.Declared(context.Background(), "local/grafana")
+	if err != nil || d.Spec.Units[0].Values["port"] != "3002" {
+		t.Fatalf("grafana's declared state = %+v, %v; want port 3002 kept", d, err)
+	}
+	old, err := h.Store.Plan(context.Background(), did)
+	if err != nil || old.State != store.PlanSuperseded {
+		t.Fatalf("the domain plan = %+v, %v; want it superseded", old, err)
+	}
+}
+
+// Two creates of grafana wait at once. The first runs; the second, approved after it, is not
+// planned again as a create of a service that exists now: its request is answered as if asked
+// now, which says grafana is deployed and how to change it.
+func TestACreateApprovedAfterAnotherCreateIsAskedAgain(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{})
+	first, fid := eostest.Preview(t, h, "alice", "@eos create grafana")
+	second, sid := eostest.Preview(t, h, "alice", "@eos create grafana --port 3006")
+	h.React("bob", first.ID, "+1")
+	h.WaitText(first.ID, "Run "+fid+" · done in")
+	h.React("bob", second.ID, "+1")
+	h.WaitText(second.ID, "Plan "+sid+" changed since it was approved", "nothing was applied")
+	h.WaitText(second.ID, "grafana is already deployed in local (run "+fid+"). To change it: @eos update grafana")
+	h.Idle()
+	if _, err := h.Store.Run(context.Background(), sid); err == nil {
+		t.Fatal("the second create ran")
+	}
+}
