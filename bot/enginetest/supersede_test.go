@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/eosbot/eos/adapters/console"
 	"github.com/eosbot/eos/bot/eostest"
 	"github.com/eosbot/eos/bot/store"
-	"github.com/eosbot/eos/adapters/console"
 )
 
 // Two updates of grafana wait at once, each compiled against port 3000. The port update runs
