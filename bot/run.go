@@ -180,7 +180,7 @@ func (e *Engine) replan(ctx context.Context, a adapters.Adapter, p *store.Plan) 
 		}
 		if !maps.Equal(now, p.Basis) {
 			unlock()
-			e.supersede(ctx, a, p, "", "another run declared a service of the plan between approval and apply") // supersede.go
+			e.supersede(ctx, a, p, "", "another run declared a service of the plan between approval and apply", changedSince(p.Basis, now)...)
 			return executor.Plan{}, false, false
 		}
 	}

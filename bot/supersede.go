@@ -3,6 +3,8 @@ package bot
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/render"
@@ -14,6 +16,19 @@ import (
 // basis (the declared state it was compiled against, store.Plan.Basis). When either differs
 // just before the run applies, nothing is applied: the plan is superseded and its request
 // answered again as things stand now.
+
+// changedSince names the services whose declared state differs between basis was and now.
+func changedSince(was, now map[string]string) []string {
+	var out []string
+	for k, v := range now {
+		if was[k] != v {
+			_, service, _ := strings.Cut(k, "/")
+			out = append(out, service)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
 
 // basis is the declared state of keys now: for each, the run that declared it ("" when none
 // has), with "/destroyed" when that run destroyed it.
@@ -36,9 +51,10 @@ func (e *Engine) basis(ctx context.Context, keys []string) (map[string]string, e
 }
 
 // supersede ends approved plan p without applying anything, because what it was approved on
-// changed (why, for the audit log; hash is the fresh plan's, when there is one), and answers
-// its request again as things stand now.
-func (e *Engine) supersede(ctx context.Context, a adapters.Adapter, p *store.Plan, hash, why string) {
+// changed (why, for the audit log; hash is the fresh plan's, when there is one; changed names
+// the services another run declared meanwhile, when known), and answers its request again as
+// things stand now.
+func (e *Engine) supersede(ctx context.Context, a adapters.Adapter, p *store.Plan, hash, why string, changed ...string) {
 	if _, uerr := e.st.UpdatePlan(ctx, p.ID, func(p *store.Plan) error {
 		p.State, p.Updated = store.PlanSuperseded, e.now()
 		return nil
@@ -48,7 +64,11 @@ func (e *Engine) supersede(ctx context.Context, a adapters.Adapter, p *store.Pla
 	e.showStatus(ctx, p.ID)
 	e.audit(ctx, store.Entry{Kind: "superseded", PlanID: p.ID, Hash: hash, Service: p.Plan.Spec.Target, Env: p.Plan.Spec.Env,
 		Text: why + "; the request is answered again"})
-	e.say(ctx, a, p.Preview, render.ChangedSinceApproval(p.ID, p.Plan.Spec.Target, p.Plan.Spec.Env))
+	what := p.Plan.Spec.Target
+	if len(changed) > 0 {
+		what = strings.Join(changed, " and ")
+	}
+	e.say(ctx, a, p.Preview, render.ChangedSinceApproval(p.ID, what, p.Plan.Spec.Env))
 	c := conv{adapter: a, msg: adapters.Message{Post: p.Request, Author: p.Requester, Text: p.Text}}
 	e.answerMessage(ctx, c, e.askAgain(ctx, c, p)) // not a handler: it says its answer
 }

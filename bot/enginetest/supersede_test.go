@@ -66,3 +66,23 @@ func TestACreateApprovedAfterAnotherCreateIsAskedAgain(t *testing.T) {
 		t.Fatal("the second create ran")
 	}
 }
+
+// A dependency created meanwhile: nextcloud --sso was compiled to create authentik too; once
+// another run has created authentik, the approval names it as what changed, and the request
+// asked again uses the deployed authentik instead of creating it a second time.
+func TestAPlanWhoseDependencyWasCreatedMeanwhileIsAskedAgain(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{})
+	nc, nid := eostest.Preview(t, h, "alice", "@eos create nextcloud --sso")
+	au, aid := eostest.Preview(t, h, "alice", "@eos create authentik")
+	h.React("bob", au.ID, "+1")
+	h.WaitText(au.ID, "Run "+aid+" · done in")
+	h.React("bob", nc.ID, "+1")
+	h.WaitText(nc.ID, "Plan "+nid+" changed since it was approved (something else changed authentik in local meanwhile)")
+	fresh := h.WaitPost(nc.ID, func(p console.Post) bool {
+		return strings.Contains(p.Text, "create nextcloud --sso in local") && !strings.Contains(p.Text, nid)
+	})
+	if !strings.Contains(fresh.Text, "Also brings in authentik (because of --sso): deployed") {
+		t.Errorf("the fresh plan should rely on the deployed authentik:\n%s", fresh.Text)
+	}
+}
