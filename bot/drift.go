@@ -51,7 +51,11 @@ func (e *Engine) drift(ctx context.Context, c conv, in *intents.Intent) answer {
 		}
 	}
 	if len(todo) == 0 {
-		return said(render.NothingToDrift())
+		doc := render.NothingToDrift()
+		if in.Noun != "" { // a run creating it now may change the answer (inflight.go)
+			doc = render.Reply(doc.Plain() + e.inFlightAfter(ctx, " · ", e.envOf(in), in.Noun))
+		}
+		return said(doc)
 	}
 	results := e.checkDrift(ctx, todo, scan{}, nil)
 	e.recordDrift(ctx, results, e.now())

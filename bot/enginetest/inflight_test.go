@@ -107,3 +107,18 @@ func TestAPreviewPlannedWhileARunHoldsItsServiceSaysSo(t *testing.T) {
 		t.Errorf("a preview names a run when none holds its service:\n%s", got.Text)
 	}
 }
+
+// `drift SERVICE` while a run creates it says the run may change the answer, as destroy does.
+func TestDriftOfAServiceARunCreatesNamesTheRun(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{})
+	if _, err := h.Store.TryLock(context.Background(), []string{"local/grafana"}, "cafebabe", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	after := h.Last()
+	h.Say("carol", "@eos drift grafana")
+	got := h.WaitText(after, "Nothing matching is deployed, so nothing can drift.")
+	if want := "But run cafebabe is about to run on grafana in local right now"; !strings.Contains(got.Text, want) {
+		t.Errorf("the answer lacks %q:\n%s", want, got.Text)
+	}
+}
