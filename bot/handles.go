@@ -187,3 +187,34 @@ func (e *Engine) warnHandleMoved(platform, handle string, pin store.HandlePin, h
 	e.log.Warn("a handle the policy names is held now by another account than the one it is pinned to; it admits nobody until the pin is forgotten (eos policy handles --forget)",
 		"platform", platform, "handle", handle, "pinned", pin.ID, "pinned_name", pin.Name, "since", pin.Since, "holder", holder)
 }
+
+// PinHandleNow looks handle up on platform and pins it to whoever holds it now (vacant when
+// nobody does), unless it is pinned already: an operator's `eos policy handles --forget`
+// through the socket calls it right after the forget, so the command can say which account
+// the handle names from now on. It returns the pin in force, or an error when the platform is
+// not connected or cannot answer (the next look-up pins it then).
+func (e *Engine) PinHandleNow(ctx context.Context, platform, handle string) (store.HandlePin, error) {
+	a, ok := e.adapter(platform)
+	if !ok {
+		return store.HandlePin{}, errors.New("Eos is not connected to " + platform)
+	}
+	if _, ok := a.(adapters.UserResolver); !ok {
+		return store.HandlePin{}, errNoResolver
+	}
+	pin, err := e.st.HandlePin(ctx, platform, handle)
+	switch {
+	case err == nil:
+		return *pin, nil
+	case !errors.Is(err, store.ErrNotFound):
+		return store.HandlePin{}, err
+	}
+	e.pinLookedUp(ctx, a, handle, nil)
+	pin, err = e.st.HandlePin(ctx, platform, handle)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.HandlePin{}, errors.New(platform + " did not say who holds " + handle + "; the next look-up pins it")
+	}
+	if err != nil {
+		return store.HandlePin{}, err
+	}
+	return *pin, nil
+}

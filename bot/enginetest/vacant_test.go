@@ -2,6 +2,7 @@ package enginetest_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/eosbot/eos/adapters"
@@ -45,6 +46,13 @@ func TestAHandleNobodyHeldIsNotGivenToItsFirstTaker(t *testing.T) {
 	carol := chat.rename("u-carol", "carol")
 	if _, err := h.Store.ForgetHandle(context.Background(), "mattermost", "carol", store.Entry{Kind: "unpin", User: "operator"}); err != nil {
 		t.Fatal(err)
+	}
+	// eos policy handles --forget through the socket looks the handle up again at once.
+	if pin, err := h.Engine.PinHandleNow(context.Background(), "mattermost", "carol"); err != nil || pin.ID != "u-carol" {
+		t.Fatalf("the look-up after the forget pinned %+v, %v; want u-carol", pin, err)
+	}
+	if _, err := h.Engine.PinHandleNow(context.Background(), "slack", "carol"); err == nil || !strings.Contains(err.Error(), "not connected to slack") {
+		t.Errorf("a look-up on a platform Eos is not on = %v", err)
 	}
 	chat.react(carol, p.Ref, "white_check_mark")
 	chat.wait(t, n, "Run "+id+" · done in")

@@ -59,12 +59,7 @@ func policyHandlesCmd(loadCfg func() (*Config, error)) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			held := "account " + gone.ID
-			if gone.Vacant() {
-				held = "vacant: nobody held it"
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "Forgot %s on %s (%s, pinned %s). The next look-up pins whoever holds the handle then.\n",
-				gone.Handle, gone.Platform, held, gone.Since.UTC().Format("2006-01-02 15:04 UTC"))
+			printForgot(cmd.OutOrStdout(), *gone)
 			return nil
 		},
 	}
@@ -128,13 +123,60 @@ func (r *storeReader) handlePins(ctx context.Context) ([]store.HandlePin, error)
 	return pins, err
 }
 
-func (r *storeReader) forgetHandle(ctx context.Context, req forgetRequest) (*store.HandlePin, error) {
+// forgotten is what forgetting a pin did: the pin forgotten, and, when a running Eos did it,
+// the pin its look-up right after made (Now) or why it made none (NotNow).
+type forgotten struct {
+	store.HandlePin
+	Now    *store.HandlePin `json:"now,omitempty"`
+	NotNow string           `json:"not_now,omitempty"`
+}
+
+func (r *storeReader) forgetHandle(ctx context.Context, req forgetRequest) (*forgotten, error) {
 	if r.st != nil {
-		return r.st.ForgetHandle(ctx, req.Platform, req.Handle, forgetEntry(req))
+		gone, err := r.st.ForgetHandle(ctx, req.Platform, req.Handle, forgetEntry(req))
+		if err != nil {
+			return nil, err
+		}
+		return &forgotten{HandlePin: *gone}, nil
 	}
-	var gone store.HandlePin
+	var gone forgotten
 	if err := r.via.do(ctx, http.MethodPost, "/v1/handles/forget", req, &gone); err != nil {
 		return nil, err
 	}
 	return &gone, nil
+}
+
+// repin has the running engine look the forgotten handle up at once, so the answer names the
+// account it stands for from now on.
+func (a *app) repin(ctx context.Context, gone store.HandlePin) forgotten {
+	out := forgotten{HandlePin: gone}
+	if a.engine == nil {
+		return out
+	}
+	now, err := a.engine.PinHandleNow(ctx, gone.Platform, gone.Handle)
+	if err != nil {
+		out.NotNow = err.Error()
+		return out
+	}
+	out.Now = &now
+	return out
+}
+
+// printForgot says what forgetting a pin did.
+func printForgot(w io.Writer, f forgotten) {
+	held := "account " + f.ID
+	if f.Vacant() {
+		held = "vacant: nobody held it"
+	}
+	fmt.Fprintf(w, "Forgot %s on %s (%s, pinned %s).", f.Handle, f.Platform, held, f.Since.UTC().Format("2006-01-02 15:04 UTC"))
+	switch {
+	case f.Now != nil && f.Now.Vacant():
+		fmt.Fprintf(w, " Looked up again: no %s account holds %s now, so it is pinned vacant again and names nobody.\n", f.Platform, f.Handle)
+	case f.Now != nil:
+		fmt.Fprintf(w, " Looked up again: %s now names account %s (@%s).\n", f.Handle, f.Now.ID, f.Now.Name)
+	case f.NotNow != "":
+		fmt.Fprintf(w, " Not looked up again (%s): the next look-up pins whoever holds the handle then.\n", f.NotNow)
+	default:
+		fmt.Fprintln(w, " The next look-up pins whoever holds the handle then.")
+	}
 }

@@ -78,3 +78,28 @@ func TestPolicyHandlesListsAndForgetsPins(t *testing.T) {
 		})
 	}
 }
+
+// After a forget through a running Eos, the answer names the account the handle stands for
+// from then on, or says it is vacant again, or why it was not looked up.
+func TestForgettingAPinSaysWhoTheHandleNamesNow(t *testing.T) {
+	since := time.Date(2026, 11, 20, 9, 30, 0, 0, time.UTC)
+	gone := store.HandlePin{Platform: "mattermost", Handle: "carol", Since: since}
+	for _, c := range []struct {
+		f    forgotten
+		want string
+	}{
+		{forgotten{HandlePin: gone, Now: &store.HandlePin{Platform: "mattermost", Handle: "carol", ID: "u-carol", Name: "carol"}},
+			"Forgot carol on mattermost (vacant: nobody held it, pinned 2026-11-20 09:30 UTC). Looked up again: carol now names account u-carol (@carol).\n"},
+		{forgotten{HandlePin: gone, Now: &store.HandlePin{Platform: "mattermost", Handle: "carol"}},
+			"Looked up again: no mattermost account holds carol now, so it is pinned vacant again and names nobody.\n"},
+		{forgotten{HandlePin: gone, NotNow: "Eos is not connected to mattermost"},
+			"Not looked up again (Eos is not connected to mattermost): the next look-up pins whoever holds the handle then.\n"},
+		{forgotten{HandlePin: gone}, "The next look-up pins whoever holds the handle then.\n"},
+	} {
+		var b strings.Builder
+		printForgot(&b, c.f)
+		if !strings.HasSuffix(b.String(), c.want) {
+			t.Errorf("printForgot(%+v) = %q, want it to end %q", c.f, b.String(), c.want)
+		}
+	}
+}

@@ -10,7 +10,7 @@
 //	POST /v1/plan                {"text", "user"} → {"text": the preview, "failed"}
 //	GET  /v1/policy-inputs?since=T  past plans' policy input documents, as JSON lines (policy_replay.go)
 //	GET  /v1/handles             the policy's handle pins (policy_handles.go)
-//	POST /v1/handles/forget      {"platform", "handle", "by"} → the pin forgotten, audited
+//	POST /v1/handles/forget      {"platform", "handle", "by"} → the pin forgotten, audited, and the new one
 //
 // The tools format and write what they get with the same code as when they open the store
 // themselves, so their output is the same either way (toolclient.go).
@@ -145,7 +145,7 @@ func toolsHandler(a *app) http.Handler {
 		case err != nil:
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 		default:
-			writeJSON(w, gone)
+			writeJSON(w, a.repin(r.Context(), *gone))
 		}
 	})
 	mux.HandleFunc("POST /v1/plan", func(w http.ResponseWriter, r *http.Request) {
