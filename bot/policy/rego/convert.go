@@ -15,8 +15,10 @@ import (
 // example library reads the request, the time, the firewalls among 500 Terraform changes,
 // Nomad's 20 changes and the few changes the indexes list. Each change is one lazy object,
 // shared by the layer's `changes` and by the indexes that list it, so a change both read
-// converts once. A rule that iterates over a whole object (`some k, v in input.plan.layers`)
-// converts all of it, as before.
+// converts once. A rule that reads every change (`some c in input.plan.layers.terraform.changes`)
+// or iterates over a whole object (`some k, v in input.plan.layers`) converts all of it, with
+// OPA's own conversion, which costs more than the converter this replaced did (about a third
+// more CPU for a rule reading every change of the big plan): the indexes are the cheap way.
 //
 // A value OPA cannot convert (the engine never puts one there) is found when a rule reads it:
 // OPA panics on it, and Judge turns that into a deny naming it.
