@@ -22,13 +22,20 @@ func attrValues(layer executor.LayerName, c executor.Change) (before, after map[
 	if len(lines) == 0 && c.Detail != "" {
 		lines = strings.Split(c.Detail, ", ") // the detail said it all
 	}
+	return lineValues(lines, c.Action == executor.Delete)
+}
+
+// lineValues reads attribute lines into the values before and after them; a delete's
+// `name = VALUE` lines are the values it had.
+func lineValues(lines []string, deletes bool) (before, after map[string]any) {
+	before, after = map[string]any{}, map[string]any{}
 	for _, line := range lines {
 		name, rest, ok := strings.Cut(line, " ")
 		if !ok || name == "" {
 			continue
 		}
 		if v, ok := strings.CutPrefix(rest, "= "); ok {
-			if c.Action == executor.Delete {
+			if deletes {
 				before[name] = attrValue(v)
 			} else {
 				after[name] = attrValue(v)
@@ -78,4 +85,42 @@ func changeData(c executor.Change) map[string]any {
 		return nil
 	}
 	return out
+}
+
+// UpgradeKeptPolicyInput gives a kept input document (decoded JSON, changed in place) what a
+// document built now holds: a Terraform change kept before changes carried their values as
+// data gets `before` and `after`, read from its attribute lines as attrValues reads them.
+// `eos policy replay` upgrades each document it judges, so a rule that reads
+// changes[_].after decides on a document kept before as on one built now.
+func UpgradeKeptPolicyInput(doc any) {
+	d, _ := doc.(map[string]any)
+	plan, _ := d["plan"].(map[string]any)
+	layers, _ := plan["layers"].(map[string]any)
+	tf, _ := layers[string(executor.Terraform)].(map[string]any)
+	changes, _ := tf["changes"].([]any)
+	for _, x := range changes {
+		c, ok := x.(map[string]any)
+		if !ok {
+			continue
+		}
+		if _, has := c["after"]; has {
+			continue
+		}
+		var lines []string
+		attrs, _ := c["attrs"].([]any)
+		for _, l := range attrs {
+			if s, ok := l.(string); ok && s != "" {
+				lines = append(lines, s)
+			}
+		}
+		if detail, _ := c["detail"].(string); len(lines) == 0 && detail != "" {
+			lines = strings.Split(detail, ", ")
+		}
+		action, _ := c["action"].(string)
+		before, after := lineValues(lines, action == string(executor.Delete))
+		c["after"] = after
+		if _, has := c["before"]; !has {
+			c["before"] = before
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/eosbot/eos/bot/policy"
+	"github.com/eosbot/eos/bot/policy/rego"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 )
@@ -85,6 +86,21 @@ func policyInput(p *store.Plan, requester Person, declared map[string]map[string
 			"weekday": local.Weekday().String(), "hour": local.Hour(), "minute": local.Minute()},
 	}
 }
+
+// changeKeys are the field names of every change of the document (policyInput, changeData),
+// and of a layer's: OPA shares one value for each (rego.InternKeys), so a rule that reads
+// every change of a big plan does not pay an allocation per field of each.
+var changeKeys = []string{
+	// a layer, and any change
+	"status", "summary", "changes", "failures", "kept", "unit", "action", "address", "detail", "attrs",
+	"forces", "reason", "data_loss", "size", "before", "after",
+	// a Salt state (executor.SaltState)
+	"minion", "id", "function", "name", "restart", "service", "triggers", "data_path", "format", "mount", "remove",
+	// a Nomad group (executor.NomadGroup), its tasks and fields
+	"job", "group", "count", "tasks", "fields", "driver", "image", "cpu", "memory_mb", "memory_max_mb",
+}
+
+func init() { rego.InternKeys(changeKeys...) }
 
 // strs is a list as the document holds it: never null, so a rule can count it.
 func strs(l []string) []any {

@@ -58,3 +58,40 @@ func TestThePolicyInputDocumentFeedsTheRules(t *testing.T) {
 		t.Errorf("decisions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// Every field name of the changes of the big plan's document (each layer's kinds of change,
+// Nomad's tasks and fields among them) is one OPA shares: converting a change costs no
+// allocation per field name. A field the builder adds without listing it in changeKeys
+// fails here.
+func TestEveryFieldOfAChangeIsSharedInOPA(t *testing.T) {
+	doc := bigPlanInput()
+	var check func(where string, x any)
+	check = func(where string, x any) {
+		switch x := x.(type) {
+		case map[string]any:
+			for k, v := range x {
+				if !rego.Interned(k) {
+					t.Errorf("%s: field %q is not in changeKeys", where, k)
+				}
+				if where == "nomad" {
+					check(where, v)
+				}
+			}
+		case []any:
+			for _, v := range x {
+				check(where, v)
+			}
+		}
+	}
+	for name, l := range doc["plan"].(map[string]any)["layers"].(map[string]any) {
+		layer := l.(map[string]any)
+		for k := range layer {
+			if !rego.Interned(k) {
+				t.Errorf("layer %s: field %q is not in changeKeys", name, k)
+			}
+		}
+		for _, c := range layer["changes"].([]any) {
+			check(name, c)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/policy/rego"
 	"github.com/eosbot/eos/bot/store"
 )
@@ -76,7 +77,9 @@ func TestPolicyTestFailsOnAFailingTest(t *testing.T) {
 	}
 }
 
-// sshInput is an input document of a production plan whose firewall opens SSH to the world.
+// sshInput is an input document of a production plan whose firewall opens SSH to the world,
+// as kept before Terraform changes carried their values as data (only the attribute lines):
+// replay upgrades it, and the examples decide on it as on a document built now.
 func sshInput(id string) json.RawMessage {
 	return json.RawMessage(`{"request":{"verb":"create","target":"bastion","environment":"production"},
 		"plan":{"id":"` + id + `","layers":{"terraform":{"changes":[{"unit":"bastion","address":"eoslab_firewall.main","action":"create","detail":"",
@@ -95,6 +98,7 @@ func seedReplay(t *testing.T, st *store.Store, now time.Time) {
 	}
 	var doc any
 	json.Unmarshal(sshInput("x"), &doc)
+	bot.UpgradeKeptPolicyInput(doc) // what the engine judged: the document as built then had the values
 	var inForce []store.PolicyDecision
 	for _, d := range set.Judge(context.Background(), doc) {
 		inForce = append(inForce, store.PolicyDecision{Kind: d.Kind, Msg: d.Msg, Rule: d.Rule})

@@ -21,6 +21,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/policy/rego"
 	"github.com/eosbot/eos/bot/store"
 )
@@ -99,6 +100,7 @@ func replayPolicy(ctx context.Context, out io.Writer, set *rego.Set, from time.T
 		if err := json.Unmarshal(in.Input, &doc); err != nil {
 			return fmt.Errorf("plan %s's input document: %w", in.PlanID, err)
 		}
+		bot.UpgradeKeptPolicyInput(doc) // a document kept before Terraform changes carried their values
 		added, dropped := compareDecisions(in.Decisions, set.Judge(ctx, doc))
 		if len(added) == 0 && len(dropped) == 0 {
 			return nil

@@ -2,28 +2,41 @@ package eos.public_ssh_test
 
 import data.eos.public_ssh
 
-firewall(env, action, rules_line) := {
+# firewall is a plan with one firewall change whose rules after it are rules (as the input
+# document carries them: data in `after`, and the preview's line in `attrs`).
+firewall(env, action, rules) := {
 	"request": {"environment": env},
 	"plan": {"layers": {"terraform": {"changes": [{
 		"unit": "bastion", "address": "eoslab_firewall.main", "action": action, "detail": "",
-		"attrs": ["name = \"bastion\"", rules_line],
+		"attrs": ["name = \"bastion\"", sprintf("rules = %s", [line(rules)])],
+		"before": {}, "after": {"name": "bastion", "rules": rules},
 	}]}}},
 }
 
-open_22 := "rules = [{\"direction\":\"in\",\"port\":\"22\",\"protocol\":\"tcp\",\"source_ips\":[\"0.0.0.0/0\"]}]"
+line(rules) := json.marshal(rules) if is_array(rules)
+line(rules) := rules if is_string(rules)
+
+rule(port, sources) := {"direction": "in", "port": port, "protocol": "tcp", "source_ips": sources}
+
+open_22 := [rule("22", ["0.0.0.0/0"])]
 
 test_ssh_to_the_world_in_production_is_denied if {
 	count(public_ssh.deny) == 1 with input as firewall("production", "create", open_22)
 }
 
 test_an_update_that_opens_it_is_denied if {
-	line := "rules [{\"direction\":\"in\",\"port\":\"443\",\"protocol\":\"tcp\",\"source_ips\":[\"0.0.0.0/0\"]}] → [{\"direction\":\"in\",\"port\":\"20-30\",\"protocol\":\"tcp\",\"source_ips\":[\"::/0\"]}]"
-	count(public_ssh.deny) == 1 with input as firewall("production", "update", line)
+	doc := json.patch(firewall("production", "update", [rule("20-30", ["::/0"])]), [
+		{"op": "replace", "path": "/plan/layers/terraform/changes/0/before", "value": {"rules": [rule("443", ["0.0.0.0/0"])]}},
+	])
+	count(public_ssh.deny) == 1 with input as doc
 }
 
 test_ssh_from_an_admin_network_is_allowed if {
-	line := "rules = [{\"direction\":\"in\",\"port\":\"22\",\"protocol\":\"tcp\",\"source_ips\":[\"10.0.0.0/8\"]}]"
-	count(public_ssh.deny) == 0 with input as firewall("production", "create", line)
+	count(public_ssh.deny) == 0 with input as firewall("production", "create", [rule("22", ["10.0.0.0/8"])])
+}
+
+test_a_range_without_22_is_allowed if {
+	count(public_ssh.deny) == 0 with input as firewall("production", "create", [rule("23-30", ["0.0.0.0/0"])])
 }
 
 test_other_environments_are_left_alone if {
@@ -35,5 +48,5 @@ test_a_destroyed_firewall_opens_nothing if {
 }
 
 test_rules_known_only_after_apply_are_not_guessed if {
-	count(public_ssh.deny) == 0 with input as firewall("production", "create", "rules = (known after apply)")
+	count(public_ssh.deny) == 0 with input as firewall("production", "create", "(known after apply)")
 }

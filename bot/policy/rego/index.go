@@ -16,10 +16,10 @@ import (
 //   - losing_data: the layer's changes that lose data (data_loss);
 //   - by_restart: Salt changes by disruption mark ("restart", "reload", "stop").
 //
-// Each lists the very changes of `changes` (the same terms, not copies), in plan order. They
-// are made while converting, not kept in the document the store keeps: `eos policy replay`
-// judges a document kept before they existed with them too. A layer that already holds a key
-// of that name keeps its own.
+// Each lists the very changes of `changes` (the same lazy objects, converted once), in plan
+// order. They are made for each judgement, not kept in the document the store keeps: `eos
+// policy replay` judges a document kept before they existed with them too. A layer that
+// already holds a key of that name keeps its own.
 const (
 	byType     = "by_type"
 	losingData = "losing_data"
@@ -45,109 +45,103 @@ func typeOf(addr string) (string, bool) {
 	return "", false
 }
 
-// place is where in the document the converter is: the layers of a plan get indexes.
-type place uint8
-
-const (
-	elsewhere place = iota
-	atRoot          // the document
-	atPlan          // input.plan
-	atLayers        // input.plan.layers
-	atLayer         // input.plan.layers.NAME
-	atChanges       // input.plan.layers.NAME.changes
-)
-
-// child is the place of key k's value in an object at p.
-func (p place) child(k string) place {
-	switch {
-	case p == atRoot && k == "plan":
-		return atPlan
-	case p == atPlan && k == "layers":
-		return atLayers
-	case p == atLayers:
-		return atLayer
-	case p == atLayer && k == "changes":
-		return atChanges
+// withIndexes is document doc with the indexes added to each layer of input.plan.layers:
+// the maps on the way to the layers are copied, the caller's document is left as it is.
+func withIndexes(doc map[string]any) map[string]any {
+	plan, ok := doc["plan"].(map[string]any)
+	if !ok {
+		return doc
 	}
-	return elsewhere
+	layers, ok := plan["layers"].(map[string]any)
+	if !ok {
+		return doc
+	}
+	indexed := make(map[string]any, len(layers))
+	for name, l := range layers {
+		indexed[name] = l
+		if layer, ok := l.(map[string]any); ok {
+			indexed[name] = indexLayer(name, layer)
+		}
+	}
+	return with(doc, "plan", with(plan, "layers", indexed))
 }
 
-// layerIndex is the indexes of layer name (its document, and the term its changes converted
-// to), as pairs to add to the layer's object.
-func (c *converter) layerIndex(name string, layer map[string]any, changes *ast.Term) [][2]*ast.Term {
-	list, ok := layer["changes"].([]any)
-	arr, isArr := changes.Value.(*ast.Array)
-	if !ok || !isArr || arr.Len() != len(list) {
-		return nil
+// with is a copy of m with key k set to v.
+func with(m map[string]any, k string, v any) map[string]any {
+	out := make(map[string]any, len(m)+1)
+	for key, val := range m {
+		out[key] = val
 	}
-	var lost []*ast.Term
+	out[k] = v
+	return out
+}
+
+// indexLayer is a copy of layer name with its changes as lazy objects and its indexes.
+func indexLayer(name string, layer map[string]any) map[string]any {
+	list, ok := layer["changes"].([]any)
+	if !ok {
+		return layer
+	}
+	changes := make([]any, len(list))
+	lost := []any{}
 	var types, restarts grouping
 	for i, x := range list {
 		ch, ok := x.(map[string]any)
 		if !ok {
+			changes[i] = x
 			continue
 		}
-		t := arr.Elem(i)
+		lazy := ast.LazyObject(ch)
+		changes[i] = lazy
 		if b, _ := ch["data_loss"].(bool); b {
-			lost = append(lost, t)
+			lost = append(lost, lazy)
 		}
 		switch name {
 		case "terraform":
 			if addr, ok := ch["address"].(string); ok {
 				if typ, ok := typeOf(addr); ok {
-					types.add(typ, t)
+					types.add(typ, lazy)
 				}
 			}
 		case "salt":
 			if mark, ok := ch["restart"].(string); ok && mark != "" {
-				restarts.add(mark, t)
+				restarts.add(mark, lazy)
 			}
 		}
 	}
-	var out [][2]*ast.Term
-	add := func(k string, v ast.Value) {
+	out := with(layer, "changes", changes)
+	add := func(k string, v any) {
 		if _, taken := layer[k]; !taken {
-			out = append(out, [2]*ast.Term{c.key(k), ast.NewTerm(v)})
+			out[k] = v
 		}
 	}
-	if len(lost) == 0 {
-		add(losingData, ast.InternedEmptyArrayValue)
-	} else {
-		add(losingData, ast.NewArray(lost...))
-	}
+	add(losingData, lost)
 	switch name {
 	case "terraform":
-		add(byType, types.object(c))
+		add(byType, types.object())
 	case "salt":
-		add(byRestart, restarts.object(c))
+		add(byRestart, restarts.object())
 	}
 	return out
 }
 
-// grouping collects changes under keys, keeping the order of both.
+// grouping collects changes under keys, each group in plan order.
 type grouping struct {
-	keys   []string
-	groups map[string][]*ast.Term
+	groups map[string]any // key → []any
 }
 
-func (g *grouping) add(k string, t *ast.Term) {
+func (g *grouping) add(k string, change any) {
 	if g.groups == nil {
-		g.groups = map[string][]*ast.Term{}
+		g.groups = map[string]any{}
 	}
-	if _, seen := g.groups[k]; !seen {
-		g.keys = append(g.keys, k)
-	}
-	g.groups[k] = append(g.groups[k], t)
+	l, _ := g.groups[k].([]any)
+	g.groups[k] = append(l, change)
 }
 
-// object is the grouping as OPA's object of lists.
-func (g *grouping) object(c *converter) ast.Value {
-	if len(g.keys) == 0 {
-		return ast.InternedEmptyObjectValue
+// object is the groups, {} when there are none.
+func (g *grouping) object() map[string]any {
+	if g.groups == nil {
+		return map[string]any{}
 	}
-	kvs := make([][2]*ast.Term, len(g.keys))
-	for i, k := range g.keys {
-		kvs[i] = [2]*ast.Term{c.key(k), ast.NewTerm(ast.NewArray(g.groups[k]...))}
-	}
-	return ast.NewObject(kvs...)
+	return g.groups
 }

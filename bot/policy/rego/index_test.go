@@ -2,6 +2,7 @@ package rego
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -30,10 +31,12 @@ func indexedPlan() map[string]any {
 
 // Judge's document indexes each layer's changes: Terraform's by resource type (modules' and
 // data sources' too), every layer's that lose data, Salt's by disruption mark; each index
-// lists the very terms of `changes`, in plan order, and a layer's own key of the same name
-// stays as it was.
+// lists the very values of `changes` (one lazy object per change, converted once), in plan
+// order; a layer's own key of the same name stays as it was, and the caller's document is
+// left as it was.
 func TestTheDocumentIndexesEachLayersChanges(t *testing.T) {
-	v, err := toIndexedValue(indexedPlan())
+	doc := indexedPlan()
+	v, err := toValue(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,19 +77,17 @@ func TestTheDocumentIndexesEachLayersChanges(t *testing.T) {
 		}
 	}
 	firewalls := at("plan", "layers", "terraform", "by_type", "eoslab_firewall").Value.(*ast.Array)
-	if firewalls.Elem(0).Value != change("terraform", 0).Value {
+	if firewalls.Elem(0).Value != at("plan", "layers", "terraform", "changes").Value.(*ast.Array).Elem(0).Value {
 		t.Error("by_type holds a copy of a change, not the change's own term")
 	}
 	if _, err := v.Find(ast.Ref{ast.StringTerm("plan"), ast.StringTerm("layers"), ast.StringTerm("nomad"), ast.StringTerm("by_type")}); err == nil {
 		t.Error("by_type is for Terraform's changes only, Nomad's layer has one")
 	}
-	// The document as the converter without indexes gives it has none of them.
-	plain, err := toValue(indexedPlan())
-	if err != nil {
-		t.Fatal(err)
+	if _, added := doc["plan"].(map[string]any)["layers"].(map[string]any)["terraform"].(map[string]any)[byType]; added {
+		t.Error("the caller's document got the index")
 	}
-	if _, err := plain.Find(ast.Ref{ast.StringTerm("plan"), ast.StringTerm("layers"), ast.StringTerm("terraform"), ast.StringTerm("by_type")}); err == nil {
-		t.Error("toValue added an index")
+	if _, lazy := doc["plan"].(map[string]any)["layers"].(map[string]any)["terraform"].(map[string]any)["changes"].([]any)[0].(map[string]any); !lazy {
+		t.Error("the caller's changes were replaced")
 	}
 }
 
@@ -117,7 +118,7 @@ func TestTheExamplesDecideTheSameWithAndWithoutTheIndex(t *testing.T) {
 	if len(indexed) != 4 {
 		t.Fatalf("the examples decide %v, want 2 denies (both firewalls), the data loss's require and the restart's warning", indexed)
 	}
-	plainValue, err := toValue(doc)
+	plainValue, err := ast.InterfaceToValue(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,20 +156,16 @@ func TestTheResourceTypeIsThePatterns(t *testing.T) {
 	}
 }
 
-// A big plan's changes, converted in two halves at once, are what OPA's conversion gives, in
-// plan order, and the indexes hold the second half's changes as they hold the first's.
-func TestABigPlansChangesConvertInOrder(t *testing.T) {
+// A change read both through an index and through the layer's changes converts once: both
+// lists hold the same value.
+func TestAChangeConvertsOnceWhereverItIsRead(t *testing.T) {
 	var changes []any
-	for i := range 3 * halfAtLeast {
+	for i := range 150 {
 		changes = append(changes, map[string]any{"address": fmt.Sprintf("eoslab_volume.v%03d", i), "data_loss": i%50 == 49,
 			"after": map[string]any{"size_gb": float64(i), "tags": []any{"a", fmt.Sprint(i)}}, "attrs": []any{fmt.Sprint("size_gb = ", i)}})
 	}
 	doc := map[string]any{"plan": map[string]any{"layers": map[string]any{"terraform": map[string]any{"changes": changes}}}}
-	got, err := toIndexedValue(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := ast.InterfaceToValue(changes)
+	got, err := toValue(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,12 +176,49 @@ func TestABigPlansChangesConvertInOrder(t *testing.T) {
 		}
 		return r
 	}
-	conv, err := got.Find(path("plan", "layers", "terraform", "changes"))
-	if err != nil || conv.Compare(want) != 0 || conv.Hash() != want.Hash() {
-		t.Fatalf("the changes convert to something else than OPA's conversion (%v)", err)
-	}
 	lost, err := got.Find(path("plan", "layers", "terraform", "losing_data"))
-	if err != nil || lost.(*ast.Array).Len() != 3 || lost.(*ast.Array).Elem(2).Value != conv.(*ast.Array).Elem(149).Value {
-		t.Fatalf("losing_data is %v (%v), want changes 49, 99 and 149 themselves", lost, err)
+	if err != nil || lost.(*ast.Array).Len() != 3 {
+		t.Fatalf("losing_data is %v (%v), want changes 49, 99 and 149", lost, err)
+	}
+	conv, err := got.Find(path("plan", "layers", "terraform", "changes"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := ast.InterfaceToValue(changes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if conv.Compare(want) != 0 || conv.Hash() != want.Hash() {
+		t.Fatal("the changes convert to something else than OPA's conversion")
+	}
+	for i, at := range []int{49, 99, 149} {
+		if lost.(*ast.Array).Elem(i).Value != conv.(*ast.Array).Elem(at).Value {
+			t.Errorf("losing_data[%d] is a copy of change %d, not the change itself", i, at)
+		}
+	}
+}
+
+// A rule that reads only an index converts only the changes it lists: the others are never
+// converted (here one that OPA could not convert at all does not stop the judgement).
+func TestOnlyWhatRulesReadIsConverted(t *testing.T) {
+	dir := t.TempDir()
+	rule := `package eos.fw
+
+deny contains c.address if {
+	some c in input.plan.layers.terraform.by_type.eoslab_firewall
+	c.after.open
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "fw.rego"), []byte(rule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := load(t, dir)
+	doc := map[string]any{"plan": map[string]any{"layers": map[string]any{"terraform": map[string]any{"changes": []any{
+		map[string]any{"address": "eoslab_firewall.a", "after": map[string]any{"open": true}},
+		map[string]any{"address": "eoslab_volume.v", "after": map[string]any{"unconvertible": func() {}}},
+	}}}}}
+	ds := s.Judge(t.Context(), doc)
+	if len(ds) != 1 || ds[0].Kind != Deny || ds[0].Msg != "eoslab_firewall.a" {
+		t.Fatalf("the rule decides %v, want one deny of eoslab_firewall.a: a change it did not read was converted", ds)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/open-policy-agent/opa/v1/ast"
 	opa "github.com/open-policy-agent/opa/v1/rego"
 )
 
@@ -40,13 +41,13 @@ func (d Decision) String() string {
 // a stable order. It fails closed: an evaluation error, a time-out, or a decision of the wrong
 // shape is a Deny that says so.
 func (s *Set) Judge(ctx context.Context, input any) []Decision {
-	v, err := toIndexedValue(input)
+	v, err := toValue(input)
 	if err != nil {
 		return []Decision{failed(fmt.Errorf("the plan's input document: %w", err))}
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	rs, err := s.query.Eval(ctx, opa.EvalParsedInput(v))
+	rs, err := s.eval(ctx, v)
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return []Decision{failed(fmt.Errorf("evaluation took longer than %s", s.timeout))}
 	}
@@ -71,6 +72,18 @@ func (s *Set) Judge(ctx context.Context, input any) []Decision {
 		return a.Msg < b.Msg
 	})
 	return out
+}
+
+// eval runs the prepared query over input v. The document converts as rules read it
+// (convert.go), and OPA panics on a value it cannot convert: that is an error here, which
+// Judge turns into a deny, not a crash of the engine.
+func (s *Set) eval(ctx context.Context, v ast.Value) (rs opa.ResultSet, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the plan's input document: %v", r)
+		}
+	}()
+	return s.query.Eval(ctx, opa.EvalParsedInput(v))
 }
 
 // failed is the deny an evaluation that went wrong becomes.
