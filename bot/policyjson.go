@@ -14,8 +14,8 @@ import (
 // document reflecting on each value and sorting each map's keys through reflection; here the
 // common types are written directly and anything else (a float the encoder writes in
 // exponent form, a text that needs escaping, a type not listed) is left to json.Marshal, so
-// the bytes are always its bytes. A request's kept input costs about a third of what
-// json.Marshal took (docs/PERFORMANCE.md, row 2b (h33b)).
+// the bytes are always its bytes. A plan's kept input takes less than half the time
+// json.Marshal took, and 19 allocations instead of 255 (docs/PERFORMANCE.md, row 2b (h33b)).
 func encodeDocument(doc any) ([]byte, error) {
 	return appendDocument(make([]byte, 0, 2048), doc)
 }
