@@ -68,6 +68,7 @@ func (e *Engine) HandleMessage(ctx context.Context, a adapters.Adapter, m adapte
 func (e *Engine) dispatch(ctx context.Context, a adapters.Adapter, post adapters.PostRef, kind string, handle func(context.Context), busy func(context.Context, string)) {
 	detached := context.WithoutCancel(ctx)
 	run := func() {
+		growStack() // once, before the handler deepens the stack (stack.go)
 		hctx, cancel := context.WithCancel(detached)
 		defer cancel()
 		stop := context.AfterFunc(e.runs.ctx, cancel)

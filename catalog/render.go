@@ -364,16 +364,25 @@ func exprDiag(expr hcl.Expression, msg string) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: msg, Subject: &rng}
 }
 
+// readFile is the content of the blueprint's file name (read once from the embedded
+// blueprints: fixedfs.go).
 func (b *Blueprint) readFile(name string) (string, error) {
-	data, err := fs.ReadFile(b.Files, name)
-	if err != nil {
-		return "", fmt.Errorf("reading %s of blueprint %s: %w", name, b.Source, err)
-	}
-	return string(data), nil
+	return cachedText(b.Files, name, func(name string) (string, error) {
+		data, err := fs.ReadFile(b.Files, name)
+		if err != nil {
+			return "", fmt.Errorf("reading %s of blueprint %s: %w", name, b.Source, err)
+		}
+		return string(data), nil
+	})
 }
 
-// readTree reads every regular file under dir, skipping .terraform directories.
+// readTree reads every regular file under dir, skipping .terraform directories (once from the
+// embedded blueprints: fixedfs.go). The map is the caller's own.
 func (b *Blueprint) readTree(dir string) (map[string]string, error) {
+	return cachedTree(b.Files, dir, b.walkTree)
+}
+
+func (b *Blueprint) walkTree(dir string) (map[string]string, error) {
 	files := map[string]string{}
 	err := fs.WalkDir(b.Files, dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

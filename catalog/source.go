@@ -28,7 +28,7 @@ func Embedded() Source {
 		// fs.Sub fails only on an invalid path, and "blueprints" is a constant valid one.
 		sub = embedded
 	}
-	return Source{Name: "embedded:", FS: sub}
+	return Source{Name: "embedded:", FS: fixed(sub)} // never changes: rendering reads it once (fixedfs.go)
 }
 
 // Dir is an operator's directory of blueprint folders.

@@ -17,6 +17,11 @@ type Plan struct {
 	// Hash is the hex SHA-256 over the spec and every layer's Digest. Approving a plan
 	// approves this hash only; a plan whose hash changed must be approved again.
 	Hash string `json:"hash"`
+
+	// hashed is the spec as the hash was computed from it, and its JSON (Runner.Plan), so
+	// that storing the plan does not encode the spec a second time (plancode.go). Nil for a
+	// plan built or decoded otherwise.
+	hashed *hashedSpec
 }
 
 // HashPlan computes the hash of a spec and its layer plans (and, through HashPlanSecrets,
@@ -25,12 +30,20 @@ func HashPlan(spec Spec, layers []LayerPlan) string { return HashPlanSecrets(spe
 
 // HashPlanSecrets is HashPlan including the secrets plan.
 func HashPlanSecrets(spec Spec, layers []LayerPlan, secrets *SecretPlan) string {
+	hash, _ := hashPlan(spec, layers, secrets)
+	return hash
+}
+
+// hashPlan is HashPlanSecrets, also returning the spec's JSON it hashed (nil when the spec
+// could not be encoded).
+func hashPlan(spec Spec, layers []LayerPlan, secrets *SecretPlan) (string, []byte) {
 	h := sha256.New()
 	specJSON, err := json.Marshal(spec)
+	encoded := specJSON
 	if err != nil {
 		// Spec is plain data; Marshal fails only on unsupported values in Vars, which the
 		// catalog never produces. Hash the error text so the hash is still deterministic.
-		specJSON = []byte(err.Error())
+		specJSON, encoded = []byte(err.Error()), nil
 	}
 	fmt.Fprintf(h, "spec %d\n", len(specJSON))
 	h.Write(specJSON)
@@ -41,7 +54,7 @@ func HashPlanSecrets(spec Spec, layers []LayerPlan, secrets *SecretPlan) string 
 	if secrets != nil {
 		fmt.Fprintf(h, "\nsecrets create %q reuse %q\n", secrets.Create, secrets.Reuse)
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return hex.EncodeToString(h.Sum(nil)), encoded
 }
 
 // Layer returns the plan of layer name, if the plan has one.

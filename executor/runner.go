@@ -124,7 +124,11 @@ func (r *Runner) Plan(ctx context.Context, spec Spec) (Plan, error) {
 	if err := g.Wait(); err != nil {
 		return Plan{}, err
 	}
-	plan.Hash = HashPlanSecrets(spec, plan.Layers, plan.Secrets)
+	var specJSON []byte
+	plan.Hash, specJSON = hashPlan(spec, plan.Layers, plan.Secrets)
+	if specJSON != nil {
+		plan.hashed = &hashedSpec{spec: spec, json: specJSON}
+	}
 	return plan, nil
 }
 

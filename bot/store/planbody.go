@@ -142,7 +142,7 @@ func putStored(tx txn, sp *storedPlan) error {
 			return err
 		}
 	default:
-		raw, err := json.Marshal(&sp.Plan.Plan)
+		raw, err := sp.Plan.Plan.JSON()
 		if err != nil {
 			return fmt.Errorf("encoding %s %q: %w", bucketPlanBodies, sp.ID, err)
 		}
@@ -169,7 +169,7 @@ type newPlan struct {
 
 // encodeNewPlan encodes p as putStored writes a new plan (&storedPlan{Plan: p}).
 func encodeNewPlan(p *Plan) (newPlan, error) {
-	body, err := json.Marshal(&p.Plan)
+	body, err := p.Plan.JSON() // json.Marshal's bytes, without encoding the spec again
 	if err != nil {
 		return newPlan{}, fmt.Errorf("encoding %s %q: %w", bucketPlanBodies, p.ID, err)
 	}
