@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"time"
 
@@ -20,7 +21,7 @@ const policyInputRetention = 30 * 24 * time.Hour
 // never in it. Nil (logged) when the document cannot be encoded: keeping it is never in the
 // way of the plan. CreatePlanKeeping stores it with the plan, in one commit.
 func (e *Engine) keptInput(p *store.Plan, input map[string]any, sha string, decisions []rego.Decision) *store.PolicyInput {
-	raw, err := encodeDocument(input) // json.Marshal's bytes, faster (policyjson.go)
+	raw, err := json.Marshal(input)
 	if err != nil {
 		e.log.Error("encoding a plan's policy input for replay", "plan", p.ID, "err", err)
 		return nil
