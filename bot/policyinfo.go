@@ -3,7 +3,10 @@ package bot
 import (
 	"context"
 	"log/slog"
+	"slices"
 
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot/policy"
 	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/intents"
 )
@@ -24,7 +27,33 @@ func (e *Engine) answerPolicy(ctx context.Context, c conv, in *intents.Intent) a
 	if in.Env != "" {
 		envs = []string{in.Env}
 	}
-	return said(render.PolicyAnswer(e.policy(), envs, e.leftOutNote()))
+	doc := render.PolicyAnswer(e.policy(), envs, e.leftOutNote())
+	if vacant := e.vacantHandles(ctx, c.adapter.Name()); len(vacant) > 0 {
+		doc.Blocks = append(doc.Blocks, adapters.Context{Text: render.VacantHandles(c.adapter.Name(), vacant)})
+	}
+	return said(doc)
+}
+
+// vacantHandles are the handles the policy and the policy set name that are pinned vacant on
+// platform (handles.go): they name nobody there until an operator says who.
+func (e *Engine) vacantHandles(ctx context.Context, platform string) []string {
+	handles := policyHandles(e.policy())
+	e.code.mu.Lock()
+	set := e.code.set
+	e.code.mu.Unlock()
+	handles = append(handles, set.Handles()...)
+	var out []string
+	for _, h := range handles {
+		en := policy.ParseEntry(h)
+		if en.Group || en.Prefix != "" || en.Platform != "" && en.Platform != platform || slices.Contains(out, en.Name) {
+			continue
+		}
+		if pin, err := e.st.HandlePin(ctx, platform, en.Name); err == nil && pin.Vacant() {
+			out = append(out, en.Name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // LogPolicy writes the effective policy of every environment it knows to log, one line each,

@@ -256,5 +256,6 @@ func (e *Engine) Preview(ctx context.Context, text, user string) (adapters.Doc, 
 	p := &store.Plan{ID: plan.Hash[:8], State: store.PlanPreview, Text: text, Requester: adapters.User{ID: user, Name: user},
 		Plan: plan, Created: now, Expires: now}
 	e.evalCode(ctx, p, false) // not recorded: this plan is not stored
-	return previewDoc(p, e.unjudged(p), render.VaultRow(plan, e.cfg.Runner.SecretsConfigured())), nil
+	doc := previewDoc(p, e.unjudged(p), render.VaultRow(plan, e.cfg.Runner.SecretsConfigured()))
+	return render.WithNote(doc, e.planInFlight(ctx, spec, true)), nil // a run on it now may change it
 }

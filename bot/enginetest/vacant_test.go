@@ -27,9 +27,13 @@ func TestAHandleNobodyHeldIsNotGivenToItsFirstTaker(t *testing.T) {
 		t.Fatalf("carol's pin after start-up = %+v, %v; want a vacant pin", pin, err)
 	}
 
+	n := chat.count()
+	chat.say(t, chat.user("alice"), "infra", "@eos policy")
+	chat.wait(t, n, "⚠ @carol names nobody on mattermost: no account held it when Eos first looked", "eos policy handles --forget mattermost:carol")
+
 	p, id := fakePreview(t, chat, chat.user("alice"), "@eos create grafana")
 	mallory := chat.rename("u-mallory", "carol")
-	n := chat.count()
+	n = chat.count()
 	chat.react(mallory, p.Ref, "white_check_mark")
 	chat.wait(t, n, "@carol can't approve local plans", `no mattermost account held the policy's "carol" when Eos first looked it up`,
 		"eos policy handles --forget mattermost:carol")

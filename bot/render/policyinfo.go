@@ -24,6 +24,22 @@ func PolicyAnswer(p policy.Policy, envs []string, leftOut string) adapters.Doc {
 		adapters.Table{Header: []string{"env", "verb", "rule"}, Rows: rows}, adapters.Context{Text: note})
 }
 
+// VacantHandles warns, after the policy, that handles it names are pinned vacant on platform:
+// no account held them when Eos first looked them up, so they name nobody there.
+func VacantHandles(platform string, handles []string) string {
+	return fmt.Sprintf("⚠ %s name%s nobody on %s: no account held %s when Eos first looked, so whoever takes %s now gains nothing. Once the person meant holds it, an operator confirms it: eos policy handles --forget %s:%s.",
+		Mentions(handles), singular(len(handles), "s", ""), platform, itThem(len(handles)), itThem(len(handles)), platform, handles[0])
+}
+
+func singular(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func itThem(n int) string { return singular(n, "it", "them") }
+
 // DescribeEnv says in one line what ep asks: who may ask, who may approve, how many approvals,
 // self-approval and how long a plan waits.
 func DescribeEnv(ep policy.EnvPolicy) string {
