@@ -122,3 +122,19 @@ func TestDriftOfAServiceARunCreatesNamesTheRun(t *testing.T) {
 		t.Errorf("the answer lacks %q:\n%s", want, got.Text)
 	}
 }
+
+// `eos plan` (Engine.Preview) says so too.
+func TestEosPlanWhileARunHoldsItsServiceSaysSo(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{})
+	if _, err := h.Store.TryLock(context.Background(), []string{"local/grafana"}, "cafebabe", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := h.Engine.Preview(context.Background(), "@eos create grafana", "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := doc.Plain(); !strings.Contains(got, "⚠ Planned while run cafebabe is about to run on grafana in local") || !strings.Contains(got, "Ask again once the run is done") {
+		t.Errorf("eos plan's preview does not name the run that holds grafana:\n%s", got)
+	}
+}
