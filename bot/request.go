@@ -26,11 +26,11 @@ const planTimeout = 10 * time.Minute
 // request answers create, update, destroy and operations: compile, plan, preview, and wait
 // for approval.
 func (e *Engine) request(ctx context.Context, c conv, in *intents.Intent) answer {
-	spec, err := e.compile(ctx, in)
+	spec, read, err := e.compileRead(ctx, in)
 	if err != nil {
 		return e.fail(c, "planning", err)
 	}
-	return answerOf(e.propose(ctx, c, spec, store.PlanPending))
+	return answerOf(e.proposeRead(ctx, c, spec, store.PlanPending, read))
 }
 
 // plan answers `plan SERVICE ...` (a preview that never runs) and `plan ID [full]`.
@@ -65,6 +65,13 @@ func (e *Engine) envOf(in *intents.Intent) string {
 // what to answer then. The preview is posted here, not returned: its post is recorded in the
 // store (RecordPreview) so that its reactions find the plan, and its status line edited.
 func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state store.PlanState) (string, answer) {
+	return e.proposeRead(ctx, c, spec, state, nil)
+}
+
+// proposeRead is propose for a spec compiled from read (compileRead): the plan's basis keeps
+// what compile read, so a unit another run declared between the compile and now makes the
+// approval supersede the plan, as one declared after it does.
+func (e *Engine) proposeRead(ctx context.Context, c conv, spec executor.Spec, state store.PlanState, read map[string]string) (string, answer) {
 	ep := e.policy().For(spec.Env, spec.Verb)
 	if state == store.PlanPending && !ep.MayRequest(e.person(ctx, c.adapter, c.msg.Author, ep.Requesters)) {
 		e.audit(ctx, store.Entry{Kind: "refusal", User: c.user(), Platform: c.adapter.Name(), Service: spec.Target, Env: spec.Env, Text: "not a requester: " + c.msg.Text})
@@ -78,6 +85,8 @@ func (e *Engine) propose(ctx context.Context, c conv, spec executor.Spec, state 
 	if err != nil {
 		return "", e.fail(c, "reading the declared state", err)
 	}
+	maps.Copy(basis, read) // what the spec was compiled from, where compile looked
+
 	planCtx, cancel := context.WithTimeout(ctx, planTimeout)
 	defer cancel()
 	plan, err := e.cfg.Runner.Plan(planCtx, spec)

@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/eosbot/eos/bot/runwatch"
-	"maps"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot/render"
+	"github.com/eosbot/eos/bot/runwatch"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
 )
@@ -172,17 +171,13 @@ func (e *Engine) replan(ctx context.Context, a adapters.Adapter, p *store.Plan) 
 		}
 		return executor.Plan{}, false, e.notStarted(ctx, a, p, err)
 	}
-	if p.Basis != nil { // plans stored before it was recorded have none
-		now, err := e.basis(ctx, p.Keys())
+	if changed, err := e.basisChanged(ctx, p); err != nil || len(changed) > 0 { // supersede.go
+		unlock()
 		if err != nil {
-			unlock()
 			return executor.Plan{}, false, e.notStarted(ctx, a, p, storeError{err})
 		}
-		if !maps.Equal(now, p.Basis) {
-			unlock()
-			e.supersede(ctx, a, p, "", "another run declared a service of the plan between approval and apply", changedSince(p.Basis, now)...)
-			return executor.Plan{}, false, false
-		}
+		e.supersede(ctx, a, p, "", "another run declared a service of the plan since it was compiled", changed...)
+		return executor.Plan{}, false, false
 	}
 	pctx, cancel := context.WithTimeout(ctx, planTimeout)
 	defer cancel()

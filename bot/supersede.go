@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 
@@ -16,6 +17,19 @@ import (
 // basis (the declared state it was compiled against, store.Plan.Basis). When either differs
 // just before the run applies, nothing is applied: the plan is superseded and its request
 // answered again as things stand now.
+
+// basisChanged names the services of approved plan p that another run declared since its spec
+// was compiled (none for a plan stored before plans recorded a basis).
+func (e *Engine) basisChanged(ctx context.Context, p *store.Plan) ([]string, error) {
+	if p.Basis == nil {
+		return nil, nil
+	}
+	now, err := e.basis(ctx, slices.Collect(maps.Keys(p.Basis)))
+	if err != nil {
+		return nil, err
+	}
+	return changedSince(p.Basis, now), nil
+}
 
 // changedSince names the services whose declared state differs between basis was and now.
 func changedSince(was, now map[string]string) []string {
@@ -41,13 +55,19 @@ func (e *Engine) basis(ctx context.Context, keys []string) (map[string]string, e
 			out[k] = ""
 		case err != nil:
 			return nil, err
-		case d.Destroyed:
-			out[k] = d.RunID + "/destroyed"
 		default:
-			out[k] = d.RunID
+			out[k] = basisOf(d)
 		}
 	}
 	return out, nil
+}
+
+// basisOf is a declared state's entry in a basis.
+func basisOf(d *store.Deployed) string {
+	if d.Destroyed {
+		return d.RunID + "/destroyed"
+	}
+	return d.RunID
 }
 
 // supersede ends approved plan p without applying anything, because what it was approved on

@@ -28,6 +28,9 @@ type chatFake struct {
 	once    sync.Once
 	// self is the adapter events come from: a fake that embeds this one, or nil for this one.
 	self adapters.Adapter
+	// onLookup, when set, runs (once) before the next LookupUser answers: a test's way to
+	// change the world at that moment.
+	onLookup func()
 }
 
 type fakePost struct {
@@ -107,6 +110,13 @@ func (c *chatFake) Edit(_ context.Context, ref adapters.PostRef, doc adapters.Do
 }
 
 func (c *chatFake) LookupUser(_ context.Context, handle string) (adapters.User, error) {
+	c.mu.Lock()
+	hook := c.onLookup
+	c.onLookup = nil
+	c.mu.Unlock()
+	if hook != nil {
+		hook()
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if u, ok := c.handles[strings.TrimPrefix(handle, "@")]; ok {

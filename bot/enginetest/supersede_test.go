@@ -2,8 +2,14 @@ package enginetest_test
 
 import (
 	"context"
+	"maps"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot"
+	"github.com/eosbot/eos/executor"
 
 	"github.com/eosbot/eos/adapters/console"
 	"github.com/eosbot/eos/bot/eostest"
@@ -84,5 +90,55 @@ func TestAPlanWhoseDependencyWasCreatedMeanwhileIsAskedAgain(t *testing.T) {
 	})
 	if !strings.Contains(fresh.Text, "Also brings in authentik (because of --sso): deployed") {
 		t.Errorf("the fresh plan should rely on the deployed authentik:\n%s", fresh.Text)
+	}
+}
+
+// A run that declares grafana between the compile of a request and its plan's storing (here:
+// while Eos asks the platform whether alice may request) leaves a plan compiled from the old
+// values; its basis records what compile read, so approving it supersedes it rather than
+// recording port 3000 over the port 3002 that run declared.
+func TestARunFinishingWhileARequestIsCompiledSupersedesItsPlan(t *testing.T) {
+	t.Parallel()
+	chat := newChatFake("mattermost", adapters.User{ID: "u-alice", Name: "alice"}, adapters.User{ID: "u-bob", Name: "bob"})
+	policy := bot.Policy{Default: bot.EnvPolicy{Requesters: []string{"alice"}, Approvals: 1, Approvers: []string{"bob"}}, Envs: map[string]bot.EnvPolicy{}}
+	h := fakeHarness(t, policy, chat)
+	p, id := fakePreview(t, chat, chat.user("alice"), "@eos create grafana")
+	n := chat.count()
+	chat.react(chat.user("bob"), p.Ref, "white_check_mark")
+	chat.wait(t, n, "Run "+id+" · done in")
+	h.Idle()
+
+	ctx := context.Background()
+	chat.mu.Lock()
+	chat.onLookup = func() { // after the compile read grafana's declared state, before the plan is stored
+		d, err := h.Store.Declared(ctx, "local/grafana")
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		spec := d.Spec
+		spec.Units = []executor.Unit{spec.Units[0]}
+		spec.Units[0].Values = maps.Clone(spec.Units[0].Values)
+		spec.Units[0].Values["port"] = "3002"
+		run := &store.Run{ID: "feedbeef", State: store.RunRunning, Verb: "update", Target: "grafana", Env: "local", Started: time.Now(), Keys: []string{"local/grafana"}}
+		if err := h.Store.StartRun(ctx, run); err != nil {
+			t.Error(err)
+			return
+		}
+		if _, err := h.Store.FinishRun(ctx, "feedbeef", store.RunDone, nil, time.Now(), &spec); err != nil {
+			t.Error(err)
+		}
+	}
+	chat.mu.Unlock()
+	up, uid := fakePreview(t, chat, chat.user("alice"), "@eos update grafana --domain a.example.org")
+	if d, err := h.Store.Declared(ctx, "local/grafana"); err != nil || d.RunID != "feedbeef" {
+		t.Fatalf("grafana's declared state = %+v, %v; want run feedbeef's, declared while the request was compiled", d, err)
+	}
+	n = chat.count()
+	chat.react(chat.user("bob"), up.Ref, "white_check_mark")
+	chat.wait(t, n, "Plan "+uid+" changed since it was approved")
+	h.Idle()
+	if d, err := h.Store.Declared(ctx, "local/grafana"); err != nil || d.Spec.Units[0].Values["port"] != "3002" {
+		t.Fatalf("grafana's declared state = %+v, %v; want port 3002 kept", d, err)
 	}
 }
