@@ -34,6 +34,9 @@ func (e *Engine) vote(ctx context.Context, a adapters.Adapter, r adapters.Reacti
 		return answer{}
 	}
 	p, err := e.st.PlanByPost(ctx, r.Post)
+	if errors.Is(err, store.ErrNotFound) && e.awaitPosting(ctx) {
+		p, err = e.st.PlanByPost(ctx, r.Post) // its preview was being recorded (previewposting.go)
+	}
 	if errors.Is(err, store.ErrNotFound) {
 		return answer{} // a reaction on some other post
 	}

@@ -99,18 +99,19 @@ type Config struct {
 
 // Engine is the conversation engine. It is safe for concurrent use.
 type Engine struct {
-	cfg      Config // as New completed it; the approval policy in force is in pol
-	parser   *intents.Parser
-	st       *store.Store
-	log      *slog.Logger
-	m        *metrics
-	disp     *queue.Queue[convKey] // messages and reactions being handled (dispatch.go)
-	pol      approvalPolicy        // the approval policy in force (judge.go)
-	code     codeState             // the policy as code in force and its decisions (policyjudge.go)
-	runs     runBook               // runs in flight, their stop switches and watchers
-	digests  digestBook            // the scheduled drift digests (digest.go)
-	chat     platforms             // the adapters attached and what Eos keeps about them
-	statusMu sync.Mutex            // one edit of a preview's approval status at a time (approvalstatus.go)
+	previewsPosting previewsPosting // previews posted but not yet recorded (previewposting.go)
+	cfg             Config          // as New completed it; the approval policy in force is in pol
+	parser          *intents.Parser
+	st              *store.Store
+	log             *slog.Logger
+	m               *metrics
+	disp            *queue.Queue[convKey] // messages and reactions being handled (dispatch.go)
+	pol             approvalPolicy        // the approval policy in force (judge.go)
+	code            codeState             // the policy as code in force and its decisions (policyjudge.go)
+	runs            runBook               // runs in flight, their stop switches and watchers
+	digests         digestBook            // the scheduled drift digests (digest.go)
+	chat            platforms             // the adapters attached and what Eos keeps about them
+	statusMu        sync.Mutex            // one edit of a preview's approval status at a time (approvalstatus.go)
 }
 
 var _ adapters.Handler = (*Engine)(nil)

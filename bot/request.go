@@ -122,6 +122,8 @@ func (e *Engine) proposeRead(ctx context.Context, c conv, spec executor.Spec, st
 	defer cancelPost()
 	doc := previewDoc(p, j, render.VaultRow(plan, e.cfg.Runner.SecretsConfigured()))
 	doc = render.WithNote(doc, e.planInFlight(ctx, spec, state == store.PlanPreview)) // a run on it now may change it (inflight.go)
+	posted := e.posting()                                                             // a reaction arriving before the record waits for it (previewposting.go)
+	defer posted()
 	ref := e.say(pctx, c.adapter, c.msg.Post, e.planLinked(doc, p.ID))
 	if ref.ID == "" {
 		return p.ID, answer{}
