@@ -69,15 +69,7 @@ func (e *Engine) pin(ctx context.Context, platform, handle string, who adapters.
 // handle pinned already is looked up too, and one that another account holds now is logged,
 // its pin kept. Run at start-up and on reload, before reactions are judged.
 func (e *Engine) pinPolicyHandles(ctx context.Context, as []adapters.Adapter) {
-	handles := policyHandles(e.policy())
-	e.code.mu.Lock()
-	set := e.code.set
-	e.code.mu.Unlock()
-	for _, h := range set.Handles() { // a Rego rule's literal approvers
-		if !slices.Contains(handles, h) {
-			handles = append(handles, h)
-		}
-	}
+	handles := e.namedHandles()
 	for _, a := range as {
 		if _, ok := a.(adapters.UserResolver); !ok {
 			continue
@@ -147,6 +139,21 @@ func (e *Engine) pinRuleHandles(ctx context.Context, a adapters.Adapter, rules [
 			e.pinLookedUp(ctx, a, en.Name, pin)
 		}
 	}
+}
+
+// namedHandles are the handle entries the approval policy and the policy set's literal
+// approvers name, without duplicates.
+func (e *Engine) namedHandles() []string {
+	handles := policyHandles(e.policy())
+	e.code.mu.Lock()
+	set := e.code.set
+	e.code.mu.Unlock()
+	for _, h := range set.Handles() {
+		if !slices.Contains(handles, h) {
+			handles = append(handles, h)
+		}
+	}
+	return handles
 }
 
 // policyHandles are the handle entries (not groups) of every rule of pol, without duplicates.

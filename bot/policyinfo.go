@@ -37,13 +37,8 @@ func (e *Engine) answerPolicy(ctx context.Context, c conv, in *intents.Intent) a
 // vacantHandles are the handles the policy and the policy set name that are pinned vacant on
 // platform (handles.go): they name nobody there until an operator says who.
 func (e *Engine) vacantHandles(ctx context.Context, platform string) []string {
-	handles := policyHandles(e.policy())
-	e.code.mu.Lock()
-	set := e.code.set
-	e.code.mu.Unlock()
-	handles = append(handles, set.Handles()...)
 	var out []string
-	for _, h := range handles {
+	for _, h := range e.namedHandles() {
 		en := policy.ParseEntry(h)
 		if en.Group || en.Prefix != "" || en.Platform != "" && en.Platform != platform || slices.Contains(out, en.Name) {
 			continue
