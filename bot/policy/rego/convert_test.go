@@ -88,3 +88,12 @@ func TestAnInputThatCannotConvertIsADeny(t *testing.T) {
 		t.Errorf("after a deny for an unconvertible document, the set decides %v, want a deny and a warning", ds)
 	}
 }
+
+// toValue is input as Judge evaluates it over one query.
+func toValue(input any) (ast.Value, error) {
+	doc, ok := input.(map[string]any)
+	if !ok {
+		return ast.InterfaceToValue(input)
+	}
+	return lazyDocument(doc, hashChanges(doc)), nil
+}

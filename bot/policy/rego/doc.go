@@ -30,9 +30,10 @@
 //
 // Loading and compiling the rules once (Load; a set that does not compile is refused with
 // file:line), the set's SHA-256 (the proof of what judged a plan), converting an input
-// document for OPA as rules read it (convert.go) with indexes of each layer's changes
+// document for OPA as rules read it (convert.go, lists.go) with indexes of each layer's changes
 // (index.go), evaluating a
-// prepared query against it under a time-out (Set.Judge), and naming each decision's rule by
+// prepared query against it under a time-out (Set.Judge), a big plan's packages side by side
+// on the machine's cores (sidebyside.go), and naming each decision's rule by
 // package, rule name, file and line. It fails closed: an evaluation error or a time-out is a
 // deny that names it, and so is a built-in function's error (strict: OPA would otherwise treat
 // it as undefined and let the plan through). Building the input document from a plan is the

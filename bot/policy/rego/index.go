@@ -45,14 +45,21 @@ func typeOf(addr string) (string, bool) {
 	return "", false
 }
 
-// withIndexes is document doc with the indexes added to each layer of input.plan.layers:
-// the maps on the way to the layers are copied, the caller's document is left as it is.
-func withIndexes(doc map[string]any) map[string]any {
+// layersOf is document doc's input.plan.layers, if it has them.
+func layersOf(doc map[string]any) (map[string]any, bool) {
 	plan, ok := doc["plan"].(map[string]any)
 	if !ok {
-		return doc
+		return nil, false
 	}
 	layers, ok := plan["layers"].(map[string]any)
+	return layers, ok
+}
+
+// withIndexes is document doc with the indexes added to each layer of input.plan.layers,
+// its changes' hashes taken from hashes (hashChanges): the maps on the way to the layers are
+// copied, the caller's document is left as it is.
+func withIndexes(doc map[string]any, hashes changeHashes) map[string]any {
+	layers, ok := layersOf(doc)
 	if !ok {
 		return doc
 	}
@@ -60,9 +67,10 @@ func withIndexes(doc map[string]any) map[string]any {
 	for name, l := range layers {
 		indexed[name] = l
 		if layer, ok := l.(map[string]any); ok {
-			indexed[name] = indexLayer(name, layer)
+			indexed[name] = indexLayer(name, layer, hashes[name])
 		}
 	}
+	plan := doc["plan"].(map[string]any)
 	return with(doc, "plan", with(plan, "layers", indexed))
 }
 
@@ -76,72 +84,86 @@ func with(m map[string]any, k string, v any) map[string]any {
 	return out
 }
 
-// indexLayer is a copy of layer name with its changes as lazy objects and its indexes.
-func indexLayer(name string, layer map[string]any) map[string]any {
-	list, ok := layer["changes"].([]any)
+// indexLayer is a copy of layer name with its changes and its indexes as lists of lazy
+// changes (lists.go), hashes holding each change's hash.
+func indexLayer(name string, layer map[string]any, hashes []int) map[string]any {
+	raw, ok := layer["changes"].([]any)
 	if !ok {
 		return layer
 	}
-	changes := make([]any, len(list))
-	lost := []any{}
+	changes := make([]lazyChange, 0, len(raw))
+	all := make([]*ast.Term, len(raw))
+	lost := []*ast.Term{}
 	var types, restarts grouping
-	for i, x := range list {
+	for i, x := range raw {
 		ch, ok := x.(map[string]any)
 		if !ok {
-			changes[i] = x
+			v, err := ast.InterfaceToValue(x)
+			if err != nil {
+				return layer // OPA fails on it when a rule reads it, and Judge denies
+			}
+			all[i] = ast.NewTerm(v)
 			continue
 		}
-		lazy := ast.LazyObject(ch)
-		changes[i] = lazy
+		c := newLazyChange(ch, hashes[i])
+		changes = append(changes, c)
+		all[i] = c.term
 		if b, _ := ch["data_loss"].(bool); b {
-			lost = append(lost, lazy)
+			lost = append(lost, c.term)
 		}
 		switch name {
 		case "terraform":
 			if addr, ok := ch["address"].(string); ok {
 				if typ, ok := typeOf(addr); ok {
-					types.add(typ, lazy)
+					types.add(typ, c.term)
 				}
 			}
 		case "salt":
 			if mark, ok := ch["restart"].(string); ok && mark != "" {
-				restarts.add(mark, lazy)
+				restarts.add(mark, c.term)
 			}
 		}
 	}
-	out := with(layer, "changes", changes)
+	out := with(layer, "changes", list(all))
 	add := func(k string, v any) {
 		if _, taken := layer[k]; !taken {
 			out[k] = v
 		}
 	}
-	add(losingData, lost)
+	add(losingData, list(lost))
 	switch name {
 	case "terraform":
 		add(byType, types.object())
 	case "salt":
 		add(byRestart, restarts.object())
 	}
+	for _, c := range changes {
+		c.settle()
+	}
 	return out
 }
 
 // grouping collects changes under keys, each group in plan order.
 type grouping struct {
-	groups map[string]any // key → []any
+	keys   []string
+	groups map[string][]*ast.Term
 }
 
-func (g *grouping) add(k string, change any) {
+func (g *grouping) add(k string, change *ast.Term) {
 	if g.groups == nil {
-		g.groups = map[string]any{}
+		g.groups = map[string][]*ast.Term{}
 	}
-	l, _ := g.groups[k].([]any)
-	g.groups[k] = append(l, change)
+	if _, ok := g.groups[k]; !ok {
+		g.keys = append(g.keys, k)
+	}
+	g.groups[k] = append(g.groups[k], change)
 }
 
-// object is the groups, {} when there are none.
+// object is the groups as an object of lists, {} when there are none.
 func (g *grouping) object() map[string]any {
-	if g.groups == nil {
-		return map[string]any{}
+	out := make(map[string]any, len(g.keys))
+	for _, k := range g.keys {
+		out[k] = list(g.groups[k])
 	}
-	return g.groups
+	return out
 }

@@ -41,25 +41,22 @@ func (d Decision) String() string {
 // a stable order. It fails closed: an evaluation error, a time-out, or a decision of the wrong
 // shape is a Deny that says so.
 func (s *Set) Judge(ctx context.Context, input any) []Decision {
-	v, err := toValue(input)
-	if err != nil {
-		return []Decision{failed(fmt.Errorf("the plan's input document: %w", err))}
-	}
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	rs, err := s.eval(ctx, v)
+	out, err := s.decide(ctx, input)
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return []Decision{failed(fmt.Errorf("evaluation took longer than %s", s.timeout))}
 	}
 	if err != nil {
 		return []Decision{failed(err)}
 	}
-	var out []Decision
-	if len(rs) == 1 && len(rs[0].Expressions) == 1 {
-		if doc, ok := rs[0].Expressions[0].Value.(map[string]any); ok {
-			out = s.walk(root, doc, out)
-		}
-	}
+	sortDecisions(out)
+	return out
+}
+
+// sortDecisions orders decisions denies first, then requires, then warnings, each kind by rule
+// and message.
+func sortDecisions(out []Decision) {
 	order := map[string]int{Deny: 0, Require: 1, Warn: 2}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
@@ -71,19 +68,50 @@ func (s *Set) Judge(ctx context.Context, input any) []Decision {
 		}
 		return a.Msg < b.Msg
 	})
-	return out
+}
+
+// decide evaluates the set over input: over a big plan, its units side by side
+// (sidebyside.go); otherwise the one query over data.eos.
+func (s *Set) decide(ctx context.Context, input any) ([]Decision, error) {
+	doc, ok := input.(map[string]any)
+	if !ok {
+		v, err := ast.InterfaceToValue(input)
+		if err != nil {
+			return nil, fmt.Errorf("the plan's input document: %w", err)
+		}
+		return s.decisions(s.eval(ctx, s.query, v))
+	}
+	hashes := hashChanges(doc)
+	if s.sideBySide(hashes) {
+		return s.evalUnits(ctx, doc, hashes)
+	}
+	return s.decisions(s.eval(ctx, s.query, lazyDocument(doc, hashes)))
+}
+
+// decisions reads the decisions of the one query's result, the document of data.eos.
+func (s *Set) decisions(rs opa.ResultSet, err error) ([]Decision, error) {
+	if err != nil {
+		return nil, err
+	}
+	var out []Decision
+	if len(rs) == 1 && len(rs[0].Expressions) == 1 {
+		if doc, ok := rs[0].Expressions[0].Value.(map[string]any); ok {
+			out = s.walk(root, doc, out)
+		}
+	}
+	return out, nil
 }
 
 // eval runs the prepared query over input v. The document converts as rules read it
 // (convert.go), and OPA panics on a value it cannot convert: that is an error here, which
 // Judge turns into a deny, not a crash of the engine.
-func (s *Set) eval(ctx context.Context, v ast.Value) (rs opa.ResultSet, err error) {
+func (s *Set) eval(ctx context.Context, query opa.PreparedEvalQuery, v ast.Value) (rs opa.ResultSet, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("the plan's input document: %v", r)
 		}
 	}()
-	return s.query.Eval(ctx, opa.EvalParsedInput(v))
+	return query.Eval(ctx, opa.EvalParsedInput(v))
 }
 
 // failed is the deny an evaluation that went wrong becomes.

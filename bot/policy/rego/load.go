@@ -32,7 +32,10 @@ const DefaultTimeout = time.Second
 
 // Set is a compiled policy set, ready to judge plans. It is safe for concurrent use.
 type Set struct {
-	query   opa.PreparedEvalQuery
+	query opa.PreparedEvalQuery
+	// units are the packages below eos, each with a query of its own, judged side by side
+	// over a big plan (sidebyside.go); nil when the set's rules are in one package.
+	units   []*unit
 	timeout time.Duration
 	sha     string
 	// rules locates each deciding rule: "eos.firewall.deny" → "firewall.rego:12, 20".
@@ -78,7 +81,11 @@ func Load(ctx context.Context, dirs []string, timeout time.Duration) (*Set, erro
 	if err != nil {
 		return nil, fmt.Errorf("preparing the policy query: %w", err)
 	}
-	return &Set{query: q, timeout: timeout, sha: hex.EncodeToString(h.Sum(nil)), rules: ruleLines(c.Modules), groups: groupsNamed(c.Modules),
+	units, err := prepareUnits(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return &Set{query: q, units: units, timeout: timeout, sha: hex.EncodeToString(h.Sum(nil)), rules: ruleLines(c.Modules), groups: groupsNamed(c.Modules),
 		handles: approverHandles(c.Modules)}, nil
 }
 
