@@ -67,10 +67,22 @@ func (d declaredState) DeclaredIn(env string) ([]compile.Deployed, error) {
 		return nil, err
 	}
 	var out []compile.Deployed
-	for _, dep := range all {
-		if denv, _, _ := strings.Cut(dep.Key, "/"); denv == env {
-			out = append(out, compile.Deployed{RunID: dep.RunID, Destroyed: dep.Destroyed, Spec: dep.Spec})
-		}
+	for _, dep := range declaredIn(all, env) {
+		out = append(out, compile.Deployed{RunID: dep.RunID, Destroyed: dep.Destroyed, Spec: dep.Spec})
+	}
+	if d.read != nil {
+		d.read[env+everyService] = listing(declaredIn(all, env)) // a destroy's dependents (supersede.go)
 	}
 	return out, nil
+}
+
+// declaredIn is the declared state of all in env.
+func declaredIn(all []*store.Deployed, env string) []*store.Deployed {
+	var out []*store.Deployed
+	for _, dep := range all {
+		if denv, _, _ := strings.Cut(dep.Key, "/"); denv == env {
+			out = append(out, dep)
+		}
+	}
+	return out
 }

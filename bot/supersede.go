@@ -20,6 +20,9 @@ import (
 
 // basisChanged names the services of approved plan p that another run declared since its spec
 // was compiled (none for a plan stored before plans recorded a basis).
+//
+// An environment's listing in the basis (basislisting.go) counts only when the request,
+// compiled again, no longer gives the spec that was approved.
 func (e *Engine) basisChanged(ctx context.Context, p *store.Plan) ([]string, error) {
 	if p.Basis == nil {
 		return nil, nil
@@ -28,20 +31,29 @@ func (e *Engine) basisChanged(ctx context.Context, p *store.Plan) ([]string, err
 	if err != nil {
 		return nil, err
 	}
-	return changedSince(p.Basis, now), nil
+	changed, listed := changedSince(p.Basis, now)
+	if len(changed) == 0 && len(listed) > 0 && !e.compilesTheSame(ctx, p) {
+		changed = listed
+	}
+	return changed, nil
 }
 
-// changedSince names the services whose declared state differs between basis was and now.
-func changedSince(was, now map[string]string) []string {
-	var out []string
+// changedSince names the services whose declared state differs between basis was and now:
+// those of the units compile read, then those an environment's listing names.
+func changedSince(was, now map[string]string) (changed, listed []string) {
 	for k, v := range now {
-		if was[k] != v {
+		switch {
+		case was[k] == v:
+		case strings.HasSuffix(k, everyService):
+			listed = append(listed, listingChanged(was[k], v)...)
+		default:
 			_, service, _ := strings.Cut(k, "/")
-			out = append(out, service)
+			changed = append(changed, service)
 		}
 	}
-	slices.Sort(out)
-	return out
+	slices.Sort(changed)
+	slices.Sort(listed)
+	return changed, slices.Compact(listed)
 }
 
 // basis is the declared state of keys now: for each, the run that declared it ("" when none
@@ -49,6 +61,14 @@ func changedSince(was, now map[string]string) []string {
 func (e *Engine) basis(ctx context.Context, keys []string) (map[string]string, error) {
 	out := make(map[string]string, len(keys))
 	for _, k := range keys {
+		if env, ok := strings.CutSuffix(k, everyService); ok {
+			l, err := e.listingNow(ctx, env)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = l
+			continue
+		}
 		d, err := e.st.Declared(ctx, k)
 		switch {
 		case errors.Is(err, store.ErrNotFound):

@@ -142,3 +142,86 @@ func TestARunFinishingWhileARequestIsCompiledSupersedesItsPlan(t *testing.T) {
 		t.Fatalf("grafana's declared state = %+v, %v; want port 3002 kept", d, err)
 	}
 }
+
+// A destroy of authentik previewed while nothing needed it, approved after a run declared
+// nextcloud with --sso (which needs authentik) without changing authentik (as a blueprint whose
+// requirement sets no flag does): the destroy's own changes and authentik's declared state are
+// as they were, but the services of local it was compiled against are not. It is superseded and
+// asked again, and the answer now is the refusal naming nextcloud, not a run that removes what
+// nextcloud signs in with.
+func TestADestroyApprovedAfterADependentWasDeclaredIsAskedAgain(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{})
+	au, aid := eostest.Preview(t, h, "alice", "@eos create authentik")
+	h.React("bob", au.ID, "+1")
+	h.WaitText(au.ID, "Run "+aid+" · done in")
+	de, did := eostest.Preview(t, h, "alice", "@eos destroy authentik")
+	_, nid := eostest.Preview(t, h, "alice", "@eos create nextcloud --sso")
+
+	ctx := context.Background()
+	p, err := h.Store.Plan(ctx, nid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := p.Plan.Spec
+	for _, u := range spec.Units {
+		if u.Service == "nextcloud" {
+			spec.Units = []executor.Unit{u}
+		}
+	}
+	run := &store.Run{ID: "feedc0de", State: store.RunRunning, Verb: "create", Target: "nextcloud", Env: "local", Started: time.Now(), Keys: []string{"local/nextcloud"}}
+	if err := h.Store.StartRun(ctx, run); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Store.FinishRun(ctx, "feedc0de", store.RunDone, nil, time.Now(), &spec); err != nil {
+		t.Fatal(err)
+	}
+	before, err := h.Store.Declared(ctx, "local/authentik")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.React("bob", de.ID, "+1")
+	h.WaitText(de.ID, "Plan "+did+" changed since it was approved (something else changed nextcloud in local meanwhile)")
+	h.WaitText(de.ID, "authentik is required by nextcloud in local (for --sso): destroy those first, or add --with-dependents to plan their removal too")
+	if d, err := h.Store.Declared(ctx, "local/authentik"); err != nil || d.Destroyed || d.RunID != before.RunID {
+		t.Fatalf("authentik's declared state = %+v, %v; want it still deployed by run %s", d, err, before.RunID)
+	}
+}
+
+// A service created beside a waiting destroy that it does not need changes nothing the destroy
+// was compiled from: the destroy runs as approved.
+func TestADestroyRunsWhenAnUnrelatedServiceWasCreatedMeanwhile(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{})
+	au, aid := eostest.Preview(t, h, "alice", "@eos create authentik")
+	h.React("bob", au.ID, "+1")
+	h.WaitText(au.ID, "Run "+aid+" · done in")
+	de, did := eostest.Preview(t, h, "alice", "@eos destroy authentik")
+	gr, gid := eostest.Preview(t, h, "alice", "@eos create grafana")
+	h.React("bob", gr.ID, "+1")
+	h.WaitText(gr.ID, "Run "+gid+" · done in")
+	h.React("bob", de.ID, "+1")
+	h.WaitText(de.ID, "Run "+did+" · done in")
+}
+
+// A destroy of authentik previewed while nothing needed it, approved after a run created
+// nextcloud with --sso (which needs authentik, and sets its --frontend-for): authentik's declared
+// state changed, so the destroy is superseded and asked again, and the answer now is the refusal
+// naming nextcloud, not a run that removes what nextcloud signs in with.
+func TestADestroyApprovedAfterADependentWasCreatedIsAskedAgain(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{})
+	au, aid := eostest.Preview(t, h, "alice", "@eos create authentik")
+	h.React("bob", au.ID, "+1")
+	h.WaitText(au.ID, "Run "+aid+" · done in")
+	de, did := eostest.Preview(t, h, "alice", "@eos destroy authentik")
+	nc, nid := eostest.Preview(t, h, "alice", "@eos create nextcloud --sso")
+	h.React("bob", nc.ID, "+1")
+	h.WaitText(nc.ID, "Run "+nid+" · done in")
+	h.React("bob", de.ID, "+1")
+	h.WaitText(de.ID, "Plan "+did+" changed since it was approved (something else changed authentik in local meanwhile)")
+	h.WaitText(de.ID, "authentik is required by nextcloud in local (for --sso): destroy those first, or add --with-dependents to plan their removal too")
+	if d, err := h.Store.Declared(context.Background(), "local/authentik"); err != nil || d.Destroyed {
+		t.Fatalf("authentik's declared state = %+v, %v; want it still deployed", d, err)
+	}
+}
