@@ -66,12 +66,13 @@ func (d declaredState) DeclaredIn(env string) ([]compile.Deployed, error) {
 	if err != nil {
 		return nil, err
 	}
+	in := declaredIn(all, env)
 	var out []compile.Deployed
-	for _, dep := range declaredIn(all, env) {
+	for _, dep := range in {
 		out = append(out, compile.Deployed{RunID: dep.RunID, Destroyed: dep.Destroyed, Spec: dep.Spec})
 	}
 	if d.read != nil {
-		d.read[env+everyService] = listing(declaredIn(all, env)) // a destroy's dependents (supersede.go)
+		d.read[env+everyService] = listing(in) // a destroy's dependents (basislisting.go)
 	}
 	return out, nil
 }

@@ -93,13 +93,17 @@ func (s *Set) decisions(rs opa.ResultSet, err error) ([]Decision, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []Decision
+	return s.walk(root, resultDoc(rs), nil), nil
+}
+
+// resultDoc is the document a query over a package gives: its rules' values by name, and its
+// sub-packages' documents; nil when the package holds nothing.
+func resultDoc(rs opa.ResultSet) map[string]any {
 	if len(rs) == 1 && len(rs[0].Expressions) == 1 {
-		if doc, ok := rs[0].Expressions[0].Value.(map[string]any); ok {
-			out = s.walk(root, doc, out)
-		}
+		doc, _ := rs[0].Expressions[0].Value.(map[string]any)
+		return doc
 	}
-	return out, nil
+	return nil
 }
 
 // eval runs the prepared query over input v. The document converts as rules read it

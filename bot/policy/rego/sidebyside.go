@@ -1,6 +1,7 @@
 package rego
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -86,17 +87,13 @@ func (s *Set) sideBySide(hashes changeHashes) bool {
 // evalUnits evaluates every unit over document doc, side by side, and returns the decisions
 // each unit's document holds; the first error (in the units' order) fails them all.
 func (s *Set) evalUnits(ctx context.Context, doc map[string]any, hashes changeHashes) ([]Decision, error) {
+	// The dearest first, by the costs as they are now (other judgements update them).
+	costs := make(map[*unit]int64, len(s.units))
+	for _, u := range s.units {
+		costs[u] = u.cost.Load()
+	}
 	order := slices.Clone(s.units)
-	slices.SortStableFunc(order, func(a, b *unit) int {
-		ca, cb := a.cost.Load(), b.cost.Load()
-		switch {
-		case ca > cb:
-			return -1
-		case ca < cb:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(order, func(a, b *unit) int { return cmp.Compare(costs[b], costs[a]) })
 	docs := make([]map[string]any, len(order))
 	errs := make([]error, len(order))
 	var next atomic.Int64
@@ -112,13 +109,7 @@ func (s *Set) evalUnits(ctx context.Context, doc map[string]any, hashes changeHa
 			rs, err := s.eval(ctx, u.query, v)
 			took := int64(time.Since(start))
 			u.cost.Store((3*u.cost.Load() + took) / 4)
-			if err != nil {
-				errs[i] = err
-				continue
-			}
-			if len(rs) == 1 && len(rs[0].Expressions) == 1 {
-				docs[i], _ = rs[0].Expressions[0].Value.(map[string]any)
-			}
+			docs[i], errs[i] = resultDoc(rs), err
 		}
 	}
 	var wg sync.WaitGroup

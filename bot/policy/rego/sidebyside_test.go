@@ -64,7 +64,13 @@ func TestAPlansPackagesJudgedSideBySideDecideTheSame(t *testing.T) {
 			t.Fatal(err)
 		}
 		sortDecisions(one)
-		if len(together) != sideBySideFrom/10+3 || !slices.Equal(together, said(one)) {
+		opened := 0 // firewalls opening SSH to the world: one in ten
+		for i := range sideBySideFrom {
+			if i%10 == 3 {
+				opened++
+			}
+		}
+		if len(together) != opened+2 || !slices.Equal(together, said(one)) { // and the data loss's require, the restart's warning
 			t.Fatalf("side by side the examples decide\n%s\nthe one query decides\n%s", strings.Join(together, "\n"), strings.Join(said(one), "\n"))
 		}
 	}
