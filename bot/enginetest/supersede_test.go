@@ -151,11 +151,7 @@ func TestARunFinishingWhileARequestIsCompiledSupersedesItsPlan(t *testing.T) {
 // nextcloud signs in with.
 func TestADestroyApprovedAfterADependentWasDeclaredIsAskedAgain(t *testing.T) {
 	t.Parallel()
-	h := eostest.New(t, eostest.Options{})
-	au, aid := eostest.Preview(t, h, "alice", "@eos create authentik")
-	h.React("bob", au.ID, "+1")
-	h.WaitText(au.ID, "Run "+aid+" · done in")
-	de, did := eostest.Preview(t, h, "alice", "@eos destroy authentik")
+	h, de, did := authentikAndItsDestroy(t)
 	_, nid := eostest.Preview(t, h, "alice", "@eos create nextcloud --sso")
 
 	ctx := context.Background()
@@ -192,11 +188,7 @@ func TestADestroyApprovedAfterADependentWasDeclaredIsAskedAgain(t *testing.T) {
 // was compiled from: the destroy runs as approved.
 func TestADestroyRunsWhenAnUnrelatedServiceWasCreatedMeanwhile(t *testing.T) {
 	t.Parallel()
-	h := eostest.New(t, eostest.Options{})
-	au, aid := eostest.Preview(t, h, "alice", "@eos create authentik")
-	h.React("bob", au.ID, "+1")
-	h.WaitText(au.ID, "Run "+aid+" · done in")
-	de, did := eostest.Preview(t, h, "alice", "@eos destroy authentik")
+	h, de, did := authentikAndItsDestroy(t)
 	gr, gid := eostest.Preview(t, h, "alice", "@eos create grafana")
 	h.React("bob", gr.ID, "+1")
 	h.WaitText(gr.ID, "Run "+gid+" · done in")
@@ -210,11 +202,7 @@ func TestADestroyRunsWhenAnUnrelatedServiceWasCreatedMeanwhile(t *testing.T) {
 // naming nextcloud, not a run that removes what nextcloud signs in with.
 func TestADestroyApprovedAfterADependentWasCreatedIsAskedAgain(t *testing.T) {
 	t.Parallel()
-	h := eostest.New(t, eostest.Options{})
-	au, aid := eostest.Preview(t, h, "alice", "@eos create authentik")
-	h.React("bob", au.ID, "+1")
-	h.WaitText(au.ID, "Run "+aid+" · done in")
-	de, did := eostest.Preview(t, h, "alice", "@eos destroy authentik")
+	h, de, did := authentikAndItsDestroy(t)
 	nc, nid := eostest.Preview(t, h, "alice", "@eos create nextcloud --sso")
 	h.React("bob", nc.ID, "+1")
 	h.WaitText(nc.ID, "Run "+nid+" · done in")
@@ -224,4 +212,16 @@ func TestADestroyApprovedAfterADependentWasCreatedIsAskedAgain(t *testing.T) {
 	if d, err := h.Store.Declared(context.Background(), "local/authentik"); err != nil || d.Destroyed {
 		t.Fatalf("authentik's declared state = %+v, %v; want it still deployed", d, err)
 	}
+}
+
+// authentikAndItsDestroy is a harness where authentik was created and its destroy previewed,
+// waiting for approval: the destroy's preview and plan ID.
+func authentikAndItsDestroy(t *testing.T) (*eostest.Harness, console.Post, string) {
+	t.Helper()
+	h := eostest.New(t, eostest.Options{})
+	au, aid := eostest.Preview(t, h, "alice", "@eos create authentik")
+	h.React("bob", au.ID, "+1")
+	h.WaitText(au.ID, "Run "+aid+" · done in")
+	de, did := eostest.Preview(t, h, "alice", "@eos destroy authentik")
+	return h, de, did
 }
