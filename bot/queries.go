@@ -39,13 +39,13 @@ func (e *Engine) history(ctx context.Context, c conv, in *intents.Intent) answer
 		if in.Noun != "" {
 			what = in.Noun
 		}
-		return said(render.NoRuns(what))
+		return said(render.NoRuns(what, in.Env))
 	}
 	more := len(runs) - historyLimit
 	if more > 0 {
 		runs = runs[:historyLimit]
 	}
-	return said(render.History(runs, in.Noun, more))
+	return said(render.History(runs, in.Noun, in.Env, more))
 }
 
 // cancel answers `cancel [ID]`: the requester or an approver ends a pending plan, or stops a

@@ -41,8 +41,12 @@ func ServiceBusy(service, env, holder string, since time.Time) string {
 		service, env, holder, since.UTC().Format("15:04 UTC"), service)
 }
 
-// NoRuns answers `history [SERVICE]` when nothing ran yet; what is the service, or "anything".
-func NoRuns(what string) adapters.Doc {
+// NoRuns answers `history [SERVICE] [in ENV]` when nothing ran yet; what is the service, or
+// "anything", env the environment asked about ("" for every one).
+func NoRuns(what, env string) adapters.Doc {
+	if env != "" {
+		what += " in " + env
+	}
 	return Reply(fmt.Sprintf("No runs of %s yet. Ask for one: @eos create SERVICE · @eos help", what))
 }
 

@@ -7,9 +7,9 @@ import (
 	"github.com/eosbot/eos/bot/store"
 )
 
-// History answers `history [service]`: runs, newest first, of service ("" for every service),
-// and how many older ones are not shown (more).
-func History(runs []*store.Run, service string, more int) adapters.Doc {
+// History answers `history [service] [in env]`: runs, newest first, of service ("" for every
+// service) in env ("" for every environment), and how many older ones are not shown (more).
+func History(runs []*store.Run, service, env string, more int) adapters.Doc {
 	var rows [][]string
 	for _, r := range runs {
 		took := ""
@@ -26,6 +26,9 @@ func History(runs []*store.Run, service string, more int) adapters.Doc {
 	title := "History"
 	if service != "" {
 		title += " of " + service
+	}
+	if env != "" {
+		title += " in " + env
 	}
 	blocks := []adapters.Block{adapters.Heading{Text: title},
 		adapters.Table{Header: []string{"run", "started (UTC)", "what", "env", "outcome", "took", "asked → approved"}, Rows: rows}}
