@@ -121,6 +121,12 @@ func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, 
 		voters, _ := votersKnown(p, known)
 		return Judge(rules, voters)
 	}
+	// A person who approved adds or takes back one of several approving emoji: the approval
+	// stands while one is left (approvalemoji.go). A late one on a lapsed plan expires it below.
+	open := p.State == store.PlanPending && (r.Removed || !now.After(p.Expires)) || p.State == store.PlanApproved && p.RunStarted.IsZero()
+	if vote == adapters.Approve && voted >= 0 && open && anotherApprovalShown(&p.Approvals[voted], r) {
+		return ignored, "", Verdict{}
+	}
 	switch {
 	case p.State == store.PlanPreview:
 		return ignored, render.PreviewOnly(p.ID, p.Plan.Spec.Verb, p.Plan.Spec.Target), Verdict{}
@@ -167,7 +173,7 @@ func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, 
 	if voted >= 0 {
 		return ignored, "", Verdict{}
 	}
-	p.Approvals = append(p.Approvals, store.Vote{User: user, UserID: r.User.ID, Platform: r.Post.Platform, At: now})
+	p.Approvals = append(p.Approvals, store.Vote{User: user, UserID: r.User.ID, Platform: r.Post.Platform, At: now, Emoji: []string{r.Emoji}})
 	p.Updated = now
 	v := judged()
 	p.Needed = v.Counting(p.Approvals) + v.Needed()

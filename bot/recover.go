@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -177,7 +178,14 @@ func (e *Engine) catchUpWithdrawals(ctx context.Context, approved []*store.Plan)
 				continue
 			}
 			e.log.Info("an approval was taken back while Eos was down", "plan", p.ID, "user", v.User)
-			e.handleReaction(ctx, a, adapters.Reaction{Post: p.Preview, User: adapters.User{ID: v.UserID, Name: v.User}, Emoji: "+1", Removed: true, At: e.now()})
+			// Each approving emoji Eos heard is gone: the approval goes with the last.
+			gone := slices.Clone(v.Emoji) // handling each removal changes the stored vote's
+			if len(gone) == 0 {
+				gone = []string{"+1"}
+			}
+			for _, emoji := range gone {
+				e.handleReaction(ctx, a, adapters.Reaction{Post: p.Preview, User: adapters.User{ID: v.UserID, Name: v.User}, Emoji: emoji, Removed: true, At: e.now()})
+			}
 		}
 	}
 }

@@ -128,3 +128,48 @@ func TestPreviewStatusShowsCancellation(t *testing.T) {
 		t.Fatalf("plan = %+v, %v; want cancelled by alice", pl, err)
 	}
 }
+
+// An approval given with two emoji stands while one of them is still on the preview: everyone
+// reading it still sees the person's ✅. It goes with the last one.
+func TestAnApprovalStandsWhileOneOfItsEmojiIsLeft(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{Policy: twoApprovals})
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
+	approvals := func() []store.Vote {
+		t.Helper()
+		got, err := h.Store.Plan(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got.Approvals
+	}
+	uncounted := func() {
+		t.Helper()
+		h.WaitPost(p.ID-1, func(q console.Post) bool { return q.ID == p.ID && !strings.Contains(q.Text, "1 of 2") })
+	}
+	h.React("bob", p.ID, "+1")
+	waitPreview(t, h, p, "1 of 2: @bob ✅ · waiting for one more")
+	h.React("bob", p.ID, "✅")
+	h.Unreact("bob", p.ID, "+1")
+	h.Idle()
+	if got := approvals(); len(got) != 1 || got[0].User != "bob" {
+		t.Fatalf("after bob took back 👍 but kept ✅, the approvals are %+v, want bob's", got)
+	}
+	if q := h.Console.Posts()[p.ID-1]; q.ID != p.ID || !strings.Contains(q.Text, "1 of 2: @bob ✅") {
+		t.Errorf("the preview no longer counts bob, whose ✅ is still on it:\n%s", q.Text)
+	}
+	h.Unreact("bob", p.ID, "✅")
+	uncounted()
+	if got := approvals(); len(got) != 0 {
+		t.Fatalf("after bob took back both, the approvals are %+v, want none", got)
+	}
+	// Given again and delivered twice, then taken back: withdrawn, not left behind.
+	h.React("bob", p.ID, "✅")
+	h.React("bob", p.ID, "✅")
+	waitPreview(t, h, p, "1 of 2: @bob ✅")
+	h.Unreact("bob", p.ID, "✅")
+	uncounted()
+	if got := approvals(); len(got) != 0 {
+		t.Fatalf("after bob took back his only ✅, the approvals are %+v, want none", got)
+	}
+}

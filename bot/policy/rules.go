@@ -180,7 +180,7 @@ func (v Verdict) Counting(all []store.Vote) int { return len(all) - len(v.Discou
 func (v Verdict) CountingVotes(all []store.Vote) []store.Vote {
 	var out []store.Vote
 	for _, vt := range all {
-		if !slices.ContainsFunc(v.Discounted, func(d Discounted) bool { return d.Vote == vt }) {
+		if !slices.ContainsFunc(v.Discounted, func(d Discounted) bool { return d.Vote.Same(vt) }) {
 			out = append(out, vt)
 		}
 	}

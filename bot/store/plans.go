@@ -39,6 +39,16 @@ type Vote struct {
 	UserID   string    `json:"user_id"`
 	Platform string    `json:"platform"`
 	At       time.Time `json:"at"`
+	// Emoji are the approving reactions the person has on the preview, as Eos heard them
+	// ("+1", "white_check_mark"): an approval stands while one is left. Empty in an approval
+	// recorded before Eos kept them, and in a rejection.
+	Emoji []string `json:"emoji,omitempty"`
+}
+
+// Same reports whether v and o record the same vote: the same person's (as named then), given
+// at the same time, whatever emoji it holds now.
+func (v Vote) Same(o Vote) bool {
+	return v.Platform == o.Platform && v.UserID == o.UserID && v.User == o.User && v.At.Equal(o.At)
 }
 
 // Plan is a plan shown in chat, with everything needed to apply it after a restart.
