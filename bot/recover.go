@@ -167,32 +167,39 @@ func (e *Engine) catchUpWithdrawals(ctx context.Context, approved []*store.Plan)
 			e.log.Warn("reading reactions on an approved plan", "plan", p.ID, "err", err)
 			continue
 		}
-		still := map[string]bool{}
-		for _, r := range reactions {
-			if adapters.VoteOf(r.Emoji) == adapters.Approve && !r.Removed {
-				still[r.User.ID] = true
-			}
+		e.withdrawGone(ctx, a, p, reactions)
+	}
+}
+
+// withdrawGone takes back each approval recorded on plan p (as it was read) whose person no
+// longer shows an approving reaction among reactions, the preview's as the platform lists them.
+func (e *Engine) withdrawGone(ctx context.Context, a adapters.Adapter, p *store.Plan, reactions []adapters.Reaction) {
+	still := map[string]bool{}
+	for _, r := range reactions {
+		if adapters.VoteOf(r.Emoji) == adapters.Approve && !r.Removed {
+			still[r.User.ID] = true
 		}
-		for _, v := range p.Approvals {
-			if v.Platform != a.Name() || still[v.UserID] {
-				continue
-			}
-			e.log.Info("an approval was taken back while Eos was down", "plan", p.ID, "user", v.User)
-			// Each approving emoji Eos heard is gone: the approval goes with the last.
-			gone := slices.Clone(v.Emoji) // handling each removal changes the stored vote's
-			if len(gone) == 0 {
-				gone = []string{"+1"}
-			}
-			for _, emoji := range gone {
-				e.handleReaction(ctx, a, adapters.Reaction{Post: p.Preview, User: adapters.User{ID: v.UserID, Name: v.User}, Emoji: emoji, Removed: true, At: e.now()})
-			}
+	}
+	for _, v := range p.Approvals {
+		if v.Platform != a.Name() || still[v.UserID] {
+			continue
+		}
+		e.log.Info("an approval was taken back while Eos was down", "plan", p.ID, "user", v.User)
+		// Each approving emoji Eos heard is gone: the approval goes with the last.
+		gone := slices.Clone(v.Emoji)
+		if len(gone) == 0 {
+			gone = []string{"+1"}
+		}
+		for _, emoji := range gone {
+			e.handleReaction(ctx, a, adapters.Reaction{Post: p.Preview, User: adapters.User{ID: v.UserID, Name: v.User}, Emoji: emoji, Removed: true, At: e.now()})
 		}
 	}
 }
 
 // catchUpReactions reads the reactions on every pending plan's preview, for platforms that
 // can list them, and handles them as if they had just arrived: an approval given while Eos
-// was down counts. Reactions are idempotent, so one already counted changes nothing.
+// was down counts, and one taken back while it was down is taken back. Reactions are
+// idempotent, so one already counted changes nothing.
 func (e *Engine) catchUpReactions(ctx context.Context) error {
 	// Expired plans are left to the sweeper: no need to ask the platform about them.
 	now := e.now()
@@ -220,6 +227,10 @@ func (e *Engine) catchUpReactions(ctx context.Context) error {
 			e.log.Warn("reading reactions on a pending plan", "plan", p.ID, "err", err)
 			continue
 		}
+		// An approval whose ✅ was removed while Eos was down is taken back first, here and
+		// now: the reactions below are handled on their conversation's turn, and one of them
+		// must not complete the approvals with it.
+		e.withdrawGone(ctx, a, p, reactions)
 		for _, r := range reactions {
 			e.HandleReaction(ctx, a, r)
 		}

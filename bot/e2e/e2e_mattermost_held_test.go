@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/eosbot/eos/adapters/mattermost/mmtest"
+	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/eostest"
 	"github.com/eosbot/eos/bot/store"
 )
@@ -39,4 +40,39 @@ func TestE2EMattermostHeldApprovalWithdrawnWhileBotDown(t *testing.T) {
 	if r, err := second.Store.Run(context.Background(), id); err == nil {
 		t.Fatalf("an approval taken back while Eos was down ran once space was freed: %+v", r)
 	}
+}
+
+// An approval on a waiting plan stands only while its ✅ does, across a restart too: bob
+// takes his back while Eos is down and carol gives hers. The restarted Eos counts carol's and
+// not bob's, so the plan still waits for a second approval. Before, bob's stayed recorded
+// (Mattermost delivers no removal later) and, with carol's, ran the plan.
+func TestE2EMattermostPendingApprovalWithdrawnWhileBotDown(t *testing.T) {
+	t.Parallel()
+	s := mmtest.Real(t)
+	ch := s.Channel(t, "e2e-pending-withdrawn")
+	dir := t.TempDir()
+	two := bot.Policy{Default: bot.EnvPolicy{Approvers: []string{"bob", "carol"}, Approvals: 2}}
+	first := startMMBot(t, s, ch, eostest.Options{DataDir: dir, Policy: two})
+	req, preview, id := ask(t, s, ch, s.Alice, "@eos create grafana")
+	waitPreviewRecorded(t, first, id, preview)
+	s.Bob.React(t, preview.Id, "white_check_mark")
+	botSays(t, s, req.Id, "1 of 2: @bob ✅")
+	first.Stop()
+
+	s.Bob.Unreact(t, preview.Id, "white_check_mark")
+	s.Carol.React(t, preview.Id, "white_check_mark")
+	second := startMMBot(t, s, ch, eostest.Options{DataDir: dir, Policy: two})
+	second.Idle()
+	got, err := second.Store.Plan(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.State != store.PlanPending || len(got.Approvals) != 1 || got.Approvals[0].User != "carol" {
+		t.Fatalf("after the restart the plan is %v with approvals %+v; want pending with carol's approval only", got.State, got.Approvals)
+	}
+	if r, err := second.Store.Run(context.Background(), id); err == nil {
+		t.Fatalf("an approval taken back while Eos was down ran the plan: %+v", r)
+	}
+	s.Bob.React(t, preview.Id, "white_check_mark")
+	botSays(t, s, req.Id, "Run "+id+" · done in")
 }
