@@ -147,8 +147,10 @@ func (e *Engine) recheck(ctx context.Context, a adapters.Adapter, p *store.Plan)
 
 // catchUpWithdrawals takes back, on plans approved whose run has not started (one waiting
 // for space may wait long, held.go), each approval whose ✅ is no longer on the preview: it
-// was removed while Eos was down, and platforms do not deliver a removal later. Where the
-// platform cannot list reactions, or the preview is gone, the approvals stay as recorded.
+// was removed while Eos was down, and platforms do not deliver a removal later. A ❌ given
+// while Eos was down halts the plan, as it would have had Eos heard it (stop.go judges who
+// may). Where the platform cannot list reactions, or the preview is gone, the approvals stay
+// as recorded.
 func (e *Engine) catchUpWithdrawals(ctx context.Context, approved []*store.Plan) {
 	for _, p := range approved {
 		if !p.RunStarted.IsZero() || p.Preview.ID == "" {
@@ -166,6 +168,11 @@ func (e *Engine) catchUpWithdrawals(ctx context.Context, approved []*store.Plan)
 		if err != nil {
 			e.log.Warn("reading reactions on an approved plan", "plan", p.ID, "err", err)
 			continue
+		}
+		for _, r := range reactions {
+			if adapters.VoteOf(r.Emoji) == adapters.Reject && !r.Removed && !r.User.Bot {
+				e.handleReaction(ctx, a, r)
+			}
 		}
 		e.withdrawGone(ctx, a, p, reactions)
 	}

@@ -76,3 +76,38 @@ func TestE2EMattermostPendingApprovalWithdrawnWhileBotDown(t *testing.T) {
 	s.Bob.React(t, preview.Id, "white_check_mark")
 	botSays(t, s, req.Id, "Run "+id+" · done in")
 }
+
+// A ❌ given while Eos is down on a plan approved but not started (held for space) halts it
+// when Eos starts again, as it would have had Eos heard it: nothing runs once space is freed.
+// On Mattermost the adapter's catch-up delivers the ❌ too; on Slack only the engine's reading
+// of the preview's reactions finds it (TestE2ESlackHeldPlanRejectedWhileBotDown).
+func TestE2EMattermostHeldPlanRejectedWhileBotDown(t *testing.T) {
+	t.Parallel()
+	s := mmtest.Real(t)
+	ch := s.Channel(t, "e2e-held-rejected")
+	dir := t.TempDir()
+	work := filepath.Join(dir, "terraform")
+	fill := eostest.FullDisk(t, work)
+	first := startMMBot(t, s, ch, eostest.Options{DataDir: dir})
+	req, preview, id := ask(t, s, ch, s.Alice, "@eos create grafana")
+	waitPreviewRecorded(t, first, id, preview)
+	free := fill()
+	s.Bob.React(t, preview.Id, "+1")
+	botSays(t, s, req.Id, "Plan "+id+" was approved, but the disk holding "+work+" is full")
+	first.Stop()
+
+	s.Bob.React(t, preview.Id, "x")
+	second := startMMBot(t, s, ch, eostest.Options{DataDir: dir})
+	botSays(t, s, req.Id, "Plan "+id+" cancelled by @bob before its run started")
+	second.Idle()
+	if got, err := second.Store.Plan(context.Background(), id); err != nil {
+		t.Fatal(err)
+	} else if got.State != store.PlanCancelled {
+		t.Fatalf("held plan rejected while Eos was down, after the restart: %v; want cancelled", got.State)
+	}
+	free()
+	second.Idle()
+	if r, err := second.Store.Run(context.Background(), id); err == nil {
+		t.Fatalf("a plan rejected while Eos was down ran once space was freed: %+v", r)
+	}
+}

@@ -1,0 +1,80 @@
+package e2e_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/adapters/slack"
+	"github.com/eosbot/eos/adapters/slack/slackfake"
+	"github.com/eosbot/eos/bot/eostest"
+	"github.com/eosbot/eos/bot/store"
+)
+
+// startSlackOn runs a bot with opts on Slack fake f (which outlives it, as Slack outlives a
+// restart of Eos) and returns it with a function that stops it.
+func startSlackOn(t *testing.T, f *slackfake.Fake, opts eostest.Options) (*eostest.Harness, func()) {
+	t.Helper()
+	a, err := slack.New(slack.Config{AppToken: slackfake.AppToken, BotToken: slackfake.BotToken, APIURL: f.APIURL(),
+		MinBackoff: 10 * time.Millisecond, MaxBackoff: 100 * time.Millisecond,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	off, cut := context.WithCancel(context.Background())
+	opts.Adapters = []adapters.Adapter{slackOff{a, off}}
+	h := eostest.New(t, opts)
+	stopped := false
+	stop := func() {
+		if !stopped {
+			stopped = true
+			cut()
+			h.Stop()
+		}
+	}
+	t.Cleanup(stop)
+	(&slackPlatform{f: f}).waitLive(t)
+	return h, stop
+}
+
+// A ❌ given on Slack while Eos is down, on a plan approved but not started (held for space),
+// halts it when Eos starts again, as it would have had Eos heard it; nothing runs once space
+// is freed. Slack delivers no event from while the app was away: Eos reads the reactions on
+// the preview. Before, it looked there only for removed ✅s, and the plan ran.
+func TestE2ESlackHeldPlanRejectedWhileBotDown(t *testing.T) {
+	t.Parallel()
+	f := slackfake.New(t)
+	s := &slackPlatform{f: f}
+	dir := t.TempDir()
+	work := filepath.Join(dir, "terraform")
+	fill := eostest.FullDisk(t, work)
+	opts := eostest.Options{DataDir: dir, Policy: conformancePolicy}
+	first, stop := startSlackOn(t, f, opts)
+	root, preview, id := askOn(t, s, "alice", "@eos create grafana")
+	free := fill()
+	s.react(t, "bob", preview.ID, "+1")
+	waitPost(t, s, root, "Plan "+id+" was approved, but the disk holding "+work+" is full")
+	first.Idle()
+	stop()
+
+	f.Mu.Lock()
+	f.Reactions["CINFRA001/"+preview.ID] = []slackfake.Reaction{{Name: "+1", Count: 1, Users: []string{"UBO"}}, {Name: "x", Count: 1, Users: []string{"UBO"}}}
+	f.Mu.Unlock()
+	second, _ := startSlackOn(t, f, opts)
+	waitPost(t, s, root, "Plan "+id+" cancelled by @bob before its run started")
+	second.Idle()
+	if got, err := second.Store.Plan(context.Background(), id); err != nil {
+		t.Fatal(err)
+	} else if got.State != store.PlanCancelled {
+		t.Fatalf("held plan rejected while Eos was down, after the restart: %v; want cancelled", got.State)
+	}
+	free()
+	second.Idle()
+	if r, err := second.Store.Run(context.Background(), id); err == nil {
+		t.Fatalf("a plan rejected while Eos was down ran once space was freed: %+v", r)
+	}
+}
