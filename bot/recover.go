@@ -180,15 +180,19 @@ func (e *Engine) catchUpWithdrawals(ctx context.Context, approved []*store.Plan)
 
 // withdrawGone takes back each approval recorded on plan p (as it was read) whose person no
 // longer shows an approving reaction among reactions, the preview's as the platform lists them.
+// A person who still shows one keeps the approval, and its emoji become those listed
+// (approvalemoji.go): one added while Eos was down and taken back later must not leave the
+// approval standing on one that is gone.
 func (e *Engine) withdrawGone(ctx context.Context, a adapters.Adapter, p *store.Plan, reactions []adapters.Reaction) {
-	still := map[string]bool{}
+	still := map[string][]string{}
 	for _, r := range reactions {
-		if adapters.VoteOf(r.Emoji) == adapters.Approve && !r.Removed {
-			still[r.User.ID] = true
+		if adapters.VoteOf(r.Emoji) == adapters.Approve && !r.Removed && !slices.Contains(still[r.User.ID], r.Emoji) {
+			still[r.User.ID] = append(still[r.User.ID], r.Emoji)
 		}
 	}
+	e.showingNow(ctx, a, p.ID, still)
 	for _, v := range p.Approvals {
-		if v.Platform != a.Name() || still[v.UserID] {
+		if v.Platform != a.Name() || len(still[v.UserID]) > 0 {
 			continue
 		}
 		e.log.Info("an approval was taken back while Eos was down", "plan", p.ID, "user", v.User)
@@ -200,6 +204,22 @@ func (e *Engine) withdrawGone(ctx context.Context, a adapters.Adapter, p *store.
 		for _, emoji := range gone {
 			e.handleReaction(ctx, a, adapters.Reaction{Post: p.Preview, User: adapters.User{ID: v.UserID, Name: v.User}, Emoji: emoji, Removed: true, At: e.now()})
 		}
+	}
+}
+
+// showingNow sets the emoji of each approval on plan id from platform a whose person shows
+// approving reactions (shown: user ID → emoji) to those, when Eos kept them (Vote.Emoji).
+func (e *Engine) showingNow(ctx context.Context, a adapters.Adapter, id string, shown map[string][]string) {
+	_, err := e.st.UpdatePlan(ctx, id, func(p *store.Plan) error {
+		for i, v := range p.Approvals {
+			if now := shown[v.UserID]; v.Platform == a.Name() && len(now) > 0 && len(v.Emoji) > 0 {
+				p.Approvals[i].Emoji = slices.Clone(now)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		e.log.Warn("recording the approving reactions found on a preview", "plan", id, "err", err)
 	}
 }
 

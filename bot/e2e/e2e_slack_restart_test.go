@@ -25,6 +25,9 @@ func startSlackOn(t *testing.T, f *slackfake.Fake, opts eostest.Options) (*eoste
 	if err != nil {
 		t.Fatal(err)
 	}
+	f.Mu.Lock()
+	before := f.Opens
+	f.Mu.Unlock()
 	off, cut := context.WithCancel(context.Background())
 	opts.Adapters = []adapters.Adapter{slackOff{a, off}}
 	h := eostest.New(t, opts)
@@ -37,7 +40,14 @@ func startSlackOn(t *testing.T, f *slackfake.Fake, opts eostest.Options) (*eoste
 		}
 	}
 	t.Cleanup(stop)
-	(&slackPlatform{f: f}).waitLive(t)
+	// The fake sends events on the newest connection: wait for this bot's, not the last one's.
+	for n := before; n <= before; {
+		select {
+		case n = <-f.Connected:
+		case <-time.After(eostest.Timeout):
+			t.Fatal("the Slack adapter did not connect")
+		}
+	}
 	return h, stop
 }
 
@@ -76,5 +86,51 @@ func TestE2ESlackHeldPlanRejectedWhileBotDown(t *testing.T) {
 	second.Idle()
 	if r, err := second.Store.Run(context.Background(), id); err == nil {
 		t.Fatalf("a plan rejected while Eos was down ran once space was freed: %+v", r)
+	}
+}
+
+// An approval whose emoji changed while Eos was down (bob's 👍 swapped for ✅) stands on the
+// one the preview shows now, and goes when bob takes that back: nothing runs once space is
+// freed. Before, Eos kept the 👍 it had heard as still given, and the approval outlived the ✅.
+func TestE2ESlackApprovalEmojiSwappedWhileBotDown(t *testing.T) {
+	t.Parallel()
+	f := slackfake.New(t)
+	s := &slackPlatform{f: f}
+	dir := t.TempDir()
+	work := filepath.Join(dir, "terraform")
+	fill := eostest.FullDisk(t, work)
+	opts := eostest.Options{DataDir: dir, Policy: conformancePolicy}
+	first, stop := startSlackOn(t, f, opts)
+	root, preview, id := askOn(t, s, "alice", "@eos create grafana")
+	free := fill()
+	s.react(t, "bob", preview.ID, "+1")
+	waitPost(t, s, root, "Plan "+id+" was approved, but the disk holding "+work+" is full")
+	first.Idle()
+	stop()
+
+	f.Mu.Lock()
+	f.Reactions["CINFRA001/"+preview.ID] = []slackfake.Reaction{{Name: "white_check_mark", Count: 1, Users: []string{"UBO"}}}
+	f.Mu.Unlock()
+	second, _ := startSlackOn(t, f, opts)
+	second.Idle()
+	if got, err := second.Store.Plan(context.Background(), id); err != nil {
+		t.Fatal(err)
+	} else if got.State != store.PlanApproved || len(got.Approvals) != 1 {
+		t.Fatalf("after the restart the plan is %v with approvals %+v; want approved by bob, whose ✅ is on the preview", got.State, got.Approvals)
+	}
+	s.waitLive(t)
+	f.Send(map[string]any{"type": "reaction_removed", "user": "UBO", "reaction": "white_check_mark", "item_user": slackfake.BotID,
+		"item": map[string]any{"type": "message", "channel": "CINFRA001", "ts": preview.ID}, "event_ts": s.nextTS()})
+	second.Idle()
+	waitPost(t, s, root, "React ✅ to approve")
+	if got, err := second.Store.Plan(context.Background(), id); err != nil {
+		t.Fatal(err)
+	} else if got.State != store.PlanPending || len(got.Approvals) != 0 {
+		t.Fatalf("after bob took back the ✅ the preview shows, the plan is %v with approvals %+v; want pending, none", got.State, got.Approvals)
+	}
+	free()
+	second.Idle()
+	if r, err := second.Store.Run(context.Background(), id); err == nil {
+		t.Fatalf("an approval taken back ran once space was freed: %+v", r)
 	}
 }
