@@ -38,7 +38,7 @@ func (e *Engine) vote(ctx context.Context, a adapters.Adapter, r adapters.Reacti
 		p, err = e.st.PlanByPost(ctx, r.Post) // its preview was being recorded (previewposting.go)
 	}
 	if errors.Is(err, store.ErrNotFound) {
-		return answer{} // a reaction on some other post
+		return e.onTheRequest(ctx, r, vote) // on the request, or on some other post
 	}
 	if err != nil {
 		e.log.Error("finding plan for reaction", "post", r.Post.ID, "err", err)
@@ -86,6 +86,29 @@ func (e *Engine) vote(ctx context.Context, a adapters.Adapter, r adapters.Reacti
 	// line is edited first, the run started, and a decision may say two things (act).
 	e.act(ctx, a, p, r, d, explain, verdict)
 	return answer{}
+}
+
+// onTheRequest answers a ✅ or ❌ put on a request whose plans wait for approval, rather than
+// on their preview: it counts for nothing, and the person is told once where it would count.
+// A reaction on any other post is not Eos's business.
+func (e *Engine) onTheRequest(ctx context.Context, r adapters.Reaction, vote adapters.Vote) answer {
+	if r.Removed {
+		return answer{}
+	}
+	plans, err := e.st.PlansByRequest(ctx, r.Post)
+	if err != nil {
+		return answer{}
+	}
+	var ids []string
+	for _, p := range plans {
+		if p.State == store.PlanPending && p.Preview.ID != "" {
+			ids = append(ids, p.ID)
+		}
+	}
+	if len(ids) == 0 || !e.once(r.Post.Platform+":"+r.Post.ID+"/"+r.User.ID+"/on-the-request") {
+		return answer{}
+	}
+	return said(render.OnTheRequest(r.User.Name, ids, vote == adapters.Reject))
 }
 
 // errUnresolved says a plan gained an approval whose person was not asked of the platform

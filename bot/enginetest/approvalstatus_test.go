@@ -173,3 +173,34 @@ func TestAnApprovalStandsWhileOneOfItsEmojiIsLeft(t *testing.T) {
 		t.Fatalf("after bob took back his only ✅, the approvals are %+v, want none", got)
 	}
 }
+
+// A ✅ on the request rather than on the preview counts for nothing, and its giver is told,
+// once, where it would count.
+func TestAnApprovalOnTheRequestIsPointedToThePreview(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{Policy: twoApprovals})
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
+	request := p.ID - 1
+	h.React("bob", request, "+1")
+	h.WaitText(p.ID, "@bob, a reaction on the request counts for nothing: to approve, react ✅ on the preview of plan "+id)
+	h.React("bob", request, "✅")
+	h.React("dave", request, "+1")
+	h.WaitText(p.ID, "@dave, a reaction on the request counts for nothing")
+	h.Idle()
+	told := 0
+	for _, q := range h.Console.Posts() {
+		if strings.Contains(q.Text, "@bob, a reaction on the request") {
+			told++
+		}
+	}
+	if told != 1 {
+		t.Errorf("bob was told %d times, want once", told)
+	}
+	got, err := h.Store.Plan(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.State != store.PlanPending || len(got.Approvals) != 0 {
+		t.Fatalf("after ✅s on the request, the plan is %v with approvals %+v, want pending without approvals", got.State, got.Approvals)
+	}
+}

@@ -48,6 +48,8 @@ func TestConversationAnswersGolden(t *testing.T) {
 		{"ServiceBusy", Reply(ServiceBusy("grafana", "staging", "7f3a9c21", at))},
 		{"NoRuns", NoRuns("grafana", "")},
 		{"NoRunsInEnv", NoRuns("grafana", "staging")},
+		{"OnTheRequest", OnTheRequest("bob", []string{"7f3a9c21"}, false)},
+		{"OnTheRequest reject, two plans", OnTheRequest("bob", []string{"7f3a9c21", "0b1c2d3e"}, true)},
 		{"NothingToCancel", NothingToCancel()},
 		{"WhichToCancel", WhichToCancel([]*store.Plan{plan("b2", "update", "grafana", at.Add(time.Minute)), plan("a1", "create", "nextcloud", at)})},
 		{"Cancelled", Cancelled("7f3a9c21", "alice")},

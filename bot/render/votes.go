@@ -121,3 +121,17 @@ func NotPendingToCancel(id string, state store.PlanState) string {
 func CantCancel(user, id, requester, who string) string {
 	return fmt.Sprintf("@%s can't cancel plan %s: only @%s or an approver (%s) can.", user, id, requester, who)
 }
+
+// OnTheRequest answers a ✅ (or, reject, a ❌) user put on the request that asked for plans
+// ids rather than on a preview: it counts for nothing, and says where it would.
+func OnTheRequest(user string, ids []string, reject bool) adapters.Doc {
+	emoji, what := "✅", "approve"
+	if reject {
+		emoji, what = "❌", "reject"
+	}
+	which := "the preview of plan " + ids[0] + ", Eos's reply in this thread"
+	if len(ids) > 1 {
+		which = "the preview of the plan you mean (" + strings.Join(ids, ", ") + "), among Eos's replies in this thread"
+	}
+	return Reply(fmt.Sprintf("@%s, a reaction on the request counts for nothing: to %s, react %s on %s. Nothing changed.", user, what, emoji, which))
+}
