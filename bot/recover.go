@@ -190,7 +190,12 @@ func (e *Engine) withdrawGone(ctx context.Context, a adapters.Adapter, p *store.
 			still[r.User.ID] = append(still[r.User.ID], r.Emoji)
 		}
 	}
-	e.showingNow(ctx, a, p.ID, still)
+	if slices.ContainsFunc(p.Approvals, func(v store.Vote) bool {
+		now := still[v.UserID]
+		return v.Platform == a.Name() && len(now) > 0 && len(v.Emoji) > 0 && !slices.Equal(now, v.Emoji)
+	}) {
+		e.showingNow(ctx, a, p.ID, still)
+	}
 	for _, v := range p.Approvals {
 		if v.Platform != a.Name() || len(still[v.UserID]) > 0 {
 			continue
