@@ -15,6 +15,7 @@ package adapters
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 )
 
@@ -203,19 +204,47 @@ var emojiNames = map[string]string{
 	"📥": "inbox_tray", "🔕": "no_bell",
 }
 
-// CanonicalEmoji turns ":+1:", "👍" or "thumbsup" into the canonical short name ("+1").
+// CanonicalEmoji turns ":+1:", "👍" or "thumbsup" into the canonical short name ("+1"). A skin
+// tone is no part of the meaning: "👍🏽" (Discord), "+1_medium_skin_tone" (Mattermost) and
+// "+1::skin-tone-4" (Slack) are "+1", as the platforms send them for a person whose emoji
+// picker has a skin tone set.
 func CanonicalEmoji(s string) string {
-	if n, ok := emojiNames[s]; ok {
-		return n
-	}
 	if len(s) > 2 && s[0] == ':' && s[len(s)-1] == ':' {
 		s = s[1 : len(s)-1]
+	}
+	s = withoutSkinTone(s)
+	if n, ok := emojiNames[s]; ok {
+		return n
 	}
 	switch s {
 	case "thumbsup", "thumbs_up":
 		return "+1"
 	case "thumbsdown", "thumbs_down":
 		return "-1"
+	}
+	return s
+}
+
+// skinToneSuffixes are how platforms name an emoji's skin tone after its name.
+// The longer first: "_medium_light_skin_tone" also ends in "_light_skin_tone".
+var skinToneSuffixes = []string{"_medium_light_skin_tone", "_medium_dark_skin_tone", "_medium_skin_tone", "_light_skin_tone", "_dark_skin_tone"}
+
+// withoutSkinTone is emoji s without its skin tone: Unicode's modifiers (U+1F3FB to U+1F3FF),
+// Mattermost's "_…_skin_tone" suffixes, Slack's "::skin-tone-N".
+func withoutSkinTone(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r >= 0x1F3FB && r <= 0x1F3FF {
+			return -1
+		}
+		return r
+	}, s)
+	if base, _, ok := strings.Cut(s, "::skin-tone-"); ok {
+		return base
+	}
+	for _, suffix := range skinToneSuffixes {
+		if base, ok := strings.CutSuffix(s, suffix); ok && base != "" {
+			return base
+		}
 	}
 	return s
 }
