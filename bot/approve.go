@@ -166,6 +166,8 @@ func (e *Engine) decide(p *store.Plan, r adapters.Reaction, vote adapters.Vote, 
 			p.State, p.Held = store.PlanPending, nil
 		}
 		return withdrawn, "", v
+	case r.Removed && vote == adapters.Approve && voted >= 0 && run != nil && run.Finished.IsZero():
+		return ignored, render.WithdrawnTooLate(p.ID, user, run), Verdict{}
 	case r.Removed:
 		return ignored, "", Verdict{}
 	case vote == adapters.Reject && p.State == store.PlanApproved && p.Outcome == nil:

@@ -32,6 +32,9 @@ func TestCancelStopsARunningPlanBetweenLayers(t *testing.T) {
 	h.React("bob", preview.ID, "+1")
 	applying.arrived(t, "applying Salt")
 
+	// Taking back the ✅ stops nothing now, and bob is told what does.
+	h.Unreact("bob", preview.ID, "+1")
+	h.WaitText(preview.ID, "@bob, plan "+id+" is running (run "+id, "taking back your ✅ does not stop it. To stop it at the next safe point: @eos cancel "+id)
 	h.Say("carol", "@eos cancel "+id)
 	if a := answerTo(t, h, "@eos cancel "+id, promptly); !strings.Contains(a.Text, "@carol can't stop run "+id) {
 		t.Errorf("carol, neither requester nor approver, was answered %q", a.Text)

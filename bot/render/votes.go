@@ -135,3 +135,10 @@ func OnTheRequest(user string, ids []string, reject bool) adapters.Doc {
 	}
 	return Reply(fmt.Sprintf("@%s, a reaction on the request counts for nothing: to %s, react %s on %s. Nothing changed.", user, what, emoji, which))
 }
+
+// WithdrawnTooLate answers user taking back their ✅ on plan id while its run applies: that
+// stops nothing, and says what does.
+func WithdrawnTooLate(id, user string, run *store.Run) string {
+	return fmt.Sprintf("@%s, plan %s is running (run %s, since %s): taking back your ✅ does not stop it. To stop it at the next safe point: @eos cancel %s",
+		user, id, run.ID, run.Started.UTC().Format("15:04 UTC"), id)
+}
