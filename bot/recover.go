@@ -190,12 +190,7 @@ func (e *Engine) withdrawGone(ctx context.Context, a adapters.Adapter, p *store.
 			still[r.User.ID] = append(still[r.User.ID], r.Emoji)
 		}
 	}
-	if slices.ContainsFunc(p.Approvals, func(v store.Vote) bool {
-		now := still[v.UserID]
-		return v.Platform == a.Name() && len(now) > 0 && len(v.Emoji) > 0 && !slices.Equal(now, v.Emoji)
-	}) {
-		e.showingNow(ctx, a, p.ID, still)
-	}
+	e.showingNow(ctx, a, p, still)
 	for _, v := range p.Approvals {
 		if v.Platform != a.Name() || len(still[v.UserID]) > 0 {
 			continue
@@ -212,19 +207,27 @@ func (e *Engine) withdrawGone(ctx context.Context, a adapters.Adapter, p *store.
 	}
 }
 
-// showingNow sets the emoji of each approval on plan id from platform a whose person shows
-// approving reactions (shown: user ID → emoji) to those, when Eos kept them (Vote.Emoji).
-func (e *Engine) showingNow(ctx context.Context, a adapters.Adapter, id string, shown map[string][]string) {
-	_, err := e.st.UpdatePlan(ctx, id, func(p *store.Plan) error {
+// showingNow sets the emoji of each approval on plan p from platform a whose person shows
+// approving reactions (shown: user ID → emoji) to those, when Eos kept them (Vote.Emoji); it
+// writes only when one differs from those of p as it was read.
+func (e *Engine) showingNow(ctx context.Context, a adapters.Adapter, p *store.Plan, shown map[string][]string) {
+	stale := func(v store.Vote) bool {
+		now := shown[v.UserID]
+		return v.Platform == a.Name() && len(now) > 0 && len(v.Emoji) > 0 && !slices.Equal(now, v.Emoji)
+	}
+	if !slices.ContainsFunc(p.Approvals, stale) {
+		return
+	}
+	_, err := e.st.UpdatePlan(ctx, p.ID, func(p *store.Plan) error {
 		for i, v := range p.Approvals {
-			if now := shown[v.UserID]; v.Platform == a.Name() && len(now) > 0 && len(v.Emoji) > 0 {
-				p.Approvals[i].Emoji = slices.Clone(now)
+			if stale(v) {
+				p.Approvals[i].Emoji = slices.Clone(shown[v.UserID])
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		e.log.Warn("recording the approving reactions found on a preview", "plan", id, "err", err)
+		e.log.Warn("recording the approving reactions found on a preview", "plan", p.ID, "err", err)
 	}
 }
 

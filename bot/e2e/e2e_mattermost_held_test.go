@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/mattermost/mattermost/server/public/model"
+
 	"github.com/eosbot/eos/adapters/mattermost/mmtest"
 	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/eostest"
@@ -18,16 +20,7 @@ func TestE2EMattermostHeldApprovalWithdrawnWhileBotDown(t *testing.T) {
 	t.Parallel()
 	s := mmtest.Real(t)
 	ch := s.Channel(t, "e2e-held-withdrawn")
-	dir := t.TempDir()
-	work := filepath.Join(dir, "terraform")
-	fill := eostest.FullDisk(t, work)
-	first := startMMBot(t, s, ch, eostest.Options{DataDir: dir})
-	req, preview, id := ask(t, s, ch, s.Alice, "@eos create grafana")
-	waitPreviewRecorded(t, first, id, preview)
-	free := fill()
-	s.Bob.React(t, preview.Id, "+1")
-	botSays(t, s, req.Id, "Plan "+id+" was approved, but the disk holding "+work+" is full", "The approval is kept")
-	first.Stop()
+	dir, _, preview, id, free := heldOnMattermost(t, s, ch)
 
 	s.Bob.Unreact(t, preview.Id, "+1")
 	second := startMMBot(t, s, ch, eostest.Options{DataDir: dir})
@@ -35,11 +28,7 @@ func TestE2EMattermostHeldApprovalWithdrawnWhileBotDown(t *testing.T) {
 	if got, err := second.Store.Plan(context.Background(), id); err != nil || got.State != store.PlanPending || len(got.Approvals) != 0 || got.Held != nil {
 		t.Fatalf("held plan whose ✅ was removed while Eos was down, after the restart: %+v, %v; want pending, no approval, not held", got, err)
 	}
-	free()
-	second.Idle()
-	if r, err := second.Store.Run(context.Background(), id); err == nil {
-		t.Fatalf("an approval taken back while Eos was down ran once space was freed: %+v", r)
-	}
+	nothingRunsOnceFreed(t, second.Harness, id, free, "an approval taken back while Eos was down")
 }
 
 // An approval on a waiting plan stands only while its ✅ does, across a restart too: bob
@@ -85,16 +74,7 @@ func TestE2EMattermostHeldPlanRejectedWhileBotDown(t *testing.T) {
 	t.Parallel()
 	s := mmtest.Real(t)
 	ch := s.Channel(t, "e2e-held-rejected")
-	dir := t.TempDir()
-	work := filepath.Join(dir, "terraform")
-	fill := eostest.FullDisk(t, work)
-	first := startMMBot(t, s, ch, eostest.Options{DataDir: dir})
-	req, preview, id := ask(t, s, ch, s.Alice, "@eos create grafana")
-	waitPreviewRecorded(t, first, id, preview)
-	free := fill()
-	s.Bob.React(t, preview.Id, "+1")
-	botSays(t, s, req.Id, "Plan "+id+" was approved, but the disk holding "+work+" is full")
-	first.Stop()
+	dir, req, preview, id, free := heldOnMattermost(t, s, ch)
 
 	s.Bob.React(t, preview.Id, "x")
 	second := startMMBot(t, s, ch, eostest.Options{DataDir: dir})
@@ -105,9 +85,34 @@ func TestE2EMattermostHeldPlanRejectedWhileBotDown(t *testing.T) {
 	} else if got.State != store.PlanCancelled {
 		t.Fatalf("held plan rejected while Eos was down, after the restart: %v; want cancelled", got.State)
 	}
+	nothingRunsOnceFreed(t, second.Harness, id, free, "a plan rejected while Eos was down")
+}
+
+// heldOnMattermost is the start of each held-plan test: alice asks in ch for grafana, bob
+// approves, the full work directory holds the approval, and the bot stops. It returns the
+// bot's data directory, the request, the preview, the plan's id, and what frees the disk.
+func heldOnMattermost(t *testing.T, s *mmtest.Server, ch *model.Channel) (dir string, req, preview *model.Post, id string, free func()) {
+	t.Helper()
+	dir = t.TempDir()
+	work := filepath.Join(dir, "terraform")
+	fill := eostest.FullDisk(t, work)
+	first := startMMBot(t, s, ch, eostest.Options{DataDir: dir})
+	req, preview, id = ask(t, s, ch, s.Alice, "@eos create grafana")
+	waitPreviewRecorded(t, first, id, preview)
+	free = fill()
+	s.Bob.React(t, preview.Id, "+1")
+	botSays(t, s, req.Id, "Plan "+id+" was approved, but the disk holding "+work+" is full", "The approval is kept")
+	first.Stop()
+	return dir, req, preview, id, free
+}
+
+// nothingRunsOnceFreed frees the disk that held plan id and checks that h starts no run of
+// it; what names the plan in the failure.
+func nothingRunsOnceFreed(t *testing.T, h *eostest.Harness, id string, free func(), what string) {
+	t.Helper()
 	free()
-	second.Idle()
-	if r, err := second.Store.Run(context.Background(), id); err == nil {
-		t.Fatalf("a plan rejected while Eos was down ran once space was freed: %+v", r)
+	h.Idle()
+	if r, err := h.Store.Run(context.Background(), id); err == nil {
+		t.Fatalf("%s ran once space was freed: %+v", what, r)
 	}
 }

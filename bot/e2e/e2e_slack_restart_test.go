@@ -57,24 +57,8 @@ func startSlackOn(t *testing.T, f *slackfake.Fake, opts eostest.Options) (*eoste
 // the preview. Before, it looked there only for removed ✅s, and the plan ran.
 func TestE2ESlackHeldPlanRejectedWhileBotDown(t *testing.T) {
 	t.Parallel()
-	f := slackfake.New(t)
-	s := &slackPlatform{f: f}
-	dir := t.TempDir()
-	work := filepath.Join(dir, "terraform")
-	fill := eostest.FullDisk(t, work)
-	opts := eostest.Options{DataDir: dir, Policy: conformancePolicy}
-	first, stop := startSlackOn(t, f, opts)
-	root, preview, id := askOn(t, s, "alice", "@eos create grafana")
-	free := fill()
-	s.react(t, "bob", preview.ID, "+1")
-	waitPost(t, s, root, "Plan "+id+" was approved, but the disk holding "+work+" is full")
-	first.Idle()
-	stop()
-
-	f.Mu.Lock()
-	f.Reactions["CINFRA001/"+preview.ID] = []slackfake.Reaction{{Name: "+1", Count: 1, Users: []string{"UBO"}}, {Name: "x", Count: 1, Users: []string{"UBO"}}}
-	f.Mu.Unlock()
-	second, _ := startSlackOn(t, f, opts)
+	s, root, _, id, free, second := heldOnSlackRestarted(t, slackfake.Reaction{Name: "+1", Count: 1, Users: []string{"UBO"}},
+		slackfake.Reaction{Name: "x", Count: 1, Users: []string{"UBO"}})
 	waitPost(t, s, root, "Plan "+id+" cancelled by @bob before its run started")
 	second.Idle()
 	if got, err := second.Store.Plan(context.Background(), id); err != nil {
@@ -82,11 +66,7 @@ func TestE2ESlackHeldPlanRejectedWhileBotDown(t *testing.T) {
 	} else if got.State != store.PlanCancelled {
 		t.Fatalf("held plan rejected while Eos was down, after the restart: %v; want cancelled", got.State)
 	}
-	free()
-	second.Idle()
-	if r, err := second.Store.Run(context.Background(), id); err == nil {
-		t.Fatalf("a plan rejected while Eos was down ran once space was freed: %+v", r)
-	}
+	nothingRunsOnceFreed(t, second, id, free, "a plan rejected while Eos was down")
 }
 
 // An approval whose emoji changed while Eos was down (bob's 👍 swapped for ✅) stands on the
@@ -94,24 +74,7 @@ func TestE2ESlackHeldPlanRejectedWhileBotDown(t *testing.T) {
 // freed. Before, Eos kept the 👍 it had heard as still given, and the approval outlived the ✅.
 func TestE2ESlackApprovalEmojiSwappedWhileBotDown(t *testing.T) {
 	t.Parallel()
-	f := slackfake.New(t)
-	s := &slackPlatform{f: f}
-	dir := t.TempDir()
-	work := filepath.Join(dir, "terraform")
-	fill := eostest.FullDisk(t, work)
-	opts := eostest.Options{DataDir: dir, Policy: conformancePolicy}
-	first, stop := startSlackOn(t, f, opts)
-	root, preview, id := askOn(t, s, "alice", "@eos create grafana")
-	free := fill()
-	s.react(t, "bob", preview.ID, "+1")
-	waitPost(t, s, root, "Plan "+id+" was approved, but the disk holding "+work+" is full")
-	first.Idle()
-	stop()
-
-	f.Mu.Lock()
-	f.Reactions["CINFRA001/"+preview.ID] = []slackfake.Reaction{{Name: "white_check_mark", Count: 1, Users: []string{"UBO"}}}
-	f.Mu.Unlock()
-	second, _ := startSlackOn(t, f, opts)
+	s, root, preview, id, free, second := heldOnSlackRestarted(t, slackfake.Reaction{Name: "white_check_mark", Count: 1, Users: []string{"UBO"}})
 	second.Idle()
 	if got, err := second.Store.Plan(context.Background(), id); err != nil {
 		t.Fatal(err)
@@ -119,7 +82,7 @@ func TestE2ESlackApprovalEmojiSwappedWhileBotDown(t *testing.T) {
 		t.Fatalf("after the restart the plan is %v with approvals %+v; want approved by bob, whose ✅ is on the preview", got.State, got.Approvals)
 	}
 	s.waitLive(t)
-	f.Send(map[string]any{"type": "reaction_removed", "user": "UBO", "reaction": "white_check_mark", "item_user": slackfake.BotID,
+	s.f.Send(map[string]any{"type": "reaction_removed", "user": "UBO", "reaction": "white_check_mark", "item_user": slackfake.BotID,
 		"item": map[string]any{"type": "message", "channel": "CINFRA001", "ts": preview.ID}, "event_ts": s.nextTS()})
 	second.Idle()
 	waitPost(t, s, root, "React ✅ to approve")
@@ -128,9 +91,33 @@ func TestE2ESlackApprovalEmojiSwappedWhileBotDown(t *testing.T) {
 	} else if got.State != store.PlanPending || len(got.Approvals) != 0 {
 		t.Fatalf("after bob took back the ✅ the preview shows, the plan is %v with approvals %+v; want pending, none", got.State, got.Approvals)
 	}
-	free()
-	second.Idle()
-	if r, err := second.Store.Run(context.Background(), id); err == nil {
-		t.Fatalf("an approval taken back ran once space was freed: %+v", r)
-	}
+	nothingRunsOnceFreed(t, second, id, free, "an approval taken back")
+}
+
+// heldOnSlackRestarted is the start of each held-plan test on Slack: alice asks for grafana,
+// bob approves (👍), the full work directory holds the approval and the bot stops; while it is
+// down the preview's reactions become shown; then a new bot starts beside the same Slack. It
+// returns the platform, the thread, the preview, the plan's id, what frees the disk, and the
+// new bot.
+func heldOnSlackRestarted(t *testing.T, shown ...slackfake.Reaction) (s *slackPlatform, root string, preview post, id string, free func(), second *eostest.Harness) {
+	t.Helper()
+	f := slackfake.New(t)
+	s = &slackPlatform{f: f}
+	dir := t.TempDir()
+	work := filepath.Join(dir, "terraform")
+	fill := eostest.FullDisk(t, work)
+	opts := eostest.Options{DataDir: dir, Policy: conformancePolicy}
+	first, stop := startSlackOn(t, f, opts)
+	root, preview, id = askOn(t, s, "alice", "@eos create grafana")
+	free = fill()
+	s.react(t, "bob", preview.ID, "+1")
+	waitPost(t, s, root, "Plan "+id+" was approved, but the disk holding "+work+" is full")
+	first.Idle()
+	stop()
+
+	f.Mu.Lock()
+	f.Reactions["CINFRA001/"+preview.ID] = shown
+	f.Mu.Unlock()
+	second, _ = startSlackOn(t, f, opts)
+	return s, root, preview, id, free, second
 }
