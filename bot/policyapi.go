@@ -1,6 +1,8 @@
 package bot
 
 import (
+	"strings"
+
 	"github.com/eosbot/eos/bot/policy"
 	"github.com/eosbot/eos/bot/render"
 )
@@ -48,10 +50,36 @@ func MayApprove(rules []Rule, p Person, self bool) (bool, string) {
 	case ok:
 		return true, ""
 	case why == policy.OwnApproval:
-		return false, "the requester's own approval does not count here"
+		return false, "the requester's own approval does not count here" + strictRules(rules)
 	default:
 		return false, "approvers: " + render.RulesWho(rules)
 	}
+}
+
+// strictRules names, when some of rules would take the requester's own approval, the ones that
+// do not: they keep it from every rule of the plan, and a requester who configured
+// self_approval for the environment must learn which rule took it away (": the
+// eos.change_window.require rule takes none, so on this plan no rule does"); "" when no rule
+// takes it, as the environment's own rule says then.
+func strictRules(rules []Rule) string {
+	var strict []string
+	for _, r := range rules {
+		if !r.SelfApproval {
+			name := r.Name // "data-loss rule", or a policy's "eos.change_window.require"
+			if strings.HasSuffix(name, " rule") {
+				name = "the " + name
+			}
+			strict = append(strict, name)
+		}
+	}
+	if len(strict) == len(rules) {
+		return ""
+	}
+	verb := "takes"
+	if len(strict) > 1 {
+		verb = "take"
+	}
+	return ": " + strings.Join(strict, " and ") + " " + verb + " none, so on this plan no rule does"
 }
 
 // ParsePolicyEntry takes s apart as the policy reads it.

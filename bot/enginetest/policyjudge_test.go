@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/eostest"
 	"github.com/eosbot/eos/bot/store"
 	"github.com/eosbot/eos/executor"
@@ -102,6 +103,31 @@ require contains {"msg": "grafana changes need someone from SRE", "approvers": [
 	}
 	if got := policyAudit(t, h, id); len(got) != 1 || !strings.Contains(got[0], "require: grafana changes need someone from SRE (eos.sre.require, sre.rego:3) · needs 1 from group:sre") {
 		t.Errorf("policy audit lines = %q", got)
+	}
+}
+
+// A require never takes the requester's own approval, so on its plan no rule does, even where
+// the environment allows self-approval: the requester who reacts is told which rule took it
+// away, not only that it does not count (they configured self_approval and would not see why).
+func TestARequireTellsTheRequesterWhyTheirApprovalDoesNotCount(t *testing.T) {
+	t.Parallel()
+	set := eostest.PolicySet(t, "sre.rego", `package eos.sre
+
+require contains {"msg": "grafana changes need someone from SRE", "approvers": ["alice", "group:sre"], "approvals": 1} if {
+	input.request.target == "grafana"
+}
+`)
+	self := bot.EnvPolicy{Approvals: 1, SelfApproval: true, TTL: 30 * time.Minute}
+	h := eostest.New(t, eostest.Options{Policy: bot.Policy{Default: self, Envs: map[string]bot.EnvPolicy{"local": self}},
+		PolicyCode: set, ConsoleGroups: map[string][]string{"sre": {"dave"}}})
+	p, id := eostest.Preview(t, h, "alice", "@eos create grafana")
+	h.React("alice", p.ID, "+1")
+	h.WaitText(p.ID, "@alice can't approve local plans (the requester's own approval does not count here: eos.sre.require takes none, so on this plan no rule does). Nothing changed.")
+	h.React("dave", p.ID, "+1")
+	h.WaitText(p.ID, "Run "+id+" · done in")
+	h.Idle()
+	if r, err := h.Store.Run(context.Background(), id); err != nil || !slices.Equal(r.Approvers, []string{"dave"}) {
+		t.Fatalf("run = %+v, %v; want one run approved by dave alone", r, err)
 	}
 }
 
