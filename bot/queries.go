@@ -49,10 +49,17 @@ func (e *Engine) history(ctx context.Context, c conv, in *intents.Intent) answer
 }
 
 // cancel answers `cancel [ID]`: the requester or an approver ends a pending plan, or stops a
-// running one at the next safe point. Without an id it cancels the caller's pending plan when
-// there is one, and lists them, cancelling none, when there are several.
+// running one at the next safe point. Without an id, said in a plan's thread, it is about
+// that plan (whoever asked for it: the same people may cancel it as with its id); elsewhere it
+// cancels the caller's pending plan when there is one, and lists them, cancelling none, when
+// there are several.
 func (e *Engine) cancel(ctx context.Context, c conv, in *intents.Intent) answer {
 	id := in.Noun
+	if id == "" {
+		if p := e.threadPlan(ctx, c); p != nil {
+			id = p.ID
+		}
+	}
 	if id == "" {
 		mine, err := e.st.OpenPlans(ctx, func(p *store.Plan) bool {
 			return p.State == store.PlanPending && p.Request.Platform == c.adapter.Name() && p.Requester.ID == c.msg.Author.ID && e.sees(c, p)

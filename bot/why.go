@@ -11,6 +11,13 @@ import (
 // why answers `why PLAN-ID`: the rule the plan is judged by, who approved it, whose reactions
 // did not count and why (from the audit log's refusals), and what it still needs.
 func (e *Engine) why(ctx context.Context, c conv, in *intents.Intent) answer {
+	if in.Noun == "" {
+		p := e.threadPlan(ctx, c)
+		if p == nil {
+			return said(render.WhyWhichPlan())
+		}
+		in.Noun = p.ID
+	}
 	p, err := e.st.Plan(ctx, in.Noun)
 	if err != nil || !e.sees(c, p) {
 		return said(render.NoPlanNamed(in.Noun))

@@ -160,11 +160,12 @@ func (st *state) rollbackTo() *Error {
 	return nil
 }
 
-// why parses `why PLAN-ID`.
-func (st *state) why(verb item) *Error {
+// why parses `why [PLAN-ID]`: without one, the engine takes the plan of the thread it is
+// said in.
+func (st *state) why() *Error {
 	w, ok := st.nounWord()
 	if !ok {
-		return st.errAt(missingAt(verb, w), "why needs a plan id, like why 7f3a9c21", "")
+		return nil
 	}
 	if !isPlanID(w.val) {
 		return st.errAt(w.pos, quote(w.val)+" is not a plan id: plan ids are 8 hex digits, like 7f3a9c21", "")

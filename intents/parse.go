@@ -166,7 +166,7 @@ func (st *state) parse() *Error {
 	case VerbPolicy:
 		err = st.policy()
 	case VerbWhy:
-		err = st.why(it)
+		err = st.why()
 	case VerbHelp:
 		err = st.help()
 	}

@@ -21,7 +21,7 @@ import (
 // Config configures the console.
 type Config struct {
 	// In is read line by line: chat text, or a command (/react N EMOJI, /unreact N EMOJI,
-	// /edit N TEXT, /delete N, /as NAME, /wait, /help, /quit). Edits and deletions reach a
+	// /reply N TEXT, /edit N TEXT, /delete N, /as NAME, /wait, /help, /quit). Edits and deletions reach a
 	// handler that is an adapters.ChangeHandler.
 	In io.Reader
 	// Out receives the transcript.
@@ -239,12 +239,14 @@ func (a *Adapter) handleLine(ctx context.Context, h adapters.Handler, line strin
 		h.HandleReaction(ctx, a, r)
 	case "/edit", "/delete":
 		a.change(ctx, h, cmd, rest)
+	case "/reply":
+		a.reply(ctx, h, rest)
 	case "/wait":
 		if err := a.idle(ctx); err != nil {
 			a.note("wait: " + err.Error())
 		}
 	case "/help":
-		a.note("type a message (\"@eos help\"), or: /react N EMOJI, /unreact N EMOJI, /edit N TEXT, /delete N, /as NAME, /wait, /quit")
+		a.note("type a message (\"@eos help\"), or: /react N EMOJI, /unreact N EMOJI, /reply N TEXT, /edit N TEXT, /delete N, /as NAME, /wait, /quit")
 	default:
 		a.note(fmt.Sprintf("unknown console command %s — /help lists them", cmd))
 	}

@@ -20,10 +20,18 @@ func (c *consolePlatform) start(t *testing.T, opts eostest.Options) *eostest.Har
 	return c.h
 }
 
-func (c *consolePlatform) say(t *testing.T, user, _ string, text string) string {
+func (c *consolePlatform) say(t *testing.T, user, thread string, text string) string {
 	t.Helper()
 	after := c.h.Last()
-	c.h.Say(user, text)
+	if thread != "" {
+		n, err := strconv.Atoi(thread)
+		if err != nil {
+			t.Fatalf("console thread %q is not a post number", thread)
+		}
+		c.h.Reply(user, n, text)
+	} else {
+		c.h.Say(user, text)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), eostest.Timeout)
 	defer cancel()
 	var id int
@@ -39,6 +47,9 @@ func (c *consolePlatform) say(t *testing.T, user, _ string, text string) string 
 	})
 	if err != nil {
 		t.Fatalf("the console never showed %q: %v", text, err)
+	}
+	if thread != "" {
+		return thread
 	}
 	return strconv.Itoa(id)
 }

@@ -155,6 +155,15 @@ func (c *chatFake) say(t *testing.T, u adapters.User, channel, text string) adap
 	return ref
 }
 
+// sayIn delivers text from u as a reply in the thread of post parent.
+func (c *chatFake) sayIn(t *testing.T, u adapters.User, parent adapters.PostRef, text string) adapters.PostRef {
+	t.Helper()
+	<-c.running
+	ref := c.add(adapters.PostRef{Channel: parent.Channel, Thread: parent.Root()}, u.Name, text)
+	c.h.HandleMessage(context.Background(), c.adapter(), adapters.Message{Post: ref, Author: u, Text: text, At: time.Now()})
+	return ref
+}
+
 // react delivers u's emoji on post.
 func (c *chatFake) react(u adapters.User, post adapters.PostRef, emoji string) {
 	<-c.running

@@ -269,6 +269,13 @@ func (h *Harness) Say(user, text string) {
 	h.line(text)
 }
 
+// Reply posts text as user in the thread of post id (/reply).
+func (h *Harness) Reply(user string, post int, text string) {
+	h.t.Helper()
+	h.line("/as " + user)
+	h.line(fmt.Sprintf("/reply %d %s", post, text))
+}
+
 // React adds user's emoji to post id.
 func (h *Harness) React(user string, post int, emoji string) {
 	h.t.Helper()

@@ -50,6 +50,11 @@ func NoRuns(what, env string) adapters.Doc {
 	return Reply(fmt.Sprintf("No runs of %s yet. Ask for one: @eos create SERVICE · @eos help", what))
 }
 
+// WhyWhichPlan answers `why` without a plan id outside a plan's thread.
+func WhyWhichPlan() adapters.Doc {
+	return Reply("Which plan? Name it (@eos why 7f3a9c21, the id in its preview), or say @eos why in the plan's thread.")
+}
+
 // NothingToCancel answers `cancel` from someone with no pending plan.
 func NothingToCancel() adapters.Doc {
 	return Reply("You have no pending plan to cancel. Name one: @eos cancel 7f3a9c21")

@@ -1,0 +1,50 @@
+package enginetest_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/eosbot/eos/adapters"
+	"github.com/eosbot/eos/bot"
+	"github.com/eosbot/eos/bot/store"
+)
+
+// `why` and `cancel` said without a plan id in a preview's thread are about that thread's
+// plan: people answer a preview where it is, and copying its id is a step nobody expects.
+// Outside a thread `why` asks which plan, and the thread's plan is cancelled by the same
+// people as with its id.
+func TestWhyAndCancelInAPlansThreadNeedNoID(t *testing.T) {
+	t.Parallel()
+	chat := newChatFake("mattermost", adapters.User{ID: "u-alice", Name: "alice"}, adapters.User{ID: "u-bob", Name: "bob"},
+		adapters.User{ID: "u-carol", Name: "carol"})
+	bob := bot.EnvPolicy{Approvers: []string{"bob"}, Approvals: 1, TTL: 30 * time.Minute}
+	h := fakeHarness(t, bot.Policy{Default: bob, Envs: map[string]bot.EnvPolicy{"local": bob}}, chat)
+	grafana, gid := fakePreview(t, chat, chat.user("alice"), "@eos create grafana")
+	_, jid := fakePreview(t, chat, chat.user("alice"), "@eos create jenkins")
+	thread := adapters.PostRef{Platform: "mattermost", Channel: "infra", ID: grafana.Ref.Thread}
+
+	n := chat.count()
+	chat.sayIn(t, chat.user("bob"), thread, "@eos why")
+	chat.wait(t, n, "Plan "+gid+" · create grafana in local · asked by @alice · pending", "No approval counts yet")
+
+	n = chat.count()
+	chat.say(t, chat.user("bob"), "infra", "@eos why")
+	chat.wait(t, n, "Which plan? Name it (@eos why 7f3a9c21, the id in its preview), or say @eos why in the plan's thread.")
+
+	// carol may not cancel it, with or without its id.
+	n = chat.count()
+	chat.sayIn(t, chat.user("carol"), thread, "@eos cancel")
+	chat.wait(t, n, "@carol can't cancel plan "+gid)
+
+	// alice has two pending plans: in grafana's thread, `cancel` is grafana's, not a list.
+	n = chat.count()
+	chat.sayIn(t, chat.user("alice"), thread, "@eos cancel")
+	chat.wait(t, n, "Plan "+gid+" cancelled by @alice")
+	h.Idle()
+	for id, want := range map[string]store.PlanState{gid: store.PlanCancelled, jid: store.PlanPending} {
+		if p, err := h.Store.Plan(context.Background(), id); err != nil || p.State != want {
+			t.Errorf("plan %s: %+v, %v; want %s", id, p, err, want)
+		}
+	}
+}
