@@ -7,6 +7,7 @@ import (
 
 	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/bot"
+	"github.com/eosbot/eos/bot/eostest"
 	"github.com/eosbot/eos/bot/store"
 )
 
@@ -46,5 +47,48 @@ func TestWhyAndCancelInAPlansThreadNeedNoID(t *testing.T) {
 		if p, err := h.Store.Plan(context.Background(), id); err != nil || p.State != want {
 			t.Errorf("plan %s: %+v, %v; want %s", id, p, err, want)
 		}
+	}
+}
+
+// A drift digest's thread holds the previews of the reconcile plans its 🔧s asked for: with
+// two open there, `why` and `cancel` without an id pick neither (cancelling the latest could
+// end the wrong plan); with one, they are about it.
+func TestWhyAndCancelInADigestThreadOfSeveralPlansAskWhich(t *testing.T) {
+	t.Parallel()
+	clock := eostest.NewClock(time.Date(2026, 11, 23, 7, 59, 0, 0, time.UTC))
+	h := eostest.New(t, eostest.Options{Clock: clock, Policy: wrenchPolicy, Digests: []bot.Digest{
+		{Name: "daily", Platform: "console", Channel: "local", Schedule: "0 8 * * *", Parallelism: 2, CheckTimeout: time.Minute},
+	}})
+	ctx := context.Background()
+	eostest.Deploy(t, h, "grafana")
+	eostest.Deploy(t, h, "jenkins")
+	h.Engine.RunDueDigests(ctx) // the first call starts the schedule
+	resizeServer(t, h, "proxy-grafana-local", "xlarge")
+	resizeServer(t, h, "proxy-jenkins-local", "large")
+	head := nextDigest(t, h, clock, 90*time.Second, "2 new since the last digest")
+	var ids []string
+	for _, service := range []string{"grafana", "jenkins"} {
+		reply := serviceReply(h, head, service)
+		after := h.Last()
+		h.React("alice", reply.ID, "🔧")
+		p := h.WaitText(after, "reconcile "+service+" in local · asked by @alice", "React ✅ to approve")
+		ids = append(ids, eostest.PlanIDRe.FindStringSubmatch(p.Text)[1])
+	}
+
+	after := h.Last()
+	h.Reply("alice", head.ID, "@eos why")
+	h.WaitText(after, "Which plan? Name it")
+	after = h.Last()
+	h.Reply("alice", head.ID, "@eos cancel")
+	h.WaitText(after, "You have 2 pending plans; name the one to cancel. Nothing was cancelled.")
+
+	after = h.Last()
+	h.Say("alice", "@eos cancel "+ids[1])
+	h.WaitText(after, "Plan "+ids[1]+" cancelled by @alice")
+	after = h.Last()
+	h.Reply("bob", head.ID, "@eos why")
+	h.WaitText(after, "Plan "+ids[0]+" · reconcile grafana in local · asked by @alice · pending")
+	if p, err := h.Store.Plan(ctx, ids[0]); err != nil || p.State != store.PlanPending {
+		t.Errorf("grafana's reconcile = %+v, %v; want it pending", p, err)
 	}
 }
