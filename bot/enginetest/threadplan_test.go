@@ -92,3 +92,28 @@ func TestWhyAndCancelInADigestThreadOfSeveralPlansAskWhich(t *testing.T) {
 		t.Errorf("grafana's reconcile = %+v, %v; want it pending", p, err)
 	}
 }
+
+// A request asked inside another plan's thread puts its preview there too: `cancel` without an
+// id there could mean either, so it cancels neither.
+func TestCancelInAThreadWithASecondRequestAsksWhich(t *testing.T) {
+	t.Parallel()
+	chat := newChatFake("mattermost", adapters.User{ID: "u-alice", Name: "alice"}, adapters.User{ID: "u-bob", Name: "bob"})
+	bob := bot.EnvPolicy{Approvers: []string{"bob"}, Approvals: 1, TTL: 30 * time.Minute}
+	h := fakeHarness(t, bot.Policy{Default: bob, Envs: map[string]bot.EnvPolicy{"local": bob}}, chat)
+	grafana, gid := fakePreview(t, chat, chat.user("alice"), "@eos create grafana")
+	thread := adapters.PostRef{Platform: "mattermost", Channel: "infra", ID: grafana.Ref.Thread}
+	n := chat.count()
+	chat.sayIn(t, chat.user("alice"), thread, "@eos create jenkins")
+	jenkins := chat.wait(t, n, "Plan ", "create jenkins in local")
+	jid := eostest.PlanIDRe.FindStringSubmatch(jenkins.Text)[1]
+
+	n = chat.count()
+	chat.sayIn(t, chat.user("alice"), thread, "@eos cancel")
+	chat.wait(t, n, "You have 2 pending plans; name the one to cancel. Nothing was cancelled.")
+	h.Idle()
+	for _, id := range []string{gid, jid} {
+		if p, err := h.Store.Plan(context.Background(), id); err != nil || p.State != store.PlanPending {
+			t.Errorf("plan %s: %+v, %v; want it pending", id, p, err)
+		}
+	}
+}
