@@ -27,6 +27,9 @@ const planTimeout = 10 * time.Minute
 // for approval.
 func (e *Engine) request(ctx context.Context, c conv, in *intents.Intent) answer {
 	spec, read, err := e.compileRead(ctx, in)
+	if ue := (*userError)(nil); errors.As(err, &ue) && !ue.secret {
+		ue.msg = e.waitingOn(ctx, c, ue.msg, e.envOf(in), in.Noun)
+	}
 	if err != nil {
 		return e.fail(c, "planning", err)
 	}

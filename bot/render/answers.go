@@ -55,6 +55,27 @@ func WhyWhichPlan() adapters.Doc {
 	return Reply("Which plan? Name it (@eos why 7f3a9c21, the id in its preview), or say @eos why in the plan's thread.")
 }
 
+// WaitingOn adds to refusal msg the pending plans on its service (oldest first): "… nothing to
+// destroy. Plan c23028a4 (create grafana in production, asked by @alice) waits for approval
+// in its thread." after a sentence, " · plan …" after a suggested command.
+func WaitingOn(msg string, plans []*store.Plan) string {
+	if len(plans) == 0 {
+		return msg
+	}
+	items := make([]string, len(plans))
+	for i, p := range plans {
+		items[i] = fmt.Sprintf("plan %s (%s, asked by @%s)", p.ID, RequestLine(p.Plan.Spec), p.Requester.Name)
+	}
+	s := items[0] + " waits for approval in its thread"
+	if len(items) > 1 {
+		s = strings.Join(items, ", ") + " wait for approval in their threads"
+	}
+	if strings.HasSuffix(msg, ".") {
+		return msg + " " + strings.ToUpper(s[:1]) + s[1:] + "."
+	}
+	return msg + " · " + s
+}
+
 // NothingToCancel answers `cancel` from someone with no pending plan.
 func NothingToCancel() adapters.Doc {
 	return Reply("You have no pending plan to cancel. Name one: @eos cancel 7f3a9c21")
