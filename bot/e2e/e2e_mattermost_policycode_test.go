@@ -27,17 +27,23 @@ func TestE2EMattermostPolicyDenyIsNeverApproved(t *testing.T) {
 	s := mmtest.Real(t)
 	ch := s.Channel(t, "e2e-policy-deny")
 	b := startMMBot(t, s, ch, eostest.Options{Policy: bobApprovesMM(), PolicyCode: eostest.PolicySet(t, "retired.rego", eostest.RetiredPolicy)})
+	deniedOnMM(t, s, b, ch, "@eos create grafana", "grafana is retired here: use the metrics stack (eos.retired.deny, retired.rego:3)")
+}
 
-	req := s.Alice.Say(t, ch.Id, "", "@eos create grafana")
-	preview := botSays(t, s, req.Id, "Plan ", "⛔ The policy denies this plan: grafana is retired here: use the metrics stack (eos.retired.deny, retired.rego:3)",
-		"No approval possible: nothing will run.")
+// deniedOnMM asks for text as alice and checks that the preview shows ⛔ with deny (the
+// message and the rule) instead of the reaction prompt, that bob's ✅ is answered with the
+// deny, and that nothing runs.
+func deniedOnMM(t *testing.T, s *mmtest.Server, b *mmBot, ch *model.Channel, text, deny string) {
+	t.Helper()
+	req := s.Alice.Say(t, ch.Id, "", text)
+	preview := botSays(t, s, req.Id, "Plan ", "⛔ The policy denies this plan: "+deny, "No approval possible: nothing will run.")
 	if strings.Contains(preview.Message, "React ✅") {
 		t.Fatalf("a denied plan's preview offers the reaction prompt:\n%s", preview.Message)
 	}
 	id := eostest.PlanIDRe.FindStringSubmatch(preview.Message)[1]
 	waitPreviewRecorded(t, b, id, preview)
 	s.Bob.React(t, preview.Id, "white_check_mark")
-	botSays(t, s, req.Id, "Plan "+id+" cannot be approved: the policy denies it.", "⛔ grafana is retired here")
+	botSays(t, s, req.Id, "Plan "+id+" cannot be approved: the policy denies it.", "⛔ "+deny[:20])
 	b.Idle()
 	if runs, _ := b.Store.Runs(context.Background(), nil); len(runs) != 0 {
 		t.Fatalf("bob's ✅ ran a denied plan: %d runs", len(runs))

@@ -28,20 +28,8 @@ func TestE2EMattermostShippedExamplePolicyDenies(t *testing.T) {
 	b := startMMBot(t, s, ch, eostest.Options{Policy: bobApprovesMM(), PolicyCode: set, Environments: []string{"production", "staging"},
 		CatalogDirs: []string{filepath.Join("..", "enginetest", "testdata", "policyexamples")}})
 
-	req := s.Alice.Say(t, ch.Id, "", "@eos create bastion in production")
-	preview := botSays(t, s, req.Id, "Plan ", "⛔ The policy denies this plan: bastion: eoslab_firewall.main opens SSH (port 22) to 0.0.0.0/0 in production: allow only your admin network (or a VPN) on port 22 (eos.public_ssh.deny, public_ssh.rego:",
-		"No approval possible: nothing will run.")
-	if strings.Contains(preview.Message, "React ✅") {
-		t.Fatalf("a denied plan's preview offers the reaction prompt:\n%s", preview.Message)
-	}
-	id := eostest.PlanIDRe.FindStringSubmatch(preview.Message)[1]
-	waitPreviewRecorded(t, b, id, preview)
-	s.Bob.React(t, preview.Id, "white_check_mark")
-	botSays(t, s, req.Id, "Plan "+id+" cannot be approved: the policy denies it.", "opens SSH (port 22) to 0.0.0.0/0")
-	b.Idle()
-	if runs, _ := b.Store.Runs(context.Background(), nil); len(runs) != 0 {
-		t.Fatalf("bob's ✅ ran a plan the shipped public_ssh example denies: %d runs", len(runs))
-	}
+	deniedOnMM(t, s, b, ch, "@eos create bastion in production",
+		"bastion: eoslab_firewall.main opens SSH (port 22) to 0.0.0.0/0 in production: allow only your admin network (or a VPN) on port 22 (eos.public_ssh.deny, public_ssh.rego:")
 
 	req2, preview2, id2 := ask(t, s, ch, s.Alice, "@eos create bastion --ssh-from 10.8.0.0/16 in production")
 	if strings.Contains(preview2.Message, "⛔") {

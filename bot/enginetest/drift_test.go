@@ -112,21 +112,30 @@ var wrenchPolicy = bot.Policy{Envs: map[string]bot.EnvPolicy{
 	"local": {Requesters: []string{"alice", "bob"}, Approvals: 1, SelfApproval: true, TTL: 30 * time.Minute},
 }}
 
+// twoDrifted is a harness with a daily 08:00 digest and wrenchPolicy, its schedule started at
+// 07:59 on Monday 23 November, grafana and jenkins deployed and both servers resized by hand
+// since.
+func twoDrifted(t *testing.T) (*eostest.Harness, *eostest.Clock) {
+	t.Helper()
+	clock := eostest.NewClock(time.Date(2026, 11, 23, 7, 59, 0, 0, time.UTC))
+	h := eostest.New(t, eostest.Options{Clock: clock, Policy: wrenchPolicy, Digests: []bot.Digest{
+		{Name: "daily", Platform: "console", Channel: "local", Schedule: "0 8 * * *", Parallelism: 2, CheckTimeout: time.Minute},
+	}})
+	eostest.Deploy(t, h, "grafana")
+	eostest.Deploy(t, h, "jenkins")
+	h.Engine.RunDueDigests(context.Background()) // the first call starts the schedule
+	resizeServer(t, h, "proxy-grafana-local", "xlarge")
+	resizeServer(t, h, "proxy-jenkins-local", "large")
+	return h, clock
+}
+
 // A 🔧 on a digest's reply about a service plans that service's reconcile, asked by the person
 // who reacted, in the digest's thread: once however often the 🔧 is delivered, never for
 // someone who may not ask, and on the headline only when it lists a single service.
 func TestWrenchOnDigestPlansReconcile(t *testing.T) {
 	t.Parallel()
-	clock := eostest.NewClock(time.Date(2026, 11, 23, 7, 59, 0, 0, time.UTC))
-	h := eostest.New(t, eostest.Options{Clock: clock, Policy: wrenchPolicy, Digests: []bot.Digest{
-		{Name: "daily", Platform: "console", Channel: "local", Schedule: "0 8 * * *", Parallelism: 2, CheckTimeout: time.Minute},
-	}})
+	h, clock := twoDrifted(t)
 	ctx := context.Background()
-	eostest.Deploy(t, h, "grafana")
-	eostest.Deploy(t, h, "jenkins")
-	h.Engine.RunDueDigests(ctx) // the first call starts the schedule
-	resizeServer(t, h, "proxy-grafana-local", "xlarge")
-	resizeServer(t, h, "proxy-jenkins-local", "large")
 
 	clock.Advance(90 * time.Second)
 	after := h.Last()

@@ -55,16 +55,8 @@ func TestWhyAndCancelInAPlansThreadNeedNoID(t *testing.T) {
 // end the wrong plan); with one, they are about it.
 func TestWhyAndCancelInADigestThreadOfSeveralPlansAskWhich(t *testing.T) {
 	t.Parallel()
-	clock := eostest.NewClock(time.Date(2026, 11, 23, 7, 59, 0, 0, time.UTC))
-	h := eostest.New(t, eostest.Options{Clock: clock, Policy: wrenchPolicy, Digests: []bot.Digest{
-		{Name: "daily", Platform: "console", Channel: "local", Schedule: "0 8 * * *", Parallelism: 2, CheckTimeout: time.Minute},
-	}})
+	h, clock := twoDrifted(t)
 	ctx := context.Background()
-	eostest.Deploy(t, h, "grafana")
-	eostest.Deploy(t, h, "jenkins")
-	h.Engine.RunDueDigests(ctx) // the first call starts the schedule
-	resizeServer(t, h, "proxy-grafana-local", "xlarge")
-	resizeServer(t, h, "proxy-jenkins-local", "large")
 	head := nextDigest(t, h, clock, 90*time.Second, "2 new since the last digest")
 	var ids []string
 	for _, service := range []string{"grafana", "jenkins"} {
