@@ -36,8 +36,15 @@ func (e *Engine) request(ctx context.Context, c conv, in *intents.Intent) answer
 	return answerOf(e.proposeRead(ctx, c, spec, store.PlanPending, read))
 }
 
-// plan answers `plan SERVICE ...` (a preview that never runs) and `plan ID [full]`.
+// plan answers `plan SERVICE ...` (a preview that never runs), `plan ID [full]`, and `plan
+// [full]` in a plan's thread (threadplan.go).
 func (e *Engine) plan(ctx context.Context, c conv, in *intents.Intent) answer {
+	if in.Noun == "" { // `plan` or `plan full`
+		if p := e.threadPlan(ctx, c); p != nil {
+			return said(render.FullPlan(p))
+		}
+		return said(render.PlanWhichPlan())
+	}
 	if p, err := e.st.Plan(ctx, in.Noun); err == nil && e.sees(c, p) {
 		return said(render.FullPlan(p))
 	}

@@ -107,14 +107,15 @@ func opNames(ops map[string]*schema) []string {
 	return names
 }
 
-// plan parses `plan SERVICE [flags]` (a create preview) or `plan PLAN-ID [full]`.
-func (st *state) plan(verb item) *Error {
+// plan parses `plan SERVICE [flags]` (a create preview), `plan PLAN-ID [full]`, or `plan
+// [full]`, which the engine answers with the plan of the thread it is said in.
+func (st *state) plan() *Error {
 	if nx := st.peek(); nx.typ == itemError {
 		return st.lexError(st.next())
 	}
 	w, ok := st.nounWord()
 	if !ok {
-		return st.errAt(missingAt(verb, w), "plan needs a service or a plan id, like plan nextcloud or plan 7f3a9c21", "")
+		return nil
 	}
 	if s, ok := lookup(st.p.services, w.val); ok {
 		st.schema, st.flagsOK = s, true
@@ -124,6 +125,9 @@ func (st *state) plan(verb item) *Error {
 	if isPlanID(w.val) {
 		st.in.Noun = lowerASCII(w.val)
 		st.full = true
+		return nil
+	}
+	if strings.EqualFold(w.val, "full") {
 		return nil
 	}
 	return st.unknownService(w, " and not a plan id (8 hex digits, like 7f3a9c21)")

@@ -160,7 +160,7 @@ func (st *state) parse() *Error {
 	case VerbStatus, VerbHistory:
 		err = st.service(it, false)
 	case VerbPlan:
-		err = st.plan(it)
+		err = st.plan()
 	case VerbCancel:
 		err = st.cancel()
 	case VerbPolicy:

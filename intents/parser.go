@@ -37,7 +37,7 @@ var builtins = []builtin{
 	{"adopt", VerbAdopt, nil,
 		"adopt SERVICE [in ENV]", "plan taking what runs as the declared state, to keep drift that was meant"},
 	{"plan", VerbPlan, nil,
-		"plan SERVICE [flags] | plan PLAN-ID [full]", "preview a create without asking for approval, or show a pending plan"},
+		"plan SERVICE [flags] | plan PLAN-ID [full]", "preview a create without asking for approval, or show a plan's every change (in its thread, no id needed)"},
 	{"rollback", VerbRollback, nil,
 		"rollback SERVICE [to RUN] [in ENV]", "go back to the state an earlier run applied (the one before the current, or RUN)"},
 	{"history", VerbHistory, nil,

@@ -8,14 +8,16 @@ import (
 	"github.com/eosbot/eos/bot/store"
 )
 
-// `@eos why` and `@eos cancel` said in a preview's thread, without a plan id, are about that
+// `@eos why`, `@eos plan full` and `@eos cancel` said in a preview's thread, without a plan id, are about that
 // plan on every platform (on Discord the thread is a channel of its own, started from the
 // request): people answer a preview where it is.
-func TestConformanceWhyAndCancelInThePlansThread(t *testing.T) {
+func TestConformanceCommandsInThePlansThreadNeedNoID(t *testing.T) {
 	forEachPlatform(t, func(t *testing.T, p platform, h *eostest.Harness) {
 		root, _, id := askOn(t, p, "alice", "@eos create grafana in production")
 		p.say(t, "bob", root, "@eos why")
 		waitPost(t, p, root, "Plan "+id+" · create grafana in production · asked by @alice · pending", "No approval counts yet")
+		p.say(t, "bob", root, "@eos plan full")
+		waitPost(t, p, root, "Plan "+id+" · create grafana in production · pending", "eoslab_firewall.main")
 		p.say(t, "alice", root, "@eos cancel")
 		waitPost(t, p, root, "Plan "+id+" cancelled by @alice")
 		h.Idle()

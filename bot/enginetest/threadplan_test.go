@@ -32,6 +32,9 @@ func TestWhyAndCancelInAPlansThreadNeedNoID(t *testing.T) {
 	n = chat.count()
 	chat.say(t, chat.user("bob"), "infra", "@eos why")
 	chat.wait(t, n, "Which plan? Name it (@eos why 7f3a9c21, the id in its preview), or say @eos why in the plan's thread.")
+	n = chat.count()
+	chat.say(t, chat.user("bob"), "infra", "@eos plan full")
+	chat.wait(t, n, "plan needs a service or a plan id, like plan nextcloud or plan 7f3a9c21; in a plan's thread, @eos plan full shows its every change.")
 
 	// carol may not cancel it, with or without its id.
 	n = chat.count()

@@ -76,6 +76,11 @@ func WaitingOn(msg string, plans []*store.Plan) string {
 	return msg + " · " + s
 }
 
+// PlanWhichPlan answers `plan` without a service or plan id outside a plan's thread.
+func PlanWhichPlan() adapters.Doc {
+	return Reply("plan needs a service or a plan id, like plan nextcloud or plan 7f3a9c21; in a plan's thread, @eos plan full shows its every change.")
+}
+
 // NothingToCancel answers `cancel` from someone with no pending plan.
 func NothingToCancel() adapters.Doc {
 	return Reply("You have no pending plan to cancel. Name one: @eos cancel 7f3a9c21")
