@@ -77,6 +77,10 @@ func Real(t testing.TB) *Server {
 	if url == "" {
 		missing(t, EnvURL+" is not set: run scripts/testenv/mattermost.sh start DIR and source DIR/env")
 	}
+	// The hold comes first: seeding talks to the server, which a test in another package's
+	// process may be restarting (Restart waits for every hold, not for a seed without one).
+	state := os.Getenv(EnvState)
+	lock := holdShared(t, state)
 	seedOnce.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
@@ -86,8 +90,8 @@ func Real(t testing.TB) *Server {
 		t.Fatalf("seeding %s: %v", url, seedErr)
 	}
 	s := *seeded
-	s.State = os.Getenv(EnvState)
-	s.lock = holdShared(t, s.State)
+	s.State = state
+	s.lock = lock
 	return &s
 }
 
