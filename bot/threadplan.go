@@ -9,8 +9,9 @@ import (
 
 // threadPlan is the plan a command said without a plan id is about, when the thread it is
 // said in names one plan: the latest plan of the request that started the thread (an edited
-// request's newest, whatever its state), or, in a thread no request started (a drift digest's,
-// or Discord's, which is a channel of its own), the one open plan whose preview is there. Nil
+// request's newest, whatever its state; on Discord, whose thread is a channel of its own, the
+// request it was started from), or, in a thread no request started (a drift digest's), the
+// one open plan whose preview is there. Nil
 // outside a thread, when the thread names no plan, when it holds the previews of other open
 // plans too (a request asked inside another's thread, a digest's reconciles: which one is
 // meant is the asker's to say, as cancelling the latest could end the wrong plan), or when
@@ -25,6 +26,11 @@ func (e *Engine) threadPlan(ctx context.Context, c conv) *store.Plan {
 	}
 	var root *store.Plan
 	asked, err := e.st.PlansByRequest(ctx, adapters.PostRef{Platform: post.Platform, Channel: post.Channel, ID: post.Thread})
+	if err == nil && len(asked) == 0 && post.Channel == post.Thread {
+		// A thread that is a channel of its own (Discord's) has the id of the request it was
+		// started from, which is in the channel the thread belongs to.
+		asked, err = e.st.PlansByRequestID(ctx, post.Platform, post.Thread)
+	}
 	if err != nil {
 		return nil
 	}

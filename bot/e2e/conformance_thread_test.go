@@ -24,5 +24,8 @@ func TestConformanceCommandsInThePlansThreadNeedNoID(t *testing.T) {
 		if pl, err := h.Store.Plan(context.Background(), id); err != nil || pl.State != store.PlanCancelled {
 			t.Fatalf("plan %s = %+v, %v; want cancelled", id, pl, err)
 		}
+		// A closed plan is still its thread's.
+		p.say(t, "bob", root, "@eos why")
+		waitPost(t, p, root, "Plan "+id+" · create grafana in production · asked by @alice · cancelled")
 	})
 }

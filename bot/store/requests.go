@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/eosbot/eos/adapters"
@@ -40,12 +41,31 @@ func indexRequest(tx txn, p *Plan) error {
 // deleted request finds the plan it must not be approved as. Plans stored before this index
 // existed are not found.
 func (s *Store) PlansByRequest(ctx context.Context, ref adapters.PostRef) ([]*Plan, error) {
+	prefix := []byte(postKey(ref) + "/")
+	return s.plansIndexed(ctx, prefix, func([]byte) bool { return true })
+}
+
+// PlansByRequestID is PlansByRequest for a request post known by its platform and id alone,
+// in whichever channel it was posted: a Discord thread is a channel of its own, whose id is
+// the request's, and a message there does not say the channel the request is in. It reads
+// every request key of the platform, so it is for a person's command, not for every event.
+func (s *Store) PlansByRequestID(ctx context.Context, platform, id string) ([]*Plan, error) {
+	return s.plansIndexed(ctx, []byte(platform+"/"), func(k []byte) bool {
+		parts := strings.Split(string(k), "/") // platform/channel/post/plan
+		return len(parts) == 4 && parts[2] == id
+	})
+}
+
+// plansIndexed loads the plans of the request keys under prefix that match accepts, oldest first.
+func (s *Store) plansIndexed(ctx context.Context, prefix []byte, match func(k []byte) bool) ([]*Plan, error) {
 	var out []*Plan
 	err := s.view(ctx, func(tx txn) error {
 		out = nil
 		var ids []string
-		err := tx.bucket(bucketRequests).Scan([]byte(postKey(ref)+"/"), func(_, v []byte) bool {
-			ids = append(ids, string(v))
+		err := tx.bucket(bucketRequests).Scan(prefix, func(k, v []byte) bool {
+			if match(k) {
+				ids = append(ids, string(v))
+			}
 			return true
 		})
 		if err != nil {

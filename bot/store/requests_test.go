@@ -43,6 +43,30 @@ func TestPlansByRequest(t *testing.T) {
 	})
 }
 
+// A request's plans are found by its platform and post id alone, whatever its channel (a
+// Discord thread knows the request's id, not its channel); a post whose id starts or ends
+// alike, or another platform's post with the same id, finds none.
+func TestPlansByRequestID(t *testing.T) {
+	conformEach(t, func(t *testing.T, s *Store) {
+		mine, alike, elsewhere := samplePlan("bbbb0001"), samplePlan("bbbb0002"), samplePlan("bbbb0003")
+		mine.Request = adapters.PostRef{Platform: "discord", Channel: "c1", ID: "900"}
+		alike.Request = adapters.PostRef{Platform: "discord", Channel: "900", ID: "9001"}
+		elsewhere.Request = adapters.PostRef{Platform: "slack", Channel: "c1", ID: "900"}
+		for _, p := range []*Plan{mine, alike, elsewhere} {
+			if err := s.CreatePlan(context.Background(), p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := s.PlansByRequestID(context.Background(), "discord", "900")
+		if err != nil || len(got) != 1 || got[0].ID != mine.ID {
+			t.Fatalf("PlansByRequestID(discord, 900) = %v, %v; want [%s]", ids(got), err, mine.ID)
+		}
+		if none, err := s.PlansByRequestID(context.Background(), "discord", "90"); err != nil || len(none) != 0 {
+			t.Fatalf("PlansByRequestID(discord, 90) = %v, %v; want none", ids(none), err)
+		}
+	})
+}
+
 func ids(ps []*Plan) []string {
 	out := make([]string, len(ps))
 	for i, p := range ps {
