@@ -40,7 +40,9 @@ file and line, and the exit status is 1.
 
 On success it prints the effective approval policy: per environment and verb, who may ask,
 who approves, how many approvals, whether the requester's own counts, and how long a plan
-waits; and the risk rules.`,
+waits; and the risk rules. With policy_dirs, the policy set that will judge every plan: its
+SHA-256 (as the audit log names it), each deciding rule with its file and line, the time-out
+and the time zone.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			cfg, err := loadCfg()
@@ -52,7 +54,7 @@ waits; and the risk rules.`,
 				return err
 			}
 			writePolicy(cmd.OutOrStdout(), cfg, p)
-			return nil
+			return writePolicyCode(cmd.Context(), cmd.OutOrStdout(), cfg)
 		},
 	}
 }

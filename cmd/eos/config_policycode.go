@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -40,4 +41,23 @@ func (c *Config) policyCode(ctx context.Context) (set *rego.Set, zone *time.Loca
 			strings.Join(c.PolicyDirs, ", "))
 	}
 	return set, zone, nil
+}
+
+// writePolicyCode prints, for `eos config check`, the policy set policy_dirs gives: what will
+// judge every plan beside the policy blocks. Nothing without policy_dirs.
+func writePolicyCode(ctx context.Context, w io.Writer, c *Config) error {
+	set, zone, err := c.policyCode(ctx)
+	if err != nil || set == nil {
+		return err
+	}
+	timeout := rego.DefaultTimeout
+	if c.PolicyTimeout != "" {
+		timeout, _ = time.ParseDuration(c.PolicyTimeout) // checked by policyCode
+	}
+	fmt.Fprintf(w, "\nPolicy as code (%s): set sha256:%s, each plan judged within %s, times in %s. Its deciding rules:\n",
+		strings.Join(c.PolicyDirs, ", "), set.SHA256()[:12], timeout, zone)
+	for _, r := range set.Rules() {
+		fmt.Fprintln(w, "  "+r)
+	}
+	return nil
 }

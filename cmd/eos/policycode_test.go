@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -79,5 +80,39 @@ func TestPolicyDirsWithoutRulesAreRefused(t *testing.T) {
 	cfg = &Config{PolicyTimeout: "soon"}
 	if _, _, err := cfg.policyCode(context.Background()); err == nil || !strings.Contains(err.Error(), `policy_timeout "soon"`) {
 		t.Fatalf("a bad policy_timeout: %v", err)
+	}
+}
+
+// eos config check with policy_dirs also prints the set that will judge every plan: its
+// SHA-256 as the audit log names it, each deciding rule with its file and line, the time-out
+// and the time zone; an operator checks it before a restart or a reload.
+func TestConfigCheckPrintsThePolicySet(t *testing.T) {
+	t.Setenv("EOS_DATA_DIR", t.TempDir())
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "eos.hcl")
+	body := "policy_dirs = [\"../../examples/policies\"]\npolicy_timeout = \"2s\"\npolicy_timezone = \"Europe/Berlin\"\n"
+	if err := os.WriteFile(conf, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := rootCmd()
+	var out, errs bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&errs)
+	root.SetArgs([]string{"config", "check", "--config", conf})
+	if err := root.Execute(); err != nil {
+		t.Fatalf("config check: %v\n%s", err, errs.String())
+	}
+	cfg := &Config{PolicyDirs: []string{"../../examples/policies"}}
+	set, _, err := cfg.policyCode(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"Policy as code (../../examples/policies): set sha256:" + set.SHA256()[:12] + ", each plan judged within 2s, times in Europe/Berlin. Its deciding rules:",
+		"  eos.public_ssh.deny (public_ssh.rego:12)\n", "  eos.change_window.require (change_window.rego:19)\n", "  eos.salt_restart.warn (salt_restart.rego:9)\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("config check does not print %q:\n%s", want, out.String())
+		}
 	}
 }

@@ -138,6 +138,17 @@ func ruleLines(modules map[string]*ast.Module) map[string]string {
 	return out
 }
 
+// Rules are the set's deciding rules, each with where it is written, sorted:
+// "eos.firewall.deny (firewall.rego:12, 20)".
+func (s *Set) Rules() []string {
+	out := make([]string, 0, len(s.rules))
+	for name, at := range s.rules {
+		out = append(out, name+" ("+at+")")
+	}
+	slices.Sort(out)
+	return out
+}
+
 // SHA256 is the hash of the set's files (names and contents): the audit log names it with
 // every decision, as proof of what judged a plan.
 func (s *Set) SHA256() string { return s.sha }
