@@ -28,6 +28,9 @@ func (e *Engine) answerPolicy(ctx context.Context, c conv, in *intents.Intent) a
 		envs = []string{in.Env}
 	}
 	doc := render.PolicyAnswer(e.policy(), envs, e.leftOutNote())
+	if set := e.codeSet(); set != nil {
+		doc.Blocks = append(doc.Blocks, adapters.Context{Text: render.PolicyCodeInForce(set.SHA256(), set.Rules())})
+	}
 	if vacant := e.vacantHandles(ctx, c.adapter.Name()); len(vacant) > 0 {
 		doc.Blocks = append(doc.Blocks, adapters.Context{Text: render.VacantHandles(c.adapter.Name(), vacant)})
 	}

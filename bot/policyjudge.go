@@ -72,6 +72,13 @@ func (e *Engine) SetPolicyCode(set *rego.Set) {
 	}
 }
 
+// codeSet is the policy set in force, nil when there is none.
+func (e *Engine) codeSet() *rego.Set {
+	e.code.mu.Lock()
+	defer e.code.mu.Unlock()
+	return e.code.set
+}
+
 // PolicyCodeSHA256 is the SHA-256 of the policy set in force, "" when there is none.
 func (e *Engine) PolicyCodeSHA256() string {
 	e.code.mu.Lock()

@@ -106,3 +106,11 @@ func riskNote(rows [][]string) string {
 	}
 	return ""
 }
+
+// PolicyCodeInForce closes `policy` when a policy set (policy_dirs) is in force: beside the
+// rules above, these judge every plan, and one may deny it or ask for more approvals.
+// rules are the set's deciding rules with their files and lines (rego.Set.Rules).
+func PolicyCodeInForce(sha string, rules []string) string {
+	return fmt.Sprintf("Policy as code also judges every plan (set sha256:%s): %s. A deny makes a plan unapprovable, a require asks for more approvals beside the rules above, a warn is shown; @eos why PLAN-ID says what they decided.",
+		sha[:12], strings.Join(rules, ", "))
+}
