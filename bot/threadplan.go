@@ -11,14 +11,13 @@ import (
 // said in names one plan: the latest plan of the request that started the thread (an edited
 // request's newest, whatever its state; on Discord, whose thread is a channel of its own, the
 // request it was started from), or, in a thread no request started (a drift digest's), the
-// one open plan whose preview is there. Nil
-// outside a thread, when the thread names no plan, when it holds the previews of other open
-// plans too (a request asked inside another's thread, a digest's reconciles: which one is
-// meant is the asker's to say, as cancelling the latest could end the wrong plan), or when
-// the asker may not see the plan.
+// one open plan whose preview is there. Nil outside a thread, when the thread names no plan,
+// when it holds the previews of other open plans too (a request asked inside another's
+// thread, a digest's reconciles: which one is meant is the asker's to say, as cancelling the
+// latest could end the wrong plan), or when the asker may not see the plan.
 //
-// People answer a preview in its thread: `@eos why` or `@eos cancel` there means that plan,
-// and making them copy its id from the preview is a step nobody expects.
+// People answer a preview in its thread: `@eos why`, `@eos plan full` or `@eos cancel` there
+// means that plan, and making them copy its id from the preview is a step nobody expects.
 func (e *Engine) threadPlan(ctx context.Context, c conv) *store.Plan {
 	post := c.msg.Post
 	if post.Thread == "" {
