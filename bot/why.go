@@ -8,8 +8,9 @@ import (
 	"github.com/eosbot/eos/intents"
 )
 
-// why answers `why PLAN-ID`: the rule the plan is judged by, who approved it, whose reactions
-// did not count and why (from the audit log's refusals), and what it still needs.
+// why answers `why [PLAN-ID]` (without one, about the plan of its thread: threadplan.go): the
+// rule the plan is judged by, who approved it, whose reactions did not count and why (from
+// the audit log's refusals), and what it still needs.
 func (e *Engine) why(ctx context.Context, c conv, in *intents.Intent) answer {
 	if in.Noun == "" {
 		p := e.threadPlan(ctx, c)
