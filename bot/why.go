@@ -15,7 +15,8 @@ func (e *Engine) why(ctx context.Context, c conv, in *intents.Intent) answer {
 	if in.Noun == "" {
 		p := e.threadPlan(ctx, c)
 		if p == nil {
-			return said(render.WhyWhichPlan())
+			open, _ := e.st.OpenPlans(ctx, func(p *store.Plan) bool { return e.sees(c, p) })
+			return said(render.WhyWhichPlan(open))
 		}
 		in.Noun = p.ID
 	}

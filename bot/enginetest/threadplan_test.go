@@ -2,6 +2,7 @@ package enginetest_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -31,7 +32,13 @@ func TestWhyAndCancelInAPlansThreadNeedNoID(t *testing.T) {
 
 	n = chat.count()
 	chat.say(t, chat.user("bob"), "infra", "@eos why")
-	chat.wait(t, n, "Which plan? Name it (@eos why 7f3a9c21, the id in its preview), or say @eos why in the plan's thread.")
+	chat.wait(t, n, "Which plan? Name it (@eos why 7f3a9c21, the id in its preview), or say @eos why in the plan's thread. Open here:",
+		gid+" · create grafana in local · asked by @alice · pending · @eos why "+gid, jid+" · create jenkins in local · asked by @alice · pending · @eos why "+jid)
+	n = chat.count()
+	chat.say(t, chat.user("bob"), "elsewhere", "@eos why") // another channel sees neither
+	if p := chat.wait(t, n, "Which plan?"); strings.Contains(p.Text, gid) || strings.Contains(p.Text, "Open here") {
+		t.Errorf("another channel is shown this channel's plans: %s", p.Text)
+	}
 	n = chat.count()
 	chat.say(t, chat.user("bob"), "infra", "@eos plan full")
 	chat.wait(t, n, "plan needs a service or a plan id, like plan nextcloud or plan 7f3a9c21; in a plan's thread, @eos plan full shows its every change.")

@@ -50,10 +50,29 @@ func NoRuns(what, env string) adapters.Doc {
 	return Reply(fmt.Sprintf("No runs of %s yet. Ask for one: @eos create SERVICE · @eos help", what))
 }
 
-// WhyWhichPlan answers `why` without a plan id outside a plan's thread.
-func WhyWhichPlan() adapters.Doc {
-	return Reply("Which plan? Name it (@eos why 7f3a9c21, the id in its preview), or say @eos why in the plan's thread.")
+// WhyWhichPlan answers `why` without a plan id outside a plan's thread, listing open, the
+// plans open where it was asked (oldest first, at most whyListed), each with its command.
+func WhyWhichPlan(open []*store.Plan) adapters.Doc {
+	text := "Which plan? Name it (@eos why 7f3a9c21, the id in its preview), or say @eos why in the plan's thread."
+	if len(open) == 0 {
+		return Reply(text)
+	}
+	open = append([]*store.Plan(nil), open...)
+	sort.SliceStable(open, func(i, j int) bool { return open[i].Created.Before(open[j].Created) })
+	more := len(open) - whyListed
+	open = open[:min(len(open), whyListed)]
+	items := make([]string, len(open))
+	for i, p := range open {
+		items[i] = fmt.Sprintf("%s · %s · asked by @%s · %s · @eos why %s", p.ID, RequestLine(p.Plan.Spec), p.Requester.Name, p.State, p.ID)
+	}
+	if more > 0 {
+		items = append(items, fmt.Sprintf("and %d more", more))
+	}
+	return adapters.NewDoc(adapters.Text{Text: text + " Open here:"}, adapters.List{Items: items})
 }
+
+// whyListed is how many open plans WhyWhichPlan lists.
+const whyListed = 5
 
 // WaitingOn adds to refusal msg the pending plans on its service (oldest first): "… nothing to
 // destroy. Plan c23028a4 (create grafana in production, asked by @alice) waits for approval
