@@ -21,6 +21,5 @@ func (e *Engine) waitingOn(ctx context.Context, c conv, msg, env, service string
 	if err != nil {
 		return msg
 	}
-	slices.SortStableFunc(plans, func(a, b *store.Plan) int { return a.Created.Compare(b.Created) })
 	return render.WaitingOn(msg, plans)
 }

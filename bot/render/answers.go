@@ -2,7 +2,7 @@ package render
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -57,8 +57,7 @@ func WhyWhichPlan(open []*store.Plan) adapters.Doc {
 	if len(open) == 0 {
 		return Reply(text)
 	}
-	open = append([]*store.Plan(nil), open...)
-	sort.SliceStable(open, func(i, j int) bool { return open[i].Created.Before(open[j].Created) })
+	open = oldestFirst(open)
 	more := len(open) - whyListed
 	open = open[:min(len(open), whyListed)]
 	items := make([]string, len(open))
@@ -74,6 +73,13 @@ func WhyWhichPlan(open []*store.Plan) adapters.Doc {
 // whyListed is how many open plans WhyWhichPlan lists.
 const whyListed = 5
 
+// oldestFirst is plans in the order they were asked for, the caller's slice left as it is.
+func oldestFirst(plans []*store.Plan) []*store.Plan {
+	out := slices.Clone(plans)
+	slices.SortStableFunc(out, func(a, b *store.Plan) int { return a.Created.Compare(b.Created) })
+	return out
+}
+
 // WaitingOn adds to refusal msg the pending plans on its service (oldest first): "… nothing to
 // destroy. Plan c23028a4 (create grafana in production, asked by @alice) waits for approval
 // in its thread." after a sentence, " · plan …" after a suggested command.
@@ -82,7 +88,7 @@ func WaitingOn(msg string, plans []*store.Plan) string {
 		return msg
 	}
 	items := make([]string, len(plans))
-	for i, p := range plans {
+	for i, p := range oldestFirst(plans) {
 		items[i] = fmt.Sprintf("plan %s (%s, asked by @%s)", p.ID, RequestLine(p.Plan.Spec), p.Requester.Name)
 	}
 	s := items[0] + " waits for approval in its thread"
@@ -108,8 +114,7 @@ func NothingToCancel() adapters.Doc {
 // WhichToCancel answers `cancel` from someone with several pending plans: it lists them, oldest
 // first, each with the command that cancels it, and cancels none.
 func WhichToCancel(mine []*store.Plan) adapters.Doc {
-	mine = append([]*store.Plan(nil), mine...)
-	sort.Slice(mine, func(i, j int) bool { return mine[i].Created.Before(mine[j].Created) })
+	mine = oldestFirst(mine)
 	items := make([]string, len(mine))
 	for i, p := range mine {
 		spec := p.Plan.Spec

@@ -64,13 +64,17 @@ func deniedNote(p *store.Plan) string {
 		TypedRequest(p.Text), p.ID)
 }
 
+// ShortSHA is the first 12 hex digits of a policy set's SHA-256, as Eos names a set in chat
+// and in `eos config check` (the audit log keeps it whole).
+func ShortSHA(sha string) string { return sha[:min(12, len(sha))] }
+
 // codeWhy are `why`'s lines on the policy as code: which set judged the plan and each decision
 // with its rule, file and line.
 func codeWhy(v Code) []string {
 	if v.SHA == "" {
 		return nil
 	}
-	set := "Policy set sha256:" + v.SHA[:min(12, len(v.SHA))]
+	set := "Policy set sha256:" + ShortSHA(v.SHA)
 	if len(v.Decisions) == 0 {
 		return []string{set + " decided nothing about this plan."}
 	}

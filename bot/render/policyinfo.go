@@ -112,5 +112,5 @@ func riskNote(rows [][]string) string {
 // rules are the set's deciding rules with their files and lines (rego.Set.Rules).
 func PolicyCodeInForce(sha string, rules []string) string {
 	return fmt.Sprintf("Policy as code also judges every plan (set sha256:%s): %s. A deny makes a plan unapprovable, a require asks for more approvals beside the rules above, a warn is shown; @eos why PLAN-ID says what they decided.",
-		sha[:12], strings.Join(rules, ", "))
+		ShortSHA(sha), strings.Join(rules, ", "))
 }

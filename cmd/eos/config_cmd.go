@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/eosbot/eos/bot"
+	"github.com/eosbot/eos/bot/policy/rego"
 	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/intents"
 )
@@ -49,12 +50,13 @@ and the time zone.`,
 			if err != nil {
 				return err
 			}
-			p, err := cfg.validate(cmd.ErrOrStderr())
+			v, err := cfg.validate(cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
-			writePolicy(cmd.OutOrStdout(), cfg, p)
-			return writePolicyCode(cmd.Context(), cmd.OutOrStdout(), cfg)
+			writePolicy(cmd.OutOrStdout(), cfg, v.policy)
+			writePolicyCode(cmd.OutOrStdout(), cfg, v)
+			return nil
 		},
 	}
 }
@@ -63,7 +65,7 @@ and the time zone.`,
 // does before it connects anything, and returns the policy it gives. A catalog folder that is
 // not on this machine (the file is often checked before it is deployed) is left out with a
 // warning to warn: the check then knows only the other blueprints' operation verbs.
-func (c *Config) validate(warn io.Writer) (bot.Policy, error) {
+func (c *Config) validate(warn io.Writer) (validated, error) {
 	here := *c
 	here.CatalogDirs = nil
 	for _, d := range c.CatalogDirs {
@@ -75,29 +77,39 @@ func (c *Config) validate(warn io.Writer) (bot.Policy, error) {
 	}
 	cat, err := loadCatalog(&here)
 	if err != nil {
-		return bot.Policy{}, err
+		return validated{}, err
 	}
 	if err := c.check(intents.NewParser(cat)); err != nil {
-		return bot.Policy{}, err
+		return validated{}, err
 	}
 	if _, err := c.webConfig(""); err != nil {
-		return bot.Policy{}, err
+		return validated{}, err
 	}
 	if _, err := c.digests(); err != nil {
-		return bot.Policy{}, err
+		return validated{}, err
 	}
-	if _, _, err := c.policyCode(context.Background()); err != nil {
-		return bot.Policy{}, err
+	code, zone, err := c.policyCode(context.Background())
+	if err != nil {
+		return validated{}, err
 	}
 	if _, err := newLogger(io.Discard, c.LogLevel); err != nil {
-		return bot.Policy{}, err
+		return validated{}, err
 	}
 	if c.LayerTimeout != "" {
 		if d, err := time.ParseDuration(c.LayerTimeout); err != nil || d <= 0 {
-			return bot.Policy{}, fmt.Errorf("layer_timeout %q is not a positive duration like \"30m\"", c.LayerTimeout)
+			return validated{}, fmt.Errorf("layer_timeout %q is not a positive duration like \"30m\"", c.LayerTimeout)
 		}
 	}
-	return c.policy()
+	p, err := c.policy()
+	return validated{policy: p, code: code, zone: zone}, err
+}
+
+// validated is what validate found the configuration gives: the approval policy, and the
+// policy set of policy_dirs (nil without) with the time zone its rules read the time in.
+type validated struct {
+	policy bot.Policy
+	code   *rego.Set
+	zone   *time.Location
 }
 
 // writePolicy prints the effective policy of every environment requests may name, one row per

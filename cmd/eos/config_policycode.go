@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/eosbot/eos/bot/policy/rego"
+	"github.com/eosbot/eos/bot/render"
 )
 
 // policyCode loads the policy as code the configuration names (policy_dirs): every .rego file
@@ -43,21 +44,16 @@ func (c *Config) policyCode(ctx context.Context) (set *rego.Set, zone *time.Loca
 	return set, zone, nil
 }
 
-// writePolicyCode prints, for `eos config check`, the policy set policy_dirs gives: what will
-// judge every plan beside the policy blocks. Nothing without policy_dirs.
-func writePolicyCode(ctx context.Context, w io.Writer, c *Config) error {
-	set, zone, err := c.policyCode(ctx)
-	if err != nil || set == nil {
-		return err
-	}
-	timeout := rego.DefaultTimeout
-	if c.PolicyTimeout != "" {
-		timeout, _ = time.ParseDuration(c.PolicyTimeout) // checked by policyCode
+// writePolicyCode prints, for `eos config check`, the policy set policy_dirs gives (v, as
+// validate compiled it): what will judge every plan beside the policy blocks. Nothing without
+// policy_dirs.
+func writePolicyCode(w io.Writer, c *Config, v validated) {
+	if v.code == nil {
+		return
 	}
 	fmt.Fprintf(w, "\nPolicy as code (%s): set sha256:%s, each plan judged within %s, times in %s. Its deciding rules:\n",
-		strings.Join(c.PolicyDirs, ", "), set.SHA256()[:12], timeout, zone)
-	for _, r := range set.Rules() {
+		strings.Join(c.PolicyDirs, ", "), render.ShortSHA(v.code.SHA256()), v.code.Timeout(), v.zone)
+	for _, r := range v.code.Rules() {
 		fmt.Fprintln(w, "  "+r)
 	}
-	return nil
 }

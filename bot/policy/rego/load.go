@@ -149,6 +149,9 @@ func (s *Set) Rules() []string {
 	return out
 }
 
+// Timeout bounds each evaluation of the set (Load's, or DefaultTimeout).
+func (s *Set) Timeout() time.Duration { return s.timeout }
+
 // SHA256 is the hash of the set's files (names and contents): the audit log names it with
 // every decision, as proof of what judged a plan.
 func (s *Set) SHA256() string { return s.sha }
