@@ -229,9 +229,30 @@ func CanonicalEmoji(s string) string {
 // The longer first: "_medium_light_skin_tone" also ends in "_light_skin_tone".
 var skinToneSuffixes = []string{"_medium_light_skin_tone", "_medium_dark_skin_tone", "_medium_skin_tone", "_light_skin_tone", "_dark_skin_tone"}
 
-// withoutSkinTone is emoji s without its skin tone: Unicode's modifiers (U+1F3FB to U+1F3FF),
-// Mattermost's "_…_skin_tone" suffixes, Slack's "::skin-tone-N".
+// withoutSkinTone is emoji s without its skin tone (Unicode's modifiers U+1F3FB to U+1F3FF,
+// Mattermost's "_…_skin_tone" suffixes, Slack's "::skin-tone-N") when what is left is an emoji
+// that takes one (👍, 👎). Any other name stays as it is: ✅ has no skin tones, so
+// "white_check_mark_light_skin_tone" can only be a custom emoji someone named so, showing any
+// picture, and an approval must be the reaction people see.
 func withoutSkinTone(s string) string {
+	if base := toneless(s); base != s && takesSkinTone(base) {
+		return base
+	}
+	return s
+}
+
+// takesSkinTone reports whether emoji base (a name, or Unicode) has skin-tone variants: the
+// hands among the voting emoji.
+func takesSkinTone(base string) bool {
+	switch base {
+	case "👍", "👎", "+1", "-1", "thumbsup", "thumbsdown", "thumbs_up", "thumbs_down":
+		return true
+	}
+	return false
+}
+
+// toneless is s with any skin-tone spelling removed.
+func toneless(s string) string {
 	s = strings.Map(func(r rune) rune {
 		if r >= 0x1F3FB && r <= 0x1F3FF {
 			return -1

@@ -13,6 +13,9 @@ func TestCanonicalEmojiWithoutSkinTone(t *testing.T) {
 		"-1_light_skin_tone": "-1", "thumbsdown_medium_skin_tone": "-1", ":+1_light_skin_tone:": "+1",
 		"+1::skin-tone-4": "+1", ":+1::skin-tone-2:": "+1",
 		"eyes": "eyes", "_light_skin_tone": "_light_skin_tone",
+		// ✅ and ❌ have no skin tones: such a name is a custom emoji showing any picture.
+		"white_check_mark_light_skin_tone": "white_check_mark_light_skin_tone", "✅🏽": "✅🏽",
+		"heavy_check_mark::skin-tone-3": "heavy_check_mark::skin-tone-3", "x_dark_skin_tone": "x_dark_skin_tone",
 	} {
 		if got := CanonicalEmoji(in); got != want {
 			t.Errorf("CanonicalEmoji(%q) = %q, want %q", in, got, want)
