@@ -198,3 +198,19 @@ func adoptedChanges(unit string, drift []*tfjson.ResourceChange) []executor.Chan
 	}
 	return changes
 }
+
+// refreshFinds reports whether refresh-only plan p takes anything into the state: a resource
+// changed outside Terraform, or an output whose value changes. Terraform (1.5) exits with
+// "changes" for every refresh-only plan saved to a file, even one where every output is a
+// no-op, so its exit code alone would offer an adopt that adopts nothing.
+func refreshFinds(p *tfjson.Plan) bool {
+	if len(p.ResourceDrift) > 0 {
+		return true
+	}
+	for _, oc := range p.OutputChanges {
+		if oc != nil && !oc.Actions.NoOp() {
+			return true
+		}
+	}
+	return false
+}

@@ -154,6 +154,9 @@ func (l *Layer) planUnit(ctx context.Context, env string, u executor.Unit, adopt
 		executor.Log(ctx, l.log).Warn("removing an old saved plan", "unit", ud.key, "error", err)
 	}
 	changed, p, err := r.planAndShow(ctx, file, planOptions(file, mode))
+	if err == nil && mode == planRefresh {
+		changed = changed && refreshFinds(p)
+	}
 	if err != nil && mode == planDestroy && ctx.Err() == nil && !errors.Is(err, ErrStateLocked) {
 		// Terraform refreshes before a destroy by planning the declared configuration, which
 		// fails on drift the provider cannot plan back (a volume grown by hand). Removing

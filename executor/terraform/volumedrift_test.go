@@ -96,3 +96,23 @@ func TestVolumeGrownByHandStaysManageable(t *testing.T) {
 		t.Errorf("the volume is still there after the destroy: %v", err)
 	}
 }
+
+// An adopt of a unit nothing changed outside Terraform takes nothing into the state: its plan
+// changes nothing, though Terraform's exit code says a refresh-only plan always does.
+func TestAdoptWithNothingDriftedChangesNothing(t *testing.T) {
+	t.Parallel()
+	l, _ := newEoslabLayer(t, nil)
+	ctx := testCtx(t)
+	declared := volumeSpec(200)
+	mustApply(t, l, declared, mustPlan(t, l, declared))
+
+	adopted, err := l.Adopt(ctx, "local", declared.Units[0])
+	if err != nil {
+		t.Fatalf("adopt: %v", err)
+	}
+	as := spec(adopted)
+	as.Adopt = true
+	if p := mustPlan(t, l, as); p.Status != executor.PlanNoChanges || len(p.Changes) != 0 || p.Summary != "no changes" {
+		t.Fatalf("adopt plan with nothing drifted = %v %q %d changes, want no changes", p.Status, p.Summary, len(p.Changes))
+	}
+}
