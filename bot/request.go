@@ -103,6 +103,11 @@ func (e *Engine) proposeRead(ctx context.Context, c conv, spec executor.Spec, st
 	if err != nil {
 		return "", e.fail(c, "planning", err)
 	}
+	if state == store.PlanPending {
+		if a, ok := e.asDeclared(ctx, spec, plan); ok { // a reconcile or adopt of nothing (asdeclared.go)
+			return "", a
+		}
+	}
 	if state == store.PlanPending && len(plan.Failures()) > 0 {
 		state = store.PlanBlocked // a layer says it would fail: shown with why, never approved
 	}

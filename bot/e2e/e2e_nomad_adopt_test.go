@@ -48,8 +48,6 @@ func TestNomadScaledByHandIsAdopted(t *testing.T) {
 		t.Fatalf("declared webapp: adopted %+v, Adopt %v; want version %d recorded", adopted, d.Spec.Adopt, *scaled.Version)
 	}
 	b.say("@eos drift webapp"+in, "the 1 service checked matches its declared state")
-	rp, _ := eostest.Preview(t, b.Harness, "alice", "@eos reconcile webapp"+in)
-	if !strings.Contains(rp.Text, "Nomad     | no changes") {
-		t.Errorf("reconcile after the adopt:\n%s", rp.Text)
-	}
+	// A reconcile afterwards has nothing to do: answered so, with no plan to approve.
+	b.say("@eos reconcile webapp"+in, "webapp in "+b.env+" already matches its declared state: Nomad has nothing to change, so there is nothing to reconcile and nothing is planned.")
 }

@@ -111,6 +111,7 @@ func TestPreviewShowsDeclaredValuesThatChange(t *testing.T) {
 	if want := "Declared values: --domain dash.example.org → default (Salt, Terraform, Nomad) · --port 3002 → 3001 (Nomad)"; !strings.Contains(rb.Text, want) {
 		t.Errorf("rollback preview lacks %q:\n%s", want, rb.Text)
 	}
+	resizeServer(t, h, "proxy-grafana-local", "xlarge") // drift, so the reconcile plans something
 	rc, _ := eostest.Preview(t, h, "alice", "@eos reconcile grafana")
 	if strings.Contains(rc.Text, "Declared values") {
 		t.Errorf("a reconcile changes no declared value, yet its preview says:\n%s", rc.Text)

@@ -22,6 +22,7 @@ func TestRollbackNamesTheRunItReturnsTo(t *testing.T) {
 	}
 	created := run("@eos create grafana --port 3001")
 	updated := run("@eos update grafana --port 3002")
+	resizeServer(t, h, "proxy-grafana-local", "xlarge") // drift, so the reconcile has something to re-apply
 	run("@eos reconcile grafana")
 
 	rb, _ := eostest.Preview(t, h, "alice", "@eos rollback grafana")

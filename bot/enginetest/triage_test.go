@@ -110,10 +110,16 @@ func TestAdoptOnDigestDeclaresWhatRuns(t *testing.T) {
 	h.WaitText(after, "the 1 service checked matches its declared state")
 	nextDigest(t, h, clock, 24*time.Hour, "matches its declared state. 1 resolved since the last digest.")
 
-	// A 🔧 afterwards plans nothing: the declared state is what runs.
-	rp, _ := eostest.Preview(t, h, "alice", "@eos reconcile grafana")
-	if !strings.Contains(rp.Text, "Terraform | no changes") {
-		t.Errorf("reconcile after the adopt:\n%s", rp.Text)
+	// A reconcile afterwards has nothing to do, so it plans nothing and asks no one to
+	// approve: the declared state is what runs.
+	after = h.Last()
+	h.Say("alice", "@eos reconcile grafana")
+	h.WaitText(after, "grafana in local already matches its declared state: Terraform has nothing to change, so there is nothing to reconcile and nothing is planned.")
+	after = h.Last()
+	h.Say("alice", "@eos adopt grafana")
+	h.WaitText(after, "grafana in local already matches its declared state: Terraform has nothing to change, so there is nothing to adopt and nothing is planned.")
+	if ps, err := h.Store.OpenPlans(context.Background(), func(*store.Plan) bool { return true }); err != nil || len(ps) != 0 {
+		t.Errorf("open plans after a reconcile and an adopt of nothing: %d (%v), want none", len(ps), err)
 	}
 }
 

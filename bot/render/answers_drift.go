@@ -71,3 +71,29 @@ func DriftHistory(key string, rows [][]string) adapters.Doc {
 	return adapters.NewDoc(adapters.Heading{Text: "Drift history of " + key},
 		adapters.Table{Header: []string{"checked (UTC)", "status", "what"}, Rows: rows})
 }
+
+// AlreadyAsDeclared answers a reconcile or adopt (verb) of service in env whose plan would do
+// nothing: the layers checked have nothing to change; those not configured here (off) are
+// named, as they were not checked.
+func AlreadyAsDeclared(service, env, verb string, checked, off []string) adapters.Doc {
+	s := fmt.Sprintf("%s in %s already matches its declared state: %s %s nothing to change, so there is nothing to %s and nothing is planned.",
+		service, env, strings.Join(checked, " and "), hasHave(len(checked)), verb)
+	if len(off) > 0 {
+		s += fmt.Sprintf(" %s %s not configured here, so %s not checked.", strings.Join(off, " and "), isAre(len(off)), wasWere(len(off)))
+	}
+	return Reply(s + fmt.Sprintf(" @eos drift %s in %s", service, env))
+}
+
+func hasHave(n int) string {
+	if n == 1 {
+		return "has"
+	}
+	return "have"
+}
+
+func wasWere(n int) string {
+	if n == 1 {
+		return "it was"
+	}
+	return "they were"
+}

@@ -1,0 +1,74 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/eosbot/eos/bot/render"
+	"github.com/eosbot/eos/executor"
+)
+
+// repairVerbs are the verbs that bring a deployed service and its declared state together
+// again, one way or the other: when both already agree there is nothing to approve.
+var repairVerbs = map[string]bool{"reconcile": true, "adopt": true}
+
+// asDeclared answers a reconcile or adopt whose plan would do nothing: every layer that could be
+// checked has nothing to change and leaves nothing differing as is, no secret is created, and the declared state stays as it is
+// (no value changes, and an adopt takes no Terraform variable from what runs). A plan of nothing
+// would still ask a teammate to approve it, so no plan is made. It answers nothing (false) for
+// a plan that changes anything, and when no layer could be checked here (each not configured):
+// "already matches" would then be a guess, and the plan's preview says what is not configured.
+func (e *Engine) asDeclared(ctx context.Context, spec executor.Spec, plan executor.Plan) (answer, bool) {
+	if !repairVerbs[spec.Verb] || plan.HasChanges() || len(plan.Failures()) > 0 ||
+		len(spec.Changes) > 0 || len(spec.AdoptedValues) > 0 || (plan.Secrets != nil && len(plan.Secrets.Create) > 0) {
+		return answer{}, false
+	}
+	var checked, off []string
+	for _, lp := range plan.Layers {
+		switch {
+		case lp.Kept != "":
+			return answer{}, false // something differs that the plan leaves as is (Salt under an adopt): the preview says what
+		case lp.Status == executor.PlanNoChanges:
+			checked = append(checked, lp.Layer.Title())
+		case lp.Status == executor.PlanNotConfigured:
+			off = append(off, lp.Layer.Title())
+		}
+	}
+	if len(checked) == 0 {
+		return answer{}, false
+	}
+	if spec.Verb == "adopt" {
+		d, err := e.st.Declared(ctx, spec.Env+"/"+spec.Target)
+		if err != nil || !sameTerraformVars(d.Spec, spec) {
+			return answer{}, false
+		}
+	}
+	return said(render.AlreadyAsDeclared(spec.Target, spec.Env, spec.Verb, checked, off)), true
+}
+
+// sameTerraformVars reports whether every unit of b has the Terraform variables its unit of a
+// has (compared as text, as JSON numbers and Go numbers may differ in type).
+func sameTerraformVars(a, b executor.Spec) bool {
+	if len(a.Units) != len(b.Units) {
+		return false
+	}
+	for i, u := range b.Units {
+		d := a.Units[i]
+		if (u.Terraform == nil) != (d.Terraform == nil) {
+			return false
+		}
+		if u.Terraform == nil {
+			continue
+		}
+		if len(u.Terraform.Vars) != len(d.Terraform.Vars) {
+			return false
+		}
+		for k, v := range u.Terraform.Vars {
+			w, ok := d.Terraform.Vars[k]
+			if !ok || fmt.Sprint(v) != fmt.Sprint(w) {
+				return false
+			}
+		}
+	}
+	return true
+}
