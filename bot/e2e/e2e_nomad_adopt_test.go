@@ -47,7 +47,7 @@ func TestNomadScaledByHandIsAdopted(t *testing.T) {
 	if adopted == nil || adopted.Version != *scaled.Version || d.Spec.Adopt {
 		t.Fatalf("declared webapp: adopted %+v, Adopt %v; want version %d recorded", adopted, d.Spec.Adopt, *scaled.Version)
 	}
-	b.say("@eos drift webapp"+in, "the 1 service checked matches its declared state")
+	b.say("@eos drift webapp"+in, "webapp in "+b.env+" matches its declared state")
 	// A reconcile afterwards has nothing to do: answered so, with no plan to approve.
 	b.say("@eos reconcile webapp"+in, "webapp in "+b.env+" already matches its declared state: Nomad has nothing to change, so there is nothing to reconcile and nothing is planned.")
 }

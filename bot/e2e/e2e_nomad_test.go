@@ -157,7 +157,7 @@ func TestNomadStoppedJobIsDrift(t *testing.T) {
 	b := newNomadBot(t)
 	in := " in " + b.env
 	b.run(t, "@eos create webapp"+in, "done in")
-	b.say("@eos drift webapp"+in, "the 1 service checked matches its declared state")
+	b.say("@eos drift webapp"+in, "webapp in "+b.env+" matches its declared state")
 
 	if _, _, err := b.api.Jobs().Deregister(b.job, false, nil); err != nil {
 		t.Fatalf("stopping %s: %v", b.job, err)

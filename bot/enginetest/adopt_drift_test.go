@@ -65,7 +65,7 @@ func TestVolumeGrownByHandStaysManageable(t *testing.T) {
 	}
 	after = h.Last()
 	h.Say("alice", "@eos drift nextcloud")
-	h.WaitText(after, "the 1 service checked matches its declared state")
+	h.WaitText(after, "nextcloud in local matches its declared state")
 
 	eostest.GrowVolume(t, h, "data-nextcloud-local", 400)
 	dp, did := eostest.Preview(t, h, "alice", "@eos destroy nextcloud")

@@ -129,7 +129,7 @@ func TestDriftFindsAnOutOfBandChange(t *testing.T) {
 
 	after := h.Last()
 	h.Say("alice", "@eos drift")
-	h.WaitText(after, "the 1 service checked matches its declared state")
+	h.WaitText(after, "grafana in local matches its declared state")
 
 	// Someone resizes the server behind Eos's back.
 	eostest.EditCloud(t, h, "server", "proxy-grafana-local", "size", "xlarge")

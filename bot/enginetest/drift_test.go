@@ -78,7 +78,7 @@ func TestDriftReportsEachKind(t *testing.T) {
 			eostest.Deploy(t, h, "grafana")
 			after := h.Last()
 			h.Say("alice", "@eos drift grafana")
-			h.WaitText(after, "the 1 service checked matches its declared state")
+			h.WaitText(after, "grafana in local matches its declared state")
 
 			tc.change(t, h)
 			after = h.Last()

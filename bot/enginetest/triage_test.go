@@ -107,7 +107,7 @@ func TestAdoptOnDigestDeclaresWhatRuns(t *testing.T) {
 	clock.Advance(time.Minute)
 	after = h.Last()
 	h.Say("alice", "@eos drift grafana")
-	h.WaitText(after, "the 1 service checked matches its declared state")
+	h.WaitText(after, "grafana in local matches its declared state")
 	nextDigest(t, h, clock, 24*time.Hour, "matches its declared state. 1 resolved since the last digest.")
 
 	// A reconcile afterwards has nothing to do, so it plans nothing and asks no one to

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -51,7 +52,7 @@ func Drift(results []ServiceDrift, at time.Time, snoozes map[string]store.Snooze
 	}
 	when := at.UTC().Format("Mon 02 Jan 15:04 UTC")
 	if drifted == 0 && unknown == 0 {
-		return Reply(fmt.Sprintf("Drift · %s · %s.", when, allClean(len(results))))
+		return Reply(fmt.Sprintf("Drift · %s · %s.", when, cleanNamed(results)))
 	}
 	head := fmt.Sprintf("Drift · %s · %d of %d services drifted", when, drifted, len(results))
 	if unknown > 0 {
@@ -251,6 +252,27 @@ func LayerCounts(r ServiceDrift) string {
 		}
 	}
 	return strings.Join(parts, " · ")
+}
+
+// cleanNamed says that the services of a `drift` answer all match their declared state, naming
+// the one service asked about: "grafana in staging matches its declared state", or "grafana
+// matches its declared state in production and staging" when it is deployed in several.
+func cleanNamed(results []ServiceDrift) string {
+	envs := make([]string, 0, len(results))
+	for _, r := range results {
+		if r.Service != results[0].Service {
+			return allClean(len(results))
+		}
+		envs = append(envs, r.Env)
+	}
+	switch len(envs) {
+	case 0:
+		return allClean(0)
+	case 1:
+		return fmt.Sprintf("%s in %s matches its declared state", results[0].Service, envs[0])
+	}
+	slices.Sort(envs)
+	return fmt.Sprintf("%s matches its declared state in %s and %s", results[0].Service, strings.Join(envs[:len(envs)-1], ", "), envs[len(envs)-1])
 }
 
 // allClean says that all n services checked match their declared state.
