@@ -23,6 +23,18 @@ var (
 	secretParts = []string{"pw", "pwd", "pin", "otp"}
 )
 
+// secretNouns are the words that say the next one is a secret wherever they stand, with no
+// dashes and no blueprint defining them: `@eos create grafana password hunter2` (which the
+// parser refuses, repeating the words it stumbled on). Only whole words, so that a name that
+// merely contains one (an LVM volume "passdb") keeps the size after it.
+var secretNouns = []string{"password", "passwd", "passphrase", "passcode", "pass", "pwd", "pw", "secret", "token", "apikey", "api-key", "api_key", "credential", "credentials"}
+
+// secretNoun reports whether word is one of secretNouns, in any case, ending in `:` or not.
+func secretNoun(word string) bool {
+	w := strings.ToLower(strings.TrimSuffix(word, ":"))
+	return slices.Contains(secretNouns, w)
+}
+
 // maskRune replaces each rune of a secret value, so columns in a caret display still line up.
 const maskRune = '•'
 
@@ -162,7 +174,7 @@ func (p *Parser) secretSpans(text string) [][2]int {
 			}
 			// A flag's name without dashes: named in a with-phrase, or a bare word the
 			// parser would take for a secret flag ("flags start with --").
-			if wasNaming && p.secretFlag(it.val) || p.declaredSecret(it.val) {
+			if wasNaming && p.secretFlag(it.val) || p.declaredSecret(it.val) || secretNoun(it.val) {
 				value = true
 			}
 		}

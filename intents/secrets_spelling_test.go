@@ -46,6 +46,10 @@ func TestSecretIsMaskedInEverySpelling(t *testing.T) {
 		"@eos create grafana --root-pwd=hunter2",
 		"@eos create grafana --admin-password 'hunter2",   // an unterminated quote
 		"@eos create grafana --admin-password hunter2 'x", // one after the value
+		"@eos create grafana password hunter2",            // a word that says it, no flag's name
+		"@eos create grafana Password: hunter2",
+		"@eos create grafana --port 3000 token hunter2",
+		"@eos create grafana passphrase correct horse hunter2",
 	} {
 		masked, found := p.MaskSecrets(text)
 		if !found || strings.Contains(masked, secret) {
@@ -69,6 +73,8 @@ func TestMaskSecretsLeavesOtherValues(t *testing.T) {
 		"@eos create nextcloud with sso and distributed-storage on node1",
 		"@eos resize lvm data-nextcloud +50G --vg vg1",
 		"@eos create nextcloud --domain=admin.example.org",
+		"@eos resize lvm passdb +50G --vg vg1", // a name that contains a secret word
+		"@eos help password",
 	} {
 		if masked, found := p.MaskSecrets(text); found || masked != text {
 			t.Errorf("MaskSecrets(%q) = %q, %v; want it unchanged", text, masked, found)
