@@ -107,6 +107,9 @@ func (e *Engine) proposeRead(ctx context.Context, c conv, spec executor.Spec, st
 		if a, ok := e.asDeclared(ctx, spec, plan); ok { // a reconcile or adopt of nothing (asdeclared.go)
 			return "", a
 		}
+		if a, ok := e.runsNowhere(spec, plan); ok { // an operation on layers not configured here
+			return "", a
+		}
 	}
 	if state == store.PlanPending && len(plan.Failures()) > 0 {
 		state = store.PlanBlocked // a layer says it would fail: shown with why, never approved

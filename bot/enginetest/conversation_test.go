@@ -12,6 +12,7 @@ import (
 	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/eostest"
 	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/executor"
 )
 
 func TestCreateApproveRunHistory(t *testing.T) {
@@ -307,11 +308,24 @@ func TestPlanChangedBeforeApplyAsksAgain(t *testing.T) {
 // An operation from the catalog touches only its layer: resize lvm is Salt only.
 func TestOperationPreviewIsSaltOnly(t *testing.T) {
 	t.Parallel()
-	h := eostest.New(t, eostest.Options{})
+	h := eostest.New(t, eostest.Options{Layers: []executor.Layer{instantLayer{executor.Salt}}})
 	p, _ := eostest.Preview(t, h, "alice", "@eos resize lvm data-nextcloud +50G on node1")
-	for _, want := range []string{"resize lvm data-nextcloud +50G on node1 in local", "Salt      | not configured — skipped", "Terraform | nothing to do", "Nomad     | nothing to do"} {
+	for _, want := range []string{"resize lvm data-nextcloud +50G on node1 in local", "Salt      | +1 ~0 −0: x", "Terraform | nothing to do", "Nomad     | nothing to do"} {
 		if !strings.Contains(p.Text, want) {
 			t.Errorf("operation preview lacks %q:\n%s", want, p.Text)
 		}
+	}
+}
+
+// An operation whose only layer is not configured here would run nothing and say "done": it
+// is answered so, and no plan is made for someone to approve.
+func TestOperationOnALayerNotConfiguredIsNotPlanned(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{})
+	after := h.Last()
+	h.Say("alice", "@eos resize lvm data-nextcloud +50G on node1")
+	h.WaitText(after, "resize lvm runs on Salt, which is not configured here: approving it would run nothing, so nothing is planned.")
+	if ps, err := h.Store.OpenPlans(context.Background(), func(*store.Plan) bool { return true }); err != nil || len(ps) != 0 {
+		t.Errorf("open plans after an operation that runs nowhere: %d (%v), want none", len(ps), err)
 	}
 }

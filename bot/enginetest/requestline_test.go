@@ -8,6 +8,7 @@ import (
 	"github.com/eosbot/eos/adapters/console"
 	"github.com/eosbot/eos/bot/eostest"
 	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/executor"
 )
 
 // A value an operation's blueprint does not accept is answered in the channel, naming the
@@ -49,7 +50,7 @@ func TestOperationValueOutsideItsPatternChangesNothing(t *testing.T) {
 // operations alike, so the approver sees what the layers are given.
 func TestPreviewHeadlineShowsWhatWasAsked(t *testing.T) {
 	t.Parallel()
-	h := eostest.New(t, eostest.Options{})
+	h := eostest.New(t, eostest.Options{Layers: []executor.Layer{instantLayer{executor.Salt}}}) // resize lvm runs on Salt
 	cases := []struct{ say, want string }{
 		{"@eos resize lvm data-nextcloud +50G on node1", "resize lvm data-nextcloud +50G on node1 in local · asked by @alice"},
 		{"@eos resize lvm data 100GiB --vg vg_data.1 in local", "resize lvm data 100GiB --vg vg_data.1 in local · asked by @alice"},

@@ -226,3 +226,10 @@ func SignInLink(link, ttl, session string) adapters.Doc {
 func Scanning(done, total int) adapters.Doc {
 	return Reply(fmt.Sprintf("Drift · scanning %d/%d…", done, total))
 }
+
+// OperationRunsNowhere refuses operation ("resize lvm"), whose layers (off) are none of them
+// configured here, so its run would do nothing.
+func OperationRunsNowhere(operation string, off []string) adapters.Doc {
+	return Reply(fmt.Sprintf("%s runs on %s, which %s not configured here: approving it would run nothing, so nothing is planned. "+
+		"Configure %s (README, Configuration) to run it.", operation, strings.Join(off, " and "), isAre(len(off)), strings.Join(off, " and ")))
+}
