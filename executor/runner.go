@@ -244,11 +244,12 @@ func (r *Runner) Apply(ctx context.Context, plan Plan, previous *Spec, obs Obser
 		layer, ok := r.layers[lp.Layer]
 		idle := !ok || lp.Status != PlanChanges
 		switch {
-		case res.Failed && !(res.Stopped && idle):
+		case res.Failed && !idle:
 			res.Layers = append(res.Layers, LayerResult{Layer: lp.Layer, Status: ResultNotStarted})
 			continue
 		case idle:
-			// After a stop too: a layer with nothing to do was not kept from anything.
+			// After a failure or a stop too: a layer with nothing to do (not configured, no
+			// changes) was not kept from anything, and "not started" would say it was.
 			res.Layers = append(res.Layers, skipped(lp))
 			continue
 		}

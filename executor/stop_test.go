@@ -2,6 +2,7 @@ package executor
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -78,5 +79,26 @@ func TestStopBeforeTheFirstLayerAppliesNothing(t *testing.T) {
 		if l.Status != want[i] {
 			t.Errorf("%s = %s, want %s", l.Layer, l.Status, want[i])
 		}
+	}
+}
+
+// After a failure too, a later layer with nothing to do (not configured here) reads skipped:
+// "Nomad not started" would say the failure kept it from something.
+func TestAFailureKeepsALayerNotConfiguredFromNothing(t *testing.T) {
+	var calls []string
+	r, err := NewRunner(RunnerConfig{Layers: []Layer{&recLayer{name: Salt, calls: &calls, failWith: errors.New("boom")}, &recLayer{name: Terraform, calls: &calls}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, _ := r.Plan(context.Background(), spec())
+	res := r.Apply(context.Background(), plan, nil, Observe(func(Event) {}, nil))
+	want := []ResultStatus{ResultFailed, ResultNotStarted, ResultSkipped}
+	for i, l := range res.Layers {
+		if l.Status != want[i] {
+			t.Errorf("%s = %s, want %s", l.Layer, l.Status, want[i])
+		}
+	}
+	if !res.Failed || res.Layers[2].Summary != "not configured" {
+		t.Errorf("result %+v; want failed, Nomad skipped as not configured", res)
 	}
 }
