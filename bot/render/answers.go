@@ -130,10 +130,18 @@ func Cancelled(id, user string) adapters.Doc {
 	return Reply(fmt.Sprintf("Plan %s cancelled by @%s. Nothing changed.", id, user))
 }
 
-// NothingDeployed answers `status` when nothing matches: what is "Nothing is" or "SERVICE is
-// not", where " yet" or " in ENV".
-func NothingDeployed(what, where string) adapters.Doc {
-	return Reply(what + " deployed" + where + ". @eos create SERVICE · @eos help create")
+// NothingDeployed answers `status` when nothing matches, for service and env when asked ("" for
+// all): "Nothing is deployed yet", or "grafana is not deployed in staging" with the command
+// that deploys it there.
+func NothingDeployed(service, env string) adapters.Doc {
+	where, in := " yet", ""
+	if env != "" {
+		where, in = " in "+env, " in "+env
+	}
+	if service == "" {
+		return Reply("Nothing is deployed" + where + ". @eos create SERVICE · @eos help create")
+	}
+	return Reply(fmt.Sprintf("%s is not deployed%s. To deploy it: @eos create %s%s · @eos help %s", service, where, service, in, service))
 }
 
 // WebOff answers `web` when the status page is off.

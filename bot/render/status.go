@@ -37,16 +37,12 @@ type LeftRun struct {
 // approval and what runs now; one sentence when there is nothing of that.
 func Status(v StatusView) adapters.Doc {
 	// An empty answer says which environment it is about: the one asked for, or all of them.
+	if len(v.Deployed) == 0 && len(v.Pending) == 0 && len(v.Running) == 0 && len(v.Left) == 0 {
+		return NothingDeployed(v.Service, v.Env)
+	}
 	where := " yet"
 	if v.Env != "" {
 		where = " in " + v.Env
-	}
-	if len(v.Deployed) == 0 && len(v.Pending) == 0 && len(v.Running) == 0 && len(v.Left) == 0 {
-		what := "Nothing is"
-		if v.Service != "" {
-			what = v.Service + " is not"
-		}
-		return NothingDeployed(what, where)
 	}
 	var blocks []adapters.Block
 	if len(v.Deployed) > 0 {
