@@ -1,7 +1,9 @@
 package bot
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/eosbot/eos/bot/render"
@@ -10,7 +12,9 @@ import (
 
 // repairVerbs are the verbs that bring a deployed service and its declared state together
 // again, one way or the other: when both already agree there is nothing to approve.
-var repairVerbs = map[string]bool{"reconcile": true, "adopt": true}
+// An update that asks for the values a service has, at the catalog's version it runs, is
+// nothing to approve either.
+var repairVerbs = map[string]bool{"reconcile": true, "adopt": true, "update": true}
 
 // asDeclared answers a reconcile or adopt whose plan would do nothing: every layer that could be
 // checked has nothing to change and leaves nothing differing as is, no secret is created, and the declared state stays as it is
@@ -37,9 +41,15 @@ func (e *Engine) asDeclared(ctx context.Context, spec executor.Spec, plan execut
 	if len(checked) == 0 {
 		return answer{}, false
 	}
-	if spec.Verb == "adopt" {
+	switch spec.Verb {
+	case "adopt": // the running Nomad job is recorded anew; Terraform's variables must not change
 		d, err := e.st.Declared(ctx, spec.Env+"/"+spec.Target)
 		if err != nil || !sameTerraformVars(d.Spec, spec) {
+			return answer{}, false
+		}
+	case "update": // the whole declaration must stay as it is (a new catalog version is news)
+		d, err := e.st.Declared(ctx, spec.Env+"/"+spec.Target)
+		if err != nil || !sameUnits(d.Spec, spec) {
 			return answer{}, false
 		}
 	}
@@ -71,4 +81,12 @@ func sameTerraformVars(a, b executor.Spec) bool {
 		}
 	}
 	return true
+}
+
+// sameUnits reports whether b declares exactly the units a does: every part of each, as
+// stored. A spec that cannot be encoded is not the same.
+func sameUnits(a, b executor.Spec) bool {
+	x, err1 := json.Marshal(a.Units)
+	y, err2 := json.Marshal(b.Units)
+	return err1 == nil && err2 == nil && bytes.Equal(x, y)
 }

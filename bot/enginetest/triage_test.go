@@ -209,3 +209,23 @@ func TestSnoozeUntilDriftChanges(t *testing.T) {
 	h.React("bob", answer.ID, "🔧")
 	h.WaitText(after, "reconcile jenkins in local · asked by @bob", "Terraform | +0 ~1 −0")
 }
+
+// An update that asks for the values the service has is nothing to approve: answered so, and
+// no plan is made; one that changes a value still plans.
+func TestAnUpdateOfNothingIsNotPlanned(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{})
+	eostest.Deploy(t, h, "grafana")
+	for _, text := range []string{"@eos update grafana", "@eos update grafana --port 3000"} {
+		after := h.Last()
+		h.Say("alice", text)
+		h.WaitText(after, "grafana in local already has the values asked for, at the catalog's version: Terraform has nothing to change, so there is nothing to update and nothing is planned.")
+	}
+	if ps, err := h.Store.OpenPlans(context.Background(), func(*store.Plan) bool { return true }); err != nil || len(ps) != 0 {
+		t.Errorf("open plans after updates of nothing: %d (%v), want none", len(ps), err)
+	}
+	p, _ := eostest.Preview(t, h, "alice", "@eos update grafana --port 3001")
+	if !strings.Contains(p.Text, "Declared values: --port 3000 → 3001") {
+		t.Errorf("an update of a value:\n%s", p.Text)
+	}
+}

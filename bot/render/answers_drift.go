@@ -72,14 +72,21 @@ func DriftHistory(key string, rows [][]string) adapters.Doc {
 		adapters.Table{Header: []string{"checked (UTC)", "status", "what"}, Rows: rows})
 }
 
-// AlreadyAsDeclared answers a reconcile or adopt (verb) of service in env whose plan would do
+// AlreadyAsDeclared answers a reconcile, adopt or update (verb) of service in env whose plan would do
 // nothing: the layers checked have nothing to change; those not configured here (off) are
 // named, as they were not checked.
 func AlreadyAsDeclared(service, env, verb string, checked, off []string) adapters.Doc {
-	s := fmt.Sprintf("%s in %s already matches its declared state: %s %s nothing to change, so there is nothing to %s and nothing is planned.",
-		service, env, strings.Join(checked, " and "), hasHave(len(checked)), verb)
+	lead := "already matches its declared state"
+	if verb == "update" {
+		lead = "already has the values asked for, at the catalog's version"
+	}
+	s := fmt.Sprintf("%s in %s %s: %s %s nothing to change, so there is nothing to %s and nothing is planned.",
+		service, env, lead, strings.Join(checked, " and "), hasHave(len(checked)), verb)
 	if len(off) > 0 {
 		s += fmt.Sprintf(" %s %s not configured here, so %s not checked.", strings.Join(off, " and "), isAre(len(off)), wasWere(len(off)))
+	}
+	if verb == "update" {
+		return Reply(s + fmt.Sprintf(" @eos status %s in %s · @eos help %s lists its flags", service, env, service))
 	}
 	return Reply(s + fmt.Sprintf(" @eos drift %s in %s", service, env))
 }
