@@ -317,6 +317,25 @@ func TestOperationPreviewIsSaltOnly(t *testing.T) {
 	}
 }
 
+// settledSalt is a Salt layer whose test run finds everything as asked.
+type settledSalt struct{ instantLayer }
+
+func (settledSalt) Plan(context.Context, executor.Spec) (executor.LayerPlan, error) {
+	return executor.LayerPlan{Status: executor.PlanNoChanges, Summary: "no changes"}, nil
+}
+
+// An operation Salt's test run finds already done is answered so, and no plan is made.
+func TestOperationThatChangesNothingIsNotPlanned(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{Layers: []executor.Layer{settledSalt{instantLayer{executor.Salt}}}})
+	after := h.Last()
+	h.Say("alice", "@eos resize lvm data-nextcloud +50G on node1")
+	h.WaitText(after, "resize lvm would change nothing: Salt finds everything already as asked, so nothing is planned.")
+	if ps, err := h.Store.OpenPlans(context.Background(), func(*store.Plan) bool { return true }); err != nil || len(ps) != 0 {
+		t.Errorf("open plans after an operation that changes nothing: %d (%v), want none", len(ps), err)
+	}
+}
+
 // An operation whose only layer is not configured here would run nothing and say "done": it
 // is answered so, and no plan is made for someone to approve.
 func TestOperationOnALayerNotConfiguredIsNotPlanned(t *testing.T) {

@@ -241,3 +241,17 @@ func OperationRunsNowhere(operation string, off []string) adapters.Doc {
 	return Reply(fmt.Sprintf("%s runs on %s, which %s not configured here: approving it would run nothing, so nothing is planned. "+
 		"Configure %s (README, Configuration) to run it.", operation, strings.Join(off, " and "), isAre(len(off)), strings.Join(off, " and ")))
 }
+
+// OperationChangesNothing refuses operation ("resize lvm data 20G"), whose layers (checked)
+// find everything already as it asks.
+func OperationChangesNothing(operation string, checked []string) adapters.Doc {
+	return Reply(fmt.Sprintf("%s would change nothing: %s %s everything already as asked, so nothing is planned.",
+		operation, strings.Join(checked, " and "), findFind(len(checked))))
+}
+
+func findFind(n int) string {
+	if n == 1 {
+		return "finds"
+	}
+	return "find"
+}
