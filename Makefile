@@ -37,7 +37,7 @@ terraform:
 		GOBIN=$(TERRAFORM_BIN) $(GO) install github.com/hashicorp/terraform@v$(TERRAFORM_VERSION); }
 
 ## run: the bot on its embedded default: console chat, bbolt and Terraform state under .eos/, a
-## Nomad dev agent running the jobs when scripts/testenv/nomad.sh build has made one, and a Salt
+## Nomad agent running the jobs (kept in .eos/ between runs) when scripts/testenv/nomad.sh build has made one, and a Salt
 ## master+minion+salt-api running the local states when scripts/testenv/salt.sh present says so
 run: build
 	EOS_TERRAFORM_MIRROR=$(PROVIDERS) EOSLAB_DELAY=$${EOSLAB_DELAY:-500ms} EOS_LOG_LEVEL=$${EOS_LOG_LEVEL:-info} scripts/run.sh

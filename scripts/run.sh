@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # run.sh runs bin/eos serve on its embedded default, for `make run`, with as many layers real as
 # this machine allows:
-# - Nomad: when the agent scripts/testenv/nomad.sh builds is in the cache, a dev agent (state in
-#   .eos/nomad-agent) runs the blueprints' local jobs (EOS_NOMAD_ADDR).
+# - Nomad: when the agent scripts/testenv/nomad.sh builds is in the cache, a single-node agent
+#   (state in .eos/nomad-agent, kept between runs as the store and the simulated cloud are) runs
+#   the blueprints' local jobs (EOS_NOMAD_ADDR).
 # - Salt: when its tarball (../shared/vendor/salt) or an unpacked copy is at hand (the first
 #   run unpacks it and installs Salt's Debian packages), a salt-master, a minion and salt-api (state in .eos/salt) run
 #   the blueprints' local states, which manage files under .eos/salt/data (EOS_SALT_URL, ...).
@@ -19,7 +20,12 @@ started=()
 stop_all() {
 	local s
 	for s in "${started[@]}"; do
-		scripts/testenv/"$s".sh stop "$([[ $s == nomad ]] && echo "$agent" || echo "$salt_state")" >/dev/null 2>&1 || true
+		case $s in
+		# Its jobs stay in its data, as the store and the simulated cloud stay in .eos: the next
+		# make run starts the agent again with them, and their allocations run again.
+		nomad) scripts/testenv/nomad.sh pause "$agent" >/dev/null 2>&1 || true ;;
+		salt) scripts/testenv/salt.sh stop "$salt_state" >/dev/null 2>&1 || true ;;
+		esac
 	done
 }
 trap stop_all EXIT
@@ -28,14 +34,25 @@ if [[ -n ${EOS_NOMAD_ADDR:-} ]]; then
 	: # a Nomad of the caller's own: use it as is
 elif [[ -x $nomad_bin ]]; then
 	mkdir -p "$agent"
-	# An agent left by a run that was killed too hard to clean up would refuse to start.
-	scripts/testenv/nomad.sh stop "$agent" >/dev/null 2>&1 || true
 	started+=(nomad)
-	scripts/testenv/nomad.sh start "$agent"
+	if [[ -f $agent/durable ]]; then
+		# The agent of an earlier make run, with its jobs (one left running by a run killed too
+		# hard to clean up is stopped first).
+		scripts/testenv/nomad.sh pause "$agent" >/dev/null 2>&1 || true
+		if ! scripts/testenv/nomad.sh start-agent "$agent"; then
+			echo "run.sh: the Nomad agent of the last make run could not start again (its ports are taken?): starting a new one, without the jobs deployed before; @eos drift shows them missing and @eos reconcile SERVICE starts them again"
+			scripts/testenv/nomad.sh stop "$agent" >/dev/null 2>&1 || true
+			scripts/testenv/nomad.sh start-durable "$agent"
+		fi
+	else
+		# An agent of an older make run (-dev, nothing kept) would refuse to start.
+		scripts/testenv/nomad.sh stop "$agent" >/dev/null 2>&1 || true
+		scripts/testenv/nomad.sh start-durable "$agent"
+	fi
 	# shellcheck disable=SC1091 # written by nomad.sh start
 	source "$agent/env"
 	export EOS_NOMAD_ADDR=$EOS_TEST_NOMAD_ADDR
-	echo "run.sh: Nomad dev agent at $EOS_NOMAD_ADDR (UI there too); it stops when eos does"
+	echo "run.sh: Nomad agent at $EOS_NOMAD_ADDR (UI there too); it stops when eos does, and starts again with its jobs next time"
 else
 	echo "run.sh: no Nomad agent built, so the Nomad layer is skipped; for real workloads run scripts/testenv/nomad.sh build (several minutes, once)"
 fi

@@ -17,6 +17,9 @@
 #   nomad.sh start-agent STATE_DIR
 #                                start a durable agent again on the same ports and data, and
 #                                wait until its node is ready
+#   nomad.sh pause STATE_DIR     stop a durable agent and the tasks it runs, keeping its data:
+#                                started again (start-agent), it has its jobs and runs their
+#                                allocations again (make run, between two sessions)
 #
 # When EOS_TEST_VAULT_ADDR and EOS_TEST_VAULT_TOKEN are set at start (vault.sh's env sourced
 # first), the agent runs with Vault integration on that server and token, so jobs with a vault
@@ -145,6 +148,15 @@ stop_agent() {
 	stop_pid "$state/nomad.pid" TERM
 }
 
+# pause stops a durable agent and kills what its tasks run, leaving its data; safe to call when
+# nothing runs.
+pause() {
+	local state=$1
+	[[ -f $state/durable ]] || die "$state is not a durable agent (start-durable)"
+	stop_pid "$state/nomad.pid" TERM
+	reap "$state/data"
+}
+
 # start_agent starts a durable agent stopped by stop_agent again.
 start_agent() {
 	local state=$1 start=$SECONDS url
@@ -205,9 +217,9 @@ start-durable)
 	[[ $# -eq 2 ]] || die "usage: $0 $cmd STATE_DIR"
 	start "$2" durable
 	;;
-stop-agent | start-agent)
+stop-agent | start-agent | pause)
 	[[ $# -eq 2 ]] || die "usage: $0 $cmd STATE_DIR"
 	"${cmd/-/_}" "$2"
 	;;
-*) die "usage: $0 build | start STATE_DIR | stop STATE_DIR | start-durable STATE_DIR | stop-agent STATE_DIR | start-agent STATE_DIR" ;;
+*) die "usage: $0 build | start STATE_DIR | stop STATE_DIR | start-durable STATE_DIR | stop-agent STATE_DIR | start-agent STATE_DIR | pause STATE_DIR" ;;
 esac
