@@ -153,6 +153,7 @@ stop_agent() {
 pause() {
 	local state=$1
 	[[ -f $state/durable ]] || die "$state is not a durable agent (start-durable)"
+	state=$(cd "$state" && pwd) # reap matches absolute paths (/proc's cwd, mount points)
 	stop_pid "$state/nomad.pid" TERM
 	reap "$state/data"
 }
@@ -161,6 +162,7 @@ pause() {
 start_agent() {
 	local state=$1 start=$SECONDS url
 	[[ -f $state/durable ]] || die "$state is not a durable agent (start-durable)"
+	state=$(cd "$state" && pwd) # the marker reap looks for (EOS_NOMAD_STATE) is absolute
 	alive "$state/nomad.pid" && die "the agent of $state is running"
 	url=$(cat "$state/durable")
 	launch "$state" "$url" || return 1
@@ -176,6 +178,7 @@ node_ready() {
 stop() {
 	local state=$1
 	[[ -d $state ]] || return 0
+	state=$(cd "$state" && pwd) # reap matches absolute paths (/proc's cwd, mount points)
 	# -dev agents leave on SIGINT; SIGTERM also works but INT is the documented way.
 	stop_pid "$state/nomad.pid" INT
 	reap "$state/data"
