@@ -246,12 +246,5 @@ func OperationRunsNowhere(operation string, off []string) adapters.Doc {
 // find everything already as it asks.
 func OperationChangesNothing(operation string, checked []string) adapters.Doc {
 	return Reply(fmt.Sprintf("%s would change nothing: %s %s everything already as asked, so nothing is planned.",
-		operation, strings.Join(checked, " and "), findFind(len(checked))))
-}
-
-func findFind(n int) string {
-	if n == 1 {
-		return "finds"
-	}
-	return "find"
+		operation, strings.Join(checked, " and "), oneOrMany(len(checked), "finds", "find")))
 }

@@ -81,26 +81,12 @@ func AlreadyAsDeclared(service, env, verb string, checked, off []string) adapter
 		lead = "already has the values asked for, at the catalog's version"
 	}
 	s := fmt.Sprintf("%s in %s %s: %s %s nothing to change, so there is nothing to %s and nothing is planned.",
-		service, env, lead, strings.Join(checked, " and "), hasHave(len(checked)), verb)
+		service, env, lead, strings.Join(checked, " and "), oneOrMany(len(checked), "has", "have"), verb)
 	if len(off) > 0 {
-		s += fmt.Sprintf(" %s %s not configured here, so %s not checked.", strings.Join(off, " and "), isAre(len(off)), wasWere(len(off)))
+		s += fmt.Sprintf(" %s %s not configured here, so %s not checked.", strings.Join(off, " and "), isAre(len(off)), oneOrMany(len(off), "it was", "they were"))
 	}
 	if verb == "update" {
 		return Reply(s + fmt.Sprintf(" @eos status %s in %s · @eos help %s lists its flags", service, env, service))
 	}
 	return Reply(s + fmt.Sprintf(" @eos drift %s in %s", service, env))
-}
-
-func hasHave(n int) string {
-	if n == 1 {
-		return "has"
-	}
-	return "have"
-}
-
-func wasWere(n int) string {
-	if n == 1 {
-		return "it was"
-	}
-	return "they were"
 }

@@ -76,22 +76,19 @@ func nothingToChange(p executor.Plan) string {
 		configured = " (" + strings.Join(on, ", ") + ")"
 	}
 	return fmt.Sprintf("Nothing changes in the layers configured here%s, and %s %s not configured, so nothing deploys the new values now. Approving records them as the declared state; once %s configured, @eos reconcile %s in %s applies them.",
-		configured, strings.Join(off, " and "), isAre(len(off)), itThey(len(off)), p.Spec.Target, p.Spec.Env)
+		configured, strings.Join(off, " and "), isAre(len(off)), oneOrMany(len(off), "it is", "they are"), p.Spec.Target, p.Spec.Env)
 }
 
-func isAre(n int) string {
+// oneOrMany is one when n is 1, else many: the word a sentence needs about n things ("is",
+// "are").
+func oneOrMany(n int, one, many string) string {
 	if n == 1 {
-		return "is"
+		return one
 	}
-	return "are"
+	return many
 }
 
-func itThey(n int) string {
-	if n == 1 {
-		return "it is"
-	}
-	return "they are"
-}
+func isAre(n int) string { return oneOrMany(n, "is", "are") }
 
 // changesBlocks are the line of a preview or a full plan saying which declared values change.
 func changesBlocks(spec executor.Spec) []adapters.Block {
