@@ -1,6 +1,7 @@
 package intents
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -304,6 +305,9 @@ func (st *state) unexpected(it item) *Error {
 			return st.errAt(it.pos, "unexpected "+quote(it.val)+"; flags start with --", "--"+n)
 		}
 	}
+	if secretNoun(it.val) { // `password hunter2`: said as a secret, never asked for again
+		return st.errAt(it.pos, quote(it.val)+": secrets are never typed in chat"+st.generatedSecrets(), "")
+	}
 	usage := builtinOf(st.in.Verb)
 	switch {
 	case st.in.Verb == VerbOperation:
@@ -312,4 +316,28 @@ func (st *state) unexpected(it item) *Error {
 		return st.errAt(it.pos, "unexpected "+quote(it.val)+"; usage: "+usage.usage, "")
 	}
 	return st.errAt(it.pos, "unexpected "+quote(it.val), "")
+}
+
+// generatedSecrets says which secrets the request's blueprint has Eos generate ("; Eos
+// generates --admin-password and keeps it in Vault"), or "" when it has none or is not known.
+func (st *state) generatedSecrets() string {
+	s := st.schema
+	if s == nil {
+		return ""
+	}
+	var names []string
+	for n, f := range s.flags {
+		if f.Secret {
+			names = append(names, "--"+n)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	slices.Sort(names)
+	it := "it"
+	if len(names) > 1 {
+		it = "them"
+	}
+	return "; Eos generates " + strings.Join(names, ", ") + " and keeps " + it + " in Vault"
 }

@@ -272,3 +272,15 @@ func TestErrorsNeverAskForASecret(t *testing.T) {
 		}
 	}
 }
+
+// A word that says a secret follows is answered as a secret, never as a mistake to correct:
+// the answer names the secrets Eos generates instead.
+func TestASecretWordIsAnsweredAsASecret(t *testing.T) {
+	p := NewParser(testCatalog(t))
+	_, err := p.Parse("@eos create grafana password hunter2")
+	var pe *Error
+	if !errors.As(err, &pe) || pe.Message != `"password": secrets are never typed in chat; Eos generates --admin-password and keeps it in Vault` ||
+		strings.Contains(pe.Error()+pe.Caret(), "hunter2") {
+		t.Errorf("Parse = %v; want the secret refused, naming --admin-password, without the value", err)
+	}
+}
