@@ -35,6 +35,29 @@ func secretNoun(word string) bool {
 	return slices.Contains(secretNouns, w)
 }
 
+// names reports whether word names something of the catalog (a service, an operation's noun or
+// verb), as `@eos status token` names a service called token: then it says no secret follows.
+func (p *Parser) names(word string) bool {
+	w := strings.ToLower(word)
+	if _, ok := p.services[w]; ok {
+		return true
+	}
+	if _, ok := p.verbs[w]; ok {
+		return true
+	}
+	if p.cat == nil {
+		return false
+	}
+	for _, v := range p.cat.OperationVerbs() {
+		for _, b := range p.cat.Operations(v) {
+			if strings.EqualFold(b.Name, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // maskRune replaces each rune of a secret value, so columns in a caret display still line up.
 const maskRune = '•'
 
@@ -174,7 +197,7 @@ func (p *Parser) secretSpans(text string) [][2]int {
 			}
 			// A flag's name without dashes: named in a with-phrase, or a bare word the
 			// parser would take for a secret flag ("flags start with --").
-			if wasNaming && p.secretFlag(it.val) || p.declaredSecret(it.val) || secretNoun(it.val) {
+			if wasNaming && p.secretFlag(it.val) || p.declaredSecret(it.val) || secretNoun(it.val) && !p.names(it.val) {
 				value = true
 			}
 		}

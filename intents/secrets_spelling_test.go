@@ -273,6 +273,17 @@ func TestErrorsNeverAskForASecret(t *testing.T) {
 	}
 }
 
+// A secret word that names a service of the catalog says no secret follows: `@eos status
+// token in production` keeps its words.
+func TestASecretWordThatNamesAServiceMasksNothing(t *testing.T) {
+	p := NewParser(catalog.New(&catalog.Blueprint{Kind: catalog.KindService, Name: "token", Description: "a token service"}))
+	for _, text := range []string{"@eos status token in production", "@eos destroy token in staging"} {
+		if masked, found := p.MaskSecrets(text); found || masked != text {
+			t.Errorf("MaskSecrets(%q) = %q, %v; want it unchanged", text, masked, found)
+		}
+	}
+}
+
 // A word that says a secret follows is answered as a secret, never as a mistake to correct:
 // the answer names the secrets Eos generates instead.
 func TestASecretWordIsAnsweredAsASecret(t *testing.T) {
