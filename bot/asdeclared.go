@@ -22,7 +22,7 @@ var repairVerbs = map[string]bool{"reconcile": true, "adopt": true, "update": tr
 // would still ask a teammate to approve it, so no plan is made. It answers nothing (false) for
 // a plan that changes anything, and when no layer could be checked here (each not configured):
 // "already matches" would then be a guess, and the plan's preview says what is not configured.
-func (e *Engine) asDeclared(ctx context.Context, spec executor.Spec, plan executor.Plan) (answer, bool) {
+func (e *Engine) asDeclared(ctx context.Context, c conv, spec executor.Spec, plan executor.Plan) (answer, bool) {
 	if !repairVerbs[spec.Verb] || plan.HasChanges() || len(plan.Failures()) > 0 ||
 		len(spec.Changes) > 0 || len(spec.AdoptedValues) > 0 || (plan.Secrets != nil && len(plan.Secrets.Create) > 0) {
 		return answer{}, false
@@ -53,7 +53,9 @@ func (e *Engine) asDeclared(ctx context.Context, spec executor.Spec, plan execut
 			return answer{}, false
 		}
 	}
-	return said(render.AlreadyAsDeclared(spec.Target, spec.Env, spec.Verb, checked, off)), true
+	// A plan waiting on the service may be why it was asked (an update beside one that waits).
+	text, next := render.AlreadyAsDeclared(spec.Target, spec.Env, spec.Verb, checked, off)
+	return said(render.Reply(e.waitingOn(ctx, c, text, spec.Env, spec.Target) + " " + next)), true
 }
 
 // sameTerraformVars reports whether every unit of b has the Terraform variables its unit of a

@@ -224,8 +224,12 @@ func TestAnUpdateOfNothingIsNotPlanned(t *testing.T) {
 	if ps, err := h.Store.OpenPlans(context.Background(), func(*store.Plan) bool { return true }); err != nil || len(ps) != 0 {
 		t.Errorf("open plans after updates of nothing: %d (%v), want none", len(ps), err)
 	}
-	p, _ := eostest.Preview(t, h, "alice", "@eos update grafana --port 3001")
+	p, id := eostest.Preview(t, h, "alice", "@eos update grafana --port 3001")
 	if !strings.Contains(p.Text, "Declared values: --port 3000 → 3001") {
 		t.Errorf("an update of a value:\n%s", p.Text)
 	}
+	// Asked again while that one waits, the answer names it: it is why nothing changed yet.
+	after := h.Last()
+	h.Say("alice", "@eos update grafana --port 3000")
+	h.WaitText(after, "nothing to update and nothing is planned.", "Plan "+id+" (update grafana --port 3001 in local, asked by @alice) waits for approval in its thread.")
 }

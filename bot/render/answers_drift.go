@@ -72,21 +72,21 @@ func DriftHistory(key string, rows [][]string) adapters.Doc {
 		adapters.Table{Header: []string{"checked (UTC)", "status", "what"}, Rows: rows})
 }
 
-// AlreadyAsDeclared answers a reconcile, adopt or update (verb) of service in env whose plan would do
-// nothing: the layers checked have nothing to change; those not configured here (off) are
-// named, as they were not checked.
-func AlreadyAsDeclared(service, env, verb string, checked, off []string) adapters.Doc {
+// AlreadyAsDeclared is the answer to a reconcile, adopt or update (verb) of service in env
+// whose plan would do nothing, as a sentence (the layers checked have nothing to change; those
+// not configured here, off, are named, as they were not checked) and the commands that follow.
+func AlreadyAsDeclared(service, env, verb string, checked, off []string) (text, next string) {
 	lead := "already matches its declared state"
 	if verb == "update" {
 		lead = "already has the values asked for, at the catalog's version"
 	}
-	s := fmt.Sprintf("%s in %s %s: %s %s nothing to change, so there is nothing to %s and nothing is planned.",
+	text = fmt.Sprintf("%s in %s %s: %s %s nothing to change, so there is nothing to %s and nothing is planned.",
 		service, env, lead, strings.Join(checked, " and "), oneOrMany(len(checked), "has", "have"), verb)
 	if len(off) > 0 {
-		s += fmt.Sprintf(" %s %s not configured here, so %s not checked.", strings.Join(off, " and "), isAre(len(off)), oneOrMany(len(off), "it was", "they were"))
+		text += fmt.Sprintf(" %s %s not configured here, so %s not checked.", strings.Join(off, " and "), isAre(len(off)), oneOrMany(len(off), "it was", "they were"))
 	}
 	if verb == "update" {
-		return Reply(s + fmt.Sprintf(" @eos status %s in %s · @eos help %s lists its flags", service, env, service))
+		return text, fmt.Sprintf("@eos status %s in %s · @eos help %s lists its flags", service, env, service)
 	}
-	return Reply(s + fmt.Sprintf(" @eos drift %s in %s", service, env))
+	return text, fmt.Sprintf("@eos drift %s in %s", service, env)
 }
