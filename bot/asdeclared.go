@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/executor"
@@ -54,6 +55,13 @@ func (e *Engine) asDeclared(ctx context.Context, c conv, spec executor.Spec, pla
 		}
 	}
 	// A plan waiting on the service may be why it was asked (an update beside one that waits).
+	if spec.Verb != "update" {
+		// What the drift check calls drift a plan may not see (a Nomad allocation that failed
+		// under an unchanged job): then saying "already matches" would contradict the digest.
+		if differs := e.stillDrifted(ctx, spec); len(differs) > 0 {
+			return said(render.DriftNoPlanFixes(spec.Target, spec.Env, spec.Verb, differs)), true
+		}
+	}
 	text, next := render.AlreadyAsDeclared(spec.Target, spec.Env, spec.Verb, checked, off)
 	return said(render.Reply(e.waitingOn(ctx, c, text, spec.Env, spec.Target) + " " + next)), true
 }
@@ -91,4 +99,19 @@ func sameUnits(a, b executor.Spec) bool {
 	x, err1 := json.Marshal(a.Units)
 	y, err2 := json.Marshal(b.Units)
 	return err1 == nil && err2 == nil && bytes.Equal(x, y)
+}
+
+// stillDrifted checks spec's drift and names, per layer, what differs from the declaration or
+// could not be checked ("Nomad: grafana--local/grafana 1 of 1 allocations failed").
+func (e *Engine) stillDrifted(ctx context.Context, spec executor.Spec) []string {
+	var out []string
+	for _, ld := range e.cfg.Runner.Drift(ctx, spec) {
+		switch ld.Status {
+		case executor.DriftDrifted:
+			out = append(out, ld.Layer.Title()+": "+strings.Join(render.ChangeTexts(ld.Changes), "; "))
+		case executor.DriftUnknown:
+			out = append(out, ld.Layer.Title()+": its check failed ("+strings.TrimSpace(strings.SplitN(strings.TrimSpace(ld.Reason), "\n", 2)[0])+")")
+		}
+	}
+	return out
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/eosbot/eos/bot"
 	"github.com/eosbot/eos/bot/eostest"
 	"github.com/eosbot/eos/bot/store"
+	"github.com/eosbot/eos/executor"
 )
 
 // dailyDigest is a harness with a daily 08:00 digest and wrenchPolicy, its schedule started
@@ -232,4 +233,32 @@ func TestAnUpdateOfNothingIsNotPlanned(t *testing.T) {
 	after := h.Last()
 	h.Say("alice", "@eos update grafana --port 3000")
 	h.WaitText(after, "nothing to update and nothing is planned.", "Plan "+id+" (update grafana --port 3001 in local, asked by @alice) waits for approval in its thread.")
+}
+
+// failedAllocNomad is a Nomad layer whose job is as declared (its plan changes nothing) while
+// its allocation failed: drift the drift check reports and no plan fixes.
+type failedAllocNomad struct{ instantLayer }
+
+func (failedAllocNomad) Plan(context.Context, executor.Spec) (executor.LayerPlan, error) {
+	return executor.LayerPlan{Status: executor.PlanNoChanges, Summary: "no changes"}, nil
+}
+func (failedAllocNomad) Drift(context.Context, executor.Spec) (executor.LayerDrift, error) {
+	return executor.LayerDrift{Status: executor.DriftDrifted, Changes: []executor.Change{
+		{Action: executor.Update, Address: "grafana--local/grafana", Detail: "1 of 1 allocations failed"}}}, nil
+}
+
+// A reconcile or adopt whose plan changes nothing while the drift check still finds drift does
+// not say "already matches its declared state": it says what differs and that no plan fixes it.
+func TestAReconcileThatFixesNothingSaysWhatStillDiffers(t *testing.T) {
+	t.Parallel()
+	h := eostest.New(t, eostest.Options{Layers: []executor.Layer{failedAllocNomad{instantLayer{executor.Nomad}}}})
+	eostest.Deploy(t, h, "grafana")
+	for _, verb := range []string{"reconcile", "adopt"} {
+		after := h.Last()
+		h.Say("alice", "@eos "+verb+" grafana")
+		got := h.WaitText(after, "grafana in local still differs from its declared state (Nomad: grafana--local/grafana 1 of 1 allocations failed), but a "+verb+" would change nothing that fixes it, so nothing is planned")
+		if strings.Contains(got.Text, "already matches") {
+			t.Errorf("%s answered:\n%s", verb, got.Text)
+		}
+	}
 }

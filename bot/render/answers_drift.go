@@ -90,3 +90,12 @@ func AlreadyAsDeclared(service, env, verb string, checked, off []string) (text, 
 	}
 	return text, fmt.Sprintf("@eos drift %s in %s", service, env)
 }
+
+// DriftNoPlanFixes answers a reconcile or adopt (verb) of service in env whose plan changes
+// nothing although the drift check finds it differs (differs, per layer): a Nomad allocation
+// that failed under a job that is as declared, which neither re-registering nor adopting it
+// changes.
+func DriftNoPlanFixes(service, env, verb string, differs []string) adapters.Doc {
+	return Reply(fmt.Sprintf("%s in %s still differs from its declared state (%s), but a %s would change nothing that fixes it, so nothing is planned: look at it in the layer itself. @eos drift %s in %s",
+		service, env, strings.Join(differs, " · "), verb, service, env))
+}
