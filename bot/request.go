@@ -104,10 +104,10 @@ func (e *Engine) proposeRead(ctx context.Context, c conv, spec executor.Spec, st
 		return "", e.fail(c, "planning", err)
 	}
 	if state == store.PlanPending {
-		if a, ok := e.asDeclared(ctx, c, spec, plan); ok { // a reconcile or adopt of nothing (asdeclared.go)
+		if a, ok := e.asDeclared(ctx, c, spec, plan); ok { // a reconcile, adopt or update of nothing (asdeclared.go)
 			return "", a
 		}
-		if a, ok := e.runsNowhere(spec, plan); ok { // an operation on layers not configured here
+		if a, ok := e.runsNowhere(spec, plan); ok { // an operation that would do nothing (runsnowhere.go)
 			return "", a
 		}
 	}

@@ -305,7 +305,7 @@ func (st *state) unexpected(it item) *Error {
 			return st.errAt(it.pos, "unexpected "+quote(it.val)+"; flags start with --", "--"+n)
 		}
 	}
-	if secretNoun(it.val) { // `password hunter2`: said as a secret, never asked for again
+	if st.p.saysSecretFollows(it.val) { // `password hunter2`: said as a secret, never asked for again
 		return st.errAt(it.pos, quote(it.val)+": secrets are never typed in chat"+st.generatedSecrets(), "")
 	}
 	usage := builtinOf(st.in.Verb)

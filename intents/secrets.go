@@ -29,10 +29,12 @@ var (
 // merely contains one (an LVM volume "passdb") keeps the size after it.
 var secretNouns = []string{"password", "passwd", "passphrase", "passcode", "pass", "pwd", "pw", "secret", "token", "apikey", "api-key", "api_key", "credential", "credentials"}
 
-// secretNoun reports whether word is one of secretNouns, in any case, ending in `:` or not.
-func secretNoun(word string) bool {
-	w := strings.ToLower(strings.TrimSuffix(word, ":"))
-	return slices.Contains(secretNouns, w)
+// saysSecretFollows reports whether word, standing alone, says a secret follows: one of
+// secretNouns in any case, ending in `:` or not, that names nothing of the catalog (a service
+// called token). The masker masks what follows it and the parser refuses it as a secret, by
+// this one rule.
+func (p *Parser) saysSecretFollows(word string) bool {
+	return slices.Contains(secretNouns, strings.ToLower(strings.TrimSuffix(word, ":"))) && !p.names(word)
 }
 
 // names reports whether word names something of the catalog (a service, an operation's noun or
@@ -197,7 +199,7 @@ func (p *Parser) secretSpans(text string) [][2]int {
 			}
 			// A flag's name without dashes: named in a with-phrase, or a bare word the
 			// parser would take for a secret flag ("flags start with --").
-			if wasNaming && p.secretFlag(it.val) || p.declaredSecret(it.val) || secretNoun(it.val) && !p.names(it.val) {
+			if wasNaming && p.secretFlag(it.val) || p.declaredSecret(it.val) || p.saysSecretFollows(it.val) {
 				value = true
 			}
 		}

@@ -35,16 +35,7 @@ func Drift(results []ServiceDrift, at time.Time, snoozes map[string]store.Snooze
 		default:
 			continue
 		}
-		var parts []string
-		for _, l := range r.Layers {
-			switch l.Status {
-			case executor.DriftDrifted:
-				parts = append(parts, fmt.Sprintf("%s: %s", l.Layer.Title(), strings.Join(ChangeTexts(l.Changes), ", ")))
-			case executor.DriftUnknown:
-				parts = append(parts, fmt.Sprintf("unknown: %s check failed: %s (not counted as clean)", l.Layer.Title(), l.Reason))
-			}
-		}
-		item := fmt.Sprintf("%s (%s) · %s", r.Service, r.Env, strings.Join(parts, " · "))
+		item := fmt.Sprintf("%s (%s) · %s", r.Service, r.Env, strings.Join(LayerDriftParts(r.Layers), " · "))
 		if sn, ok := snoozes[r.Env+"/"+r.Service]; ok && sn.Holds(Fingerprint(r), at) {
 			item += fmt.Sprintf(" · 🔕 snoozed by @%s until %s", sn.User, Day(sn.Until))
 		}
@@ -252,6 +243,22 @@ func LayerCounts(r ServiceDrift) string {
 		}
 	}
 	return strings.Join(parts, " · ")
+}
+
+// LayerDriftParts says, layer by layer, what differs from the declared state ("Nomad:
+// grafana--local/grafana 1 of 1 allocations failed") or that the check failed; nothing for a
+// clean or skipped layer.
+func LayerDriftParts(layers []executor.LayerDrift) []string {
+	var parts []string
+	for _, l := range layers {
+		switch l.Status {
+		case executor.DriftDrifted:
+			parts = append(parts, fmt.Sprintf("%s: %s", l.Layer.Title(), strings.Join(ChangeTexts(l.Changes), ", ")))
+		case executor.DriftUnknown:
+			parts = append(parts, fmt.Sprintf("unknown: %s check failed: %s (not counted as clean)", l.Layer.Title(), l.Reason))
+		}
+	}
+	return parts
 }
 
 // cleanNamed says that the services of a `drift` answer all match their declared state, naming
