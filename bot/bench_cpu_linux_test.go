@@ -5,16 +5,6 @@ import (
 	"time"
 )
 
-// threadCPU is the CPU time the calling OS thread has used (RUSAGE_THREAD), for benchmarks
-// on a shared machine, where wall time also counts the waits for a core.
-func threadCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(1 /* RUSAGE_THREAD */, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // processCPU is the CPU time the whole process has used (RUSAGE_SELF): with work spread over
 // goroutines (and the garbage collector's own), the calling thread's alone undercounts it.
 func processCPU() time.Duration {

@@ -4,8 +4,5 @@ package bot
 
 import "time"
 
-// threadCPU is not measured outside Linux: benchmarks report wall time only.
-func threadCPU() time.Duration { return 0 }
-
-// processCPU is not measured outside Linux either.
+// processCPU is not measured outside Linux: benchmarks report wall time only.
 func processCPU() time.Duration { return 0 }
