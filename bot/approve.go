@@ -44,6 +44,9 @@ func (e *Engine) vote(ctx context.Context, a adapters.Adapter, r adapters.Reacti
 		e.log.Error("finding plan for reaction", "post", r.Post.ID, "err", err)
 		return answer{}
 	}
+	if ok, why := e.asShown(ctx, a, p, r); !ok { // what the preview shows (stillshown.go)
+		return why
+	}
 	code := e.judgeCode(ctx, p, false) // the policy as code's decisions (policyjudge.go)
 	e.pinRuleHandles(ctx, a, code.rules())
 	rules := e.planRules(p)

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/eosbot/eos/adapters"
 	"github.com/eosbot/eos/adapters/console"
 	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/bot/store"
@@ -88,7 +87,11 @@ func newFleet(b *testing.B) *fleet {
 		b.Fatalf("%d of %d requests got a plan (%v)", len(plans), fleetSize, err)
 	}
 	for _, p := range plans {
-		e.HandleReaction(ctx, con, adapters.Reaction{Post: p.Preview, User: adapters.User{ID: "bob", Name: "bob"}, Emoji: "+1"})
+		r, err := con.ReactAs(p.Preview, "bob", "+1")
+		if err != nil {
+			b.Fatal(err)
+		}
+		e.HandleReaction(ctx, con, r)
 	}
 	if err := e.Wait(ctx); err != nil {
 		b.Fatal(err)

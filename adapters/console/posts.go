@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/eosbot/eos/adapters"
 )
@@ -132,6 +133,21 @@ func (a *Adapter) React(_ context.Context, ref adapters.PostRef, emoji string) e
 	fmt.Fprintf(a.out, "  (%s reacted :%s: to [%d])\n", a.cfg.BotName, emoji, p.ID)
 	a.out.Flush()
 	return nil
+}
+
+// ReactAs puts person name's emoji on the post ref, as /react does, and returns the reaction
+// to deliver: for a program that drives the console without typing (tests, benchmarks).
+func (a *Adapter) ReactAs(ref adapters.PostRef, name, emoji string) (adapters.Reaction, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	p, err := a.find(ref)
+	if err != nil {
+		return adapters.Reaction{}, err
+	}
+	r := adapters.Reaction{Post: a.ref(p.ID, p.Thread), User: user(name), Emoji: adapters.CanonicalEmoji(emoji), At: time.Now()}
+	p.Reactions = append(p.Reactions, r)
+	a.notify()
+	return r, nil
 }
 
 // Reactions lists the reactions a post has.

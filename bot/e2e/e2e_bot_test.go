@@ -22,6 +22,9 @@ import (
 // Terraform and real store, with the real Mattermost adapter beside the console.
 type mmBot struct {
 	*eostest.Harness
+	// Adapter is the Mattermost adapter the engine serves, for a test that delivers an event
+	// itself (one the server sent before, delivered again).
+	Adapter     adapters.Adapter
 	stopAdapter context.CancelFunc
 	// AdapterLog is everything the Mattermost adapter logged, at debug level.
 	AdapterLog *lockedBuffer
@@ -46,7 +49,8 @@ func startMMBot(t *testing.T, s *mmtest.Server, ch *model.Channel, opts eostest.
 	}
 	off, stop := context.WithCancel(context.Background())
 	started := make(chan struct{})
-	opts.Adapters = []adapters.Adapter{stoppable{Adapter: a, off: off, started: started}}
+	served := stoppable{Adapter: a, off: off, started: started}
+	opts.Adapters = []adapters.Adapter{served}
 	var h *eostest.Harness
 	// Registered before the harness's own Stop, so it runs after it: the logs are complete.
 	t.Cleanup(func() {
@@ -55,7 +59,7 @@ func startMMBot(t *testing.T, s *mmtest.Server, ch *model.Channel, opts eostest.
 		}
 	})
 	h = eostest.New(t, opts)
-	b := &mmBot{Harness: h, stopAdapter: stop, AdapterLog: adapterLog}
+	b := &mmBot{Harness: h, Adapter: served, stopAdapter: stop, AdapterLog: adapterLog}
 	t.Cleanup(b.Stop)
 	// The engine starts its adapters after Ready. From the moment Run starts, the adapter
 	// delivers every post, even one written before its websocket is up.

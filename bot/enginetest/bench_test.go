@@ -175,7 +175,12 @@ func concurrentConversations(b *testing.B, open func() *store.Store) {
 			go func() {
 				defer wg.Done()
 				start := time.Now()
-				e.HandleReaction(ctx, con, adapters.Reaction{Post: p.Preview, User: adapters.User{ID: "bob", Name: "bob"}, Emoji: "+1"})
+				r, err := con.ReactAs(p.Preview, "bob", "+1")
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				e.HandleReaction(ctx, con, r)
 				if err := e.Wait(ctx); err != nil { // idle: the approval is handled and its run ended
 					b.Error(err)
 					return

@@ -43,6 +43,20 @@ func Unrecorded(id, user string, reject, removed bool, err error) adapters.Doc {
 		user, emoji, id, err))
 }
 
+// ApprovalNotShown answers user's ✅ on plan id that the platform no longer shows on the preview
+// when Eos asks (a late or repeated delivery of one taken off): it does not count.
+func ApprovalNotShown(id, user, platform string) adapters.Doc {
+	return Reply(fmt.Sprintf("@%s, your ✅ on plan %s does not count: by the time Eos asked %s, it was no longer on the preview. If it is there now, take it off and put it back.",
+		user, id, platformName(platform)))
+}
+
+// ApprovalUnconfirmed answers user's ✅ on plan id when asking the platform whether it is on
+// the preview failed (err): it does not count yet.
+func ApprovalUnconfirmed(id, user, platform string, err error) adapters.Doc {
+	return Reply(fmt.Sprintf("@%s, your ✅ on plan %s does not count yet: Eos could not confirm with %s that it is on the preview (%v). Nothing changed and nothing starts from it: take it off and put it back in a moment.",
+		user, id, platformName(platform), err))
+}
+
 // PreviewOnly answers a reaction on the preview of plan id, which never runs, with the
 // request that would (verb target).
 func PreviewOnly(id, verb, target string) string {

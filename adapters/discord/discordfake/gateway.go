@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -214,6 +215,20 @@ func (f *Fake) Reaction(m *Message, user, emoji string, removed bool) {
 	event := "MESSAGE_REACTION_ADD"
 	if removed {
 		event = "MESSAGE_REACTION_REMOVE"
+	}
+	// Discord keeps the reaction on the message before it sends the event, so the message's
+	// reactions list what the events said.
+	if stored := f.Messages[m.ID]; stored != nil {
+		if stored.Reactions == nil {
+			stored.Reactions = map[string][]string{}
+		}
+		users := stored.Reactions[emoji]
+		switch {
+		case !removed && !slices.Contains(users, user):
+			stored.Reactions[emoji] = append(slices.Clone(users), user)
+		case removed:
+			stored.Reactions[emoji] = slices.DeleteFunc(slices.Clone(users), func(u string) bool { return u == user })
+		}
 	}
 	if g := f.Channels[m.Channel].Guild; g != "" {
 		d["guild_id"] = g

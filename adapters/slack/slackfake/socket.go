@@ -6,6 +6,7 @@ package slackfake
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/gorilla/websocket"
@@ -76,6 +77,7 @@ func (f *Fake) Send(event map[string]any) string {
 	if ch, ts, user := str(event["channel"]), str(event["ts"]), str(event["user"]); ch != "" && ts != "" && user != "" {
 		f.said[ch+"/"+ts] = user
 	}
+	f.recordReaction(event)
 	err := f.conn.WriteJSON(map[string]any{
 		"envelope_id": id, "type": "events_api", "accepts_response_payload": false, "retry_attempt": 0, "retry_reason": "",
 		"payload": map[string]any{
@@ -90,6 +92,35 @@ func (f *Fake) Send(event map[string]any) string {
 }
 
 func str(v any) string { s, _ := v.(string); return s }
+
+// recordReaction keeps a reaction_added or reaction_removed event's emoji on its message, as
+// Slack does before it sends the event, so reactions.get lists what the events said.
+func (f *Fake) recordReaction(event map[string]any) {
+	typ := str(event["type"])
+	item, _ := event["item"].(map[string]any)
+	if typ != "reaction_added" && typ != "reaction_removed" || item == nil || str(item["type"]) != "message" {
+		return
+	}
+	key, name, user := str(item["channel"])+"/"+str(item["ts"]), str(event["reaction"]), str(event["user"])
+	if f.Reactions == nil {
+		f.Reactions = map[string][]Reaction{}
+	}
+	list := f.Reactions[key]
+	i := slices.IndexFunc(list, func(r Reaction) bool { return r.Name == name })
+	switch {
+	case typ == "reaction_added" && i < 0:
+		f.Reactions[key] = append(list, Reaction{Name: name, Count: 1, Users: []string{user}})
+	case typ == "reaction_added" && !slices.Contains(list[i].Users, user):
+		list[i].Users = append(slices.Clone(list[i].Users), user)
+		list[i].Count = len(list[i].Users)
+	case typ == "reaction_removed" && i >= 0:
+		list[i].Users = slices.DeleteFunc(slices.Clone(list[i].Users), func(u string) bool { return u == user })
+		list[i].Count = len(list[i].Users)
+		if list[i].Count == 0 {
+			f.Reactions[key] = slices.Delete(slices.Clone(list), i, i+1)
+		}
+	}
+}
 
 // Live reports whether a Socket Mode connection is open.
 func (f *Fake) Live() bool {
