@@ -85,8 +85,11 @@ func (l *Layer) Apply(ctx context.Context, spec executor.Spec, plan executor.Lay
 // healthy"); after a failure the line says how far it got.
 func (l *Layer) applyUnit(ctx context.Context, env string, u executor.Unit, up unitPlan, emit *emitter) (string, error) {
 	log := executor.Log(ctx, l.log).With("unit", u.Key(env), "job", up.JobID)
-	if up.Action == actionDeregister {
+	switch up.Action {
+	case actionDeregister:
 		return l.deregister(ctx, env, up, emit)
+	case actionReschedule:
+		return l.reschedule(ctx, env, up, emit)
 	}
 	// Until the job is registered nothing is handed over: an agent that does not come back
 	// within DeployTimeout fails the unit with nothing registered.
@@ -222,7 +225,7 @@ func actionOf(a jobAction) executor.Action {
 		return executor.Create
 	case actionDeregister:
 		return executor.Delete
-	case actionRegister:
+	case actionRegister, actionReschedule:
 		return executor.Update
 	}
 	return executor.NoOp

@@ -94,7 +94,8 @@ func (l *Layer) driftUnit(ctx context.Context, env string, u executor.Unit) ([]e
 }
 
 // allocationDrift lists, per task group, the allocations of the running version that failed
-// or were lost and that Nomad did not replace.
+// or were lost and that Nomad did not replace: one it rescheduled is stopped (desired status
+// stop) and names its replacement.
 func (l *Layer) allocationDrift(ctx context.Context, unit, id string, version uint64) ([]executor.Change, error) {
 	stubs, _, err := l.client.Jobs().Allocations(id, false, l.query(ctx))
 	if err != nil {
@@ -107,7 +108,7 @@ func (l *Layer) allocationDrift(ctx context.Context, unit, id string, version ui
 	}
 	groups := map[string]*bad{}
 	for _, a := range stubs {
-		if a == nil || a.JobVersion != version || a.NextAllocation != "" ||
+		if a == nil || a.JobVersion != version || a.NextAllocation != "" || a.DesiredStatus != "run" ||
 			(a.ClientStatus != allocFailed && a.ClientStatus != allocLost) {
 			continue
 		}

@@ -19,6 +19,9 @@ const (
 	actionRegisterNew jobAction = "register-new"
 	actionRegister    jobAction = "register"
 	actionDeregister  jobAction = "deregister"
+	// actionReschedule has Nomad place again the failed allocations of a job that is as
+	// declared: a reconcile's answer to drift no job change fixes (reschedule.go).
+	actionReschedule jobAction = "reschedule"
 )
 
 // planState is the layer-private part of a LayerPlan.
@@ -62,7 +65,7 @@ func (l *Layer) Plan(ctx context.Context, spec executor.Spec) (executor.LayerPla
 		if u.Nomad == nil {
 			continue
 		}
-		up, plans, summary, err := l.planUnit(ctx, spec.Env, u)
+		up, plans, summary, err := l.planUnit(ctx, spec.Env, u, spec.Verb == "reconcile" && !spec.Adopt)
 		if err != nil {
 			return executor.LayerPlan{Layer: executor.Nomad}, err
 		}
@@ -96,8 +99,9 @@ func (l *Layer) Plan(ctx context.Context, spec executor.Spec) (executor.LayerPla
 	return lp, nil
 }
 
-// planUnit plans one unit: its group changes and its summary line.
-func (l *Layer) planUnit(ctx context.Context, env string, u executor.Unit) (unitPlan, []groupPlan, string, error) {
+// planUnit plans one unit: its group changes and its summary line. A reconcile of a job that
+// is as declared reschedules its failed allocations, if it has any.
+func (l *Layer) planUnit(ctx context.Context, env string, u executor.Unit, reconcile bool) (unitPlan, []groupPlan, string, error) {
 	if u.Destroy {
 		return l.planRemoval(ctx, env, u)
 	}
@@ -135,6 +139,15 @@ func (l *Layer) planUnit(ctx context.Context, env string, u executor.Unit) (unit
 		up.Action = actionRegister
 	default:
 		up.Action = actionNone
+	}
+	if up.Action == actionNone && reconcile && cur != nil && !deref(cur.Stop) {
+		failed, err := l.allocationDrift(ctx, u.Service, dj.id, deref(cur.Version))
+		if err != nil {
+			return unitPlan{}, nil, "", err
+		}
+		if failed = reschedulable(cur, failed); len(failed) > 0 {
+			up.Action, plans = actionReschedule, reschedulePlans(failed)
+		}
 	}
 	markDataLoss(plans, u.Nomad.HoldsData) // risk.go
 	failures := l.placementFailures(ctx, dj.job, resp.FailedTGAllocs)
