@@ -31,8 +31,9 @@ func reschedulePlans(failed []executor.Change) []groupPlan {
 		if !strings.HasPrefix(c.Detail, "1 allocation ") {
 			again = "them"
 		}
+		phrase := "reschedule group " + groupOf(c.Address) + ": " + c.Detail // the approver reads why
 		c.Detail += "; Nomad places " + again + " again"
-		plans = append(plans, groupPlan{change: c, phrase: "reschedule group " + groupOf(c.Address)})
+		plans = append(plans, groupPlan{change: c, phrase: phrase})
 	}
 	return plans
 }

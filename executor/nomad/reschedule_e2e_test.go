@@ -53,7 +53,7 @@ func TestAReconcileReschedulesAFailedAllocation(t *testing.T) {
 	if c.Address != e.id(svc)+"/app" || c.Action != executor.Update || c.Detail != "1 allocation failed (task main: Exit Code: 2); Nomad places it again" {
 		t.Errorf("change = %+v", c)
 	}
-	if !strings.Contains(p.Summary, "reschedule group app") {
+	if !strings.Contains(p.Summary, "reschedule group app: 1 allocation failed (task main: Exit Code: 2)") {
 		t.Errorf("summary = %q, want the reschedule named", p.Summary)
 	}
 

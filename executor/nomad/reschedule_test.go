@@ -32,8 +32,8 @@ func TestOnlyGroupsThatMayRescheduleAreRescheduled(t *testing.T) {
 		got = append(got, p.change.Address+": "+p.change.Detail+" · "+p.phrase)
 	}
 	want := []string{
-		"shop--local/web: 2 allocations lost; Nomad places them again · reschedule group web",
-		"shop--local/db: 1 allocation failed (task pg: Exit Code: 1); Nomad places it again · reschedule group db",
+		"shop--local/web: 2 allocations lost; Nomad places them again · reschedule group web: 2 allocations lost",
+		"shop--local/db: 1 allocation failed (task pg: Exit Code: 1); Nomad places it again · reschedule group db: 1 allocation failed (task pg: Exit Code: 1)",
 	}
 	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 		t.Fatalf("reschedules = %q, want %q", got, want)
