@@ -44,7 +44,7 @@ func TestNomadFailedAllocationIsRescheduledByAReconcile(t *testing.T) {
 	}
 	b.React("bob", p.ID, "+1")
 	done := b.WaitText(p.ID, "Run "+id+" · done in")
-	if !strings.Contains(done.Text, "Nomad ✅ "+job+" 1/1") {
+	if !strings.Contains(done.Text, "Nomad ✅ "+job+" 1/1 healthy") {
 		t.Errorf("reconcile run:\n%s", done.Text)
 	}
 	now, _, err := b.api.Jobs().Info(job, nil)

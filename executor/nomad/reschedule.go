@@ -2,8 +2,10 @@ package nomad
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/nomad/api"
 
@@ -17,7 +19,7 @@ import (
 // registering the job again changes nothing, so a reconcile of it had nothing to apply. A
 // reconcile now plans what an operator would do (`nomad job eval -force-reschedule`): Nomad
 // places the failed allocations again, under the same job version, and the run follows the
-// replacements until they run. The job itself is not changed, so a failed reschedule has
+// replacements until they have run for the job's min_healthy_time. The job itself is not changed, so a failed reschedule has
 // nothing to roll back. Nomad forces a reschedule only in a group whose reschedule policy
 // allows rescheduling at all (attempts, or unlimited): a group that forbids it is left to the
 // drift answer, which names it and plans nothing.
@@ -93,5 +95,51 @@ func (l *Layer) reschedule(ctx context.Context, env string, up unitPlan, emit *e
 		return up.JobID + " rescheduling", unknownIfLost(l.timedOut(ctx, wctx, up.JobID, "to be evaluated", err), "the reschedule of job "+up.JobID, l.checkCommand(up.JobID, ""))
 	}
 	status, err := l.watchAllocations(ctx, wctx, cur, up.Total, emit, rt)
+	if err == nil {
+		if err = l.holdHealthy(ctx, wctx, cur, emit, rt); err == nil {
+			status = strings.Replace(status, "running", "healthy", 1)
+		}
+	}
 	return up.JobID + " " + status, unknownIfLost(err, "the reschedule of job "+up.JobID, l.checkCommand(up.JobID, ""))
+}
+
+// holdHealthy waits, once the replacements run, for the job's own min_healthy_time (the
+// longest of its groups'), as its deployments do, and fails as soon as an allocation of the
+// version fails or is lost meanwhile: a reschedule makes no deployment to judge its health, and
+// a task that exits a second after it started has not fixed anything.
+func (l *Layer) holdHealthy(ctx, wctx context.Context, job *api.Job, emit *emitter, rt *retrier) error {
+	var hold time.Duration
+	for _, tg := range job.TaskGroups {
+		if tg != nil && tg.Update != nil && tg.Update.MinHealthyTime != nil {
+			hold = max(hold, *tg.Update.MinHealthyTime)
+		}
+	}
+	id, version := deref(job.ID), deref(job.Version)
+	until := time.Now().Add(hold)
+	var index uint64
+	for left := hold; left > 0; left = time.Until(until) {
+		var (
+			stubs []*api.AllocationListStub
+			qm    *api.QueryMeta
+		)
+		err := rt.do(wctx, func(c context.Context) (err error) {
+			stubs, qm, err = l.client.Jobs().Allocations(id, false, (&api.QueryOptions{WaitIndex: index, WaitTime: left}).WithContext(c))
+			return err
+		})
+		if err != nil {
+			return l.timedOut(ctx, wctx, id, "to stay running", err)
+		}
+		for _, a := range stubs {
+			if a == nil || a.JobVersion != version || a.DesiredStatus != "run" || (a.ClientStatus != allocFailed && a.ClientStatus != allocLost) {
+				continue
+			}
+			msg := fmt.Sprintf("nomad job %s: allocation %s %s within %s of starting again", id, shortID(a.ID), a.ClientStatus, hold)
+			if why := taskFailure(a.TaskStates); why != "" {
+				msg += " (" + why + ")"
+			}
+			return errors.New(msg)
+		}
+		index = qm.LastIndex
+	}
+	return nil
 }

@@ -14,17 +14,22 @@ import (
 // A job that is as declared but whose allocation failed after its deployment succeeded (and
 // that Nomad's reschedule policy left failed) is fixed by a reconcile: its plan reschedules
 // the group, naming why it failed, and its apply has Nomad place the allocation again under
-// the same job version and waits until it runs; drift is then clean. Any other verb plans
-// nothing for it, as registering the job again would change nothing.
+// the same job version and waits for the job's min_healthy_time; a replacement that fails
+// within it fails the apply; drift is clean once one holds. Any other verb plans nothing for
+// it, as registering the job again would change nothing.
 func TestAReconcileReschedulesAFailedAllocation(t *testing.T) {
 	t.Parallel()
 	e := newE2E(t)
 	const svc = "flaky"
-	ready := filepath.Join(t.TempDir(), "ready")
-	// Healthy after a second; eight seconds later it fails unless ready exists.
-	s := e.spec(svc, map[string]any{"command": "/bin/sh", "args": []any{"-c", "sleep 8; test -f " + ready + " && exec sleep 3600; exit 2"}})
-	// Nomad would place it again itself, but only in an hour.
-	s.Units[0].Nomad.Template = strings.Replace(testTemplate, `    reschedule {
+	dir := t.TempDir()
+	ready, seen := filepath.Join(dir, "ready"), filepath.Join(dir, "seen")
+	// The first allocation is healthy for six seconds, then fails; a replacement fails after
+	// two unless ready exists, and then runs.
+	script := "test -f " + ready + " && exec sleep 3600; test -f " + seen + " && { sleep 2; exit 2; }; touch " + seen + "; sleep 6; exit 2"
+	s := e.spec(svc, map[string]any{"command": "/bin/sh", "args": []any{"-c", script}})
+	// Healthy after five seconds; Nomad would place a failed allocation again, but only in an hour.
+	tmpl := strings.Replace(testTemplate, `min_healthy_time  = "1s"`, `min_healthy_time  = "5s"`, 1)
+	s.Units[0].Nomad.Template = strings.Replace(tmpl, `    reschedule {
       attempts  = 0
       unlimited = false
     }`, `    reschedule {
@@ -40,9 +45,6 @@ func TestAReconcileReschedulesAFailedAllocation(t *testing.T) {
 	if p := e.plan(t, s); p.Status != executor.PlanNoChanges {
 		t.Fatalf("a create's plan of the failed job = %+v, want no changes", p)
 	}
-	if err := os.WriteFile(ready, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
 	rs := s
 	rs.Verb = "reconcile"
 	p := e.plan(t, rs)
@@ -54,12 +56,22 @@ func TestAReconcileReschedulesAFailedAllocation(t *testing.T) {
 		t.Errorf("change = %+v", c)
 	}
 	if !strings.Contains(p.Summary, "reschedule group app: 1 allocation failed (task main: Exit Code: 2)") {
-		t.Errorf("summary = %q, want the reschedule named", p.Summary)
+		t.Errorf("summary = %q, want the reschedule named with its cause", p.Summary)
 	}
 
+	// Not ready yet: the replacement runs, then fails within the five seconds.
+	res, err := e.layer.Apply(testCtx(t), rs, p, nil)
+	if err == nil || res.Status != executor.ResultFailed || !strings.Contains(res.Error, "within 5s of starting again (task main: Exit Code: 2)") {
+		t.Fatalf("apply of a replacement that fails again = %+v, %v; want it failed within the min_healthy_time", res, err)
+	}
+
+	if err := os.WriteFile(ready, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p = e.plan(t, rs)
 	res, ev := e.apply(t, rs, p)
-	if res.Status != executor.ResultOK || !strings.Contains(res.Summary, "1/1") {
-		t.Fatalf("apply = %+v (events %q), want the replacement running", res, ev.messages())
+	if res.Status != executor.ResultOK || !strings.Contains(res.Summary, e.id(svc)+" 1/1 healthy") {
+		t.Fatalf("apply = %+v (events %q), want the replacement healthy", res, ev.messages())
 	}
 	if v := *e.job(t, svc).Version; v != version {
 		t.Errorf("the job is at version %d after the reschedule, want %d: the job itself must not change", v, version)
