@@ -15,7 +15,7 @@ import (
 // resize lvm on a real master: a name that would take the local state's file out of the
 // minion's lvm directory is refused before Salt sees it, and a name within the pattern writes
 // only data/lvm/VG/NAME, with the preview's first line naming the volume, the size and the
-// minion.
+// minion; asked again, it is answered as changing nothing, with no plan.
 func TestSaltResizeLvmStaysInItsDirectory(t *testing.T) {
 	layer, minion, data := eostest.SaltLayer(t)
 	lvm := filepath.Join(data, "lvm")
@@ -41,8 +41,14 @@ func TestSaltResizeLvmStaysInItsDirectory(t *testing.T) {
 	if _, err := os.Stat(escape); !os.IsNotExist(err) {
 		t.Errorf("%s exists (stat: %v): a refused name reached the minion", escape, err)
 	}
+
+	// The same resize again: Salt's test run on the master finds the volume as asked, so
+	// nobody is asked to approve a plan of nothing.
+	after = h.Last()
+	h.Say("alice", "@eos resize lvm data-nextcloud +50G on "+minion)
+	h.WaitText(after, "resize lvm would change nothing: Salt finds everything already as asked, so nothing is planned.")
 	h.Idle()
 	if plans, _ := h.Store.Plans(context.Background(), func(*store.Plan) bool { return true }); len(plans) != 1 {
-		t.Errorf("plans = %d, want only the resize within the pattern", len(plans))
+		t.Errorf("plans = %d, want only the first resize within the pattern", len(plans))
 	}
 }
