@@ -253,12 +253,16 @@ func TestAReconcileThatFixesNothingSaysWhatStillDiffers(t *testing.T) {
 	t.Parallel()
 	h := eostest.New(t, eostest.Options{Layers: []executor.Layer{failedAllocNomad{instantLayer{executor.Nomad}}}})
 	eostest.Deploy(t, h, "grafana")
-	for _, verb := range []string{"reconcile", "adopt"} {
+	for _, tc := range []struct{ verb, next string }{
+		{"a reconcile", ": look at it in the layer itself. @eos drift grafana in local"},
+		// An adopt takes in values; a reconcile is what may fix a failed allocation.
+		{"an adopt", ": an adopt takes in what runs, and this is not something to declare. A reconcile fixes what a layer can (a failed Nomad allocation is placed again): @eos reconcile grafana in local"},
+	} {
 		after := h.Last()
-		h.Say("alice", "@eos "+verb+" grafana")
-		got := h.WaitText(after, "grafana in local still differs from its declared state (Nomad: grafana--local/grafana 1 of 1 allocations failed), but a "+verb+" would change nothing that fixes it, so nothing is planned")
+		h.Say("alice", "@eos "+strings.Fields(tc.verb)[1]+" grafana")
+		got := h.WaitText(after, "grafana in local still differs from its declared state (Nomad: grafana--local/grafana 1 of 1 allocations failed), but "+tc.verb+" would change nothing that fixes it, so nothing is planned"+tc.next)
 		if strings.Contains(got.Text, "already matches") {
-			t.Errorf("%s answered:\n%s", verb, got.Text)
+			t.Errorf("%s answered:\n%s", tc.verb, got.Text)
 		}
 	}
 }

@@ -92,10 +92,19 @@ func AlreadyAsDeclared(service, env, verb string, checked, off []string) (text, 
 }
 
 // DriftNoPlanFixes answers a reconcile or adopt (verb) of service in env whose plan changes
-// nothing although the drift check finds it differs (differs, per layer): a Nomad allocation
-// that failed under a job that is as declared, which neither re-registering nor adopting it
-// changes.
+// nothing although the drift check finds it differs (differs, per layer): for a reconcile, a
+// Nomad allocation that failed in a group whose policy forbids rescheduling; for an adopt,
+// any drift that is not a value to take in as declared, which a reconcile may fix (it
+// reschedules a failed Nomad allocation where the group allows it).
 func DriftNoPlanFixes(service, env, verb string, differs []string) adapters.Doc {
-	return Reply(fmt.Sprintf("%s in %s still differs from its declared state (%s), but a %s would change nothing that fixes it, so nothing is planned: look at it in the layer itself. @eos drift %s in %s",
-		service, env, strings.Join(differs, " · "), verb, service, env))
+	article := "a"
+	if strings.ContainsRune("aeiou", rune(verb[0])) {
+		article = "an"
+	}
+	head := fmt.Sprintf("%s in %s still differs from its declared state (%s), but %s %s would change nothing that fixes it, so nothing is planned",
+		service, env, strings.Join(differs, " · "), article, verb)
+	if verb == "adopt" {
+		return Reply(fmt.Sprintf("%s: an adopt takes in what runs, and this is not something to declare. A reconcile fixes what a layer can (a failed Nomad allocation is placed again): @eos reconcile %s in %s", head, service, env))
+	}
+	return Reply(fmt.Sprintf("%s: look at it in the layer itself. @eos drift %s in %s", head, service, env))
 }
