@@ -149,25 +149,36 @@ func (l *Layer) applyUnit(ctx context.Context, env string, u executor.Unit, up u
 	return dj.id + " " + status, err
 }
 
-// deregister stops a job, refusing when it changed since the plan or is not Eos's for the
-// unit, and waits for its allocations to stop.
-func (l *Layer) deregister(ctx context.Context, env string, up unitPlan, emit *emitter) (string, error) {
-	wctx, cancel := context.WithTimeout(ctx, l.timeout)
-	defer cancel()
-	rt := newRetrier(emit)
-	cur, err := l.currentJobRetried(wctx, up.JobID, rt)
+// jobAsPlanned reads unit plan up's job as it is now, refusing one that is not Eos's for the
+// unit, and one that is gone or changed since the plan (a ChangedError): a deregister or a
+// reschedule acts on the job the approver saw, or not at all.
+func (l *Layer) jobAsPlanned(ctx context.Context, env string, up unitPlan, rt *retrier) (*api.Job, error) {
+	cur, err := l.currentJobRetried(ctx, up.JobID, rt)
 	if err == nil {
 		err = checkOwned(cur, up.Service, env)
 	}
 	if err != nil {
-		return up.JobID + " not stopped", err
+		return nil, err
 	}
 	if cur == nil || deref(cur.JobModifyIndex) != up.ModifyIndex {
 		now := uint64(0)
 		if cur != nil {
 			now = deref(cur.JobModifyIndex)
 		}
-		return up.JobID + " not stopped", &ChangedError{Job: up.JobID, Planned: up.ModifyIndex, Now: now}
+		return nil, &ChangedError{Job: up.JobID, Planned: up.ModifyIndex, Now: now}
+	}
+	return cur, nil
+}
+
+// deregister stops a job, refusing when it changed since the plan or is not Eos's for the
+// unit, and waits for its allocations to stop.
+func (l *Layer) deregister(ctx context.Context, env string, up unitPlan, emit *emitter) (string, error) {
+	wctx, cancel := context.WithTimeout(ctx, l.timeout)
+	defer cancel()
+	rt := newRetrier(emit)
+	cur, err := l.jobAsPlanned(wctx, env, up, rt)
+	if err != nil {
+		return up.JobID + " not stopped", err
 	}
 	emit.send(0, "stopping")
 	v := deref(cur.Version)

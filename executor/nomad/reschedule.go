@@ -59,24 +59,14 @@ func reschedulable(job *api.Job, failed []executor.Change) []executor.Change {
 
 // reschedule has Nomad place the failed allocations of a unit's job again, refusing when the
 // job changed since the plan or is not Eos's for the unit, and follows the replacements until
-// the job's allocations run.
+// they have run for the job's min_healthy_time (holdHealthy).
 func (l *Layer) reschedule(ctx context.Context, env string, up unitPlan, emit *emitter) (string, error) {
 	wctx, cancel := context.WithTimeout(ctx, l.timeout)
 	defer cancel()
 	rt := newRetrier(emit)
-	cur, err := l.currentJobRetried(wctx, up.JobID, rt)
-	if err == nil {
-		err = checkOwned(cur, up.Service, env)
-	}
+	cur, err := l.jobAsPlanned(wctx, env, up, rt) // a job stopped since has another modify index
 	if err != nil {
 		return up.JobID + " not rescheduled", err
-	}
-	if cur == nil || deref(cur.Stop) || deref(cur.JobModifyIndex) != up.ModifyIndex {
-		now := uint64(0)
-		if cur != nil {
-			now = deref(cur.JobModifyIndex)
-		}
-		return up.JobID + " not rescheduled", &ChangedError{Job: up.JobID, Planned: up.ModifyIndex, Now: now}
 	}
 	v := deref(cur.Version)
 	// The job is not changed: a rollback finds it as it was (rollback.go).
