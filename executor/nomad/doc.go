@@ -3,7 +3,8 @@
 // (diff, placement failures, the job modify index the plan was made against), registers them
 // with that index enforced, follows the evaluation and the deployment (or the allocations,
 // for jobs without one) with blocking queries, reports drift and rolls back by reverting to
-// the previous stable job version.
+// the previous stable job version. A reconcile of a job that is as declared but whose
+// allocations failed has Nomad reschedule them instead (reschedule.go).
 //
 // While it waits for a job version to become healthy it reports each task failure of its
 // allocations once, as it happens ("allocation d877c090: task app exited 1 (restart 2 of
