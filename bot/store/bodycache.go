@@ -29,6 +29,9 @@ const bodyCacheSize = 1024
 type cachedBody struct {
 	tag  string
 	body *executor.Plan
+	// texts are the handles of the body's shared texts (interner): unique keeps a text's one
+	// copy only while a handle to it lives, so each cached body keeps its own.
+	texts []unique.Handle[string]
 }
 
 type bodyCache struct {
@@ -49,9 +52,10 @@ func (c *bodyCache) get(id, tag string) *executor.Plan {
 	return nil
 }
 
-// add keeps body, just decoded from version tag of plan id's body. When the cache is full an
-// arbitrary entry makes room: a miss only costs a decode.
-func (c *bodyCache) add(id, tag string, body *executor.Plan) {
+// add keeps body, just decoded from version tag of plan id's body, with the handles of its
+// shared texts. When the cache is full an arbitrary entry makes room: a miss only costs a
+// decode.
+func (c *bodyCache) add(id, tag string, body *executor.Plan, texts []unique.Handle[string]) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.entries[id]; !ok && len(c.entries) >= bodyCacheSize {
@@ -60,7 +64,7 @@ func (c *bodyCache) add(id, tag string, body *executor.Plan) {
 			break
 		}
 	}
-	c.entries[id] = cachedBody{tag: tag, body: body}
+	c.entries[id] = cachedBody{tag: tag, body: body, texts: texts}
 }
 
 // cloneBody deep-copies a body: the copy shares nothing a caller could change (slices, maps,
@@ -152,30 +156,39 @@ func cloneInto(dst, src reflect.Value) {
 // internFrom is the length from which the texts of cached bodies are shared.
 const internFrom = 256
 
+// interner makes long strings the one canonical copy of their text, and keeps the handles
+// that keep those copies alive.
+type interner struct{ handles []unique.Handle[string] }
+
 // intern makes every long string in v (settable) the one canonical copy of its text: plans of
 // one blueprint carry the same module files, templates and states, so the bodies the cache
 // keeps share them instead of holding a copy each (a body of two units is about 25 KB decoded,
-// nine tenths of it those texts). unique forgets a text once no body holds it.
-func intern(v reflect.Value) {
+// nine tenths of it those texts). unique keeps a text's copy while a handle to it lives, not
+// while a string shares its bytes, so the cache keeps each body's handles (in.handles) with it:
+// unique forgets a text once no cached body holds it. Before, a garbage collection between two
+// reads of bodies of one blueprint gave each its own copy.
+func (in *interner) intern(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.String:
 		if s := v.String(); len(s) >= internFrom {
-			v.SetString(unique.Make(s).Value())
+			h := unique.Make(s)
+			in.handles = append(in.handles, h)
+			v.SetString(h.Value())
 		}
 	case reflect.Pointer:
 		if !v.IsNil() {
-			intern(v.Elem())
+			in.intern(v.Elem())
 		}
 	case reflect.Struct:
 		for i := 0; i < v.NumField(); i++ {
 			if f := v.Field(i); f.CanSet() {
-				intern(f)
+				in.intern(f)
 			}
 		}
 	case reflect.Slice, reflect.Array:
 		if k := v.Type().Elem().Kind(); k == reflect.String || deep(k) {
 			for i := 0; i < v.Len(); i++ {
-				intern(v.Index(i))
+				in.intern(v.Index(i))
 			}
 		}
 	case reflect.Map:
@@ -190,7 +203,7 @@ func intern(v reflect.Value) {
 				continue // nothing to share: leave the entry as it is
 			}
 			k.SetIterKey(it)
-			intern(c)
+			in.intern(c)
 			v.SetMapIndex(k, c) // an existing key: the map does not grow
 		}
 	case reflect.Interface:
@@ -203,7 +216,7 @@ func intern(v reflect.Value) {
 		}
 		c := reflect.New(e.Type()).Elem()
 		c.Set(e)
-		intern(c)
+		in.intern(c)
 		v.Set(c)
 	}
 }

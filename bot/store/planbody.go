@@ -122,8 +122,9 @@ func (s *Store) readBody(tx txn, sp *storedPlan) error {
 		if err := json.Unmarshal(raw, body); err != nil {
 			return fmt.Errorf("decoding %s %q: %w", bucketPlanBodies, sp.ID, err)
 		}
-		intern(reflect.ValueOf(body).Elem())
-		s.bodies.add(sp.ID, sp.tag, body)
+		var in interner
+		in.intern(reflect.ValueOf(body).Elem())
+		s.bodies.add(sp.ID, sp.tag, body, in.handles)
 	}
 	sp.read = body
 	sp.Plan.Plan = cloneBody(body)
