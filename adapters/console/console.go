@@ -274,21 +274,7 @@ func (a *Adapter) reaction(args []string, removed bool) (adapters.Reaction, erro
 	if err != nil || id < 1 || id > len(a.posts) {
 		return adapters.Reaction{}, fmt.Errorf("there is no post %s (posts are numbered 1 to %d)", args[0], len(a.posts))
 	}
-	p := a.posts[id-1]
-	r := adapters.Reaction{Post: a.ref(p.ID, p.Thread), User: user(a.cfg.User), Emoji: adapters.CanonicalEmoji(args[1]), Removed: removed, At: time.Now()}
-	if removed {
-		kept := p.Reactions[:0]
-		for _, old := range p.Reactions {
-			if old.User.ID != r.User.ID || old.Emoji != r.Emoji {
-				kept = append(kept, old)
-			}
-		}
-		p.Reactions = kept
-	} else {
-		p.Reactions = append(p.Reactions, r)
-	}
-	a.notify()
-	return r, nil
+	return a.put(a.posts[id-1], a.cfg.User, args[1], removed), nil
 }
 
 // note prints a console message that is not a post.

@@ -3,6 +3,7 @@ package console
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -144,10 +145,20 @@ func (a *Adapter) ReactAs(ref adapters.PostRef, name, emoji string) (adapters.Re
 	if err != nil {
 		return adapters.Reaction{}, err
 	}
-	r := adapters.Reaction{Post: a.ref(p.ID, p.Thread), User: user(name), Emoji: adapters.CanonicalEmoji(emoji), At: time.Now()}
-	p.Reactions = append(p.Reactions, r)
+	return a.put(p, name, emoji, false), nil
+}
+
+// put puts person name's emoji on post p, or takes it off (removed), and returns the reaction
+// to deliver; a.mu is held.
+func (a *Adapter) put(p *Post, name, emoji string, removed bool) adapters.Reaction {
+	r := adapters.Reaction{Post: a.ref(p.ID, p.Thread), User: user(name), Emoji: adapters.CanonicalEmoji(emoji), Removed: removed, At: time.Now()}
+	if removed {
+		p.Reactions = slices.DeleteFunc(p.Reactions, func(old adapters.Reaction) bool { return old.User.ID == r.User.ID && old.Emoji == r.Emoji })
+	} else {
+		p.Reactions = append(p.Reactions, r)
+	}
 	a.notify()
-	return r, nil
+	return r
 }
 
 // Reactions lists the reactions a post has.

@@ -2,7 +2,6 @@ package nomad
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -123,11 +122,7 @@ func (l *Layer) holdHealthy(ctx, wctx context.Context, job *api.Job, emit *emitt
 			if a == nil || a.JobVersion != version || a.DesiredStatus != "run" || (a.ClientStatus != allocFailed && a.ClientStatus != allocLost) {
 				continue
 			}
-			msg := fmt.Sprintf("nomad job %s: allocation %s %s within %s of starting again", id, shortID(a.ID), a.ClientStatus, hold)
-			if why := taskFailure(a.TaskStates); why != "" {
-				msg += " (" + why + ")"
-			}
-			return errors.New(msg)
+			return failedAllocError(id, a, fmt.Sprintf(" within %s of starting again", hold))
 		}
 		index = qm.LastIndex
 	}

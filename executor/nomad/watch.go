@@ -219,11 +219,7 @@ func (l *Layer) watchAllocations(ctx, wctx context.Context, job *api.Job, want i
 					ok++
 				}
 			case allocFailed, allocLost:
-				msg := fmt.Sprintf("nomad job %s: allocation %s %s", id, shortID(a.ID), a.ClientStatus)
-				if why := taskFailure(a.TaskStates); why != "" {
-					msg += " (" + why + ")"
-				}
-				return fmt.Sprintf("%d/%d running", ok, total), errors.New(msg)
+				return fmt.Sprintf("%d/%d running", ok, total), failedAllocError(id, a, "")
 			}
 		}
 		placed := len(mine)
@@ -247,6 +243,17 @@ func (l *Layer) watchAllocations(ctx, wctx context.Context, job *api.Job, want i
 		}
 		index = qm.LastIndex
 	}
+}
+
+// failedAllocError is the error of allocation a of job id that failed or was lost, when follows
+// it ("" or " within 5s of starting again"), with its task's failure when it has one:
+// "nomad job web--local: allocation 1a2b3c4d failed (task main: Exit Code: 2)".
+func failedAllocError(id string, a *api.AllocationListStub, when string) error {
+	msg := fmt.Sprintf("nomad job %s: allocation %s %s%s", id, shortID(a.ID), a.ClientStatus, when)
+	if why := taskFailure(a.TaskStates); why != "" {
+		msg += " (" + why + ")"
+	}
+	return errors.New(msg)
 }
 
 // waitStopped waits until no allocation of the stopped job version is still running or
