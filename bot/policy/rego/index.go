@@ -93,6 +93,7 @@ func indexLayer(name string, layer map[string]any, hashes []int) map[string]any 
 	}
 	changes := make([]lazyChange, 0, len(raw))
 	all := make([]*ast.Term, len(raw))
+	terms, stands := make([]ast.Term, len(raw)), make([]hashed, len(raw))
 	lost := []*ast.Term{}
 	var types, restarts grouping
 	for i, x := range raw {
@@ -105,7 +106,8 @@ func indexLayer(name string, layer map[string]any, hashes []int) map[string]any 
 			all[i] = ast.NewTerm(v)
 			continue
 		}
-		c := newLazyChange(ch, hashes[i])
+		stands[i] = hashed(hashes[i])
+		c := newLazyChange(ch, &terms[i], &stands[i])
 		changes = append(changes, c)
 		all[i] = c.term
 		if b, _ := ch["data_loss"].(bool); b {
