@@ -4,6 +4,9 @@
 # - Nomad: when the agent scripts/testenv/nomad.sh builds is in the cache, a single-node agent
 #   (state in .eos/nomad-agent, kept between runs as the store and the simulated cloud are) runs
 #   the blueprints' local jobs (EOS_NOMAD_ADDR).
+# - Vault: when the server scripts/testenv/vault.sh builds is in the cache, one on loopback that
+#   keeps its data in .eos/vault (initialised the first time, unsealed at each start), so the
+#   secrets Eos generates are real and are there again next time (EOS_VAULT_ADDR).
 # - Salt: when its tarball (../shared/vendor/salt) or an unpacked copy is at hand (the first
 #   run unpacks it and installs Salt's Debian packages), a salt-master, a minion and salt-api (state in .eos/salt) run
 #   the blueprints' local states, which manage files under .eos/salt/data (EOS_SALT_URL, ...).
@@ -14,6 +17,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 nomad_bin=${XDG_CACHE_HOME:-$HOME/.cache}/eos/nomad/v1.4.1/bin/nomad
+vault_bin=${XDG_CACHE_HOME:-$HOME/.cache}/eos/vault/v1.13.0/bin/vault
+vault_state=.eos/vault
 agent=.eos/nomad-agent
 salt_state=.eos/salt
 started=()
@@ -25,10 +30,31 @@ stop_all() {
 		# make run starts the agent again with them, and their allocations run again.
 		nomad) scripts/testenv/nomad.sh pause "$agent" >/dev/null 2>&1 || true ;;
 		salt) scripts/testenv/salt.sh stop "$salt_state" >/dev/null 2>&1 || true ;;
+		vault) scripts/testenv/vault.sh stop "$vault_state" >/dev/null 2>&1 || true ;;
 		esac
 	done
 }
 trap stop_all EXIT
+
+if [[ -n ${EOS_VAULT_ADDR:-} ]]; then
+	: # a Vault of the caller's own
+elif [[ -x $vault_bin ]]; then
+	scripts/testenv/vault.sh stop "$vault_state" >/dev/null 2>&1 || true
+	started+=(vault)
+	if scripts/testenv/vault.sh start-durable "$vault_state"; then
+		# shellcheck disable=SC1091 # written by vault.sh start-durable
+		source "$vault_state/env"
+		export EOS_VAULT_ADDR=$EOS_TEST_VAULT_ADDR EOS_VAULT_TOKEN=$EOS_TEST_VAULT_TOKEN
+		# Not for the Nomad agent below: the local jobs do not read Vault, and its address
+		# changes at each start while the agent keeps its configuration.
+		unset EOS_TEST_VAULT_ADDR EOS_TEST_VAULT_TOKEN
+		echo "run.sh: Vault at $EOS_VAULT_ADDR (data in $vault_state, its unseal key and root token in $vault_state/init.json); it stops when eos does"
+	else
+		echo "run.sh: the Vault server in $vault_state could not start (see $vault_state/vault.log), so the Vault layer is skipped"
+	fi
+else
+	echo "run.sh: no Vault server built, so the Vault layer is skipped and secrets are not generated; for it run scripts/testenv/vault.sh build (several minutes, once)"
+fi
 
 if [[ -n ${EOS_NOMAD_ADDR:-} ]]; then
 	: # a Nomad of the caller's own: use it as is

@@ -5,6 +5,13 @@
 #   vault.sh build               build the server into the cache (a no-op on a cache hit)
 #   vault.sh start STATE_DIR     start the server, wait for /v1/sys/health, write STATE_DIR/env
 #   vault.sh stop STATE_DIR      stop the server; always safe to call
+#   vault.sh start-durable STATE_DIR
+#                                for make run: a server that keeps its data in STATE_DIR/data
+#                                (file storage, KV v2 at secret/), initialised the first time
+#                                with one unseal key and unsealed at each start, so the secrets
+#                                Eos generated are there again next time. The key and the root
+#                                token stay in STATE_DIR/init.json (mode 0600): a local server
+#                                on loopback, for trying Eos, not for production.
 #
 # STATE_DIR/env is a sourceable file exporting:
 #   EOS_TEST_VAULT_ADDR    http://127.0.0.1:PORT (no TLS)
@@ -63,6 +70,66 @@ ENV
 	log "ready in $((SECONDS - start)) s at $url (state in $state)"
 }
 
+# start_durable starts the server of STATE_DIR ($1) on its file storage, initialises it the
+# first time, unseals it, and mounts KV v2 at secret/ the first time.
+start_durable() {
+	local state=$1 start=$SECONDS port url key token
+	build
+	mkdir -p "$state/data"
+	state=$(cd "$state" && pwd)
+	alive "$state/vault.pid" && die "a server is already running for $state"
+	# shellcheck disable=SC2064 # expand $state now: it is local
+	trap "stop '$state'" EXIT
+	port=$(free_port)
+	url=http://127.0.0.1:$port
+	cat >"$state/vault.hcl" <<HCL
+storage "file" {
+  path = "$state/data"
+}
+listener "tcp" {
+  address     = "127.0.0.1:$port"
+  tls_disable = true
+}
+api_addr      = "$url"
+disable_mlock = true
+HCL
+	(
+		export CHECKPOINT_DISABLE=1 HOME=$state
+		setsid "$CACHE_DIR/bin/vault" server -config="$state/vault.hcl" \
+			>>"$state/vault.log" 2>&1 </dev/null &
+		echo $! >"$state/vault.pid"
+	)
+	wait_ready vault "$state/vault.pid" "$url" answers "$url" || return 1
+	if [[ ! -s $state/init.json ]]; then
+		(umask 077 && curl -fsS -X PUT -d '{"secret_shares":1,"secret_threshold":1}' \
+			"$url/v1/sys/init" >"$state/init.json.new") || die "vault init failed (see $state/vault.log)"
+		mv "$state/init.json.new" "$state/init.json"
+	fi
+	key=$(jq -er '.keys_base64[0]' "$state/init.json") || die "no unseal key in $state/init.json"
+	token=$(jq -er '.root_token' "$state/init.json") || die "no root token in $state/init.json"
+	jq -n --arg key "$key" '{key: $key}' | curl -fsS -X PUT -d @- "$url/v1/sys/unseal" >/dev/null ||
+		die "vault unseal failed (see $state/vault.log)"
+	wait_ready vault "$state/vault.pid" "$url" healthy "$url" || return 1
+	if ! curl -fsS -H "X-Vault-Token: $token" "$url/v1/sys/mounts" | jq -e '.data["secret/"]' >/dev/null; then
+		curl -fsS -H "X-Vault-Token: $token" -X POST -d '{"type":"kv","options":{"version":"2"}}' \
+			"$url/v1/sys/mounts/secret" || die "mounting KV v2 at secret/ failed"
+	fi
+	(
+		umask 077
+		cat >"$state/env" <<ENV
+export EOS_TEST_VAULT_ADDR=$url
+export EOS_TEST_VAULT_TOKEN=$token
+export EOS_TEST_VAULT_STATE=$state
+ENV
+	)
+	trap - EXIT
+	log "ready in $((SECONDS - start)) s at $url (state in $state)"
+}
+
+# answers: the server is up, whether or not it is initialised and unsealed (/v1/sys/health
+# answers 501 before init, 503 while sealed).
+answers() { [[ $(curl -sS -o /dev/null -w '%{http_code}' "$1/v1/sys/health" 2>/dev/null) =~ ^(200|429|501|503)$ ]]; }
+
 # healthy: /v1/sys/health answers 200 only when initialised, unsealed and active.
 healthy() { curl -fsS "$1/v1/sys/health" >/dev/null 2>&1; }
 
@@ -80,5 +147,9 @@ start | stop)
 	[[ $# -eq 2 ]] || die "usage: $0 $cmd STATE_DIR"
 	"$cmd" "$2"
 	;;
-*) die "usage: $0 build | start STATE_DIR | stop STATE_DIR" ;;
+start-durable)
+	[[ $# -eq 2 ]] || die "usage: $0 $cmd STATE_DIR"
+	start_durable "$2"
+	;;
+*) die "usage: $0 build | start STATE_DIR | start-durable STATE_DIR | stop STATE_DIR" ;;
 esac
