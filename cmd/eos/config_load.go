@@ -14,7 +14,13 @@ import (
 func loadConfig(path string) (*Config, error) {
 	cfg := &Config{}
 	if path != "" {
-		f, diags := hclparse.NewParser().ParseHCLFile(path)
+		// Read here, not by HCL, whose error for a missing file names no cause ("<nil>: Failed
+		// to read file").
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("reading the configuration: %w", err)
+		}
+		f, diags := hclparse.NewParser().ParseHCL(src, path)
 		if diags.HasErrors() {
 			return nil, fmt.Errorf("reading %s: %s", path, diags.Error())
 		}
