@@ -100,10 +100,14 @@ HCL
 		echo $! >"$state/vault.pid"
 	)
 	wait_ready vault "$state/vault.pid" "$url" answers "$url" || return 1
-	if [[ ! -s $state/init.json ]]; then
+	# Whether to initialise is the server's answer, not whether init.json exists: a data folder
+	# removed by hand leaves an init.json whose key opens nothing.
+	if curl -fsS "$url/v1/sys/init" | jq -e '.initialized == false' >/dev/null; then
 		(umask 077 && curl -fsS -X PUT -d '{"secret_shares":1,"secret_threshold":1}' \
 			"$url/v1/sys/init" >"$state/init.json.new") || die "vault init failed (see $state/vault.log)"
 		mv "$state/init.json.new" "$state/init.json"
+	elif [[ ! -s $state/init.json ]]; then
+		die "the Vault in $state was initialised but its unseal key ($state/init.json) is gone: remove $state to start a new one (the secrets it held are lost)"
 	fi
 	key=$(jq -er '.keys_base64[0]' "$state/init.json") || die "no unseal key in $state/init.json"
 	token=$(jq -er '.root_token' "$state/init.json") || die "no root token in $state/init.json"
