@@ -28,7 +28,7 @@ func (e *Engine) asDeclared(ctx context.Context, c conv, spec executor.Spec, pla
 	if !repairVerbs[spec.Verb] || len(spec.Changes) > 0 || len(spec.AdoptedValues) > 0 || (plan.Secrets != nil && len(plan.Secrets.Create) > 0) {
 		return answer{}, false
 	}
-	checked, off, ok := idleLayers(plan)
+	checked, off, records, ok := idleLayers(plan, spec.Verb == "adopt")
 	if !ok || len(checked) == 0 {
 		return answer{}, false
 	}
@@ -39,6 +39,12 @@ func (e *Engine) asDeclared(ctx context.Context, c conv, spec executor.Spec, pla
 			same = sameTerraformVars // the running Nomad job is recorded anew; Terraform's variables must not change
 		}
 		if err != nil || !same(d.Spec, spec) {
+			return answer{}, false
+		}
+		// An adopt records each running Nomad job as declared. Where what runs is what is
+		// declared now, that records nothing new: there is nothing to adopt. Where it differs
+		// (a job scaled by hand), recording it is the adopt.
+		if records && len(render.LayerDriftParts(e.cfg.Runner.Drift(ctx, d.Spec))) > 0 {
 			return answer{}, false
 		}
 	}
@@ -55,22 +61,39 @@ func (e *Engine) asDeclared(ctx context.Context, c conv, spec executor.Spec, pla
 // idleLayers classifies the layers of a plan that changes nothing: those that checked and
 // found nothing to change, and those not configured here. ok is false when the plan changes
 // anything, would fail, or has a layer that leaves something differing as is (Salt under an
-// adopt): its preview says what.
-func idleLayers(plan executor.Plan) (checked, off []string, ok bool) {
-	if plan.HasChanges() || len(plan.Failures()) > 0 {
-		return nil, nil, false
+// adopt): its preview says what. Under an adopt (adopt), a layer whose every change only
+// records what runs (Nomad's "version 3 as it runs becomes the declared job", a no-op) is
+// checked too, and records says there is one: whether that records anything new is the
+// declaration's drift (asDeclared).
+func idleLayers(plan executor.Plan, adopt bool) (checked, off []string, records, ok bool) {
+	if len(plan.Failures()) > 0 {
+		return nil, nil, false, false
 	}
 	for _, lp := range plan.Layers {
 		switch {
 		case lp.Kept != "":
-			return nil, nil, false
+			return nil, nil, false, false
 		case lp.Status == executor.PlanNoChanges:
 			checked = append(checked, lp.Layer.Title())
 		case lp.Status == executor.PlanNotConfigured:
 			off = append(off, lp.Layer.Title())
+		case lp.Status == executor.PlanChanges && adopt && onlyNoOps(lp.Changes):
+			checked, records = append(checked, lp.Layer.Title()), true
+		case lp.Status == executor.PlanChanges:
+			return nil, nil, false, false
 		}
 	}
-	return checked, off, true
+	return checked, off, records, true
+}
+
+// onlyNoOps reports whether every one of changes (at least one) is a no-op.
+func onlyNoOps(changes []executor.Change) bool {
+	for _, c := range changes {
+		if c.Action != executor.NoOp {
+			return false
+		}
+	}
+	return len(changes) > 0
 }
 
 // sameTerraformVars reports whether every unit of b has the Terraform variables its unit of a

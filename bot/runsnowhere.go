@@ -15,7 +15,7 @@ func (e *Engine) runsNowhere(spec executor.Spec, plan executor.Plan) (answer, bo
 	if _, ok := e.cfg.Catalog.Operation(spec.Verb, spec.Target); !ok {
 		return answer{}, false
 	}
-	checked, off, ok := idleLayers(plan) // asdeclared.go
+	checked, off, _, ok := idleLayers(plan, false) // asdeclared.go
 	switch {
 	case !ok:
 		return answer{}, false

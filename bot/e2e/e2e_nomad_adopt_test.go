@@ -16,6 +16,9 @@ func TestNomadScaledByHandIsAdopted(t *testing.T) {
 	b := newNomadBot(t)
 	in := " in " + b.env
 	b.run(t, "@eos create webapp"+in, "done in")
+	// What runs is what is declared: an adopt would record nothing new, so it is not planned.
+	nothing := "webapp in " + b.env + " already matches its declared state: Nomad has nothing to change, so there is nothing to adopt and nothing is planned."
+	b.say("@eos adopt webapp"+in, nothing)
 	job, _ := b.current(t)
 	group := *job.TaskGroups[0].Name
 	count := 2
@@ -50,4 +53,5 @@ func TestNomadScaledByHandIsAdopted(t *testing.T) {
 	b.say("@eos drift webapp"+in, "webapp in "+b.env+" matches its declared state")
 	// A reconcile afterwards has nothing to do: answered so, with no plan to approve.
 	b.say("@eos reconcile webapp"+in, "webapp in "+b.env+" already matches its declared state: Nomad has nothing to change, so there is nothing to reconcile and nothing is planned.")
+	b.say("@eos adopt webapp"+in, nothing)
 }
