@@ -40,26 +40,36 @@ compile() {
 
 build() { build_module "$VAULT_MODULE" "$VAULT_VERSION" "$CACHE_DIR" vault compile; }
 
-start() {
-	local state=$1 start=$SECONDS port url
+# claim builds the server and readies the caller's STATE_DIR ($state, made absolute), on a free
+# port ($port, $url), stopping whatever starts there if the caller fails before it is ready.
+claim() {
 	build
 	mkdir -p "$state"
 	state=$(cd "$state" && pwd)
 	alive "$state/vault.pid" && die "a server is already running for $state"
-	# On any failure below, leave nothing running.
-	# shellcheck disable=SC2064 # expand $state now: it is local
+	# shellcheck disable=SC2064 # expand $state now
 	trap "stop '$state'" EXIT
 	port=$(free_port)
 	url=http://127.0.0.1:$port
+}
+
+# launch runs the server of STATE_DIR ($1) with the arguments that follow, in a session of its
+# own, with STATE_DIR as its home: a dev server writes the root token to ~/.vault-token unless
+# told otherwise; keep the operator's home untouched.
+launch() {
+	local state=$1
+	shift
 	(
-		export CHECKPOINT_DISABLE=1
-		# The dev server writes the root token to ~/.vault-token unless told otherwise; keep the
-		# operator's home untouched.
-		export HOME=$state
-		setsid "$CACHE_DIR/bin/vault" server -dev -dev-root-token-id="$ROOT_TOKEN" \
-			-dev-listen-address="127.0.0.1:$port" >>"$state/vault.log" 2>&1 </dev/null &
+		export CHECKPOINT_DISABLE=1 HOME=$state
+		setsid "$CACHE_DIR/bin/vault" server "$@" >>"$state/vault.log" 2>&1 </dev/null &
 		echo $! >"$state/vault.pid"
 	)
+}
+
+start() {
+	local state=$1 start=$SECONDS port url
+	claim
+	launch "$state" -dev -dev-root-token-id="$ROOT_TOKEN" -dev-listen-address="127.0.0.1:$port"
 	wait_ready vault "$state/vault.pid" "$url" healthy "$url" || return 1
 	cat >"$state/env" <<ENV
 export EOS_TEST_VAULT_ADDR=$url
@@ -74,14 +84,8 @@ ENV
 # first time, unseals it, and mounts KV v2 at secret/ the first time.
 start_durable() {
 	local state=$1 start=$SECONDS port url key token
-	build
+	claim
 	mkdir -p "$state/data"
-	state=$(cd "$state" && pwd)
-	alive "$state/vault.pid" && die "a server is already running for $state"
-	# shellcheck disable=SC2064 # expand $state now: it is local
-	trap "stop '$state'" EXIT
-	port=$(free_port)
-	url=http://127.0.0.1:$port
 	cat >"$state/vault.hcl" <<HCL
 storage "file" {
   path = "$state/data"
@@ -93,12 +97,7 @@ listener "tcp" {
 api_addr      = "$url"
 disable_mlock = true
 HCL
-	(
-		export CHECKPOINT_DISABLE=1 HOME=$state
-		setsid "$CACHE_DIR/bin/vault" server -config="$state/vault.hcl" \
-			>>"$state/vault.log" 2>&1 </dev/null &
-		echo $! >"$state/vault.pid"
-	)
+	launch "$state" -config="$state/vault.hcl"
 	wait_ready vault "$state/vault.pid" "$url" answers "$url" || return 1
 	# Whether to initialise is the server's answer, not whether init.json exists: a data folder
 	# removed by hand leaves an init.json whose key opens nothing.
