@@ -125,6 +125,10 @@ func New(cfg Config) (*Adapter, error) {
 		}
 		apiURL = append(apiURL, slack.OptionAPIURL(strings.TrimRight(cfg.APIURL, "/")+"/"))
 	}
+	// Slack refuses a method called more often than its tier allows (HTTP 429, Retry-After):
+	// the call waits as long as Slack says and is made again, up to 3 times, so a burst (a
+	// run's progress edits, the reactions catch-up lists after a restart) is slowed, not lost.
+	apiURL = append(apiURL, slack.OptionRetry(3))
 	opts := append([]slack.Option{slack.OptionAppLevelToken(cfg.AppToken)}, apiURL...)
 	var admin *slack.Client
 	if cfg.AdminUserToken != "" {

@@ -65,6 +65,12 @@ type Fake struct {
 	envelopes  int
 	held       chan struct{} // while not nil, new sockets wait until it is closed (Hold)
 
+	// RateLimited is, by Web API method ("reactions.get"), how many of its next calls are
+	// refused as Slack refuses a method called too often: HTTP 429 with Retry-After (1 s).
+	// Limited counts the calls refused.
+	RateLimited map[string]int
+	Limited     int
+
 	Connected chan int    // the number of each connection greeted with hello
 	Acks      chan string // envelope ids acknowledged
 }
@@ -128,6 +134,7 @@ func New(t testing.TB) *Fake {
 		channels:      map[string]string{"CINFRA001": "infra", "CRANDOM01": "random"},
 		Conversations: map[string]Conversation{},
 		Reactions:     map[string][]Reaction{},
+		RateLimited:   map[string]int{},
 		said:          map[string]string{},
 		UserGroups: []UserGroup{
 			{ID: "S0OPS", Handle: "ops", Name: "Operations", Users: []string{"UBO"}},

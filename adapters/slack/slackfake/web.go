@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // web checks the token (Authorization header or token form field, as the client sends it) and
@@ -23,6 +24,13 @@ func (f *Fake) webAs(tokens []string, h func(r *http.Request, token string) map[
 			http.Error(w, err.Error(), http.StatusBadRequest)
 			return
 		}
+		if f.limited(strings.TrimPrefix(r.URL.Path, "/api/")) {
+			w.Header().Set("Retry-After", "1")
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusTooManyRequests)
+			_ = json.NewEncoder(w).Encode(fail("ratelimited"))
+			return
+		}
 		res := map[string]any{"ok": false, "error": "invalid_auth"}
 		for _, token := range tokens {
 			if r.Header.Get("Authorization") == "Bearer "+token || r.PostForm.Get("token") == token {
@@ -35,6 +43,18 @@ func (f *Fake) webAs(tokens []string, h func(r *http.Request, token string) map[
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(res)
 	}
+}
+
+// limited reports whether this call of method is refused for its rate (RateLimited).
+func (f *Fake) limited(method string) bool {
+	f.Mu.Lock()
+	defer f.Mu.Unlock()
+	if f.RateLimited[method] <= 0 {
+		return false
+	}
+	f.RateLimited[method]--
+	f.Limited++
+	return true
 }
 
 func fail(code string) map[string]any { return map[string]any{"ok": false, "error": code} }
