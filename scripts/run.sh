@@ -16,6 +16,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# One make run at a time in this folder: a second would stop the first's servers (each start
+# below stops what an earlier run left running) and then find its store in use.
+mkdir -p .eos
+if [[ -f .eos/run.pid ]]; then
+	other=$(cat .eos/run.pid)
+	if [[ $other =~ ^[0-9]+$ ]] && kill -0 "$other" 2>/dev/null &&
+		tr '\0' ' ' <"/proc/$other/cmdline" 2>/dev/null | grep -q 'run\.sh'; then
+		echo "run.sh: another make run (pid $other) is using $(pwd)/.eos, its servers and its store: stop it first (/quit or Ctrl-C there)" >&2
+		exit 1
+	fi
+fi
+echo $$ >.eos/run.pid
+
 nomad_bin=${XDG_CACHE_HOME:-$HOME/.cache}/eos/nomad/v1.4.1/bin/nomad
 vault_bin=${XDG_CACHE_HOME:-$HOME/.cache}/eos/vault/v1.13.0/bin/vault
 vault_state=.eos/vault
@@ -24,7 +37,7 @@ salt_state=.eos/salt
 started=()
 stop_all() {
 	local s
-	for s in "${started[@]}"; do
+	for s in "${started[@]+"${started[@]}"}"; do
 		case $s in
 		# Its jobs stay in its data, as the store and the simulated cloud stay in .eos: the next
 		# make run starts the agent again with them, and their allocations run again.
@@ -33,6 +46,7 @@ stop_all() {
 		vault) scripts/testenv/vault.sh stop "$vault_state" >/dev/null 2>&1 || true ;;
 		esac
 	done
+	rm -f .eos/run.pid
 }
 trap stop_all EXIT
 
@@ -107,7 +121,6 @@ fi
 # own, so Ctrl-C never reaches them).
 trap ':' INT TERM
 # The log goes to a file, named when eos starts, so the console's chat is only the chat.
-mkdir -p .eos
 export EOS_LOG_FILE=${EOS_LOG_FILE:-.eos/eos.log}
 status=0
 ./bin/eos serve "$@" || status=$?
