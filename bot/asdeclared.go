@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/executor"
@@ -43,9 +44,14 @@ func (e *Engine) asDeclared(ctx context.Context, c conv, spec executor.Spec, pla
 		}
 		// An adopt records each running Nomad job as declared. Where what runs is what is
 		// declared now, that records nothing new: there is nothing to adopt. Where it differs
-		// (a job scaled by hand), recording it is the adopt.
-		if records && len(render.LayerDriftParts(e.cfg.Runner.Drift(ctx, d.Spec))) > 0 {
-			return answer{}, false
+		// and recording it changes what differs (a job scaled by hand), recording it is the
+		// adopt; where what differs stays the same once recorded (a failed allocation), the
+		// adopt fixes nothing, as below.
+		if records {
+			if before := render.LayerDriftParts(e.cfg.Runner.Drift(ctx, d.Spec)); len(before) > 0 &&
+				!slices.Equal(before, render.LayerDriftParts(e.cfg.Runner.Drift(ctx, spec))) {
+				return answer{}, false
+			}
 		}
 	}
 	if spec.Verb != "update" {
