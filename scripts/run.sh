@@ -122,6 +122,12 @@ fi
 trap ':' INT TERM
 # The log goes to a file, named when eos starts, so the console's chat is only the chat.
 export EOS_LOG_FILE=${EOS_LOG_FILE:-.eos/eos.log}
+# The status page listens on 127.0.0.1:9747 by default; when something listens there already
+# (the make run of another checkout), it takes a free port instead, which eos prints.
+if [[ -z ${EOS_LISTEN:-} && -z ${EOS_CONFIG:-} ]] && (exec 3<>/dev/tcp/127.0.0.1/9747) 2>/dev/null; then
+	export EOS_LISTEN=127.0.0.1:0
+	echo "run.sh: 127.0.0.1:9747 is taken (another make run?), so the status page takes a free port"
+fi
 status=0
 ./bin/eos serve "$@" || status=$?
 exit "$status"

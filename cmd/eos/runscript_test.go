@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,17 +12,16 @@ import (
 	"testing"
 )
 
-// A second make run in the same folder refuses at once and touches nothing: before this, its
-// start stopped the first run's Vault and Salt and paused its Nomad agent (each start stops what
-// an earlier run left behind), then found the store in use and exited, leaving the first run
-// without its servers.
-func TestASecondMakeRunRefusesAndLeavesTheFirstOnesServers(t *testing.T) {
+// checkout is a folder laid out as the repository is for scripts/run.sh: the script itself, and
+// bin/eos, which is eos (a shell script here, body eos) when given.
+func checkout(t *testing.T, eos string) string {
+	t.Helper()
 	dir := t.TempDir()
 	script, err := os.ReadFile(filepath.Join("..", "..", "scripts", "run.sh"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range []string{"scripts", ".eos/vault"} {
+	for _, d := range []string{"scripts", "bin", ".eos/vault"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -28,6 +29,36 @@ func TestASecondMakeRunRefusesAndLeavesTheFirstOnesServers(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "scripts", "run.sh"), script, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	if eos != "" {
+		if err := os.WriteFile(filepath.Join(dir, "bin", "eos"), []byte("#!/bin/sh\n"+eos), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// runScript runs dir's run.sh with the caller's own Nomad, Vault and Salt (so it starts none)
+// and env, and returns its output and exit code.
+func runScript(t *testing.T, dir string, env ...string) (string, int) {
+	t.Helper()
+	c := exec.Command(filepath.Join(dir, "scripts", "run.sh"))
+	c.Env = append(os.Environ(), "EOS_NOMAD_ADDR=http://127.0.0.1:1", "EOS_VAULT_ADDR=http://127.0.0.1:1",
+		"EOS_SALT_URL=http://127.0.0.1:1", "EOS_LISTEN=", "EOS_CONFIG=")
+	c.Env = append(c.Env, env...)
+	out, err := c.CombinedOutput()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatalf("run.sh: %v", err)
+	}
+	return string(out), c.ProcessState.ExitCode()
+}
+
+// A second make run in the same folder refuses at once and touches nothing: before this, its
+// start stopped the first run's Vault and Salt and paused its Nomad agent (each start stops what
+// an earlier run left behind), then found the store in use and exited, leaving the first run
+// without its servers.
+func TestASecondMakeRunRefusesAndLeavesTheFirstOnesServers(t *testing.T) {
+	dir := checkout(t, "")
 	// The first make run (a process named run.sh) and its Vault server (another process).
 	start := func(argv0 string) *exec.Cmd {
 		c := exec.Command("bash", "-c", `exec -a "$0" sleep 300`, argv0)
@@ -46,13 +77,12 @@ func TestASecondMakeRunRefusesAndLeavesTheFirstOnesServers(t *testing.T) {
 	write("run.pid", first.Process.Pid)
 	write("vault/vault.pid", vault.Process.Pid)
 
-	second := exec.Command(filepath.Join(dir, "scripts", "run.sh"))
-	second.Env = append(os.Environ(), "EOS_VAULT_ADDR=", "EOS_NOMAD_ADDR=", "EOS_SALT_URL=")
-	out, err := second.CombinedOutput()
-	if code := second.ProcessState.ExitCode(); err == nil || code != 1 {
-		t.Fatalf("the second run.sh exited %d (%v), want 1:\n%s", code, err, out)
+	// Its own Vault, Nomad and Salt unset: the second would start (stop first) them all.
+	out, code := runScript(t, dir, "EOS_VAULT_ADDR=", "EOS_NOMAD_ADDR=", "EOS_SALT_URL=")
+	if code != 1 {
+		t.Fatalf("the second run.sh exited %d, want 1:\n%s", code, out)
 	}
-	if want := "another make run (pid " + strconv.Itoa(first.Process.Pid) + ") is using " + dir + "/.eos"; !strings.Contains(string(out), want) {
+	if want := "another make run (pid " + strconv.Itoa(first.Process.Pid) + ") is using " + dir + "/.eos"; !strings.Contains(out, want) {
 		t.Errorf("the second run.sh said:\n%s\nwant %q", out, want)
 	}
 	if err := vault.Process.Signal(syscall.Signal(0)); err != nil {
@@ -60,5 +90,27 @@ func TestASecondMakeRunRefusesAndLeavesTheFirstOnesServers(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, ".eos", "run.pid")); strings.TrimSpace(string(b)) != strconv.Itoa(first.Process.Pid) {
 		t.Errorf(".eos/run.pid = %q, want the first run's pid kept", b)
+	}
+}
+
+// make run's status page takes a free port when 127.0.0.1:9747 is taken (the make run of
+// another checkout), instead of eos refusing to start; an address the operator chose is kept.
+func TestMakeRunTakesAFreePortWhenTheStatusPagesPortIsTaken(t *testing.T) {
+	dir := checkout(t, `echo "listen=$EOS_LISTEN"`)
+	ln, err := net.Listen("tcp", "127.0.0.1:9747")
+	if err == nil {
+		defer ln.Close()
+	} // else something on this machine listens there already: taken all the same
+
+	out, code := runScript(t, dir)
+	if code != 0 || !strings.Contains(out, "listen=127.0.0.1:0") || !strings.Contains(out, "127.0.0.1:9747 is taken") {
+		t.Errorf("with 9747 taken, run.sh exited %d and said:\n%s\nwant eos on 127.0.0.1:0, and why", code, out)
+	}
+	out, _ = runScript(t, dir, "EOS_LISTEN=127.0.0.1:9999")
+	if !strings.Contains(out, "listen=127.0.0.1:9999") {
+		t.Errorf("with EOS_LISTEN set, run.sh said:\n%s\nwant it kept", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".eos", "run.pid")); !os.IsNotExist(err) {
+		t.Errorf(".eos/run.pid is left after run.sh ended (%v)", err)
 	}
 }
