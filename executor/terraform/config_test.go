@@ -123,10 +123,14 @@ func TestConfigValidation(t *testing.T) {
 
 func TestProcessEnv(t *testing.T) {
 	host := []string{"PATH=/usr/bin", "HOME=/root", "TF_CLI_ARGS=-x", "TF_DATA_DIR=/d", "TF_VAR_a=1",
-		"CHECKPOINT_DISABLE=", "TF_PLUGIN_CACHE_DIR=/p", "=weird"}
+		"CHECKPOINT_DISABLE=", "TF_PLUGIN_CACHE_DIR=/p", "=weird",
+		// Eos's own configuration and credentials never reach Terraform; the simulated cloud's
+		// settings (EOSLAB_*) and PostgreSQL's (a pg backend's password) do.
+		"EOS_VAULT_TOKEN=hvs.root", "EOS_MATTERMOST_TOKEN=mm", "EOS_STORE_DSN=postgres://eos:pw@db/eos",
+		"EOSLAB_DELAY=1s", "PGPASSWORD=pg"}
 	got := processEnv(host, map[string]string{"TOKEN": "t", "PATH": "/opt/bin"}, "/etc/eos.tfrc")
 	want := map[string]string{"PATH": "/opt/bin", "HOME": "/root", "TOKEN": "t",
-		"CHECKPOINT_DISABLE": "1", "TF_CLI_CONFIG_FILE": "/etc/eos.tfrc"}
+		"CHECKPOINT_DISABLE": "1", "TF_CLI_CONFIG_FILE": "/etc/eos.tfrc", "EOSLAB_DELAY": "1s", "PGPASSWORD": "pg"}
 	if len(got) != len(want) {
 		t.Errorf("env = %v, want %v", got, want)
 	}
@@ -167,5 +171,34 @@ func TestAPluginCacheOthersCanWriteIsRefused(t *testing.T) {
 	_, err = New(Config{WorkDir: work, PluginCacheDir: shared})
 	if err == nil || !strings.Contains(err.Error(), "belongs to user id 4242") {
 		t.Fatalf("New with a plugin cache owned by another user = %v, want a refusal naming the owner", err)
+	}
+}
+
+// A blueprint's module runs with Terraform's environment, provider plugins and local-exec
+// included: Eos's own credentials, given it as EOS_* variables, are not there.
+func TestEosCredentialsNeverReachAModule(t *testing.T) {
+	t.Setenv("EOS_VAULT_TOKEN", "hvs.must-not-leak")
+	t.Setenv("EOS_MATTERMOST_TOKEN", "mm-must-not-leak")
+	l := newTestLayer(t)
+	dump := filepath.Join(t.TempDir(), "env")
+	module := `resource "terraform_data" "env" {
+  provisioner "local-exec" {
+    command = "env > ` + dump + `"
+  }
+}
+`
+	s := spec(unit("envdump", map[string]string{"main.tf": module}, nil))
+	mustApply(t, l, s, mustPlan(t, l, s))
+	env, err := os.ReadFile(dump)
+	if err != nil {
+		t.Fatalf("the module's local-exec wrote nothing: %v", err)
+	}
+	if !strings.Contains(string(env), "TF_CLI_CONFIG_FILE=") {
+		t.Fatalf("the dump is not Terraform's environment:\n%s", env)
+	}
+	for _, leak := range []string{"must-not-leak", "EOS_VAULT_TOKEN", "EOS_MATTERMOST_TOKEN"} {
+		if strings.Contains(string(env), leak) {
+			t.Errorf("the module's environment holds %q", leak)
+		}
 	}
 }
