@@ -35,15 +35,31 @@ vault_state=.eos/vault
 agent=.eos/nomad-agent
 salt_state=.eos/salt
 started=()
+
+# server runs one of the server scripts without Eos's own EOS_* variables, where its tokens are
+# best given (EOS_MATTERMOST_TOKEN=… make run, and the local Vault's token below): the Nomad
+# agent passes its environment on to every raw_exec task, and a Salt minion to every command a
+# state runs, so every local workload would see them. Only the scripts' own settings stay.
+server() {
+	local v unset=()
+	for v in $(compgen -e); do
+		case $v in
+		EOS_SALT_VENDOR | EOS_SALT_TOKEN_EXPIRE) ;;
+		EOS_*) unset+=(-u "$v") ;;
+		esac
+	done
+	env "${unset[@]}" "$@"
+}
+
 stop_all() {
 	local s
 	for s in "${started[@]+"${started[@]}"}"; do
 		case $s in
 		# Its jobs stay in its data, as the store and the simulated cloud stay in .eos: the next
 		# make run starts the agent again with them, and their allocations run again.
-		nomad) scripts/testenv/nomad.sh pause "$agent" >/dev/null 2>&1 || true ;;
-		salt) scripts/testenv/salt.sh stop "$salt_state" >/dev/null 2>&1 || true ;;
-		vault) scripts/testenv/vault.sh stop "$vault_state" >/dev/null 2>&1 || true ;;
+		nomad) server scripts/testenv/nomad.sh pause "$agent" >/dev/null 2>&1 || true ;;
+		salt) server scripts/testenv/salt.sh stop "$salt_state" >/dev/null 2>&1 || true ;;
+		vault) server scripts/testenv/vault.sh stop "$vault_state" >/dev/null 2>&1 || true ;;
 		esac
 	done
 	rm -f .eos/run.pid
@@ -53,9 +69,9 @@ trap stop_all EXIT
 if [[ -n ${EOS_VAULT_ADDR:-} ]]; then
 	: # a Vault of the caller's own
 elif [[ -x $vault_bin ]]; then
-	scripts/testenv/vault.sh stop "$vault_state" >/dev/null 2>&1 || true
+	server scripts/testenv/vault.sh stop "$vault_state" >/dev/null 2>&1 || true
 	started+=(vault)
-	if scripts/testenv/vault.sh start-durable "$vault_state"; then
+	if server scripts/testenv/vault.sh start-durable "$vault_state"; then
 		# shellcheck disable=SC1091 # written by vault.sh start-durable
 		source "$vault_state/env"
 		export EOS_VAULT_ADDR=$EOS_TEST_VAULT_ADDR EOS_VAULT_TOKEN=$EOS_TEST_VAULT_TOKEN
@@ -78,16 +94,16 @@ elif [[ -x $nomad_bin ]]; then
 	if [[ -f $agent/durable ]]; then
 		# The agent of an earlier make run, with its jobs (one left running by a run killed too
 		# hard to clean up is stopped first).
-		scripts/testenv/nomad.sh pause "$agent" >/dev/null 2>&1 || true
-		if ! scripts/testenv/nomad.sh start-agent "$agent"; then
+		server scripts/testenv/nomad.sh pause "$agent" >/dev/null 2>&1 || true
+		if ! server scripts/testenv/nomad.sh start-agent "$agent"; then
 			echo "run.sh: the Nomad agent of the last make run could not start again (its ports are taken?): starting a new one, without the jobs deployed before; @eos drift shows them missing and @eos reconcile SERVICE starts them again"
-			scripts/testenv/nomad.sh stop "$agent" >/dev/null 2>&1 || true
-			scripts/testenv/nomad.sh start-durable "$agent"
+			server scripts/testenv/nomad.sh stop "$agent" >/dev/null 2>&1 || true
+			server scripts/testenv/nomad.sh start-durable "$agent"
 		fi
 	else
 		# An agent of an older make run (-dev, nothing kept) would refuse to start.
-		scripts/testenv/nomad.sh stop "$agent" >/dev/null 2>&1 || true
-		scripts/testenv/nomad.sh start-durable "$agent"
+		server scripts/testenv/nomad.sh stop "$agent" >/dev/null 2>&1 || true
+		server scripts/testenv/nomad.sh start-durable "$agent"
 	fi
 	# shellcheck disable=SC1091 # written by nomad.sh start
 	source "$agent/env"
@@ -99,13 +115,13 @@ fi
 
 if [[ -n ${EOS_SALT_URL:-} ]]; then
 	: # a Salt of the caller's own
-elif scripts/testenv/salt.sh present 2>/dev/null || scripts/testenv/salt.sh build; then
+elif server scripts/testenv/salt.sh present 2>/dev/null || server scripts/testenv/salt.sh build; then
 	# build: on a new machine, the first make run unpacks the tarball and installs Debian's
 	# python3 packages (about a minute, once); without the tarball Salt is skipped below.
 	mkdir -p "$salt_state"
-	scripts/testenv/salt.sh stop "$salt_state" >/dev/null 2>&1 || true
+	server scripts/testenv/salt.sh stop "$salt_state" >/dev/null 2>&1 || true
 	started+=(salt)
-	scripts/testenv/salt.sh start "$salt_state"
+	server scripts/testenv/salt.sh start "$salt_state"
 	# shellcheck disable=SC1091 # written by salt.sh start
 	source "$salt_state/env"
 	export EOS_SALT_URL=$EOS_TEST_SALT_URL EOS_SALT_USERNAME=$EOS_TEST_SALT_USER \

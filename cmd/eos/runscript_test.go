@@ -114,3 +114,45 @@ func TestMakeRunTakesAFreePortWhenTheStatusPagesPortIsTaken(t *testing.T) {
 		t.Errorf(".eos/run.pid is left after run.sh ended (%v)", err)
 	}
 }
+
+// The servers make run starts never see Eos's own EOS_* variables, where its tokens are given
+// (EOS_MATTERMOST_TOKEN=… make run, the local Vault's root token): the Nomad agent passes its
+// environment on to every raw_exec task, so every local workload could read them.
+func TestMakeRunsServersNeverSeeEosTokens(t *testing.T) {
+	dir := checkout(t, "")
+	cache := t.TempDir()
+	bin := filepath.Join(cache, "eos", "nomad", "v1.4.1", "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "nomad"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// A nomad.sh that records the environment it starts the agent with.
+	fake := `#!/bin/sh
+case $1 in
+start-durable | start-agent)
+	mkdir -p "$2" && env >"$2/started-env" && echo "export EOS_TEST_NOMAD_ADDR=http://127.0.0.1:1" >"$2/env" ;;
+esac
+`
+	if err := os.MkdirAll(filepath.Join(dir, "scripts", "testenv"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "scripts", "testenv", "nomad.sh"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bin", "eos"), []byte("#!/bin/sh\necho \"eos sees $EOS_MATTERMOST_TOKEN\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, code := runScript(t, dir, "EOS_NOMAD_ADDR=", "XDG_CACHE_HOME="+cache, "EOS_MATTERMOST_TOKEN=mm-must-not-leak")
+	if code != 0 || !strings.Contains(out, "eos sees mm-must-not-leak") {
+		t.Fatalf("run.sh exited %d and said:\n%s\nwant eos started with its token", code, out)
+	}
+	env, err := os.ReadFile(filepath.Join(dir, ".eos", "nomad-agent", "started-env"))
+	if err != nil {
+		t.Fatalf("the Nomad agent was not started: %v\n%s", err, out)
+	}
+	if strings.Contains(string(env), "mm-must-not-leak") || strings.Contains(string(env), "EOS_VAULT_ADDR") {
+		t.Errorf("the Nomad agent was started with Eos's variables:\n%s", env)
+	}
+}
