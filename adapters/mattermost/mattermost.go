@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"strings"
 	"sync"
@@ -143,6 +144,7 @@ func New(cfg Config) (*Adapter, error) {
 	}
 	httpURL := u.String()
 	client := model.NewAPIv4Client(httpURL)
+	client.HTTPClient = &http.Client{Transport: retryRateLimited{base: http.DefaultTransport}} // ratelimit.go
 	client.SetToken(cfg.Token)
 	ws := *u
 	ws.Scheme = map[string]string{"http": "ws", "https": "wss"}[u.Scheme]
