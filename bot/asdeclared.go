@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/eosbot/eos/bot/render"
 	"github.com/eosbot/eos/executor"
@@ -33,6 +34,9 @@ func (e *Engine) asDeclared(ctx context.Context, c conv, spec executor.Spec, pla
 	if !ok || len(checked) == 0 {
 		return answer{}, false
 	}
+	// What still differs from spec once its plan applied: a drift check of every layer, made at
+	// most once.
+	differs := sync.OnceValue(func() []string { return render.LayerDriftParts(e.cfg.Runner.Drift(ctx, spec)) })
 	if spec.Verb != "reconcile" { // a reconcile's spec is the declaration itself
 		d, err := e.st.Declared(ctx, spec.Env+"/"+spec.Target)
 		same := sameUnits // an update: the whole declaration
@@ -48,15 +52,14 @@ func (e *Engine) asDeclared(ctx context.Context, c conv, spec executor.Spec, pla
 		// adopt; where what differs stays the same once recorded (a failed allocation), the
 		// adopt fixes nothing, as below.
 		if records {
-			if before := render.LayerDriftParts(e.cfg.Runner.Drift(ctx, d.Spec)); len(before) > 0 &&
-				!slices.Equal(before, render.LayerDriftParts(e.cfg.Runner.Drift(ctx, spec))) {
+			if before := render.LayerDriftParts(e.cfg.Runner.Drift(ctx, d.Spec)); len(before) > 0 && !slices.Equal(before, differs()) {
 				return answer{}, false
 			}
 		}
 	}
 	if spec.Verb != "update" {
-		if differs := render.LayerDriftParts(e.cfg.Runner.Drift(ctx, spec)); len(differs) > 0 {
-			return said(render.DriftNoPlanFixes(spec.Target, spec.Env, spec.Verb, differs)), true
+		if d := differs(); len(d) > 0 {
+			return said(render.DriftNoPlanFixes(spec.Target, spec.Env, spec.Verb, d)), true
 		}
 	}
 	// A plan waiting on the service may be why it was asked (an update beside one that waits).

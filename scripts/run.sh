@@ -74,10 +74,9 @@ elif [[ -x $vault_bin ]]; then
 	if server scripts/testenv/vault.sh start-durable "$vault_state"; then
 		# shellcheck disable=SC1091 # written by vault.sh start-durable
 		source "$vault_state/env"
+		# For eos only: the servers below start without EOS_* variables (server), so the Nomad
+		# agent does not integrate with it (the local jobs do not read Vault).
 		export EOS_VAULT_ADDR=$EOS_TEST_VAULT_ADDR EOS_VAULT_TOKEN=$EOS_TEST_VAULT_TOKEN
-		# Not for the Nomad agent below: the local jobs do not read Vault, and its address
-		# changes at each start while the agent keeps its configuration.
-		unset EOS_TEST_VAULT_ADDR EOS_TEST_VAULT_TOKEN
 		echo "run.sh: Vault at $EOS_VAULT_ADDR (data in $vault_state, its unseal key and root token in $vault_state/init.json); it stops when eos does"
 	else
 		echo "run.sh: the Vault server in $vault_state could not start (see $vault_state/vault.log), so the Vault layer is skipped"
